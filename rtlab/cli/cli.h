@@ -1,0 +1,47 @@
+/*
+ * cli: the headless front end. One table of subcommands; each entry has its
+ * own main() and its own --help text. Exit codes: 0 success, 1 the command
+ * ran and failed (or found a problem), 2 usage error.
+ */
+#ifndef RTLAB_CLI_CLI_H
+#define RTLAB_CLI_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#define CLI_EXIT_OK 0
+#define CLI_EXIT_FAIL 1
+#define CLI_EXIT_USAGE 2
+
+struct cli_cmd {
+	const char *name;
+	const char *usage;	/* one line after "rtlab NAME ", e.g. "[--json] [--restore]" */
+	const char *summary;	/* one line for `rtlab --help` */
+	const char *help;	/* full text for `rtlab NAME --help`, after the usage line */
+	bool own_journal;	/* handles stale journals itself (doctor); main() skips recovery */
+	int (*main)(const struct cli_cmd *cmd, int argc, char **argv); /* argv[0] = name */
+};
+
+/* NULL-terminated; only commands that work are listed. */
+extern const struct cli_cmd *const cli_table[];
+
+const struct cli_cmd *cli_find(const char *name);
+
+/* Print "usage: rtlab NAME USAGE" and the help text to @out. */
+void cli_cmd_help(const struct cli_cmd *cmd, FILE *out);
+
+/**
+ * cli_usage_error - complain about bad usage of @cmd and return CLI_EXIT_USAGE
+ *
+ * Prints "rtlab NAME: <message>" and the usage line to stderr.
+ */
+int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* `rtlab --help` text. */
+void cli_help(FILE *out);
+
+/* The command entry points, one per cli_<name>.c. */
+extern const struct cli_cmd cli_cmd_doctor;
+
+#endif

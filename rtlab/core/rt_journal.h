@@ -1,0 +1,147 @@
+/*
+ * rt_journal: the undo journal. Every change rtlab makes to the host goes
+ * through here.
+ *
+ * Before a change, the old state is appended to a journal file and made
+ * durable (write, fsync, rename); then the change is made. The journal is
+ * replayed in reverse order on normal exit (atexit), on SIGINT, SIGTERM,
+ * SIGHUP, SIGQUIT and on fatal signals (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGABRT), after which the signal's default action proceeds. A journal left
+ * by a killed process (SIGKILL, power loss) is found and replayed by the next
+ * rtlab start and by `rtlab doctor --restore`.
+ *
+ * Kinds of change:
+ *   - a file value (tracefs, sysfs, procfs knob): old bytes restored verbatim;
+ *   - a thread's scheduling policy and priority;
+ *   - a thread's CPU affinity;
+ *   - a created tracefs instance (undo: remove it);
+ *   - a created network namespace (undo: delete it).
+ *
+ * Journals live in one directory (rt_journal_default_dir()), one file per
+ * process, named "<pid>.journal". Each file records the boot id, so a journal
+ * from before a reboot (whose changes the reboot already undid) is discarded
+ * with a notice rather than replayed. Thread entries record the thread's
+ * start time, so a recycled tid is never touched.
+ *
+ * Replay from a signal handler uses only async-signal-safe calls on state
+ * prepared in advance.
+ */
+#ifndef RTLAB_CORE_RT_JOURNAL_H
+#define RTLAB_CORE_RT_JOURNAL_H
+
+#include <sched.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+struct rt_journal;
+
+/**
+ * rt_journal_default_dir - the directory journals live in
+ *
+ * $RTLAB_JOURNAL_DIR if set (tests use it), else "<state dir>/journal".
+ * Returns a string the caller frees, or NULL with errno set.
+ */
+char *rt_journal_default_dir(void);
+
+/**
+ * rt_journal_open - start this process's journal in @dir
+ * @dir: journal directory, created if missing; NULL means the default
+ * @cause: on failure, why
+ *
+ * The file is created on the first change, so a run that changes nothing
+ * leaves nothing behind. Installs the signal handlers and an atexit hook
+ * that replay the journal. One journal per process: a second open returns
+ * the same object with its reference count raised.
+ *
+ * Returns the journal or NULL with errno set. Release with rt_journal_close().
+ */
+struct rt_journal *rt_journal_open(const char *dir, char **cause);
+
+/**
+ * rt_journal_close - replay (restore) everything and drop the journal
+ *
+ * Restores every recorded change in reverse order, removes the journal
+ * file, uninstalls the handlers. NULL does nothing. Returns 0, or the first
+ * negative errno met while restoring (restoring continues past errors).
+ */
+int rt_journal_close(struct rt_journal *j);
+
+/**
+ * rt_journal_write_file - journal the current contents of @path, then write @value
+ * @len: bytes of @value
+ *
+ * Returns 0 or a negative errno; on failure @cause names the file and what
+ * the kernel said. If the write fails after the entry was journalled, the
+ * entry stays (replaying it rewrites the old value, which is harmless).
+ */
+int rt_journal_write_file(struct rt_journal *j, const char *path, const char *value,
+			  size_t len, char **cause);
+
+/**
+ * rt_journal_set_sched - journal @tid's policy and priority, then set them
+ * @tid: thread id (0 means the calling thread)
+ * @policy: SCHED_OTHER, SCHED_FIFO, SCHED_RR, SCHED_BATCH or SCHED_IDLE
+ * @prio: sched_priority for FIFO/RR, else 0
+ */
+int rt_journal_set_sched(struct rt_journal *j, pid_t tid, int policy, int prio, char **cause);
+
+/**
+ * rt_journal_set_affinity - journal @tid's CPU affinity, then set it to @set
+ */
+int rt_journal_set_affinity(struct rt_journal *j, pid_t tid, const cpu_set_t *set,
+			    char **cause);
+
+/**
+ * rt_journal_create_instance - journal, then create the tracefs instance @name
+ *
+ * Undo removes the instance directory. Returns 0 or a negative errno
+ * (-EEXIST if it already exists: a stale one should be removed first).
+ */
+int rt_journal_create_instance(struct rt_journal *j, const char *name, char **cause);
+
+/**
+ * rt_journal_create_netns - journal, then create the network namespace @name
+ *
+ * Same effect as `ip netns add NAME`: a bind-mounted /run/netns/NAME.
+ * Undo deletes it.
+ */
+int rt_journal_create_netns(struct rt_journal *j, const char *name, char **cause);
+
+/* Number of entries recorded so far (for tests and the UI). */
+size_t rt_journal_count(const struct rt_journal *j);
+
+/* A journal found in the directory that belongs to no live rtlab process. */
+struct rt_journal_stale {
+	char *path;		/* owned */
+	pid_t pid;		/* process that wrote it */
+	size_t entries;		/* changes it would undo */
+	bool other_boot;	/* written before the last reboot: discarded, not replayed */
+	bool corrupt;		/* unreadable: moved aside, not replayed */
+};
+
+/**
+ * rt_journal_scan - list journals left behind, without touching them
+ * @dir: journal directory; NULL means the default (a missing one is empty)
+ * @out: on success, an array the caller frees with rt_journal_stale_free()
+ * @n: on success, its length
+ *
+ * Returns 0 or a negative errno.
+ */
+int rt_journal_scan(const char *dir, struct rt_journal_stale **out, size_t *n, char **cause);
+void rt_journal_stale_free(struct rt_journal_stale *v, size_t n);
+
+/**
+ * rt_journal_recover - replay journals left behind by dead processes
+ * @dir: journal directory; NULL means the default
+ * @restored: if not NULL, set to the number of journals replayed
+ * @cause: on failure, why
+ *
+ * Journals of live processes are left alone; journals from a previous boot
+ * are removed without replay; unreadable ones are moved aside as
+ * "<name>.corrupt". Each action is logged with rt_log(). Returns 0 or a
+ * negative errno.
+ */
+int rt_journal_recover(const char *dir, unsigned int *restored, char **cause);
+
+#endif

@@ -1,0 +1,102 @@
+/*
+ * registry: the list of labs. A lab whose engine has not landed is described
+ * here with its needs and marked planned, so the menu, the README table and
+ * the doctor can say what it will need without pretending it runs. When a
+ * lab's engine lands, its descriptor moves to rtlab/labs/lab_<name>.c.
+ */
+#include "lab.h"
+
+#include <stddef.h>
+#include <string.h>
+
+static const struct lab_ops lab_latency = {
+	.name = "latency",
+	.title = "Timer and scheduling latency",
+	.summary = "Measure wake-up latency like cyclictest, idle and under load, "
+		   "with and without real-time tuning.",
+	.lesson = 3,
+	.state = LAB_STATE_PLANNED,
+	.issue = 4,
+	.wants = LAB_NEED_RT_PRIO | LAB_NEED_PREEMPT_RT,
+	.vm_live = true,
+};
+
+static const struct lab_ops lab_ftrace = {
+	.name = "ftrace",
+	.title = "Hunting latencies with ftrace",
+	.summary = "Drive the irqsoff, preemptoff, wakeup and timerlat tracers through "
+		   "libtracefs to find where a latency comes from.",
+	.lesson = 6,
+	.state = LAB_STATE_PLANNED,
+	.issue = 5,
+	.needs = LAB_NEED_TRACE_EVENTS,
+	.wants = LAB_NEED_LAT_TRACERS | LAB_NEED_RT_PRIO,
+	.vm_live = true,
+};
+
+static const struct lab_ops lab_hypervisor = {
+	.name = "hypervisor",
+	.title = "Linux as a real-time hypervisor",
+	.summary = "Boot a QEMU guest and watch its latency change as the host priorities "
+		   "of the vCPU and I/O threads change.",
+	.lesson = 7,
+	.state = LAB_STATE_PLANNED,
+	.needs = LAB_NEED_QEMU | LAB_NEED_RT_PRIO,
+	.wants = LAB_NEED_KVM,
+	.sim = true,
+};
+
+static const struct lab_ops lab_fcse = {
+	.name = "fcse",
+	.title = "ARM Fast Context Switch Extension",
+	.summary = "Simulate an ARMv5 VIVT cache and compare flush-on-switch with the "
+		   "guaranteed and best-effort FCSE modes.",
+	.lesson = 8,
+	.state = LAB_STATE_PLANNED,
+	.sim = true,
+	.sim_only = true,
+};
+
+static const struct lab_ops lab_nop = {
+	.name = "nop",
+	.title = "Node Order Protocol vs TDMA",
+	.summary = "Nodes on a shared medium take turns by a fixed order; inject faults "
+		   "and compare with TDMA.",
+	.lesson = 9,
+	.state = LAB_STATE_PLANNED,
+	.needs = LAB_NEED_NETNS,
+	.sim = true,
+};
+
+static const struct lab_ops lab_cookie = {
+	.name = "cookie",
+	.title = "Cookie protocols (an allegory)",
+	.summary = "Share a plate of cookies between threads with Concurrency Kit and see "
+		   "greedy and one-way protocols starve or behave.",
+	.lesson = 10,
+	.state = LAB_STATE_PLANNED,
+	.sim = true,
+};
+
+const struct lab_ops *const lab_table[] = {
+	&lab_latency,
+	&lab_ftrace,
+	&lab_hypervisor,
+	&lab_fcse,
+	&lab_nop,
+	&lab_cookie,
+	NULL,
+};
+
+const struct lab_ops *lab_find(const char *name)
+{
+	for (const struct lab_ops *const *l = lab_table; *l; l++)
+		if (strcmp((*l)->name, name) == 0)
+			return *l;
+	return NULL;
+}
+
+const char *lab_state_name(enum lab_state state)
+{
+	return state == LAB_STATE_READY ? "ready" : "planned";
+}

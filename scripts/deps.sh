@@ -1,0 +1,36 @@
+#!/bin/sh
+# Install the Debian packages rtlab needs to build, run and test. Idempotent:
+# prints nothing when everything is already installed. Needs root (or sudo)
+# only when something is missing.
+set -eu
+
+PKGS="make gcc pkg-config
+libncurses-dev libtracefs-dev libtraceevent-dev libck-dev libcmark-dev libjansson-dev
+libcmocka-dev clang libclang-rt-14-dev perl tmux valgrind ncurses-term
+qemu-system-x86 qemu-utils iproute2 kmod"
+
+missing=""
+for p in $PKGS; do
+	status=$(dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null || true)
+	[ "$status" = "installed" ] || missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+echo "make deps: installing:$missing"
+if [ "$(id -u)" -ne 0 ]; then
+	if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+		SUDO=sudo
+	else
+		echo "make deps: these Debian packages are missing:$missing" >&2
+		echo "make deps: run 'sudo make deps' (installing needs root), or install them with apt-get." >&2
+		exit 1
+	fi
+else
+	SUDO=
+fi
+export DEBIAN_FRONTEND=noninteractive
+# A fresh machine may have no package lists yet.
+$SUDO apt-get update -qq
+# shellcheck disable=SC2086
+$SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
+echo "make deps: done"
