@@ -53,14 +53,13 @@ ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   endif
   PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS))
   PKG_LIBS := $(shell $(PKG_CONFIG) --libs $(PKGS))
-  ifneq ($(filter check-only test unit fuzz-replay,$(MAKECMDGOALS)),)
-    MISSING_TEST := $(strip $(call missing,$(TEST_PKGS)))
-    ifneq ($(MISSING_TEST),)
-      $(error cmocka is missing, so the tests cannot be built. Install the Debian \
-        package $(deb_cmocka) (as root: make deps))
-    endif
+  MISSING_TEST := $(strip $(call missing,$(TEST_PKGS)))
+  ifeq ($(MISSING_TEST),)
     TEST_CFLAGS := $(shell $(PKG_CONFIG) --cflags cmocka)
     TEST_LIBS := $(shell $(PKG_CONFIG) --libs cmocka)
+  else ifneq ($(filter check-only test unit fuzz-replay %/tests/%,$(MAKECMDGOALS)),)
+    $(error cmocka is missing, so the tests cannot be built. Install the Debian \
+      package $(deb_cmocka) (as root: make deps))
   endif
 endif
 
@@ -100,6 +99,8 @@ RTLAB := $(BUILD)/rtlab
 .PHONY: FORCE all deps run check check-only test unit fuzz fuzz-replay cli-test install \
 	uninstall clean help
 .DEFAULT_GOAL := all
+# Keep object files of tests and fuzz targets between runs.
+.SECONDARY:
 
 all: $(RTLAB)
 

@@ -65,33 +65,46 @@ static int is_dir(const char *path)
 	return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
 }
 
+/*
+ * A binary inside a source tree (build/rtlab, build/san/tests/test_x, ...)
+ * uses that tree's data. The marker is lessons/ next to rtlab/main.c, so an
+ * installed binary never mistakes some other directory for a source tree.
+ */
+static char *source_tree_of_exe(void)
+{
+	char exe[PATH_MAX], probe[PATH_MAX + 32];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n <= 0)
+		return NULL;
+	exe[n] = '\0';
+	for (int up = 0; up < 4; up++) {
+		struct stat st;
+
+		slash = strrchr(exe, '/');
+		if (!slash || slash == exe)
+			return NULL;
+		*slash = '\0';
+		snprintf(probe, sizeof(probe), "%s/rtlab/main.c", exe);
+		if (stat(probe, &st) < 0 || !S_ISREG(st.st_mode))
+			continue;
+		snprintf(probe, sizeof(probe), "%s/lessons", exe);
+		if (is_dir(probe))
+			return realpath(exe, NULL);
+	}
+	return NULL;
+}
+
 char *rt_paths_data_dir(void)
 {
 	const char *env = getenv("RTLAB_DATADIR");
-	char exe[PATH_MAX], probe[PATH_MAX + 32];
-	ssize_t n;
-	char *slash;
+	char *dir;
 
 	if (env && *env)
 		return strdup(env);
-	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash) {
-			*slash = '\0';
-			/* build/rtlab or build/<variant>/binary inside a source tree */
-			snprintf(probe, sizeof(probe), "%s/../lessons", exe);
-			if (is_dir(probe)) {
-				snprintf(probe, sizeof(probe), "%s/..", exe);
-				return realpath(probe, NULL);
-			}
-			snprintf(probe, sizeof(probe), "%s/../../lessons", exe);
-			if (is_dir(probe)) {
-				snprintf(probe, sizeof(probe), "%s/../..", exe);
-				return realpath(probe, NULL);
-			}
-		}
-	}
+	dir = source_tree_of_exe();
+	if (dir)
+		return dir;
 	return strdup(RTLAB_DATADIR);
 }
