@@ -54,6 +54,12 @@ char *rt_journal_default_dir(void);
  * that replay the journal. One journal per process: a second open returns
  * the same object with its reference count raised.
  *
+ * On a journal signal the handler replays, calls the handler that was
+ * installed before (if any), then lets the signal's default action end the
+ * process. A terminal signal that was ignored at open time (nohup) stays
+ * ignored. A child forked from this process never replays its parent's
+ * journal; if it opens a journal of its own, it gets a new one.
+ *
  * Returns the journal or NULL with errno set. Release with rt_journal_close().
  */
 struct rt_journal *rt_journal_open(const char *dir, char **cause);
@@ -61,9 +67,11 @@ struct rt_journal *rt_journal_open(const char *dir, char **cause);
 /**
  * rt_journal_close - replay (restore) everything and drop the journal
  *
- * Restores every recorded change in reverse order, removes the journal
- * file, uninstalls the handlers. NULL does nothing. Returns 0, or the first
- * negative errno met while restoring (restoring continues past errors).
+ * Only the last close of a shared journal restores anything. It restores
+ * every recorded change in reverse order, removes the journal file and puts
+ * back the signal handlers found at open. NULL does nothing. Returns 0, the
+ * first negative errno met while restoring (restoring continues past errors,
+ * each is logged), or -EBADF if @j is not this process's open journal.
  */
 int rt_journal_close(struct rt_journal *j);
 
@@ -71,9 +79,15 @@ int rt_journal_close(struct rt_journal *j);
  * rt_journal_write_file - journal the current contents of @path, then write @value
  * @len: bytes of @value
  *
+ * @path must exist and be readable (its old value, at most 1 MiB, is kept in
+ * memory and in the journal); it is resolved to an absolute path at once.
+ * Undo opens it with O_TRUNC and writes the old bytes back verbatim, so use
+ * it for knobs whose read form can be written back.
+ *
  * Returns 0 or a negative errno; on failure @cause names the file and what
- * the kernel said. If the write fails after the entry was journalled, the
- * entry stays (replaying it rewrites the old value, which is harmless).
+ * the kernel said (for tracefs files, also tracefs's error log). If the
+ * write fails after the entry was journalled, the entry stays (replaying it
+ * rewrites the old value, which is harmless).
  */
 int rt_journal_write_file(struct rt_journal *j, const char *path, const char *value,
 			  size_t len, char **cause);
@@ -82,12 +96,20 @@ int rt_journal_write_file(struct rt_journal *j, const char *path, const char *va
  * rt_journal_set_sched - journal @tid's policy and priority, then set them
  * @tid: thread id (0 means the calling thread)
  * @policy: SCHED_OTHER, SCHED_FIFO, SCHED_RR, SCHED_BATCH or SCHED_IDLE
- * @prio: sched_priority for FIFO/RR, else 0
+ * @prio: sched_priority for FIFO/RR (1..99), else 0
+ *
+ * Undo runs only if @tid still names the same thread (same start time).
+ * -ENOTSUP if the thread is now SCHED_DEADLINE (not restorable this way).
+ * A failed change keeps its entry, as for rt_journal_write_file().
  */
 int rt_journal_set_sched(struct rt_journal *j, pid_t tid, int policy, int prio, char **cause);
 
 /**
  * rt_journal_set_affinity - journal @tid's CPU affinity, then set it to @set
+ * @tid: thread id (0 means the calling thread)
+ * @set: a non-empty CPU set of CPU_SETSIZE bits
+ *
+ * Undo runs only if @tid still names the same thread (same start time).
  */
 int rt_journal_set_affinity(struct rt_journal *j, pid_t tid, const cpu_set_t *set,
 			    char **cause);
@@ -95,16 +117,21 @@ int rt_journal_set_affinity(struct rt_journal *j, pid_t tid, const cpu_set_t *se
 /**
  * rt_journal_create_instance - journal, then create the tracefs instance @name
  *
- * Undo removes the instance directory. Returns 0 or a negative errno
- * (-EEXIST if it already exists: a stale one should be removed first).
+ * The instance directory is made under the "instances" directory of
+ * tracefs_tracing_dir(). Undo removes it. Returns 0 or a negative errno
+ * (-EEXIST if it already exists: a stale one should be removed first). If
+ * the creation fails, its entry is dropped: undoing it would remove an
+ * instance that is not ours.
  */
 int rt_journal_create_instance(struct rt_journal *j, const char *name, char **cause);
 
 /**
  * rt_journal_create_netns - journal, then create the network namespace @name
  *
- * Same effect as `ip netns add NAME`: a bind-mounted /run/netns/NAME.
- * Undo deletes it.
+ * Same effect as `ip netns add NAME`: a bind-mounted /run/netns/NAME, with
+ * /run/netns made a shared mount as ip does. Undo (umount2 MNT_DETACH, then
+ * unlink) deletes it. -EEXIST if it exists; a failed creation drops its
+ * entry, as for rt_journal_create_instance().
  */
 int rt_journal_create_netns(struct rt_journal *j, const char *name, char **cause);
 
