@@ -1,0 +1,871 @@
+/*
+ * rt_progress: the progress is one jansson document. Setters change it in
+ * place; fields we do not know survive a load/save cycle untouched, so an
+ * older rtlab does not strip what a newer one recorded.
+ *
+ * Locking: writers hold an flock on "<path>.lock" for the whole
+ * read-modify-write; readers need no lock because saves are atomic renames.
+ * The one thing a reader may do to the file, moving a corrupt one aside, is
+ * done under the lock after reading the file again, so a reader can never
+ * move aside a good file that a writer has just put in place.
+ */
+#include "rt_progress.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "rt_err.h"
+#include "rt_file.h"
+#include "rt_log.h"
+#include "rt_paths.h"
+#include "rt_result.h"
+
+struct rt_progress {
+	json_t *doc;	/* owned */
+	char *path;	/* owned; NULL when not bound to a file */
+};
+
+#define MAX_UNIT	32u
+#define MAX_STATUS	32u
+#define EXACT_INT_LIMIT	9007199254740992.0	/* 2^53 */
+
+/* ---- Checking ---------------------------------------------------------- */
+
+static bool id_valid(const char *id)
+{
+	size_t n = 0;
+
+	if (!id)
+		return false;
+	for (const unsigned char *p = (const unsigned char *)id; *p; p++, n++)
+		if (*p < 0x20 || *p == 0x7f)
+			return false;
+	return n >= 1 && n <= RT_PROGRESS_MAX_ID;
+}
+
+static bool status_valid(const char *s)
+{
+	size_t n = 0;
+
+	if (!s)
+		return false;
+	for (; *s; s++, n++)
+		if (!((*s >= 'a' && *s <= 'z') || *s == '-'))
+			return false;
+	return n >= 1 && n <= MAX_STATUS;
+}
+
+/* "lessons", "lessons.03-latency", "lessons[\"a b\"]": plain ids get a dot. */
+static void path_add(char *buf, size_t size, const char *key)
+{
+	size_t used = strlen(buf);
+	bool plain = *key != '\0';
+
+	for (const char *k = key; *k; k++)
+		if (!((*k >= 'a' && *k <= 'z') || (*k >= 'A' && *k <= 'Z') ||
+		      (*k >= '0' && *k <= '9') || *k == '_' || *k == '-'))
+			plain = false;
+	if (plain)
+		snprintf(buf + used, size - used, "%s%.64s", used ? "." : "", key);
+	else
+		snprintf(buf + used, size - used, "[\"%.64s\"]", key);
+}
+
+__attribute__((format(printf, 3, 4)))
+static int bad(char **cause, const char *path, const char *fmt, ...)
+{
+	va_list ap;
+	char *msg = NULL;
+
+	va_start(ap, fmt);
+	if (vasprintf(&msg, fmt, ap) < 0)
+		msg = NULL;
+	va_end(ap);
+	rt_err(cause, -EINVAL, "%s: %s", path, msg ? msg : "invalid");
+	free(msg);
+	return -EINVAL;
+}
+
+/* Optional member @key of @obj must have type @t (JSON_TRUE: a boolean). */
+static int opt_type(char **cause, const char *path, const json_t *obj, const char *key,
+		    json_type t, const char *what)
+{
+	json_t *v = json_object_get(obj, key);
+	char at[512];
+
+	if (!v)
+		return 0;
+	if (json_typeof(v) == t || (t == JSON_TRUE && json_is_boolean(v)) ||
+	    (t == JSON_REAL && json_is_number(v)))
+		return 0;
+	snprintf(at, sizeof(at), "%s", path);
+	path_add(at, sizeof(at), key);
+	return bad(cause, at, "must be %s", what);
+}
+
+static int opt_count(char **cause, const char *path, const json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj, key);
+	char at[512];
+
+	if (!v || (json_is_integer(v) && json_integer_value(v) >= 0))
+		return 0;
+	snprintf(at, sizeof(at), "%s", path);
+	path_add(at, sizeof(at), key);
+	return bad(cause, at, "must be a non-negative integer");
+}
+
+/* Check every entry of the optional map @key of @obj with @fn. */
+static int check_map(char **cause, const char *path, const json_t *obj, const char *key,
+		     int (*fn)(char **cause, const char *path, const json_t *entry))
+{
+	json_t *map = json_object_get(obj, key), *v;
+	char at[512], sub[512];
+	const char *id;
+	int ret;
+
+	if (!map)
+		return 0;
+	snprintf(at, sizeof(at), "%s", path);
+	path_add(at, sizeof(at), key);
+	if (!json_is_object(map))
+		return bad(cause, at, "must be an object");
+	json_object_foreach(map, id, v) {
+		snprintf(sub, sizeof(sub), "%s", at);
+		path_add(sub, sizeof(sub), id);
+		if (!id_valid(id))
+			return bad(cause, sub, "id must be 1..%u bytes without control characters",
+				   RT_PROGRESS_MAX_ID);
+		if (!json_is_object(v))
+			return bad(cause, sub, "must be an object");
+		ret = fn(cause, sub, v);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static int check_quiz(char **cause, const char *path, const json_t *q)
+{
+	int ret;
+
+	ret = opt_type(cause, path, q, "answer", JSON_STRING, "a string");
+	if (!ret)
+		ret = opt_type(cause, path, q, "score", JSON_REAL, "a number");
+	if (!ret)
+		ret = opt_count(cause, path, q, "attempts");
+	if (!ret)
+		ret = opt_type(cause, path, q, "time", JSON_STRING, "a string");
+	return ret;
+}
+
+static int check_prediction(char **cause, const char *path, const json_t *pr)
+{
+	int ret;
+
+	if (!json_object_get(pr, "value")) {
+		char at[512];
+
+		snprintf(at, sizeof(at), "%s", path);
+		path_add(at, sizeof(at), "value");
+		return bad(cause, at, "missing");
+	}
+	ret = opt_type(cause, path, pr, "value", JSON_REAL, "a number");
+	if (!ret)
+		ret = opt_type(cause, path, pr, "unit", JSON_STRING, "a string");
+	if (!ret)
+		ret = opt_type(cause, path, pr, "time", JSON_STRING, "a string");
+	return ret;
+}
+
+static int check_lesson(char **cause, const char *path, const json_t *l)
+{
+	int ret;
+
+	ret = opt_type(cause, path, l, "read", JSON_TRUE, "true or false");
+	if (!ret)
+		ret = opt_count(cause, path, l, "position");
+	if (!ret)
+		ret = check_map(cause, path, l, "quiz", check_quiz);
+	if (!ret)
+		ret = check_map(cause, path, l, "predictions", check_prediction);
+	return ret;
+}
+
+static int check_lab(char **cause, const char *path, const json_t *l)
+{
+	json_t *st = json_object_get(l, "status");
+	char at[512];
+	int ret;
+
+	snprintf(at, sizeof(at), "%s", path);
+	path_add(at, sizeof(at), "status");
+	if (!st)
+		return bad(cause, at, "missing");
+	if (!json_is_string(st))
+		return bad(cause, at, "must be a string");
+	ret = opt_type(cause, path, l, "result", JSON_STRING, "a string");
+	if (!ret)
+		ret = opt_type(cause, path, l, "time", JSON_STRING, "a string");
+	return ret;
+}
+
+/* Is @doc a progress document this rtlab can use? 0 or -EINVAL with "FIELD: why". */
+static int progress_check(const json_t *doc, char **cause)
+{
+	const char *schema;
+	int ret;
+
+	if (!json_is_object(doc))
+		return bad(cause, "document", "must be a JSON object");
+	schema = json_string_value(json_object_get(doc, "schema"));
+	if (!schema)
+		return bad(cause, "schema", "missing or not a string");
+	if (strcmp(schema, RT_PROGRESS_SCHEMA) != 0)
+		return bad(cause, "schema", "unsupported \"%.64s\" (this rtlab reads %s)", schema,
+			   RT_PROGRESS_SCHEMA);
+	ret = opt_type(cause, "", doc, "updated", JSON_STRING, "a string");
+	if (!ret)
+		ret = check_map(cause, "", doc, "lessons", check_lesson);
+	if (!ret)
+		ret = check_map(cause, "", doc, "labs", check_lab);
+	return ret;
+}
+
+/* ---- Documents --------------------------------------------------------- */
+
+static struct rt_progress *progress_alloc(json_t *doc, const char *path)
+{
+	struct rt_progress *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		goto out_nomem;
+	if (path) {
+		p->path = strdup(path);
+		if (!p->path)
+			goto out_nomem;
+	}
+	if (!doc) {
+		doc = json_object();
+		if (!doc || json_object_set_new(doc, "schema", json_string(RT_PROGRESS_SCHEMA))) {
+			json_decref(doc);
+			goto out_nomem;
+		}
+	}
+	p->doc = doc;
+	return p;
+
+out_nomem:
+	if (p)
+		free(p->path);
+	free(p);
+	errno = ENOMEM;
+	return NULL;
+}
+
+char *rt_progress_default_path(void)
+{
+	return rt_paths_state_file(RT_PROGRESS_FILE);
+}
+
+struct rt_progress *rt_progress_new(const char *path)
+{
+	struct rt_progress *p;
+	char *def = NULL;
+
+	if (!path) {
+		def = rt_progress_default_path();
+		if (!def)
+			return NULL;
+		path = def;
+	}
+	p = progress_alloc(NULL, path);
+	free(def);
+	return p;
+}
+
+void rt_progress_free(struct rt_progress *p)
+{
+	if (!p)
+		return;
+	json_decref(p->doc);
+	free(p->path);
+	free(p);
+}
+
+const char *rt_progress_path(const struct rt_progress *p)
+{
+	return p->path;
+}
+
+json_t *rt_progress_json(const struct rt_progress *p)
+{
+	return p->doc;
+}
+
+int rt_progress_parse(const char *text, size_t len, const char *name,
+		      struct rt_progress **out, char **cause)
+{
+	json_error_t err;
+	char *why = NULL;
+	json_t *doc;
+	int ret;
+
+	*out = NULL;
+	if (!name)
+		name = "(progress)";
+	if (len > RT_PROGRESS_MAX_FILE)
+		return rt_err(cause, -EFBIG, "%s: larger than %u MiB", name,
+			      RT_PROGRESS_MAX_FILE >> 20);
+	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	if (!doc) {
+		if (json_error_code(&err) == json_error_out_of_memory)
+			return rt_err(cause, -ENOMEM, "%s: out of memory", name);
+		if (err.line > 0)
+			return rt_err(cause, -EINVAL, "%s:%d:%d: %s", name, err.line, err.column,
+				      err.text);
+		return rt_err(cause, -EINVAL, "%s: %s", name, err.text);
+	}
+	ret = progress_check(doc, &why);
+	if (ret) {
+		rt_err(cause, ret, "%s: %s", name, why ? why : "invalid progress");
+		free(why);
+		json_decref(doc);
+		return ret;
+	}
+	*out = progress_alloc(doc, NULL);
+	if (!*out) {
+		json_decref(doc);
+		return rt_err(cause, -ENOMEM, "%s: out of memory", name);
+	}
+	return 0;
+}
+
+char *rt_progress_to_string(const struct rt_progress *p)
+{
+	char *text = json_dumps(p->doc, JSON_INDENT(2));
+	char *nl;
+
+	if (!text) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (asprintf(&nl, "%s\n", text) < 0) {
+		free(text);
+		errno = ENOMEM;
+		return NULL;
+	}
+	free(text);
+	return nl;
+}
+
+/* ---- Files ------------------------------------------------------------- */
+
+static int mkdir_parent(const char *path)
+{
+	char *copy = strdup(path);
+	int ret;
+
+	if (!copy)
+		return -ENOMEM;
+	ret = rt_mkdir_p(dirname(copy), 0700);
+	free(copy);
+	return ret;
+}
+
+/* Open and exclusively lock "<path>.lock". Returns the fd or a negative errno. */
+static int lock_take(const char *path, char **cause)
+{
+	char *lock = NULL;
+	int fd, ret;
+
+	if (asprintf(&lock, "%s.lock", path) < 0)
+		return rt_err(cause, -ENOMEM, "%s: out of memory", path);
+	ret = mkdir_parent(lock);
+	if (ret) {
+		rt_err(cause, ret, "%s: cannot create its directory: %s", path, strerror(-ret));
+		goto out_free;
+	}
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = rt_err(cause, -errno, "%s: cannot open: %s", lock, strerror(errno));
+		goto out_free;
+	}
+	while (flock(fd, LOCK_EX) < 0) {
+		if (errno == EINTR)
+			continue;
+		ret = rt_err(cause, -errno, "%s: cannot lock: %s", lock, strerror(errno));
+		close(fd);
+		goto out_free;
+	}
+	ret = fd;
+out_free:
+	free(lock);
+	return ret;
+}
+
+/*
+ * Rename @path to "<path>.corrupt-<UTC time>[-N]" without replacing anything
+ * already there. Returns the new name (caller frees) or NULL with errno set.
+ */
+static char *move_aside(const char *path)
+{
+	char stamp[32], *dest = NULL;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!gmtime_r(&now, &tm) || !strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm))
+		snprintf(stamp, sizeof(stamp), "%lld", (long long)now);
+	for (unsigned int n = 1; n < 1000; n++) {
+		int r;
+
+		r = n == 1 ? asprintf(&dest, "%s.corrupt-%s", path, stamp)
+			   : asprintf(&dest, "%s.corrupt-%s-%u", path, stamp, n);
+		if (r < 0) {
+			errno = ENOMEM;
+			return NULL;
+		}
+		if (renameat2(AT_FDCWD, path, AT_FDCWD, dest, RENAME_NOREPLACE) == 0)
+			return dest;
+		if (errno == EINVAL || errno == ENOSYS) {
+			/* File system without RENAME_NOREPLACE: link() never replaces either. */
+			if (link(path, dest) == 0) {
+				if (unlink(path) == 0)
+					return dest;
+				r = errno;
+				unlink(dest);
+				errno = r;
+				free(dest);
+				return NULL;
+			}
+		}
+		if (errno != EEXIST) {
+			free(dest);
+			return NULL;
+		}
+		free(dest);
+		dest = NULL;
+	}
+	errno = EEXIST;
+	return NULL;
+}
+
+/*
+ * Read @path into a progress. @locked says whether we hold the lock: a
+ * corrupt file found without it is read again under it before it is moved.
+ */
+static int progress_load(const char *path, bool locked, struct rt_progress **out, char **cause)
+{
+	char *text = NULL, *why = NULL, *aside = NULL;
+	size_t len = 0;
+	int ret, fd;
+
+	*out = NULL;
+	ret = rt_file_read(path, RT_PROGRESS_MAX_FILE, &text, &len);
+	if (ret == -ENOENT)
+		goto out_empty;
+	if (ret == -EFBIG) {
+		rt_err(&why, ret, "%s: larger than %u MiB", path, RT_PROGRESS_MAX_FILE >> 20);
+	} else if (ret) {
+		return rt_err(cause, ret, "%s: cannot read: %s", path, strerror(-ret));
+	} else {
+		ret = rt_progress_parse(text, len, path, out, &why);
+		free(text);
+		if (ret == 0) {
+			(*out)->path = strdup(path);
+			if ((*out)->path)
+				return 0;
+			rt_progress_free(*out);
+			*out = NULL;
+			ret = -ENOMEM;
+		}
+		if (ret == -ENOMEM) {
+			free(why);
+			return rt_err(cause, ret, "%s: out of memory", path);
+		}
+	}
+
+	/* Corrupt. */
+	if (!locked) {
+		free(why);
+		fd = lock_take(path, cause);
+		if (fd < 0)
+			return fd;
+		ret = progress_load(path, true, out, cause);
+		close(fd);
+		return ret;
+	}
+	aside = move_aside(path);
+	if (!aside) {
+		ret = -errno;
+		rt_err(cause, ret, "%s; cannot move it aside: %s", why ? why : path,
+		       strerror(-ret));
+		free(why);
+		return ret;
+	}
+	rt_log(RT_LOG_WARN, "%s; moved it to %s and started with empty progress",
+	       why ? why : path, aside);
+	free(why);
+	free(aside);
+out_empty:
+	*out = progress_alloc(NULL, path);
+	if (!*out)
+		return rt_err(cause, -ENOMEM, "%s: out of memory", path);
+	return 0;
+}
+
+int rt_progress_load(const char *path, struct rt_progress **out, char **cause)
+{
+	char *def = NULL;
+	int ret;
+
+	*out = NULL;
+	if (!path) {
+		def = rt_progress_default_path();
+		if (!def)
+			return rt_err(cause, -errno, "cannot find the state directory: %s",
+				      strerror(errno));
+		path = def;
+	}
+	ret = progress_load(path, false, out, cause);
+	free(def);
+	return ret;
+}
+
+int rt_progress_save(struct rt_progress *p, char **cause)
+{
+	char stamp[32];
+	char *text;
+	int ret;
+
+	if (!p->path)
+		return rt_err(cause, -EINVAL, "progress not bound to a file");
+	if (rt_result_format_time(time(NULL), stamp, sizeof(stamp)) == 0 &&
+	    json_object_set_new(p->doc, "updated", json_string(stamp)))
+		return rt_err(cause, -ENOMEM, "%s: out of memory", p->path);
+	text = rt_progress_to_string(p);
+	if (!text)
+		return rt_err(cause, -ENOMEM, "%s: out of memory", p->path);
+	ret = mkdir_parent(p->path);
+	if (ret)
+		rt_err(cause, ret, "%s: cannot create its directory: %s", p->path,
+		       strerror(-ret));
+	else
+		ret = rt_file_write_atomic(p->path, text, strlen(text), 0600, cause);
+	free(text);
+	return ret;
+}
+
+int rt_progress_update(const char *path, int (*fn)(struct rt_progress *p, void *priv),
+		       void *priv, char **cause)
+{
+	struct rt_progress *p = NULL;
+	char *def = NULL;
+	int fd, ret;
+
+	if (!path) {
+		def = rt_progress_default_path();
+		if (!def)
+			return rt_err(cause, -errno, "cannot find the state directory: %s",
+				      strerror(errno));
+		path = def;
+	}
+	fd = lock_take(path, cause);
+	if (fd < 0) {
+		ret = fd;
+		goto out_free;
+	}
+	ret = progress_load(path, true, &p, cause);
+	if (ret)
+		goto out_unlock;
+	ret = fn(p, priv);
+	if (ret)
+		goto out_unlock;
+	ret = rt_progress_save(p, cause);
+out_unlock:
+	rt_progress_free(p);
+	close(fd);
+out_free:
+	free(def);
+	return ret;
+}
+
+/* ---- Entries ----------------------------------------------------------- */
+
+/* Member @key of @parent as an object, created (or replacing a non-object) if @create. */
+static json_t *child(json_t *parent, const char *key, bool create)
+{
+	json_t *o = json_object_get(parent, key);
+
+	if (json_is_object(o) || !create)
+		return json_is_object(o) ? o : NULL;
+	o = json_object();
+	if (!o || json_object_set_new(parent, key, o))
+		return NULL;
+	return o;
+}
+
+static json_t *lesson_get(const struct rt_progress *p, const char *lesson)
+{
+	return lesson ? child(child(p->doc, "lessons", false), lesson, false) : NULL;
+}
+
+static json_t *lesson_make(struct rt_progress *p, const char *lesson)
+{
+	return child(child(p->doc, "lessons", true), lesson, true);
+}
+
+static json_t *num_new(double v)
+{
+	if (v == floor(v) && fabs(v) <= EXACT_INT_LIMIT)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
+static json_t *now_stamp(void)
+{
+	char stamp[32];
+
+	if (rt_result_format_time(time(NULL), stamp, sizeof(stamp)))
+		return json_null();
+	return json_string(stamp);
+}
+
+/* Set @key of @o to @v (stolen); 0 or -ENOMEM. */
+static int put(json_t *o, const char *key, json_t *v)
+{
+	return json_object_set_new(o, key, v) ? -ENOMEM : 0;
+}
+
+/* json_string() also fails on invalid UTF-8, which is the caller's mistake. */
+static int put_text(json_t *o, const char *key, const char *s)
+{
+	json_t *v = json_string(s);
+
+	if (!v)
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+	return put(o, key, v);
+}
+
+int rt_progress_lesson_set_read(struct rt_progress *p, const char *lesson, bool read)
+{
+	json_t *l;
+
+	if (!id_valid(lesson))
+		return -EINVAL;
+	l = lesson_make(p, lesson);
+	return l ? put(l, "read", json_boolean(read)) : -ENOMEM;
+}
+
+bool rt_progress_lesson_read(const struct rt_progress *p, const char *lesson)
+{
+	return json_is_true(json_object_get(lesson_get(p, lesson), "read"));
+}
+
+int rt_progress_lesson_set_position(struct rt_progress *p, const char *lesson,
+				    unsigned long line)
+{
+	json_t *l;
+
+	if (!id_valid(lesson) || line > (unsigned long)INT64_MAX)
+		return -EINVAL;
+	l = lesson_make(p, lesson);
+	return l ? put(l, "position", json_integer((json_int_t)line)) : -ENOMEM;
+}
+
+unsigned long rt_progress_lesson_position(const struct rt_progress *p, const char *lesson)
+{
+	json_t *v = json_object_get(lesson_get(p, lesson), "position");
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return 0;
+	return (unsigned long)json_integer_value(v);
+}
+
+int rt_progress_reset_lesson(struct rt_progress *p, const char *lesson)
+{
+	json_t *lessons = child(p->doc, "lessons", false);
+
+	if (!id_valid(lesson))
+		return -EINVAL;
+	if (lessons)
+		json_object_del(lessons, lesson);
+	return 0;
+}
+
+static int by_string(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+int rt_progress_foreach_lesson(const struct rt_progress *p,
+			       int (*fn)(const char *lesson, void *priv), void *priv)
+{
+	json_t *lessons = child(p->doc, "lessons", false), *v;
+	size_t n = json_object_size(lessons), k = 0;
+	const char **names;
+	const char *key;
+	int ret = 0;
+
+	if (!n)
+		return 0;
+	names = malloc(n * sizeof(*names));
+	if (!names)
+		return -ENOMEM;
+	json_object_foreach(lessons, key, v)
+		names[k++] = key;
+	qsort(names, k, sizeof(*names), by_string);
+	for (size_t i = 0; i < k && !ret; i++)
+		ret = fn(names[i], priv);
+	free(names);
+	return ret;
+}
+
+int rt_progress_quiz_record(struct rt_progress *p, const char *lesson, const char *qid,
+			    const char *answer, double score)
+{
+	json_t *q, *old;
+	json_int_t attempts = 0;
+	int ret;
+
+	if (!id_valid(lesson) || !id_valid(qid) || !answer ||
+	    strlen(answer) > RT_PROGRESS_MAX_TEXT || !isfinite(score))
+		return -EINVAL;
+	q = child(child(lesson_make(p, lesson), "quiz", true), qid, true);
+	if (!q)
+		return -ENOMEM;
+	old = json_object_get(q, "attempts");
+	if (json_is_integer(old) && json_integer_value(old) > 0 &&
+	    json_integer_value(old) < INT64_MAX)
+		attempts = json_integer_value(old);
+	ret = put_text(q, "answer", answer);
+	if (!ret)
+		ret = put(q, "score", num_new(score));
+	if (!ret)
+		ret = put(q, "attempts", json_integer(attempts + 1));
+	if (!ret)
+		ret = put(q, "time", now_stamp());
+	return ret;
+}
+
+int rt_progress_quiz_get(const struct rt_progress *p, const char *lesson, const char *qid,
+			 struct rt_progress_quiz *out)
+{
+	json_t *q = qid ? child(child(lesson_get(p, lesson), "quiz", false), qid, false) : NULL;
+	json_t *a;
+
+	if (!q)
+		return -ENOENT;
+	memset(out, 0, sizeof(*out));
+	out->answer = json_string_value(json_object_get(q, "answer"));
+	if (!out->answer)
+		out->answer = "";
+	out->score = json_number_value(json_object_get(q, "score"));
+	a = json_object_get(q, "attempts");
+	if (json_is_integer(a) && json_integer_value(a) > 0)
+		out->attempts = json_integer_value(a) > (json_int_t)UINT_MAX
+				? UINT_MAX : (unsigned int)json_integer_value(a);
+	out->time = json_string_value(json_object_get(q, "time"));
+	return 0;
+}
+
+size_t rt_progress_quiz_count(const struct rt_progress *p, const char *lesson, double *total)
+{
+	json_t *quiz = child(lesson_get(p, lesson), "quiz", false), *v;
+	const char *key;
+	double sum = 0;
+
+	json_object_foreach(quiz, key, v)
+		sum += json_number_value(json_object_get(v, "score"));
+	if (total)
+		*total = sum;
+	return json_object_size(quiz);
+}
+
+int rt_progress_prediction_set(struct rt_progress *p, const char *lesson, const char *qid,
+			       double value, const char *unit)
+{
+	json_t *pr;
+	int ret;
+
+	if (!id_valid(lesson) || !id_valid(qid) || !isfinite(value) || !unit ||
+	    strlen(unit) > MAX_UNIT)
+		return -EINVAL;
+	pr = child(child(lesson_make(p, lesson), "predictions", true), qid, true);
+	if (!pr)
+		return -ENOMEM;
+	ret = put(pr, "value", num_new(value));
+	if (!ret)
+		ret = put_text(pr, "unit", unit);
+	if (!ret)
+		ret = put(pr, "time", now_stamp());
+	return ret;
+}
+
+int rt_progress_prediction_get(const struct rt_progress *p, const char *lesson,
+			       const char *qid, struct rt_progress_prediction *out)
+{
+	json_t *pr = qid ? child(child(lesson_get(p, lesson), "predictions", false), qid, false)
+			 : NULL;
+
+	if (!pr || !json_is_number(json_object_get(pr, "value")))
+		return -ENOENT;
+	out->value = json_number_value(json_object_get(pr, "value"));
+	out->unit = json_string_value(json_object_get(pr, "unit"));
+	if (!out->unit)
+		out->unit = "";
+	out->time = json_string_value(json_object_get(pr, "time"));
+	return 0;
+}
+
+size_t rt_progress_prediction_count(const struct rt_progress *p, const char *lesson)
+{
+	return json_object_size(child(lesson_get(p, lesson), "predictions", false));
+}
+
+int rt_progress_lab_set(struct rt_progress *p, const char *lab, const char *status,
+			const char *result)
+{
+	json_t *l;
+	int ret;
+
+	if (!id_valid(lab) || !status_valid(status) ||
+	    (result && (!*result || strlen(result) > RT_PROGRESS_MAX_TEXT)))
+		return -EINVAL;
+	l = child(child(p->doc, "labs", true), lab, true);
+	if (!l)
+		return -ENOMEM;
+	ret = put_text(l, "status", status);
+	if (!ret && result)
+		ret = put_text(l, "result", result);
+	if (!ret)
+		ret = put(l, "time", now_stamp());
+	return ret;
+}
+
+int rt_progress_lab_get(const struct rt_progress *p, const char *lab,
+			struct rt_progress_lab *out)
+{
+	json_t *l = lab ? child(child(p->doc, "labs", false), lab, false) : NULL;
+
+	if (!l)
+		return -ENOENT;
+	out->status = json_string_value(json_object_get(l, "status"));
+	if (!out->status)
+		out->status = "";
+	out->result = json_string_value(json_object_get(l, "result"));
+	out->time = json_string_value(json_object_get(l, "time"));
+	return 0;
+}

@@ -1,0 +1,219 @@
+/*
+ * rt_result: the results document "rtlab.result/1" that every lab run
+ * produces, and the one thing the TUI, the CLI (--json), the grader, the HTML
+ * report and the slides read. Nothing re-measures to draw a picture.
+ *
+ * A result is built with the setters below, written with rt_result_write()
+ * (atomic, pretty printed, same bytes for the same content) and read back
+ * with rt_result_read() or rt_result_parse(), which run the validator: a
+ * document that is not exactly rtlab.result/1 is refused with a message that
+ * names the offending field as a JSON path, e.g.
+ * "histograms[2].counts[5]: must be a non-negative integer".
+ *
+ * The schema is documented in doc/results.md. The limits below exist so that
+ * a hostile file cannot make a reader exhaust memory.
+ */
+#ifndef RTLAB_CORE_RT_RESULT_H
+#define RTLAB_CORE_RT_RESULT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+struct rt_env;
+
+#define RT_RESULT_SCHEMA	"rtlab.result/1"
+#define RT_RESULT_MAX_FILE	(64u << 20)	/* bytes of JSON text */
+#define RT_RESULT_MAX_VALUES	4000000u	/* JSON values in one document */
+#define RT_RESULT_MAX_BUCKETS	1000000u	/* per histogram; also overflow_cycles */
+#define RT_RESULT_MAX_HISTS	256u
+#define RT_RESULT_MAX_KEY	64u		/* bytes in a summary/param/answer key */
+#define RT_RESULT_MAX_DEPTH	32u		/* nesting inside "extra" */
+
+struct rt_result;
+
+/*
+ * A histogram: buckets of @bucket_width starting at @first_bucket (the lower
+ * edge of counts[0]); samples beyond the last bucket are counted in
+ * @overflow_count, and @overflow_cycles may list the cycle numbers of some of
+ * them so a learner can find them in a trace.
+ */
+struct rt_result_hist {
+	const char *name;		/* e.g. "latency" or "cpu0" */
+	const char *unit;		/* unit of the bucket edges: "us", "ns", ... */
+	double bucket_width;		/* > 0 */
+	double first_bucket;
+	const uint64_t *counts;		/* nbuckets entries, each <= INT64_MAX */
+	size_t nbuckets;		/* 1 .. RT_RESULT_MAX_BUCKETS */
+	uint64_t overflow_count;
+	const uint64_t *overflow_cycles;	/* may be NULL when n_overflow_cycles is 0 */
+	size_t n_overflow_cycles;
+};
+
+/* ---- Building ---------------------------------------------------------- */
+
+/**
+ * rt_result_new - start an empty result for one run of @lab
+ * @lab: a name in lab_table (see lab_find())
+ * @tier: "host", "vm" or "simulation"; "simulated" is derived from it
+ * @env: the system the run happened on (strings may be NULL: "unknown")
+ *
+ * "created" is set to now and "rtlab_version" to RT_VERSION. Returns the
+ * result, or NULL with errno EINVAL (unknown lab or tier, NULL @env) or
+ * ENOMEM. Release it with rt_result_free().
+ */
+struct rt_result *rt_result_new(const char *lab, const char *tier, const struct rt_env *env);
+
+/* Free @res and everything it owns. NULL does nothing. */
+void rt_result_free(struct rt_result *res);
+
+/* Override "created" (tests and replays want reproducible documents). 0 or -EINVAL. */
+int rt_result_set_created(struct rt_result *res, time_t when);
+
+/*
+ * Parameters of the run. A key is 1..RT_RESULT_MAX_KEY bytes of [A-Za-z0-9_.-].
+ * A number must be finite; an integral one within +-2^53 is stored as an
+ * integer. rt_result_set_param_json() takes a reference to @value (also on
+ * failure) and accepts a string, number, bool, or an array of those.
+ * Setting a key again replaces it. Each returns 0, -EINVAL or -ENOMEM.
+ */
+int rt_result_set_param_str(struct rt_result *res, const char *key, const char *value);
+int rt_result_set_param_num(struct rt_result *res, const char *key, double value);
+int rt_result_set_param_bool(struct rt_result *res, const char *key, bool value);
+int rt_result_set_param_json(struct rt_result *res, const char *key, json_t *value);
+
+/**
+ * rt_result_set_summary - set one named number of the summary
+ * @key: lower-case [a-z][a-z0-9_]* ending in its unit: _us, _ns, _ms, _s,
+ *       _count, _pct, _ratio, _hz or _bytes (e.g. "p99_us", "lost_count")
+ * @value: finite; integral values are stored as integers
+ *
+ * Returns 0, -EINVAL (bad key or non-finite value) or -ENOMEM.
+ */
+int rt_result_set_summary(struct rt_result *res, const char *key, double value);
+
+/**
+ * rt_result_add_histogram - append a copy of @h
+ *
+ * Nothing of @h is kept. Returns 0, -EINVAL (bad name, unit, width, sizes or
+ * a count above INT64_MAX), -EEXIST (a histogram with that name exists),
+ * -E2BIG (more than RT_RESULT_MAX_HISTS) or -ENOMEM.
+ */
+int rt_result_add_histogram(struct rt_result *res, const struct rt_result_hist *h);
+
+/*
+ * The learner's answers, by question id (same key rules as parameters).
+ * Returns 0, -EINVAL or -ENOMEM.
+ */
+int rt_result_set_answer_str(struct rt_result *res, const char *id, const char *value);
+int rt_result_set_answer_num(struct rt_result *res, const char *id, double value);
+
+/* Append a note for the reader, e.g. "measured as SCHED_OTHER: not root". */
+int rt_result_add_note(struct rt_result *res, const char *note);
+
+/**
+ * rt_result_extra - the free-form "extra" object, created on first use
+ *
+ * Fill it with lab-specific detail (per-thread figures...). The object is
+ * borrowed: it belongs to @res. Nesting deeper than RT_RESULT_MAX_DEPTH makes
+ * rt_result_write() refuse the document. Returns NULL with errno ENOMEM.
+ */
+json_t *rt_result_extra(struct rt_result *res);
+
+/* ---- Writing ----------------------------------------------------------- */
+
+/**
+ * rt_result_to_string - validate @res and render it as JSON text
+ * @cause: on failure, why (for example the field the validator refused)
+ *
+ * The text is indented by two spaces, top-level and histogram fields come in
+ * schema order and all other object keys are sorted, so equal results give
+ * equal bytes. Returns a string the caller frees, or NULL with errno EINVAL
+ * or ENOMEM.
+ */
+char *rt_result_to_string(const struct rt_result *res, char **cause);
+
+/**
+ * rt_result_write - validate @res and write it to @path atomically
+ *
+ * Uses rt_file_write_atomic(): readers see the old file or the new one.
+ * Returns 0 or a negative errno with @cause set.
+ */
+int rt_result_write(const struct rt_result *res, const char *path, char **cause);
+
+/* ---- Reading ----------------------------------------------------------- */
+
+/**
+ * rt_result_parse - parse and validate a results document
+ * @text: JSON text (need not be NUL-terminated)
+ * @len: bytes of @text, at most RT_RESULT_MAX_FILE
+ * @name: how to call the text in messages (usually the file name)
+ * @out: on success, the result; the caller frees it with rt_result_free()
+ * @cause: on failure "NAME:LINE:COL: message" for a syntax error, or
+ *         "NAME: PATH: message" for a document that is not rtlab.result/1
+ *
+ * Returns 0, -EINVAL, -EFBIG or -ENOMEM.
+ */
+int rt_result_parse(const char *text, size_t len, const char *name, struct rt_result **out,
+		    char **cause);
+
+/* rt_result_parse() on the contents of @path. Also -errno from reading. */
+int rt_result_read(const char *path, struct rt_result **out, char **cause);
+
+/**
+ * rt_result_validate - check that @doc is exactly an rtlab.result/1 document
+ * @cause: on failure "PATH: message", e.g. "summary.p99_us: must be a number"
+ *
+ * Returns 0 or -EINVAL.
+ */
+int rt_result_validate(const json_t *doc, char **cause);
+
+/* ---- Getters ----------------------------------------------------------- */
+
+/* Strings are borrowed from @res and live until it changes or is freed. */
+const char *rt_result_lab(const struct rt_result *res);
+const char *rt_result_tier(const struct rt_result *res);
+bool rt_result_simulated(const struct rt_result *res);
+const char *rt_result_created(const struct rt_result *res);
+
+/* The whole document, borrowed. Changing it directly bypasses the setters'
+ * checks; rt_result_write() still validates. */
+json_t *rt_result_json(const struct rt_result *res);
+
+/* Each returns 0, -ENOENT (no such key) or -EINVAL (present, other type). */
+int rt_result_summary_get(const struct rt_result *res, const char *key, double *out);
+int rt_result_param_num(const struct rt_result *res, const char *key, double *out);
+int rt_result_param_str(const struct rt_result *res, const char *key, const char **out);
+int rt_result_param_bool(const struct rt_result *res, const char *key, bool *out);
+int rt_result_answer_num(const struct rt_result *res, const char *id, double *out);
+int rt_result_answer_str(const struct rt_result *res, const char *id, const char **out);
+
+/* Number of histograms. */
+size_t rt_result_hist_count(const struct rt_result *res);
+
+/**
+ * rt_result_hist_get - read histogram @i (0-based, in document order)
+ * @h: filled in; name and unit are borrowed from @res, the two arrays are
+ *     allocated and released with rt_result_hist_fini()
+ *
+ * Returns 0, -ENOENT (no such index) or -ENOMEM.
+ */
+int rt_result_hist_get(const struct rt_result *res, size_t i, struct rt_result_hist *h);
+
+/* Index of the histogram called @name, or -ENOENT. */
+int rt_result_hist_find(const struct rt_result *res, const char *name, size_t *i);
+
+/* Free the arrays rt_result_hist_get() allocated; @h may be reused. */
+void rt_result_hist_fini(struct rt_result_hist *h);
+
+/* ---- Time stamps (shared with rt_progress) ----------------------------- */
+
+/* Write @when as RFC 3339 UTC ("2025-01-31T17:04:05Z") into @buf (>= 21 bytes). 0 or -EINVAL. */
+int rt_result_format_time(time_t when, char *buf, size_t size);
+
+/* True if @s is an RFC 3339 UTC time stamp ("...Z", optional fraction). */
+bool rt_result_time_valid(const char *s);
+
+#endif

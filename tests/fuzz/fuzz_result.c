@@ -1,0 +1,74 @@
+/*
+ * fuzz_result: rt_result_parse() (JSON syntax, size limits, the validator)
+ * on arbitrary bytes. Whatever it accepts must render with
+ * rt_result_to_string(), read back to an equal document, and answer every
+ * getter without trouble; anything else is a bug, so it aborts.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rt_result.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void touch_getters(const struct rt_result *res)
+{
+	const char *key, *s;
+	json_t *v;
+	double d;
+	bool b;
+
+	if (!rt_result_lab(res) || !rt_result_tier(res) || !rt_result_created(res))
+		abort();
+	if (rt_result_simulated(res) != (strcmp(rt_result_tier(res), "simulation") == 0))
+		abort();
+	json_object_foreach(json_object_get(rt_result_json(res), "summary"), key, v)
+		if (rt_result_summary_get(res, key, &d) != 0)
+			abort();
+	json_object_foreach(json_object_get(rt_result_json(res), "params"), key, v) {
+		rt_result_param_num(res, key, &d);
+		rt_result_param_str(res, key, &s);
+		rt_result_param_bool(res, key, &b);
+	}
+	json_object_foreach(json_object_get(rt_result_json(res), "answers"), key, v)
+		if (rt_result_answer_num(res, key, &d) && rt_result_answer_str(res, key, &s))
+			abort();
+	for (size_t i = 0; i < rt_result_hist_count(res); i++) {
+		struct rt_result_hist h;
+		size_t at;
+
+		if (rt_result_hist_get(res, i, &h))
+			abort();
+		if (!h.nbuckets || !(h.bucket_width > 0))
+			abort();
+		if (rt_result_hist_find(res, h.name, &at) || at != i)
+			abort();
+		rt_result_hist_fini(&h);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct rt_result *res = NULL, *again = NULL;
+	char *cause = NULL, *text;
+
+	if (rt_result_parse((const char *)data, size, "fuzz", &res, &cause)) {
+		if (!cause || res)
+			abort();
+		free(cause);
+		return 0;
+	}
+	touch_getters(res);
+	text = rt_result_to_string(res, NULL);
+	if (!text)
+		abort();
+	if (rt_result_parse(text, strlen(text), "again", &again, NULL))
+		abort();
+	if (!json_equal(rt_result_json(res), rt_result_json(again)))
+		abort();
+	free(text);
+	rt_result_free(again);
+	rt_result_free(res);
+	return 0;
+}

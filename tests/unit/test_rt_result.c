@@ -1,0 +1,703 @@
+/*
+ * Unit tests for rt_result: a built result survives write -> read
+ * unchanged and renders to the same bytes; the setters refuse what the
+ * schema refuses; every validator error names the exact JSON path of the
+ * bad field; syntax errors carry line and column; oversized input is refused
+ * before it can cost memory.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_env.h"
+#include "core/rt_file.h"
+#include "core/rt_result.h"
+#include "core/rt_version.h"
+
+struct fixture {
+	char dir[64];
+	char path[128];
+};
+
+static struct rt_env test_env = {
+	.kernel_release = "6.1.0-27-rt-amd64",
+	.kernel_version = "#1 SMP PREEMPT_RT Debian 6.1.115-1 (2024-11-01)",
+	.machine = "x86_64",
+	.preempt_model = "rt",
+	.preempt_source = "uname -v",
+	.realtime = true,
+	.sys_kernel_realtime = true,
+	.in_vm = true,
+	.vm_type = "KVM",
+	.cpus = 2,
+	.root = true,
+};
+
+static int setup(void **state)
+{
+	struct fixture *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return -1;
+	strcpy(f->dir, "/tmp/rtlab-test-result-XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->path, sizeof(f->path), "%s/result.json", f->dir);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *f = *state;
+	char cmd[128];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	free(f);
+	return 0;
+}
+
+/* A result using every part of the schema, with three histograms. */
+static struct rt_result *full_result(void)
+{
+	static const uint64_t c0[] = { 0, 5, 120, 3000, 80, 7, 0, 1 };
+	static const uint64_t c1[] = { 1, 2, 3 };
+	static const uint64_t cycles[] = { 17, 4242 };
+	struct rt_result_hist h0 = {
+		.name = "cpu0", .unit = "us", .bucket_width = 1, .first_bucket = 0,
+		.counts = c0, .nbuckets = 8, .overflow_count = 2,
+		.overflow_cycles = cycles, .n_overflow_cycles = 2,
+	};
+	struct rt_result_hist h1 = {
+		.name = "cpu1", .unit = "ns", .bucket_width = 0.5, .first_bucket = -1.25,
+		.counts = c1, .nbuckets = 3,
+	};
+	struct rt_result_hist h2 = {
+		.name = "all", .unit = "us", .bucket_width = 10, .first_bucket = 0,
+		.counts = c0, .nbuckets = 8, .overflow_count = 0,
+	};
+	struct rt_result *res = rt_result_new("latency", "host", &test_env);
+	json_t *extra, *threads;
+
+	assert_non_null(res);
+	assert_int_equal(rt_result_set_created(res, 1735689600), 0);	/* 2025-01-01 */
+	assert_int_equal(rt_result_set_param_str(res, "load", "hackbench"), 0);
+	assert_int_equal(rt_result_set_param_num(res, "interval_us", 1000), 0);
+	assert_int_equal(rt_result_set_param_num(res, "duty", 0.1), 0);
+	assert_int_equal(rt_result_set_param_bool(res, "mlock", true), 0);
+	assert_int_equal(rt_result_set_param_json(res, "cpus", json_pack("[ii]", 0, 1)), 0);
+	assert_int_equal(rt_result_set_summary(res, "p99_us", 12.3), 0);
+	assert_int_equal(rt_result_set_summary(res, "max_us", 41), 0);
+	assert_int_equal(rt_result_set_summary(res, "samples_count", 3215), 0);
+	assert_int_equal(rt_result_set_summary(res, "miss_rate_pct", 0.0625), 0);
+	assert_int_equal(rt_result_set_summary(res, "lost_count", 0), 0);
+	assert_int_equal(rt_result_set_summary(res, "mean_ns", -3.5e-7), 0);
+	assert_int_equal(rt_result_add_histogram(res, &h0), 0);
+	assert_int_equal(rt_result_add_histogram(res, &h1), 0);
+	assert_int_equal(rt_result_add_histogram(res, &h2), 0);
+	assert_int_equal(rt_result_set_answer_str(res, "q1", "the timer \"softirq\"\n"), 0);
+	assert_int_equal(rt_result_set_answer_num(res, "q2", 250), 0);
+	assert_int_equal(rt_result_add_note(res, "measured as SCHED_OTHER: not root"), 0);
+	extra = rt_result_extra(res);
+	assert_non_null(extra);
+	threads = json_pack("[{s:i,s:f},{s:i,s:f}]", "cpu", 0, "max_us", 41.5, "cpu", 1,
+			    "max_us", 17.25);
+	assert_non_null(threads);
+	assert_int_equal(json_object_set_new(extra, "threads", threads), 0);
+	return res;
+}
+
+static void test_roundtrip(void **state)
+{
+	static const char head[] = "{\n  \"schema\": \"rtlab.result/1\",\n  \"lab\": \"latency\",\n"
+		"  \"tier\": \"host\",\n  \"simulated\": false,\n"
+		"  \"created\": \"2025-01-01T00:00:00Z\",\n";
+	struct fixture *f = *state;
+	struct rt_result *a = full_result(), *b = NULL;
+	struct rt_result_hist h;
+	char *cause = NULL, *sa, *sb, *file = NULL;
+	const char *s;
+	double d;
+	bool flag;
+	size_t i;
+
+	assert_int_equal(rt_result_write(a, f->path, &cause), 0);
+	assert_null(cause);
+	assert_int_equal(rt_result_read(f->path, &b, &cause), 0);
+	assert_null(cause);
+	assert_true(json_equal(rt_result_json(a), rt_result_json(b)));
+	sa = rt_result_to_string(a, NULL);
+	sb = rt_result_to_string(b, NULL);
+	assert_non_null(sa);
+	assert_non_null(sb);
+	assert_string_equal(sa, sb);
+	assert_int_equal(rt_file_read(f->path, 1 << 20, &file, NULL), 0);
+	assert_string_equal(file, sa);
+
+	/* Schema order at the top; shortest real text; one line for short arrays. */
+	assert_true(strncmp(file, head, strlen(head)) == 0);
+	assert_non_null(strstr(file, "\"p99_us\": 12.3,"));
+	assert_non_null(strstr(file, "\"duty\": 0.1,"));
+	assert_non_null(strstr(file, "\"counts\": [0, 5, 120, 3000, 80, 7, 0, 1],"));
+	assert_non_null(strstr(file, "\"q1\": \"the timer \\\"softirq\\\"\\n\""));
+	assert_non_null(strstr(file, "\"rtlab_version\": \"" RT_VERSION "\""));
+
+	assert_string_equal(rt_result_lab(b), "latency");
+	assert_string_equal(rt_result_tier(b), "host");
+	assert_false(rt_result_simulated(b));
+	assert_string_equal(rt_result_created(b), "2025-01-01T00:00:00Z");
+	assert_int_equal(rt_result_summary_get(b, "p99_us", &d), 0);
+	assert_true(d == 12.3);
+	assert_int_equal(rt_result_summary_get(b, "samples_count", &d), 0);
+	assert_true(d == 3215);
+	assert_int_equal(rt_result_summary_get(b, "mean_ns", &d), 0);
+	assert_true(d == -3.5e-7);
+	assert_int_equal(rt_result_summary_get(b, "p50_us", &d), -ENOENT);
+	assert_int_equal(rt_result_param_str(b, "load", &s), 0);
+	assert_string_equal(s, "hackbench");
+	assert_int_equal(rt_result_param_num(b, "interval_us", &d), 0);
+	assert_true(d == 1000);
+	assert_int_equal(rt_result_param_bool(b, "mlock", &flag), 0);
+	assert_true(flag);
+	assert_int_equal(rt_result_param_num(b, "load", &d), -EINVAL);
+	assert_int_equal(rt_result_answer_str(b, "q1", &s), 0);
+	assert_string_equal(s, "the timer \"softirq\"\n");
+	assert_int_equal(rt_result_answer_num(b, "q2", &d), 0);
+	assert_true(d == 250);
+	assert_int_equal(rt_result_answer_num(b, "q3", &d), -ENOENT);
+
+	assert_int_equal(rt_result_hist_count(b), 3);
+	assert_int_equal(rt_result_hist_find(b, "cpu1", &i), 0);
+	assert_int_equal(i, 1);
+	assert_int_equal(rt_result_hist_find(b, "cpu7", &i), -ENOENT);
+	assert_int_equal(rt_result_hist_get(b, 0, &h), 0);
+	assert_string_equal(h.name, "cpu0");
+	assert_string_equal(h.unit, "us");
+	assert_int_equal(h.nbuckets, 8);
+	assert_int_equal(h.counts[3], 3000);
+	assert_int_equal(h.overflow_count, 2);
+	assert_int_equal(h.n_overflow_cycles, 2);
+	assert_int_equal(h.overflow_cycles[1], 4242);
+	rt_result_hist_fini(&h);
+	assert_int_equal(rt_result_hist_get(b, 1, &h), 0);
+	assert_true(h.bucket_width == 0.5 && h.first_bucket == -1.25);
+	assert_null(h.overflow_cycles);
+	rt_result_hist_fini(&h);
+	assert_int_equal(rt_result_hist_get(b, 3, &h), -ENOENT);
+
+	free(file);
+	free(sa);
+	free(sb);
+	rt_result_free(a);
+	rt_result_free(b);
+}
+
+/* The same content set in another order renders to the same bytes. */
+static void test_stable_order(void **state)
+{
+	struct rt_result *a = rt_result_new("ftrace", "vm", &test_env);
+	struct rt_result *b = rt_result_new("ftrace", "vm", &test_env);
+	char *sa, *sb;
+
+	(void)state;
+	assert_non_null(a);
+	assert_non_null(b);
+	rt_result_set_created(a, 0);
+	rt_result_set_created(b, 0);
+	assert_int_equal(rt_result_set_param_str(a, "tracer", "irqsoff"), 0);
+	assert_int_equal(rt_result_set_param_num(a, "threshold_us", 50), 0);
+	assert_int_equal(rt_result_set_summary(a, "max_us", 77), 0);
+	assert_int_equal(rt_result_set_summary(a, "hits_count", 3), 0);
+	assert_int_equal(rt_result_set_summary(b, "hits_count", 3), 0);
+	assert_int_equal(rt_result_set_summary(b, "max_us", 77), 0);
+	assert_int_equal(rt_result_set_param_num(b, "threshold_us", 50), 0);
+	assert_int_equal(rt_result_set_param_str(b, "tracer", "irqsoff"), 0);
+	sa = rt_result_to_string(a, NULL);
+	sb = rt_result_to_string(b, NULL);
+	assert_non_null(sa);
+	assert_string_equal(sa, sb);
+	assert_true(strstr(sa, "\"hits_count\"") < strstr(sa, "\"max_us\""));
+	free(sa);
+	free(sb);
+	rt_result_free(a);
+	rt_result_free(b);
+}
+
+static void test_simulated_follows_tier(void **state)
+{
+	struct rt_env bare = { 0 };
+	struct rt_result *res;
+	char *text;
+
+	(void)state;
+	res = rt_result_new("fcse", "simulation", &bare);
+	assert_non_null(res);
+	assert_true(rt_result_simulated(res));
+	text = rt_result_to_string(res, NULL);
+	assert_non_null(text);
+	assert_non_null(strstr(text, "\"simulated\": true"));
+	/* Unknown strings say so; not in a VM means vm_type null. */
+	assert_non_null(strstr(text, "\"kernel_release\": \"unknown\""));
+	assert_non_null(strstr(text, "\"vm_type\": null"));
+	free(text);
+	rt_result_free(res);
+
+	res = rt_result_new("latency", "vm", &test_env);
+	assert_non_null(res);
+	assert_false(rt_result_simulated(res));
+	rt_result_free(res);
+}
+
+static void test_setters_refuse(void **state)
+{
+	static const char *const bad_keys[] = { "p99", "p99_usec", "_us", "P99_us", "p99-us",
+		"p99_us ", "", "us", "9p_us", "p99_US",
+		"a_very_long_summary_key_that_goes_on_and_on_and_on_past_the_limit_us", NULL };
+	static const uint64_t big[] = { 1, (uint64_t)INT64_MAX + 1 };
+	struct rt_result_hist h = { .name = "h", .unit = "us", .bucket_width = 1,
+				    .counts = big, .nbuckets = 1 };
+	struct rt_result *res;
+	char *cause = NULL;
+
+	(void)state;
+	errno = 0;
+	assert_null(rt_result_new("warp-drive", "host", &test_env));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(rt_result_new("latency", "cloud", &test_env));
+	assert_int_equal(errno, EINVAL);
+	assert_null(rt_result_new("latency", "host", NULL));
+
+	res = rt_result_new("latency", "host", &test_env);
+	assert_non_null(res);
+	for (const char *const *k = bad_keys; *k; k++)
+		assert_int_equal(rt_result_set_summary(res, *k, 1), -EINVAL);
+	assert_int_equal(rt_result_set_summary(res, "max_s", 1), 0);
+	assert_int_equal(rt_result_set_summary(res, "rate_hz", NAN), -EINVAL);
+	assert_int_equal(rt_result_set_summary(res, "rate_hz", INFINITY), -EINVAL);
+	assert_int_equal(rt_result_set_summary(res, "rate_hz", -INFINITY), -EINVAL);
+	assert_int_equal(rt_result_set_param_num(res, "x", NAN), -EINVAL);
+	assert_int_equal(rt_result_set_param_str(res, "bad key", "v"), -EINVAL);
+	assert_int_equal(rt_result_set_param_str(res, "k", "\xff\xfe"), -EINVAL);
+	assert_int_equal(rt_result_set_param_json(res, "nested", json_pack("{s:i}", "a", 1)),
+			 -EINVAL);
+	assert_int_equal(rt_result_set_param_json(res, "list", json_pack("[i[i]]", 1, 2)),
+			 -EINVAL);
+	assert_int_equal(rt_result_set_answer_num(res, "q1", INFINITY), -EINVAL);
+	assert_int_equal(rt_result_set_answer_str(res, "", "x"), -EINVAL);
+	assert_int_equal(rt_result_add_note(res, ""), -EINVAL);
+
+	/* Histograms: bad width, unit, sizes, a count that does not fit JSON's integers. */
+	assert_int_equal(rt_result_add_histogram(res, &h), 0);
+	assert_int_equal(rt_result_add_histogram(res, &h), -EEXIST);
+	h.name = "h2";
+	h.nbuckets = 2;
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.nbuckets = 0;
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.nbuckets = 1;
+	h.bucket_width = 0;
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.bucket_width = 1;
+	h.first_bucket = NAN;
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.first_bucket = 0;
+	h.unit = "furlong";
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.unit = "ns";
+	h.name = "two words";
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.name = "h2";
+	h.n_overflow_cycles = 3;
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.n_overflow_cycles = 0;
+	assert_int_equal(rt_result_add_histogram(res, &h), 0);
+	assert_int_equal(rt_result_hist_count(res), 2);
+
+	/* Changing the document behind the setters' back: the writer still checks. */
+	assert_int_equal(json_object_set_new(rt_result_json(res), "tier", json_string("cloud")),
+			 0);
+	assert_null(rt_result_to_string(res, &cause));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(cause);
+	assert_string_equal(cause, "tier: must be one of host, vm, simulation (got \"cloud\")");
+	free(cause);
+	cause = NULL;
+	assert_int_equal(rt_result_write(res, "/tmp/rtlab-never-written.json", &cause), -EINVAL);
+	assert_non_null(strstr(cause, "tier: must be one of"));
+	assert_int_equal(access("/tmp/rtlab-never-written.json", F_OK), -1);
+	free(cause);
+	rt_result_free(res);
+	rt_result_free(NULL);
+}
+
+/* ---- The validator, one broken document at a time ------------------------ */
+
+/* Set (or, with @value NULL, delete) the member at "a/b/0/c" of @doc. */
+static void set_at(json_t *doc, const char *where, const char *value)
+{
+	char *copy = strdup(where), *save = NULL, *tok, *next;
+	json_t *cur = doc, *v = NULL;
+
+	assert_non_null(copy);
+	if (value) {
+		json_error_t err;
+
+		v = json_loads(value, JSON_DECODE_ANY, &err);
+		if (!v)
+			fail_msg("bad test value %s: %s", value, err.text);
+	}
+	tok = strtok_r(copy, "/", &save);
+	for (;;) {
+		next = strtok_r(NULL, "/", &save);
+		if (!next)
+			break;
+		cur = json_is_array(cur) ? json_array_get(cur, strtoul(tok, NULL, 10))
+					 : json_object_get(cur, tok);
+		assert_non_null(cur);
+		tok = next;
+	}
+	if (json_is_array(cur)) {
+		size_t i = strtoul(tok, NULL, 10);
+
+		if (v)
+			assert_int_equal(json_array_set_new(cur, i, v), 0);
+		else
+			assert_int_equal(json_array_remove(cur, i), 0);
+	} else if (v) {
+		assert_int_equal(json_object_set_new(cur, tok, v), 0);
+	} else {
+		assert_int_equal(json_object_del(cur, tok), 0);
+	}
+	free(copy);
+}
+
+struct broken {
+	const char *where;	/* member to change, "a/b/0" */
+	const char *value;	/* new JSON value, NULL to delete */
+	const char *cause;	/* exact message, or its start when it ends in '*' */
+};
+
+static const struct broken broken_docs[] = {
+	{ "schema", NULL, "schema: missing" },
+	{ "schema", "\"rtlab.result/2\"",
+	  "schema: unsupported version \"rtlab.result/2\" (this rtlab reads rtlab.result/1)" },
+	{ "schema", "\"rtlab.progress/1\"",
+	  "schema: not an rtlab result: expected rtlab.result/1 (got \"rtlab.progress/1\")" },
+	{ "schema", "1", "schema: must be a string (got an integer)" },
+	{ "sumary", "{}", "sumary: unknown field" },
+	{ "lab", NULL, "lab: missing" },
+	{ "lab", "\"warp\"", "lab: unknown lab \"warp\" (known: latency, *" },
+	{ "tier", "\"cloud\"", "tier: must be one of host, vm, simulation (got \"cloud\")" },
+	{ "simulated", "true", "simulated: must be false when tier is \"host\"" },
+	{ "simulated", "\"no\"", "simulated: must be true or false (got a string)" },
+	{ "created", "\"2025-13-01T00:00:00Z\"",
+	  "created: must be an RFC 3339 UTC time like \"2025-01-31T17:04:05Z\"" },
+	{ "created", "\"2025-01-01 10:00:00\"", "created: must be an RFC 3339*" },
+	{ "created", "\"2025-01-01T10:00:00+02:00\"", "created: must be an RFC 3339*" },
+	{ "rtlab_version", "\"\"", "rtlab_version: must not be empty" },
+	{ "env/cpus", "-1", "env.cpus: must be a non-negative integer" },
+	{ "env/preempt_model", "\"turbo\"",
+	  "env.preempt_model: must be one of none, voluntary, full, lazy, rt, unknown "
+	  "(got \"turbo\")" },
+	{ "env/in_vm", "false", "env.vm_type: must be null when in_vm is false" },
+	{ "env/hostname", "\"box\"", "env.hostname: unknown field" },
+	{ "env/machine", NULL, "env.machine: missing" },
+	{ "env/root", "1", "env.root: must be true or false (got an integer)" },
+	{ "params/threads", "{}",
+	  "params.threads: must be a string, number or boolean (got an object)" },
+	{ "params/cpus", "[0, null]",
+	  "params.cpus[1]: must be a string, number or boolean (got null)" },
+	{ "params/bad key", "1", "params[\"bad key\"]: name must be 1..64 characters*" },
+	{ "summary/p99_us", "\"fast\"", "summary.p99_us: must be a number (got a string)" },
+	{ "summary/p99", "1", "summary.p99: name must be [a-z][a-z0-9_]* (at most 64 bytes) "
+	  "ending in _UNIT, UNIT one of us, ns, ms, s, count, pct, ratio, hz, bytes" },
+	{ "summary/max_usec", "1", "summary.max_usec: name must be*" },
+	{ "summary/Max_us", "1", "summary.Max_us: name must be*" },
+	{ "summary", "[]", "summary: must be an object (got an array)" },
+	{ "histograms/2/counts/5", "-1",
+	  "histograms[2].counts[5]: must be a non-negative integer" },
+	{ "histograms/0/counts/1", "1.5",
+	  "histograms[0].counts[1]: must be a non-negative integer" },
+	{ "histograms/0/counts", "[]", "histograms[0].counts: must have at least one bucket" },
+	{ "histograms/1/bucket_width", "0", "histograms[1].bucket_width: must be greater than 0" },
+	{ "histograms/1/unit", "\"furlong\"", "histograms[1].unit: must be one of us, *" },
+	{ "histograms/1/colour", "\"red\"", "histograms[1].colour: unknown field" },
+	{ "histograms/0/overflow_count", NULL, "histograms[0].overflow_count: missing" },
+	{ "histograms/0/overflow_cycles/0", "\"x\"",
+	  "histograms[0].overflow_cycles[0]: must be a non-negative integer" },
+	{ "histograms/2/name", "\"cpu0\"",
+	  "histograms[2].name: duplicate name \"cpu0\" (also histograms[0])" },
+	{ "histograms/1", "7", "histograms[1]: must be an object (got an integer)" },
+	{ "answers/q1", "true", "answers.q1: must be a string or a number (got a boolean)" },
+	{ "answers", NULL, "answers: missing" },
+	{ "notes/0", "\"\"", "notes[0]: must not be empty" },
+	{ "notes", "\"x\"", "notes: must be an array (got a string)" },
+	{ "extra", "[]", "extra: must be an object (got an array)" },
+};
+
+/* @cause matches @want exactly, or starts with it when @want ends in '*'. */
+static void assert_cause(const char *cause, const char *want)
+{
+	size_t n = strlen(want);
+
+	assert_non_null(cause);
+	if (n && want[n - 1] == '*') {
+		if (strncmp(cause, want, n - 1) != 0)
+			fail_msg("cause \"%s\" does not start with \"%.*s\"", cause, (int)n - 1,
+				 want);
+	} else if (strcmp(cause, want) != 0) {
+		fail_msg("cause \"%s\", wanted \"%s\"", cause, want);
+	}
+}
+
+static void test_validator_names_path(void **state)
+{
+	struct rt_result *good = full_result();
+	char *text = rt_result_to_string(good, NULL);
+
+	(void)state;
+	assert_non_null(text);
+	assert_int_equal(rt_result_validate(rt_result_json(good), NULL), 0);
+	for (size_t i = 0; i < sizeof(broken_docs) / sizeof(broken_docs[0]); i++) {
+		const struct broken *b = &broken_docs[i];
+		json_t *doc = json_deep_copy(rt_result_json(good));
+		struct rt_result *res = (void *)1;
+		char *cause = NULL, *bad_text, *want = NULL;
+
+		set_at(doc, b->where, b->value);
+		assert_int_equal(rt_result_validate(doc, &cause), -EINVAL);
+		assert_cause(cause, b->cause);
+		free(cause);
+		cause = NULL;
+
+		/* The parser reports the same, prefixed by the name. */
+		bad_text = json_dumps(doc, JSON_INDENT(1));
+		assert_non_null(bad_text);
+		assert_int_equal(rt_result_parse(bad_text, strlen(bad_text), "t.json", &res,
+						 &cause), -EINVAL);
+		assert_null(res);
+		assert_true(asprintf(&want, "t.json: %s", b->cause) > 0);
+		assert_cause(cause, want);
+		free(want);
+		free(cause);
+		free(bad_text);
+		json_decref(doc);
+	}
+	free(text);
+	rt_result_free(good);
+}
+
+static void test_validator_whole_doc(void **state)
+{
+	struct rt_result *good = full_result();
+	json_t *doc, *deep;
+	char *cause = NULL;
+	struct rt_buf want = RT_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(rt_result_validate(NULL, &cause), -EINVAL);
+	free(cause);
+	cause = NULL;
+	doc = json_array();
+	assert_int_equal(rt_result_validate(doc, &cause), -EINVAL);
+	assert_string_equal(cause, "document: must be a JSON object (got an array)");
+	json_decref(doc);
+	free(cause);
+	cause = NULL;
+
+	/* "extra" is free-form but bounded in depth. */
+	doc = json_deep_copy(rt_result_json(good));
+	deep = json_object_get(doc, "extra");
+	rt_buf_puts(&want, "extra");
+	for (unsigned int i = 0; i < RT_RESULT_MAX_DEPTH + 5; i++) {
+		json_t *next = json_object();
+
+		assert_int_equal(json_object_set_new(deep, "d", next), 0);
+		deep = next;
+		if (i < RT_RESULT_MAX_DEPTH)
+			rt_buf_puts(&want, ".d");
+	}
+	rt_buf_printf(&want, ": nested deeper than %u levels", RT_RESULT_MAX_DEPTH);
+	assert_int_equal(rt_result_validate(doc, &cause), -EINVAL);
+	assert_string_equal(cause, rt_buf_str(&want));
+	free(cause);
+	rt_buf_fini(&want);
+	json_decref(doc);
+
+	/* Free-form extra of ordinary depth, including nulls and arrays, passes. */
+	doc = json_deep_copy(rt_result_json(good));
+	set_at(doc, "extra/anything", "{\"a\": [null, {\"b\": [1, 2.5, \"x\"]}]}");
+	assert_int_equal(rt_result_validate(doc, NULL), 0);
+	json_decref(doc);
+	rt_result_free(good);
+}
+
+static void test_syntax_error_position(void **state)
+{
+	static const char text[] = "{\n  \"schema\": \"rtlab.result/1\",\n  \"lab\" \"latency\"\n}\n";
+	static const char nan_text[] = "{\n  \"summary\": {\"p99_us\": NaN}\n}";
+	static const char huge_text[] = "{\"summary\": {\"p99_us\": 1e999}}";
+	static const char dup_text[] = "{\"lab\": \"latency\",\n\"lab\": \"nop\"}";
+	struct rt_result *res = NULL;
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(rt_result_parse(text, strlen(text), "r.json", &res, &cause), -EINVAL);
+	assert_null(res);
+	assert_cause(cause, "r.json:3:*");
+	assert_non_null(strstr(cause, "':' expected"));
+	free(cause);
+	cause = NULL;
+
+	assert_int_equal(rt_result_parse(nan_text, strlen(nan_text), "n.json", &res, &cause),
+			 -EINVAL);
+	assert_cause(cause, "n.json:2:*");
+	free(cause);
+	cause = NULL;
+
+	assert_int_equal(rt_result_parse(huge_text, strlen(huge_text), "h.json", &res, &cause),
+			 -EINVAL);
+	assert_cause(cause, "h.json:1:*");
+	assert_non_null(strstr(cause, "overflow"));
+	free(cause);
+	cause = NULL;
+
+	assert_int_equal(rt_result_parse(dup_text, strlen(dup_text), "d.json", &res, &cause),
+			 -EINVAL);
+	assert_cause(cause, "d.json:2:*");
+	assert_non_null(strstr(cause, "duplicate"));
+	free(cause);
+	cause = NULL;
+
+	assert_int_equal(rt_result_parse("", 0, "e.json", &res, &cause), -EINVAL);
+	assert_cause(cause, "e.json:*");
+	free(cause);
+	cause = NULL;
+
+	assert_int_equal(rt_result_read("/nonexistent/rtlab/r.json", &res, &cause), -ENOENT);
+	assert_cause(cause, "/nonexistent/rtlab/r.json: cannot read*");
+	free(cause);
+}
+
+static void test_oversize(void **state)
+{
+	struct fixture *f = *state;
+	struct rt_result *res = NULL, *good;
+	struct rt_buf text = RT_BUF_INIT;
+	char *cause = NULL;
+	json_t *doc, *counts;
+	int fd;
+
+	/* A file over 64 MiB is refused by size. */
+	fd = open(f->path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	assert_true(fd >= 0);
+	assert_int_equal(ftruncate(fd, (off_t)RT_RESULT_MAX_FILE + 1), 0);
+	close(fd);
+	assert_int_equal(rt_result_read(f->path, &res, &cause), -EFBIG);
+	assert_null(res);
+	assert_non_null(strstr(cause, "64 MiB"));
+	free(cause);
+	cause = NULL;
+
+	/* Small but with too many values: refused before jansson allocates them. */
+	rt_buf_puts(&text, "[");
+	for (unsigned int i = 0; i < RT_RESULT_MAX_VALUES; i++)
+		rt_buf_puts(&text, "0,");
+	rt_buf_puts(&text, "0]");
+	assert_true(text.len < RT_RESULT_MAX_FILE);
+	assert_int_equal(rt_result_parse(text.data, text.len, "v.json", &res, &cause), -EFBIG);
+	assert_string_equal(cause, "v.json: more than 4000000 values in one result");
+	free(cause);
+	cause = NULL;
+	rt_buf_fini(&text);
+
+	/* Commas and brackets inside strings are not values. */
+	good = full_result();
+	for (unsigned int i = 0; i <= RT_RESULT_MAX_VALUES / 2; i++)
+		rt_buf_puts(&text, ",[");
+	assert_int_equal(json_object_set_new(rt_result_extra(good), "blob",
+					     json_string(text.data)), 0);
+	rt_buf_fini(&text);
+	text.data = rt_result_to_string(good, NULL);
+	assert_non_null(text.data);
+	assert_int_equal(rt_result_parse(text.data, strlen(text.data), "s.json", &res, NULL), 0);
+	rt_result_free(res);
+	rt_buf_fini(&text);
+
+	/* A histogram over the bucket limit. */
+	doc = json_deep_copy(rt_result_json(good));
+	counts = json_array();
+	for (unsigned int i = 0; i <= RT_RESULT_MAX_BUCKETS; i++)
+		json_array_append_new(counts, json_integer(0));
+	set_at(doc, "histograms/1/counts", "0");
+	json_object_set_new(json_array_get(json_object_get(doc, "histograms"), 1), "counts",
+			    counts);
+	assert_int_equal(rt_result_validate(doc, &cause), -EINVAL);
+	assert_string_equal(cause, "histograms[1].counts: more than 1000000 elements");
+	free(cause);
+	json_decref(doc);
+	rt_result_free(good);
+}
+
+/*
+ * The example documents in tests/data/results (also shown in doc/results.md)
+ * are valid, and are exactly what the writer produces for their content.
+ */
+static void test_example_files(void **state)
+{
+	static const char *const names[] = { "latency-host.json", "fcse-simulation.json", NULL };
+	const char *srcdir = getenv("SRCDIR");
+
+	(void)state;
+	for (const char *const *n = names; *n; n++) {
+		struct rt_result *res = NULL;
+		char path[512], *text = NULL, *again, *cause = NULL;
+
+		snprintf(path, sizeof(path), "%s/tests/data/results/%s", srcdir ? srcdir : ".", *n);
+		if (access(path, R_OK) != 0) {
+			print_message("%s not found: run from the source tree or set SRCDIR\n", path);
+			skip();
+		}
+		if (rt_result_read(path, &res, &cause))
+			fail_msg("%s", cause);
+		assert_int_equal(rt_file_read(path, 1 << 20, &text, NULL), 0);
+		again = rt_result_to_string(res, NULL);
+		assert_non_null(again);
+		assert_string_equal(again, text);
+		free(again);
+		free(text);
+		rt_result_free(res);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_roundtrip, setup, teardown),
+		cmocka_unit_test(test_stable_order),
+		cmocka_unit_test(test_simulated_follows_tier),
+		cmocka_unit_test(test_setters_refuse),
+		cmocka_unit_test(test_validator_names_path),
+		cmocka_unit_test(test_validator_whole_doc),
+		cmocka_unit_test(test_syntax_error_position),
+		cmocka_unit_test_setup_teardown(test_oversize, setup, teardown),
+		cmocka_unit_test(test_example_files),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
