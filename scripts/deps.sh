@@ -7,7 +7,7 @@ set -eu
 PKGS="make gcc pkg-config
 libncurses-dev libtracefs-dev libtraceevent-dev libck-dev libcmark-dev libjansson-dev
 libcmocka-dev clang libclang-rt-14-dev perl tmux valgrind ncurses-term
-qemu-system-x86 qemu-utils iproute2 kmod"
+qemu-system-x86 qemu-utils iproute2 kmod jq"
 
 missing=""
 for p in $PKGS; do

@@ -1,0 +1,220 @@
+#!/bin/bash
+# CLI tests for `rtlab doctor`: exit codes, the checklist, the rtlab.doctor/1
+# JSON document checked against the machine (uname, getconf, nproc), nothing
+# left behind (tracefs instances, veth pairs), the unprivileged run, and
+# --restore replaying a journal left by a "killed" run.
+#
+# Needs: RTLAB (the binary), SRCDIR (the source tree), jq.
+set -u
+
+: "${RTLAB:?set RTLAB to the rtlab binary}"
+: "${SRCDIR:?set SRCDIR to the source tree}"
+
+n=0
+ok() {	# ok STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+	fi
+}
+skip() {	# skip DESCRIPTION REASON
+	n=$((n + 1))
+	echo "ok $n - $1 # skip $2"
+}
+
+if ! command -v jq >/dev/null; then
+	echo "1..0 # skip jq is not installed (make deps)"
+	exit 0
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+export RTLAB_JOURNAL_DIR="$tmp/journal"
+
+# The labs, read from the sources rather than from the doctor itself.
+labs=$(sed -n 's/^[[:space:]]*\.name = "\([a-z0-9-]*\)",.*/\1/p' \
+	"$SRCDIR"/rtlab/labs/registry.c "$SRCDIR"/rtlab/labs/lab_*.c 2>/dev/null | sort -u)
+
+# ---- the checklist -------------------------------------------------------
+
+start=$(date +%s%N)
+"$RTLAB" doctor >"$tmp/out" 2>"$tmp/err"
+st=$?
+took_ms=$(( ($(date +%s%N) - start) / 1000000 ))
+ok $st "doctor exits 0 (took ${took_ms} ms)"
+[ "$took_ms" -lt 15000 ]
+ok $? "doctor finishes well within its child time limits"
+for lab in $labs; do
+	grep -q "^  ..  $lab " "$tmp/out"
+	ok $? "the checklist lists lab $lab with a tier"
+done
+grep -q '^Labs' "$tmp/out" && grep -q "Linux $(uname -r)" "$tmp/out"
+ok $? "the checklist has the kernel and the lab table"
+
+# ---- the JSON document ---------------------------------------------------
+
+"$RTLAB" doctor --json >"$tmp/json" 2>"$tmp/err"
+ok $? "doctor --json exits 0"
+jq -e . "$tmp/json" >/dev/null 2>&1
+ok $? "doctor --json prints valid JSON"
+[ "$(jq -r .schema "$tmp/json")" = "rtlab.doctor/1" ]
+ok $? "schema is rtlab.doctor/1"
+[ "$(jq -r .rtlab_version "$tmp/json")" = "$("$RTLAB" --version | cut -d' ' -f2)" ]
+ok $? "rtlab_version matches rtlab --version"
+[ "$(jq -r .kernel.release "$tmp/json")" = "$(uname -r)" ]
+ok $? "kernel.release equals uname -r"
+[ "$(jq -r .kernel.version "$tmp/json")" = "$(uname -v)" ]
+ok $? "kernel.version equals uname -v"
+[ "$(jq -r .cpus.online "$tmp/json")" = "$(getconf _NPROCESSORS_ONLN)" ]
+ok $? "cpus.online equals getconf _NPROCESSORS_ONLN"
+[ "$(jq -r .cpus.allowed "$tmp/json")" = "$(nproc)" ]
+ok $? "cpus.allowed equals nproc"
+rt=false
+case " $(uname -v) " in *" PREEMPT_RT "*) rt=true ;; esac
+[ -r /sys/kernel/realtime ] && [ "$(cat /sys/kernel/realtime)" = 1 ] && rt=true
+[ "$(jq -r .kernel.realtime "$tmp/json")" = "$rt" ]
+ok $? "kernel.realtime agrees with uname -v and /sys/kernel/realtime"
+jq -e '(.kernel.realtime | type) == "boolean" and (.privileges.root | type) == "boolean"
+	and (.cpus.online | type) == "number" and (.vm.in_vm | type) == "boolean"
+	and (.tracefs.mounted_by_doctor | type) == "boolean"
+	and (.netns.netns | type) as $t | ($t == "boolean" or $t == "null")' \
+	"$tmp/json" >/dev/null
+ok $? "facts are typed: booleans, numbers, null"
+[ "$(jq -r .privileges.root "$tmp/json")" = "$([ "$(id -u)" = 0 ] && echo true || echo false)" ]
+ok $? "privileges.root matches id -u"
+kvm_expect=absent
+[ -e /dev/kvm ] && kvm_expect=present
+jq -e --arg e "$kvm_expect" '.kvm.verdict as $v | ["works", "absent", "no-permission",
+	"hung", "failed"] | index($v) != null and (($e == "absent") == ($v == "absent"))' \
+	"$tmp/json" >/dev/null
+ok $? "kvm.verdict is a known verdict, absent exactly when /dev/kvm is"
+[ "$(jq -r '.labs | map(.name) | sort | join(" ")' "$tmp/json")" = "$(echo $labs)" ]
+ok $? "the JSON has one entry per lab"
+jq -e '.labs | all(.tier as $t | ["host", "vm", "simulation", "none"] | index($t) != null)' \
+	"$tmp/json" >/dev/null
+ok $? "every lab has a known tier"
+jq -e '.labs[] | select(.name == "fcse") | .tier == "simulation"' "$tmp/json" >/dev/null
+ok $? "fcse runs as a simulation"
+if command -v qemu-system-x86_64 >/dev/null; then
+	[ "$(jq -r .qemu.version "$tmp/json")" = \
+	  "$(qemu-system-x86_64 --version | sed -n '1s/.*version \([0-9.]*\).*/\1/p')" ]
+	ok $? "qemu.version matches qemu-system-x86_64 --version"
+else
+	jq -e '.qemu.found == false' "$tmp/json" >/dev/null
+	ok $? "qemu.found is false without qemu-system-x86_64"
+fi
+
+# ---- usage ---------------------------------------------------------------
+
+"$RTLAB" doctor --bogus >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 2 ] && grep -q '^usage: rtlab doctor' "$tmp/err"
+ok $? "doctor --bogus exits 2 with a usage line (got $st)"
+"$RTLAB" doctor stray >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 2 ] && grep -q '^usage: rtlab doctor' "$tmp/err"
+ok $? "doctor with an argument exits 2"
+"$RTLAB" doctor --help >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q '^usage: rtlab doctor \[--json\] \[--restore\]' "$tmp/out"
+ok $? "doctor --help exits 0 and shows the usage"
+"$RTLAB" doctor --json --help >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q -- '--restore' "$tmp/out"
+ok $? "doctor --json --help shows the help too"
+
+# ---- nothing left behind -------------------------------------------------
+
+tracefs=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts)
+if [ -n "$tracefs" ] && [ -d "$tracefs/instances" ]; then
+	ls "$tracefs/instances" | grep -q '^rtlab-doctor-'
+	[ $? -ne 0 ]
+	ok $? "no rtlab-doctor-* tracefs instance is left behind"
+else
+	skip "no rtlab-doctor-* tracefs instance is left behind" "tracefs is not mounted"
+fi
+if command -v ip >/dev/null; then
+	! ip link show rtlab-dr0 >/dev/null 2>&1
+	ok $? "no veth from the namespace probe appears on the host"
+else
+	skip "no veth from the namespace probe appears on the host" "no ip"
+fi
+
+# ---- unprivileged --------------------------------------------------------
+
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p "$tmp/nobody"
+	chown 65534:65534 "$tmp/nobody"
+	# A copy nobody can run, wherever the build tree is (a clone under /root is not).
+	install -m 0755 "$RTLAB" "$tmp/rtlab"
+	as_nobody() {
+		HOME="$tmp/nobody" RTLAB_JOURNAL_DIR="$tmp/nobody/journal" \
+			setpriv --reuid=65534 --regid=65534 --clear-groups "$tmp/rtlab" "$@"
+	}
+	as_nobody doctor --json >"$tmp/nobody.json" 2>"$tmp/err"
+	ok $? "as nobody, doctor --json exits 0"
+	jq -e '.privileges.root == false and .privileges.capabilities.sys_nice == false' \
+		"$tmp/nobody.json" >/dev/null
+	ok $? "as nobody, the report says not root and no CAP_SYS_NICE"
+	jq -e '.netns.netns == false and (.netns.error | test("not permitted"))' \
+		"$tmp/nobody.json" >/dev/null
+	ok $? "as nobody, network namespaces are refused with a reason"
+	jq -e '.labs[] | select(.name == "latency") | .tier == "host" and .degraded and
+		(.missing | map(.need) | index("rt-prio") != null)' "$tmp/nobody.json" >/dev/null
+	ok $? "as nobody, the latency lab is host tier, degraded by rt-prio"
+	as_nobody doctor >"$tmp/out" 2>"$tmp/err"
+	[ $? -eq 0 ] && grep -q 'not root' "$tmp/out" && grep -q 'setcap cap_sys_nice+ep' "$tmp/out"
+	ok $? "as nobody, the checklist says not root and how to get CAP_SYS_NICE"
+else
+	for t in "doctor --json exits 0" "not root" "netns refused" "latency degraded" \
+		 "checklist"; do
+		skip "as nobody: $t" "needs root and setpriv to switch users"
+	done
+fi
+
+# ---- stale journals and --restore ----------------------------------------
+
+mkdir -p "$RTLAB_JOURNAL_DIR"
+printf 'new\n' >"$tmp/knob"
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+{
+	echo 'rtlab-journal 1'
+	echo "boot $(cat /proc/sys/kernel/random/boot_id)"
+	echo "pid $dead 1"
+	echo "file \"$tmp/knob\" \"old\\x0a\""
+} >"$RTLAB_JOURNAL_DIR/$dead.journal"
+
+"$RTLAB" doctor --json >"$tmp/json" 2>"$tmp/err"
+[ $? -eq 0 ] && jq -e --argjson p "$dead" '.journals.stale | length == 1 and .[0].pid == $p
+	and .[0].entries == 1' "$tmp/json" >/dev/null
+ok $? "a journal left by a dead process is listed"
+"$RTLAB" doctor >"$tmp/out" 2>"$tmp/err"
+grep -q '^  !!  1 journal left by killed runs' "$tmp/out" &&
+	grep -q 'rtlab doctor --restore' "$tmp/out"
+ok $? "the checklist flags it and says to run rtlab doctor --restore"
+[ "$(cat "$tmp/knob")" = new ] && [ -e "$RTLAB_JOURNAL_DIR/$dead.journal" ]
+ok $? "without --restore nothing is replayed"
+"$RTLAB" doctor --restore --json >"$tmp/json" 2>"$tmp/err"
+st=$?
+[ $st -eq 0 ] && jq -e '.journals.restore.ok == true and .journals.restore.restored == 1' \
+	"$tmp/json" >/dev/null
+ok $? "doctor --restore replays it and reports one restored (exit $st)"
+[ "$(cat "$tmp/knob")" = old ] && [ ! -e "$RTLAB_JOURNAL_DIR/$dead.journal" ]
+ok $? "the old value is back and the journal is gone"
+"$RTLAB" doctor --restore >"$tmp/out" 2>"$tmp/err"
+[ $? -eq 0 ] && grep -q 'no journals left by killed runs' "$tmp/out" &&
+	grep -q -- '--restore: 0 journals replayed' "$tmp/out"
+ok $? "a second --restore finds nothing to do"
+
+printf 'x\n' >"$tmp/notadir"
+RTLAB_JOURNAL_DIR="$tmp/notadir" "$RTLAB" doctor --json >"$tmp/json" 2>"$tmp/err"
+[ $? -eq 0 ] && jq -e '.journals.error | test("Not a directory")' "$tmp/json" >/dev/null
+ok $? "an unusable journal directory is reported, and the report still exits 0"
+RTLAB_JOURNAL_DIR="$tmp/notadir" "$RTLAB" doctor --restore >"$tmp/out" 2>"$tmp/err"
+st=$?
+[ $st -eq 1 ] && grep -q -- '--restore failed' "$tmp/out" && grep -q 'restore failed' "$tmp/err"
+ok $? "a failed --restore exits 1 and says why (exit $st)"
+
+echo "1..$n"

@@ -1,0 +1,1145 @@
+/*
+ * Unit tests for the doctor: the parsers on fixture text, the file probes
+ * on fixture trees, the child runner's time limit, the KVM, netns and
+ * tracefs probes on the live system (skipped with a reason where the
+ * feature or root is missing), the tier evaluation on hand-made reports,
+ * and both renderers.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <ftw.h>
+#include <jansson.h>
+#include <net/if.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_file.h"
+#include "core/rt_journal.h"
+#include "doctor/doctor.h"
+#include "doctor/doctor_child.h"
+#include "doctor/doctor_parse.h"
+#include "doctor/doctor_probe.h"
+#include "labs/lab.h"
+
+/* ---- Fixture trees -------------------------------------------------------- */
+
+struct tree {
+	char root[64];
+};
+
+static void tree_put(struct tree *t, const char *path, const char *text)
+{
+	char full[512], dir[512];
+
+	snprintf(full, sizeof(full), "%s%s", t->root, path);
+	snprintf(dir, sizeof(dir), "%s", full);
+	*strrchr(dir, '/') = '\0';
+	assert_int_equal(rt_mkdir_p(dir, 0755), 0);
+	assert_int_equal(rt_file_write_atomic(full, text, strlen(text), 0644, NULL), 0);
+}
+
+static void tree_mkdir(struct tree *t, const char *path)
+{
+	char full[512];
+
+	snprintf(full, sizeof(full), "%s%s", t->root, path);
+	assert_int_equal(rt_mkdir_p(full, 0755), 0);
+}
+
+static int tree_setup(void **state)
+{
+	struct tree *t = calloc(1, sizeof(*t));
+
+	assert_non_null(t);
+	snprintf(t->root, sizeof(t->root), "/tmp/test_doctor.XXXXXX");
+	assert_non_null(mkdtemp(t->root));
+	*state = t;
+	return 0;
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+static int tree_teardown(void **state)
+{
+	struct tree *t = *state;
+
+	nftw(t->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	free(t);
+	return 0;
+}
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Count entries of @dir whose name starts with @prefix. */
+static int count_prefixed(const char *dir, const char *prefix)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (strncmp(e->d_name, prefix, strlen(prefix)) == 0)
+			n++;
+	closedir(d);
+	return n;
+}
+
+/* ---- Parsers -------------------------------------------------------------- */
+
+static const char mounts_text[] =
+	"proc /proc proc rw,relatime 0 0\n"
+	"sysfs /sys sysfs rw,relatime 0 0\n"
+	"debugfs /sys/kernel/debug debugfs rw,relatime 0 0\n"
+	"tracefs /sys/kernel/debug/tracing tracefs rw,relatime 0 0\n"
+	"nodev /sys/kernel/tracing tracefs rw,relatime 0 0\n"
+	"tmpfs /mnt/with\\040space tmpfs rw 0 0\n";
+
+static void test_parse_mount(void **state)
+{
+	char *mp;
+
+	(void)state;
+	mp = doctor_parse_mount(mounts_text, "tracefs", "/sys/kernel/tracing");
+	assert_string_equal(mp, "/sys/kernel/tracing");
+	free(mp);
+	mp = doctor_parse_mount(mounts_text, "tracefs", NULL);
+	assert_string_equal(mp, "/sys/kernel/debug/tracing");
+	free(mp);
+	mp = doctor_parse_mount(mounts_text, "tracefs", "/elsewhere");
+	assert_string_equal(mp, "/sys/kernel/debug/tracing");
+	free(mp);
+	mp = doctor_parse_mount(mounts_text, "tmpfs", NULL);
+	assert_string_equal(mp, "/mnt/with space");
+	free(mp);
+	errno = 0;
+	assert_null(doctor_parse_mount("proc /proc proc rw 0 0\n", "tracefs", NULL));
+	assert_int_equal(errno, ENOENT);
+	assert_null(doctor_parse_mount("", "tracefs", NULL));
+	assert_null(doctor_parse_mount("tracefs\n\n  \nx y\n", "tracefs", NULL));
+	/* a truncated escape is kept as it is */
+	mp = doctor_parse_mount("n /a\\04 tracefs rw 0 0", "tracefs", NULL);
+	assert_string_equal(mp, "/a\\04");
+	free(mp);
+}
+
+static void test_parse_capeff(void **state)
+{
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(doctor_parse_status_hex("Name:\tx\nCapInh:\t0000000000000000\n"
+						 "CapEff:\t000001fffeffffff\nCapBnd:\t1\n",
+						 "CapEff:", &v), 0);
+	assert_true(v == 0x000001fffeffffffULL);
+	assert_true(v >> 23 & 1);	/* CAP_SYS_NICE */
+	assert_int_equal(doctor_parse_status_hex("CapEff:\t0000000000800000", "CapEff:", &v), 0);
+	assert_true(v == 1u << 23);
+	assert_int_equal(doctor_parse_status_hex("CapPrm:\t1\n", "CapEff:", &v), -ENOENT);
+	assert_int_equal(doctor_parse_status_hex("CapEff:\tzz\n", "CapEff:", &v), -EINVAL);
+	assert_int_equal(doctor_parse_status_hex("CapEff:\t12345678901234567\n", "CapEff:", &v),
+			 -EINVAL);
+	assert_int_equal(doctor_parse_status_hex("CapEff:\t12x\n", "CapEff:", &v), -EINVAL);
+	assert_int_equal(doctor_parse_status_hex("", "CapEff:", &v), -ENOENT);
+}
+
+static void test_parse_tracers(void **state)
+{
+	char **w = NULL;
+	size_t n = 0;
+
+	(void)state;
+	assert_int_equal(doctor_parse_words("timerlat osnoise hwlat blk function_graph wakeup_dl "
+					    "wakeup_rt wakeup function nop\n", &w, &n), 0);
+	assert_int_equal(n, 10);
+	assert_true(doctor_words_has(w, n, "wakeup_rt"));
+	assert_true(doctor_words_has(w, n, "wakeup"));
+	assert_true(doctor_words_has(w, n, "nop"));
+	assert_false(doctor_words_has(w, n, "irqsoff"));
+	assert_false(doctor_words_has(w, n, "wake"));
+	doctor_words_free(w, n);
+	assert_int_equal(doctor_parse_words(" \n\t", &w, &n), 0);
+	assert_int_equal(n, 0);
+	assert_false(doctor_words_has(w, n, "nop"));
+	doctor_words_free(w, n);
+}
+
+static void test_parse_trigger(void **state)
+{
+	(void)state;
+	assert_true(doctor_parse_trigger_has_hist(
+		"# Available triggers:\n# traceon traceoff snapshot stacktrace enable_event "
+		"disable_event enable_hist disable_hist hist\n"));
+	assert_false(doctor_parse_trigger_has_hist(
+		"# Available triggers:\n# traceon traceoff stacktrace enable_event "
+		"disable_event\n"));
+	assert_false(doctor_parse_trigger_has_hist(
+		"# Available triggers:\n# traceon enable_hist disable_hist\n"));
+	assert_true(doctor_parse_trigger_has_hist("# Available triggers: traceon hist\n"));
+	assert_false(doctor_parse_trigger_has_hist("hist\n"));
+	assert_false(doctor_parse_trigger_has_hist(""));
+	assert_false(doctor_parse_trigger_has_hist("# Available triggers:"));
+}
+
+static void test_parse_numbers_and_qemu(void **state)
+{
+	long long v = 0;
+	char *s;
+
+	(void)state;
+	assert_int_equal(doctor_parse_ll("950000\n", &v), 0);
+	assert_int_equal(v, 950000);
+	assert_int_equal(doctor_parse_ll(" -1", &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(doctor_parse_ll("12 apples", &v), -EINVAL);
+	assert_int_equal(doctor_parse_ll("", &v), -EINVAL);
+	assert_int_equal(doctor_parse_ll("99999999999999999999999", &v), -EINVAL);
+
+	s = doctor_parse_qemu_version("QEMU emulator version 7.2.22 (Debian 1:7.2+dfsg-7)\n"
+				      "Copyright (c) 2003-2022 Fabrice Bellard\n");
+	assert_string_equal(s, "7.2.22");
+	free(s);
+	s = doctor_parse_qemu_version("QEMU emulator version 9.0.0\n");
+	assert_string_equal(s, "9.0.0");
+	free(s);
+	assert_null(doctor_parse_qemu_version("qemu: unknown option\n"));
+	assert_null(doctor_parse_qemu_version("version x"));
+	s = doctor_first_line("one\ntwo");
+	assert_string_equal(s, "one");
+	free(s);
+}
+
+/* ---- File probes on fixture trees ---------------------------------------- */
+
+static void put_tracefs(struct tree *t, const char *tracers, bool hist_file, bool hist_trigger)
+{
+	tree_put(t, "/proc/mounts", mounts_text);
+	tree_put(t, "/sys/kernel/tracing/available_tracers", tracers);
+	tree_put(t, "/sys/kernel/tracing/current_tracer", "nop\n");
+	tree_put(t, "/sys/kernel/tracing/events/sched/sched_switch/trigger",
+		 hist_trigger ? "# Available triggers:\n# traceon traceoff hist\n" :
+				"# Available triggers:\n# traceon traceoff\n");
+	if (hist_file)
+		tree_put(t, "/sys/kernel/tracing/events/sched/sched_switch/hist", "");
+	tree_mkdir(t, "/sys/kernel/tracing/instances");
+}
+
+static void test_tracefs_tree_full(void **state)
+{
+	struct tree *t = *state;
+	struct doctor_tracefs tf;
+	char inst[128];
+
+	put_tracefs(t, "timerlat wakeup_rt irqsoff preemptoff function nop\n", false, true);
+	assert_int_equal(doctor_probe_tracefs(&tf, t->root, true, false, true), 0);
+	assert_string_equal(tf.mount, "/sys/kernel/tracing");
+	assert_false(tf.mounted_by_doctor);
+	assert_true(tf.accessible);
+	assert_true(tf.writable);
+	assert_null(tf.error);
+	assert_int_equal(tf.ntracers, 6);
+	assert_int_equal(tf.tracer[DOCTOR_TRACER_IRQSOFF], DOCTOR_YES);
+	assert_int_equal(tf.tracer[DOCTOR_TRACER_PREEMPTOFF], DOCTOR_YES);
+	assert_int_equal(tf.tracer[DOCTOR_TRACER_WAKEUP_RT], DOCTOR_YES);
+	assert_int_equal(tf.tracer[DOCTOR_TRACER_WAKEUP], DOCTOR_NO);
+	assert_int_equal(tf.tracer[DOCTOR_TRACER_HWLAT], DOCTOR_NO);
+	assert_int_equal(tf.sched_switch, DOCTOR_YES);
+	assert_int_equal(tf.sched_waking, DOCTOR_NO);
+	assert_int_equal(tf.hist, DOCTOR_YES);	/* from the trigger file */
+	assert_int_equal(tf.instances, DOCTOR_YES);
+	assert_null(tf.instances_error);
+	snprintf(inst, sizeof(inst), "%s/sys/kernel/tracing/instances", t->root);
+	assert_int_equal(count_prefixed(inst, "rtlab-doctor-"), 0);
+	doctor_tracefs_fini(&tf);
+}
+
+static void test_tracefs_tree_hist_file_and_none(void **state)
+{
+	struct tree *t = *state;
+	struct doctor_tracefs tf;
+	char hist[256];
+
+	put_tracefs(t, "blk function nop\n", true, false);
+	assert_int_equal(doctor_probe_tracefs(&tf, t->root, false, false, true), 0);
+	assert_int_equal(tf.hist, DOCTOR_YES);	/* a hist file counts */
+	assert_int_equal(tf.tracer[DOCTOR_TRACER_FUNCTION], DOCTOR_YES);
+	assert_int_equal(tf.tracer[DOCTOR_TRACER_IRQSOFF], DOCTOR_NO);
+	/* not privileged: no instance is tried, and the report says why */
+	assert_int_equal(tf.instances, DOCTOR_UNKNOWN);
+	assert_non_null(strstr(tf.instances_error, "root"));
+	doctor_tracefs_fini(&tf);
+
+	tree_put(t, "/sys/kernel/tracing/events/sched/sched_switch/trigger",
+		 "# Available triggers:\n# traceon traceoff\n");
+	snprintf(hist, sizeof(hist), "%s/sys/kernel/tracing/events/sched/sched_switch/hist",
+		 t->root);
+	assert_int_equal(remove(hist), 0);
+	assert_int_equal(doctor_probe_tracefs(&tf, t->root, false, false, false), 0);
+	assert_int_equal(tf.hist, DOCTOR_NO);
+	assert_string_equal(tf.instances_error, "not tried");
+	doctor_tracefs_fini(&tf);
+}
+
+static void test_tracefs_tree_not_mounted(void **state)
+{
+	struct tree *t = *state;
+	struct doctor_tracefs tf;
+
+	tree_put(t, "/proc/mounts", "proc /proc proc rw 0 0\n");
+	assert_int_equal(doctor_probe_tracefs(&tf, t->root, false, true, true), 0);
+	assert_null(tf.mount);
+	assert_false(tf.accessible);
+	assert_non_null(strstr(tf.error, "needs root"));
+	assert_null(tf.tracers);
+	assert_int_equal(tf.tracer[DOCTOR_TRACER_IRQSOFF], DOCTOR_UNKNOWN);
+	assert_int_equal(tf.hist, DOCTOR_UNKNOWN);
+	assert_int_equal(tf.instances, DOCTOR_UNKNOWN);
+	doctor_tracefs_fini(&tf);
+
+	assert_int_equal(doctor_probe_tracefs(&tf, t->root, true, false, true), 0);
+	assert_string_equal(tf.error, "tracefs is not mounted");
+	doctor_tracefs_fini(&tf);
+}
+
+static void test_priv_sched_cpus_vm_tree(void **state)
+{
+	struct tree *t = *state;
+	struct doctor_priv p;
+	struct doctor_sched s;
+	struct doctor_cpus c;
+	struct doctor_vm vm;
+
+	tree_put(t, "/proc/self/status", "Name:\trtlab\nCapEff:\t0000000000801000\n");
+	tree_put(t, "/proc/sys/kernel/sched_rt_runtime_us", "-1\n");
+	tree_put(t, "/proc/sys/kernel/sched_rt_period_us", "1000000\n");
+	tree_put(t, "/sys/devices/system/cpu/isolated", "2-3\n");
+	tree_put(t, "/sys/class/dmi/id/sys_vendor", "QEMU\n");
+
+	assert_int_equal(doctor_probe_priv(&p, t->root, false, 1000), 0);
+	assert_true(p.cap_known);
+	assert_true(p.cap_sys_nice);	/* bit 23 */
+	assert_true(p.cap_net_admin);	/* bit 12 */
+	assert_false(p.cap_sys_admin);
+	assert_int_equal(p.sched_fifo, DOCTOR_UNKNOWN);
+	assert_string_equal(p.sched_fifo_error, "not tried");
+	doctor_priv_fini(&p);
+
+	assert_int_equal(doctor_probe_sched(&s, t->root), 0);
+	assert_true(s.runtime_known && s.period_known);
+	assert_int_equal(s.rt_runtime_us, -1);
+	assert_int_equal(s.rt_period_us, 1000000);
+
+	assert_int_equal(doctor_probe_cpus(&c, t->root), 0);
+	assert_string_equal(c.isolated, "2-3");
+	assert_null(c.nohz_full);
+	assert_false(c.dma_latency_present);
+	assert_false(c.dma_latency_writable);
+	assert_int_equal(c.online, (unsigned int)sysconf(_SC_NPROCESSORS_ONLN));
+	doctor_cpus_fini(&c);
+
+	assert_int_equal(doctor_probe_vm(&vm, t->root, false), 0);
+	assert_int_equal(vm.cpuid_hypervisor, DOCTOR_UNKNOWN);
+	assert_string_equal(vm.dmi_sys_vendor, "QEMU");
+	assert_null(vm.dmi_product_name);
+	assert_null(vm.hypervisor_type);
+	doctor_vm_fini(&vm);
+
+	/* an empty tree: nothing readable, nothing invented */
+	tree_teardown(state);
+	tree_setup(state);
+	t = *state;
+	assert_int_equal(doctor_probe_priv(&p, t->root, false, 1000), 0);
+	assert_false(p.cap_known);
+	doctor_priv_fini(&p);
+	assert_int_equal(doctor_probe_sched(&s, t->root), 0);
+	assert_false(s.runtime_known);
+	assert_int_equal(doctor_probe_cpus(&c, t->root), 0);
+	assert_null(c.isolated);
+	doctor_cpus_fini(&c);
+}
+
+/* ---- The child runner ------------------------------------------------------ */
+
+static void test_child_exec(void **state)
+{
+	char *ok[] = { "sh", "-c", "echo hello; echo oops >&2; exit 3", NULL };
+	char *missing[] = { "/nonexistent/rtlab-no-such-program", NULL };
+	struct doctor_child_result res;
+
+	(void)state;
+	assert_int_equal(doctor_child_exec(ok, 3000, &res), 0);
+	assert_int_equal(res.end, DOCTOR_CHILD_EXITED);
+	assert_int_equal(res.code, 3);
+	assert_non_null(strstr(res.output, "hello\n"));
+	assert_non_null(strstr(res.output, "oops\n"));
+	doctor_child_result_fini(&res);
+
+	assert_int_equal(doctor_child_exec(missing, 3000, &res), 0);
+	assert_int_equal(res.end, DOCTOR_CHILD_EXITED);
+	assert_int_equal(res.code, 127);
+	assert_non_null(strstr(res.output, "No such file"));
+	doctor_child_result_fini(&res);
+}
+
+static int sleep_forever(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return 0;
+}
+
+static void test_child_timeout_kills(void **state)
+{
+	/* the shell's own child must die with it: the whole group is killed */
+	char *argv[] = { "sh", "-c", "sleep 30 & echo started; wait", NULL };
+	struct doctor_child_result res;
+	long long t0 = now_ms();
+
+	(void)state;
+	assert_int_equal(doctor_child_call(sleep_forever, NULL, 200, &res), 0);
+	assert_int_equal(res.end, DOCTOR_CHILD_TIMEOUT);
+	assert_false(res.unreaped);
+	assert_true(now_ms() - t0 < 1500);
+	assert_int_equal(kill(res.pid, 0), -1);
+	assert_int_equal(errno, ESRCH);
+	doctor_child_result_fini(&res);
+
+	t0 = now_ms();
+	assert_int_equal(doctor_child_exec(argv, 300, &res), 0);
+	assert_int_equal(res.end, DOCTOR_CHILD_TIMEOUT);
+	assert_true(now_ms() - t0 < 1800);
+	assert_non_null(strstr(res.output, "started"));
+	/* no process left in its group (the orphaned sleep is reaped by init, give it time) */
+	for (int i = 0; i < 200 && kill(-res.pid, 0) == 0; i++)
+		usleep(10000);
+	assert_int_equal(kill(-res.pid, 0), -1);
+	assert_int_equal(errno, ESRCH);
+	doctor_child_result_fini(&res);
+}
+
+static void test_which(void **state)
+{
+	char *p;
+
+	(void)state;
+	p = doctor_which("sh");
+	assert_non_null(p);
+	assert_int_equal(access(p, X_OK), 0);
+	free(p);
+	errno = 0;
+	assert_null(doctor_which("rtlab-no-such-program-here"));
+	assert_int_equal(errno, ENOENT);
+}
+
+/* ---- KVM ------------------------------------------------------------------ */
+
+static void test_kvm_absent_and_not_kvm(void **state)
+{
+	struct doctor_kvm k;
+
+	(void)state;
+	assert_int_equal(doctor_probe_kvm(&k, "/nonexistent/kvm", true, 3000), 0);
+	assert_int_equal(k.verdict, DOCTOR_KVM_ABSENT);
+	assert_false(k.dev_present);
+	assert_string_equal(doctor_kvm_verdict_name(k.verdict), "absent");
+	doctor_kvm_fini(&k);
+
+	/* a device that opens but is not KVM: the child must say why it failed */
+	assert_int_equal(doctor_probe_kvm(&k, "/dev/null", true, 3000), 0);
+	assert_true(k.dev_present);
+	assert_int_equal(k.verdict, DOCTOR_KVM_FAILED);
+	assert_non_null(strstr(k.detail, "API version"));
+	doctor_kvm_fini(&k);
+
+	assert_int_equal(doctor_probe_kvm(&k, "/dev/null", false, 3000), 0);
+	assert_int_equal(k.verdict, DOCTOR_KVM_NOT_PROBED);
+	doctor_kvm_fini(&k);
+}
+
+static void test_kvm_no_permission(void **state)
+{
+	struct tree *t = *state;
+	char dev[128];
+	pid_t pid;
+	int status;
+
+	if (geteuid() != 0)
+		skip();	/* needs root to drop to another user */
+	snprintf(dev, sizeof(dev), "%s/kvm", t->root);
+	tree_put(t, "/kvm", "");
+	assert_int_equal(chmod(dev, 0600), 0);
+	assert_int_equal(chmod(t->root, 0755), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct doctor_kvm k;
+
+		if (setgid(65534) < 0 || setuid(65534) < 0)
+			_exit(10);
+		if (doctor_probe_kvm(&k, dev, true, 3000) < 0)
+			_exit(11);
+		_exit(k.verdict == DOCTOR_KVM_NO_PERMISSION ? 0 : 12);
+	}
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+static void test_kvm_live(void **state)
+{
+	struct doctor_kvm k;
+	long long t0 = now_ms();
+
+	(void)state;
+	if (access("/dev/kvm", F_OK) < 0)
+		skip();	/* no /dev/kvm on this machine: the absent case is tested above */
+	assert_int_equal(doctor_probe_kvm(&k, "/dev/kvm", true, 3000), 0);
+	assert_true(k.verdict == DOCTOR_KVM_WORKS || k.detail != NULL);
+	assert_true(now_ms() - t0 < 5000);
+	if (k.verdict == DOCTOR_KVM_WORKS)
+		assert_int_equal(k.api_version, 12);
+	doctor_kvm_fini(&k);
+}
+
+/* ---- Network namespaces and tracefs on the live system -------------------- */
+
+static void test_net_live(void **state)
+{
+	struct doctor_priv p;
+	struct doctor_net n;
+	bool admin;
+
+	(void)state;
+	assert_int_equal(doctor_probe_priv(&p, "", false, 1000), 0);
+	admin = p.cap_sys_admin && p.cap_net_admin;
+	doctor_priv_fini(&p);
+	assert_int_equal(doctor_probe_net(&n, true, 3000), 0);
+	if (n.netns == DOCTOR_NO && admin && !strstr(n.error, "not permitted"))
+		fail_msg("CAP_SYS_ADMIN but no network namespace: %s", n.error);
+	if (n.netns == DOCTOR_YES && n.ip_path)
+		assert_int_equal(n.veth, DOCTOR_YES);
+	if (!admin)
+		assert_int_not_equal(n.netns, DOCTOR_YES);
+	if (n.netns != DOCTOR_YES)
+		assert_non_null(n.error);
+	/* the veth pair lived only in the child's namespace */
+	assert_int_equal(if_nametoindex("rtlab-dr0"), 0);
+	doctor_net_fini(&n);
+
+	assert_int_equal(doctor_probe_net(&n, false, 3000), 0);
+	assert_int_equal(n.netns, DOCTOR_UNKNOWN);
+	doctor_net_fini(&n);
+}
+
+static void test_tracefs_live_instance(void **state)
+{
+	struct doctor_tracefs tf;
+	char inst[300];
+
+	(void)state;
+	if (geteuid() != 0)
+		skip();	/* instances need root */
+	assert_int_equal(doctor_probe_tracefs(&tf, "", true, false, true), 0);
+	if (!tf.mount || !tf.writable) {
+		doctor_tracefs_fini(&tf);
+		skip();	/* tracefs not mounted or read-only here; the mount test covers mounting */
+	}
+	assert_true(tf.accessible);
+	assert_non_null(tf.tracers);
+	assert_int_equal(tf.tracer[DOCTOR_TRACER_FUNCTION] == DOCTOR_YES,
+			 doctor_words_has(tf.tracers, tf.ntracers, "function"));
+	assert_int_equal(tf.instances, DOCTOR_YES);
+	assert_null(tf.instances_error);
+	snprintf(inst, sizeof(inst), "%s/instances", tf.mount);
+	assert_int_equal(count_prefixed(inst, "rtlab-doctor-"), 0);
+	doctor_tracefs_fini(&tf);
+}
+
+/* In a private mount namespace: unmount tracefs and let the probe mount it. */
+static int mount_child(void)
+{
+	struct doctor_tracefs tf;
+	int code;
+
+	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return 20;
+	while (umount2("/sys/kernel/tracing", MNT_DETACH) == 0)
+		;
+	if (doctor_probe_tracefs(&tf, "", true, true, false) < 0)
+		return 21;
+	code = tf.mounted_by_doctor && tf.accessible &&
+	       strcmp(tf.mount, "/sys/kernel/tracing") == 0 ? 0 : 22;
+	doctor_tracefs_fini(&tf);
+	return code;
+}
+
+static void test_tracefs_mounts_when_absent(void **state)
+{
+	pid_t pid;
+	int status;
+
+	(void)state;
+	if (geteuid() != 0 || access("/sys/kernel/tracing", F_OK) < 0)
+		skip();	/* needs root and a kernel with tracing */
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(mount_child());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status) == 20)
+		skip();	/* no private mount namespace allowed here (container) */
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+/* ---- Tier evaluation on hand-made reports --------------------------------- */
+
+static struct rt_journal_stale stale_one = {
+	.path = (char *)"/tmp/j/4242.journal", .pid = 4242, .entries = 3,
+};
+
+/* A machine that offers everything. */
+static void good_report(struct doctor_report *r)
+{
+	static char *tracers[] = { "irqsoff", "preemptoff", "wakeup_rt", "function", "nop" };
+
+	memset(r, 0, sizeof(*r));
+	r->env.kernel_release = (char *)"6.12.0-rt";
+	r->env.kernel_version = (char *)"#1 SMP PREEMPT_RT";
+	r->env.machine = (char *)"x86_64";
+	r->env.preempt_model = (char *)"rt";
+	r->env.preempt_source = (char *)"uname -v";
+	r->env.realtime = true;
+	r->env.cpus = 2;
+	r->env.root = true;
+	r->vm.cpuid_hypervisor = DOCTOR_NO;
+	r->priv.root = true;
+	r->priv.cap_known = true;
+	r->priv.cap_sys_nice = r->priv.cap_sys_admin = r->priv.cap_net_admin = true;
+	r->priv.sched_fifo = DOCTOR_YES;
+	r->tracefs.mount = (char *)"/sys/kernel/tracing";
+	r->tracefs.accessible = r->tracefs.writable = true;
+	r->tracefs.tracers = tracers;
+	r->tracefs.ntracers = 5;
+	for (int i = 0; i < DOCTOR_TRACER_COUNT; i++)
+		r->tracefs.tracer[i] = DOCTOR_YES;
+	r->tracefs.sched_switch = r->tracefs.sched_waking = DOCTOR_YES;
+	r->tracefs.hist = DOCTOR_YES;
+	r->tracefs.instances = DOCTOR_YES;
+	r->sched.runtime_known = r->sched.period_known = true;
+	r->sched.rt_runtime_us = 950000;
+	r->sched.rt_period_us = 1000000;
+	r->cpus.online = r->cpus.allowed = 2;
+	r->qemu.path = (char *)"/usr/bin/qemu-system-x86_64";
+	r->qemu.version = (char *)"7.2.22";
+	r->kvm.dev_present = true;
+	r->kvm.verdict = DOCTOR_KVM_WORKS;
+	r->kvm.api_version = 12;
+	r->net.ip_path = (char *)"/usr/sbin/ip";
+	r->net.netns = r->net.veth = DOCTOR_YES;
+	r->journals.dir = (char *)"/tmp/j";
+}
+
+/* Evaluate the lab called @name against @r. */
+static void eval(const struct doctor_report *r, const char *name, struct doctor_lab *out)
+{
+	const struct lab_ops *lab = lab_find(name);
+
+	assert_non_null(lab);
+	assert_int_equal(doctor_eval_lab(r, lab, out), 0);
+	assert_non_null(out->reason);
+}
+
+/* The missing item for @need, or NULL. */
+static const struct doctor_missing *missing(const struct doctor_lab *l, unsigned int need)
+{
+	for (size_t i = 0; i < l->nmissing; i++)
+		if (l->missing[i].need == need)
+			return &l->missing[i];
+	return NULL;
+}
+
+static void test_eval_everything_here(void **state)
+{
+	struct doctor_report r;
+
+	(void)state;
+	good_report(&r);
+	for (const struct lab_ops *const *lab = lab_table; *lab; lab++) {
+		struct doctor_lab l;
+
+		assert_int_equal(doctor_eval_lab(&r, *lab, &l), 0);
+		assert_int_equal(l.nmissing, 0);
+		assert_false(l.degraded);
+		assert_int_equal(l.tier, (*lab)->sim_only ? DOCTOR_TIER_SIMULATION :
+							  DOCTOR_TIER_HOST);
+		doctor_lab_fini(&l);
+	}
+}
+
+static void test_eval_ftrace_without_lat_tracers(void **state)
+{
+	struct doctor_report r;
+	struct doctor_lab l;
+	const struct doctor_missing *m;
+
+	(void)state;
+	good_report(&r);
+	r.tracefs.tracer[DOCTOR_TRACER_IRQSOFF] = DOCTOR_NO;
+	r.tracefs.tracer[DOCTOR_TRACER_PREEMPTOFF] = DOCTOR_NO;
+	eval(&r, "ftrace", &l);
+	assert_int_equal(l.tier, DOCTOR_TIER_HOST);
+	assert_true(l.degraded);
+	m = missing(&l, LAB_NEED_LAT_TRACERS);
+	assert_non_null(m);
+	assert_false(m->required);
+	assert_non_null(strstr(m->what, "irqsoff/preemptoff"));
+	assert_null(strstr(m->what, "wakeup_rt"));	/* that one is present */
+	assert_non_null(strstr(m->how, "CONFIG_IRQSOFF_TRACER/CONFIG_PREEMPT_TRACER"));
+	assert_non_null(strstr(m->how, "classroom VM"));
+	assert_non_null(strstr(l.reason, "lat-tracers"));
+	doctor_lab_fini(&l);
+}
+
+static void test_eval_not_root(void **state)
+{
+	struct doctor_report r;
+	struct doctor_lab l;
+	const struct doctor_missing *m;
+
+	(void)state;
+	good_report(&r);
+	r.env.root = r.priv.root = false;
+	r.priv.cap_sys_nice = r.priv.cap_sys_admin = r.priv.cap_net_admin = false;
+	r.priv.sched_fifo = DOCTOR_NO;
+	r.priv.sched_fifo_error = (char *)"sched_setscheduler: Operation not permitted";
+
+	eval(&r, "latency", &l);	/* RT priority is only a want: degraded host */
+	assert_int_equal(l.tier, DOCTOR_TIER_HOST);
+	assert_true(l.degraded);
+	m = missing(&l, LAB_NEED_RT_PRIO);
+	assert_non_null(m);
+	assert_non_null(strstr(m->what, "not root and no CAP_SYS_NICE"));
+	assert_non_null(strstr(m->how, "sudo"));
+	assert_non_null(strstr(m->how, "setcap cap_sys_nice+ep rtlab"));
+	doctor_lab_fini(&l);
+
+	eval(&r, "hypervisor", &l);	/* RT priority is a need there */
+	assert_int_equal(l.tier, DOCTOR_TIER_SIMULATION);
+	assert_true(missing(&l, LAB_NEED_RT_PRIO)->required);
+	doctor_lab_fini(&l);
+
+	/* RLIMIT_RTPRIO alone is enough to be allowed */
+	r.priv.rtprio_soft = 50;
+	r.priv.sched_fifo = DOCTOR_YES;
+	eval(&r, "latency", &l);
+	assert_null(missing(&l, LAB_NEED_RT_PRIO));
+	doctor_lab_fini(&l);
+}
+
+static void test_eval_no_qemu(void **state)
+{
+	struct doctor_report r;
+	struct doctor_lab l;
+	const struct doctor_missing *m;
+
+	(void)state;
+	good_report(&r);
+	r.qemu.path = NULL;
+	r.qemu.version = NULL;
+	eval(&r, "hypervisor", &l);
+	assert_int_equal(l.tier, DOCTOR_TIER_SIMULATION);
+	m = missing(&l, LAB_NEED_QEMU);
+	assert_non_null(m);
+	assert_true(m->required);
+	assert_non_null(strstr(m->what, "qemu-system-x86_64 not found"));
+	assert_string_equal(m->how, "apt-get install qemu-system-x86");
+	doctor_lab_fini(&l);
+
+	/* found but broken */
+	good_report(&r);
+	r.qemu.error = (char *)"qemu-system-x86_64 --version exited with status 1";
+	eval(&r, "hypervisor", &l);
+	assert_int_equal(l.tier, DOCTOR_TIER_SIMULATION);
+	assert_non_null(strstr(missing(&l, LAB_NEED_QEMU)->what, "does not run"));
+	doctor_lab_fini(&l);
+}
+
+static void test_eval_kvm_verdicts(void **state)
+{
+	static const struct {
+		enum doctor_kvm_verdict v;
+		const char *what, *how;
+	} cases[] = {
+		{ DOCTOR_KVM_ABSENT, "/dev/kvm absent", "nested=1" },
+		{ DOCTOR_KVM_NO_PERMISSION, "no permission", "kvm group" },
+		{ DOCTOR_KVM_HUNG, "hung", "TCG" },
+		{ DOCTOR_KVM_FAILED, "failed", "TCG" },
+		{ DOCTOR_KVM_NOT_PROBED, "not probed", "rtlab doctor" },
+	};
+	struct doctor_report r;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct doctor_lab l;
+		const struct doctor_missing *m;
+
+		good_report(&r);
+		r.kvm.verdict = cases[i].v;
+		r.kvm.detail = (char *)"why";
+		eval(&r, "hypervisor", &l);
+		assert_int_equal(l.tier, DOCTOR_TIER_HOST);	/* KVM is a want */
+		assert_true(l.degraded);
+		m = missing(&l, LAB_NEED_KVM);
+		assert_non_null(m);
+		assert_false(m->required);
+		assert_non_null(strstr(m->what, cases[i].what));
+		assert_non_null(strstr(m->how, cases[i].how));
+		doctor_lab_fini(&l);
+	}
+}
+
+static void test_eval_fcse_always_simulation(void **state)
+{
+	struct doctor_report r, empty;
+	struct doctor_lab l;
+
+	(void)state;
+	good_report(&r);
+	eval(&r, "fcse", &l);
+	assert_int_equal(l.tier, DOCTOR_TIER_SIMULATION);
+	assert_non_null(strstr(l.reason, "hardware"));
+	doctor_lab_fini(&l);
+
+	memset(&empty, 0, sizeof(empty));	/* a machine that offers nothing */
+	empty.tracefs.error = (char *)"tracefs is not mounted";
+	eval(&empty, "fcse", &l);
+	assert_int_equal(l.tier, DOCTOR_TIER_SIMULATION);
+	doctor_lab_fini(&l);
+}
+
+static void test_eval_netns(void **state)
+{
+	struct doctor_report r;
+	struct doctor_lab l;
+	const struct doctor_missing *m;
+
+	(void)state;
+	good_report(&r);
+	r.priv.root = false;
+	r.priv.cap_sys_admin = r.priv.cap_net_admin = false;
+	r.net.netns = DOCTOR_NO;
+	r.net.veth = DOCTOR_UNKNOWN;
+	r.net.error = (char *)"unshare(CLONE_NEWNET): Operation not permitted";
+	eval(&r, "nop", &l);
+	assert_int_equal(l.tier, DOCTOR_TIER_SIMULATION);
+	m = missing(&l, LAB_NEED_NETNS);
+	assert_non_null(strstr(m->what, "Operation not permitted"));
+	assert_non_null(strstr(m->how, "sudo"));
+	doctor_lab_fini(&l);
+
+	good_report(&r);
+	r.net.ip_path = NULL;
+	r.net.veth = DOCTOR_UNKNOWN;
+	eval(&r, "nop", &l);
+	assert_int_equal(l.tier, DOCTOR_TIER_SIMULATION);
+	assert_string_equal(missing(&l, LAB_NEED_NETNS)->how, "apt-get install iproute2");
+	doctor_lab_fini(&l);
+}
+
+static void test_eval_ftrace_vm_tier(void **state)
+{
+	struct doctor_report r;
+	struct doctor_lab l;
+	const struct doctor_missing *m;
+
+	(void)state;
+	good_report(&r);
+	r.priv.root = r.priv.cap_sys_admin = false;
+	r.tracefs.mount = NULL;
+	r.tracefs.accessible = r.tracefs.writable = false;
+	r.tracefs.error = (char *)"tracefs is not mounted, and mounting it needs root";
+	r.qemu.path = NULL;
+	eval(&r, "ftrace", &l);
+	assert_int_equal(l.tier, DOCTOR_TIER_VM);	/* no simulated form, runs in the VM */
+	m = missing(&l, LAB_NEED_TRACE_EVENTS);
+	assert_true(m->required);
+	assert_non_null(strstr(m->what, "needs root"));
+	assert_non_null(strstr(m->how, "sudo"));
+	assert_non_null(strstr(l.reason, "classroom VM"));
+	assert_non_null(strstr(l.reason, "apt-get install qemu-system-x86"));
+	doctor_lab_fini(&l);
+
+	/* mounted but without the sched events */
+	good_report(&r);
+	r.tracefs.sched_waking = DOCTOR_NO;
+	eval(&r, "ftrace", &l);
+	assert_int_equal(l.tier, DOCTOR_TIER_VM);
+	assert_non_null(strstr(missing(&l, LAB_NEED_TRACE_EVENTS)->what, "sched_waking"));
+	doctor_lab_fini(&l);
+}
+
+static void test_eval_throttling_and_none_tier(void **state)
+{
+	static const struct lab_ops bare = {
+		.name = "bare", .title = "needs RT, nothing else", .needs = LAB_NEED_RT_PRIO,
+	};
+	struct doctor_report r;
+	struct doctor_lab l;
+
+	(void)state;
+	good_report(&r);
+	r.sched.rt_runtime_us = 0;
+	assert_int_equal(doctor_eval_lab(&r, &bare, &l), 0);
+	assert_int_equal(l.tier, DOCTOR_TIER_NONE);
+	assert_non_null(strstr(l.missing[0].what, "sched_rt_runtime_us = 0"));
+	assert_non_null(strstr(l.missing[0].how, "sysctl"));
+	doctor_lab_fini(&l);
+
+	good_report(&r);
+	r.priv.sched_fifo = DOCTOR_NO;
+	r.priv.sched_fifo_error = (char *)"sched_setscheduler: Operation not permitted";
+	assert_int_equal(doctor_eval_lab(&r, &bare, &l), 0);	/* root, yet refused */
+	assert_int_equal(l.tier, DOCTOR_TIER_NONE);
+	assert_non_null(strstr(l.missing[0].what, "refused"));
+	assert_non_null(strstr(l.missing[0].how, "cgroup"));
+	doctor_lab_fini(&l);
+
+	good_report(&r);
+	r.env.realtime = false;
+	r.env.preempt_model = (char *)"voluntary";
+	r.env.preempt_source = (char *)"/boot/config";
+	eval(&r, "latency", &l);
+	assert_true(l.degraded);
+	assert_non_null(strstr(missing(&l, LAB_NEED_PREEMPT_RT)->what, "voluntary"));
+	assert_non_null(strstr(missing(&l, LAB_NEED_PREEMPT_RT)->how, "linux-image-rt-amd64"));
+	doctor_lab_fini(&l);
+}
+
+/* No hint may send a learner to an rtlab subcommand that does not exist yet. */
+static void assert_only_doctor(const char *s)
+{
+	for (const char *p = s; (p = strstr(p, "rtlab ")); p++)
+		assert_true(strncmp(p, "rtlab doctor", 12) == 0);
+}
+
+static void test_eval_hints_name_only_doctor(void **state)
+{
+	struct doctor_report r;
+
+	(void)state;
+	memset(&r, 0, sizeof(r));	/* nothing measured at all */
+	r.kvm.verdict = DOCTOR_KVM_NOT_PROBED;
+	r.net.netns = r.net.veth = DOCTOR_UNKNOWN;
+	r.priv.sched_fifo = DOCTOR_UNKNOWN;
+	assert_int_equal(doctor_eval_labs(&r, lab_table), 0);
+	assert_true(r.nlabs >= 6);
+	for (size_t i = 0; i < r.nlabs; i++) {
+		assert_only_doctor(r.labs[i].reason);
+		for (size_t m = 0; m < r.labs[i].nmissing; m++) {
+			assert_non_null(r.labs[i].missing[m].what);
+			assert_non_null(r.labs[i].missing[m].how);
+			assert_only_doctor(r.labs[i].missing[m].what);
+			assert_only_doctor(r.labs[i].missing[m].how);
+		}
+		doctor_lab_fini(&r.labs[i]);
+	}
+	free(r.labs);
+}
+
+/* ---- Renderers ------------------------------------------------------------ */
+
+static void test_render_json(void **state)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	struct doctor_report r;
+	json_error_t jerr;
+	json_t *doc, *labs;
+
+	(void)state;
+	good_report(&r);
+	r.tracefs.hist = DOCTOR_UNKNOWN;
+	r.kvm.api_version = -1;
+	r.kvm.verdict = DOCTOR_KVM_ABSENT;
+	r.journals.stale = &stale_one;
+	r.journals.nstale = 1;
+	assert_int_equal(doctor_eval_labs(&r, lab_table), 0);
+	assert_int_equal(doctor_render_json(&r, &b), 0);
+
+	doc = json_loads(rt_buf_str(&b), 0, &jerr);
+	if (!doc)
+		fail_msg("invalid JSON: %s", jerr.text);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "rtlab.doctor/1");
+	assert_true(json_is_string(json_object_get(doc, "rtlab_version")));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "kernel"),
+							      "release")), "6.12.0-rt");
+	assert_true(json_is_true(json_object_get(json_object_get(doc, "kernel"), "realtime")));
+	assert_true(json_is_integer(json_object_get(json_object_get(doc, "cpus"), "online")));
+	assert_true(json_is_null(json_object_get(json_object_get(doc, "cpus"), "isolated")));
+	assert_true(json_is_null(json_object_get(json_object_get(doc, "tracefs"),
+						 "hist_triggers")));
+	assert_true(json_is_true(json_object_get(json_object_get(json_object_get(doc, "tracefs"),
+								 "tracers"), "irqsoff")));
+	assert_int_equal(json_array_size(json_object_get(json_object_get(doc, "tracefs"),
+							 "available_tracers")), 5);
+	assert_true(json_is_null(json_object_get(json_object_get(doc, "kvm"), "api_version")));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "kvm"),
+							      "verdict")), "absent");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(
+		json_object_get(doc, "journals"), "stale"), 0), "pid")), 4242);
+	assert_true(json_is_null(json_object_get(json_object_get(doc, "journals"), "restore")));
+	labs = json_object_get(doc, "labs");
+	assert_int_equal(json_array_size(labs), r.nlabs);
+	for (size_t i = 0; i < json_array_size(labs); i++) {
+		json_t *l = json_array_get(labs, i);
+
+		assert_string_equal(json_string_value(json_object_get(l, "name")),
+				    lab_table[i]->name);
+		assert_true(json_is_string(json_object_get(l, "tier")));
+		assert_true(json_is_boolean(json_object_get(l, "degraded")));
+		assert_true(json_is_array(json_object_get(l, "missing")));
+	}
+	json_decref(doc);
+	rt_buf_fini(&b);
+	for (size_t i = 0; i < r.nlabs; i++)
+		doctor_lab_fini(&r.labs[i]);
+	free(r.labs);
+}
+
+static void test_render_text(void **state)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	struct doctor_report r;
+	const char *s;
+
+	(void)state;
+	good_report(&r);
+	r.journals.stale = &stale_one;
+	r.journals.nstale = 1;
+	assert_int_equal(doctor_eval_labs(&r, lab_table), 0);
+	assert_int_equal(doctor_render_text(&r, &b), 0);
+	s = rt_buf_str(&b);
+	for (const struct lab_ops *const *lab = lab_table; *lab; lab++)
+		assert_non_null(strstr(s, (*lab)->name));
+	assert_non_null(strstr(s, "\n  !!  1 journal left by killed runs"));
+	assert_non_null(strstr(s, "rtlab doctor --restore"));
+	assert_non_null(strstr(s, "/tmp/j/4242.journal: pid 4242, 3 changes"));
+	assert_non_null(strstr(s, "\n  ok  KVM works"));
+	assert_non_null(strstr(s, "planned, issue #4"));
+
+	/* after a successful restore the hint is gone and the count is reported */
+	rt_buf_reset(&b);
+	r.journals.restore_attempted = r.journals.restore_ok = true;
+	r.journals.restored = 1;
+	assert_int_equal(doctor_render_text(&r, &b), 0);
+	s = rt_buf_str(&b);
+	assert_null(strstr(s, "run `rtlab doctor --restore`"));
+	assert_non_null(strstr(s, "1 journal replayed"));
+	rt_buf_fini(&b);
+	for (size_t i = 0; i < r.nlabs; i++)
+		doctor_lab_fini(&r.labs[i]);
+	free(r.labs);
+}
+
+/* ---- The whole probe ------------------------------------------------------ */
+
+static void test_probe_live(void **state)
+{
+	struct tree *t = *state;
+	struct doctor_report r;
+	struct doctor_opts o;
+	struct utsname u;
+	char *cause = NULL;
+	long long t0 = now_ms();
+
+	doctor_opts_init(&o);
+	o.journal_dir = t->root;
+	o.mount_tracefs = false;
+	assert_int_equal(doctor_probe(&r, &o, &cause), 0);
+	assert_null(cause);
+	assert_int_equal(uname(&u), 0);
+	assert_string_equal(r.env.kernel_release, u.release);
+	assert_int_equal(r.cpus.online, (unsigned int)sysconf(_SC_NPROCESSORS_ONLN));
+	assert_int_equal(r.priv.root, geteuid() == 0);
+	assert_string_equal(r.journals.dir, t->root);
+	assert_null(r.journals.error);
+	assert_int_equal(r.journals.nstale, 0);
+	assert_int_not_equal(r.kvm.verdict, DOCTOR_KVM_NOT_PROBED);
+	assert_int_equal(r.kvm.dev_present, access("/dev/kvm", F_OK) == 0);
+	assert_true(r.nlabs > 0);
+	assert_true(now_ms() - t0 < 15000);
+	doctor_report_fini(&r);
+	doctor_report_fini(NULL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_mount),
+		cmocka_unit_test(test_parse_capeff),
+		cmocka_unit_test(test_parse_tracers),
+		cmocka_unit_test(test_parse_trigger),
+		cmocka_unit_test(test_parse_numbers_and_qemu),
+		cmocka_unit_test_setup_teardown(test_tracefs_tree_full, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_tracefs_tree_hist_file_and_none, tree_setup,
+						tree_teardown),
+		cmocka_unit_test_setup_teardown(test_tracefs_tree_not_mounted, tree_setup,
+						tree_teardown),
+		cmocka_unit_test_setup_teardown(test_priv_sched_cpus_vm_tree, tree_setup,
+						tree_teardown),
+		cmocka_unit_test(test_child_exec),
+		cmocka_unit_test(test_child_timeout_kills),
+		cmocka_unit_test(test_which),
+		cmocka_unit_test(test_kvm_absent_and_not_kvm),
+		cmocka_unit_test_setup_teardown(test_kvm_no_permission, tree_setup, tree_teardown),
+		cmocka_unit_test(test_kvm_live),
+		cmocka_unit_test(test_net_live),
+		cmocka_unit_test(test_tracefs_live_instance),
+		cmocka_unit_test(test_tracefs_mounts_when_absent),
+		cmocka_unit_test(test_eval_everything_here),
+		cmocka_unit_test(test_eval_ftrace_without_lat_tracers),
+		cmocka_unit_test(test_eval_not_root),
+		cmocka_unit_test(test_eval_no_qemu),
+		cmocka_unit_test(test_eval_kvm_verdicts),
+		cmocka_unit_test(test_eval_fcse_always_simulation),
+		cmocka_unit_test(test_eval_netns),
+		cmocka_unit_test(test_eval_ftrace_vm_tier),
+		cmocka_unit_test(test_eval_throttling_and_none_tier),
+		cmocka_unit_test(test_eval_hints_name_only_doctor),
+		cmocka_unit_test(test_render_json),
+		cmocka_unit_test(test_render_text),
+		cmocka_unit_test_setup_teardown(test_probe_live, tree_setup, tree_teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
