@@ -1,3 +1,437 @@
-/* TEMPORARY placeholder, replaced by the real UI. */
+/*
+ * ui_main: owns the terminal. It checks that there is a usable one before
+ * curses touches it, routes rt_log away from stderr while the menu is up,
+ * and runs the key loop that hands keys to the screen on top: the help
+ * overlay, else a details pane, else the menu. Everything is redrawn from
+ * the models after each key, so a resize needs no special code beyond
+ * re-reading the size.
+ *
+ * The terminal is restored on every way out: a quit, SIGINT, SIGTERM or
+ * SIGHUP. The signal handlers only set a flag; the loop polls for keys with
+ * a timeout, so it notices the flag within a fraction of a second and leaves
+ * through the same endwin() path as a normal quit.
+ */
 #include "ui.h"
-int ui_main(void) { return 1; }
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <curses.h>
+
+#include "core/rt_log.h"
+#include "core/rt_version.h"
+#include "labs/lab.h"
+#include "lesson/lesson_index.h"
+#include "ui_details.h"
+#include "ui_help.h"
+#include "ui_log.h"
+#include "ui_menu.h"
+#include "ui_text.h"
+#include "ui_theme.h"
+
+/* Last: it defines macros such as "lines" that clash with field names. */
+#include <term.h>
+
+#define UI_MIN_COLS 80
+#define UI_MIN_LINES 24
+#define UI_POLL_MS 200
+#define KEY_CTRL(c) ((c) & 0x1f)
+
+static volatile sig_atomic_t ui_stop_signal;
+
+static void ui_on_signal(int sig)
+{
+	ui_stop_signal = sig;
+}
+
+struct ui_app {
+	struct ui_menu menu;
+	struct ui_details details;
+	bool details_open;
+	bool help_open;
+	bool quit;
+};
+
+static const int ui_signals[] = { SIGINT, SIGTERM, SIGHUP };
+#define UI_NSIGNALS (sizeof(ui_signals) / sizeof(ui_signals[0]))
+
+/*
+ * Installed before newterm(): ncurses then leaves SIGINT and SIGTERM to us
+ * instead of adding its own handlers. No SA_RESTART, so a blocked read ends.
+ */
+static void signals_install(struct sigaction *old)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = ui_on_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < UI_NSIGNALS; i++)
+		sigaction(ui_signals[i], &sa, &old[i]);
+}
+
+static void signals_restore(const struct sigaction *old)
+{
+	for (size_t i = 0; i < UI_NSIGNALS; i++)
+		sigaction(ui_signals[i], &old[i], NULL);
+}
+
+/* Why this terminal cannot show the menu, or NULL when it looks usable. */
+static const char *terminal_problem(char *buf, size_t size)
+{
+	const char *term = getenv("TERM");
+
+	if (!isatty(STDIN_FILENO))
+		return "standard input is not a terminal";
+	if (!isatty(STDOUT_FILENO))
+		return "standard output is not a terminal";
+	if (!term || !*term)
+		return "TERM is not set, so the terminal type is unknown";
+	if (strcmp(term, "dumb") == 0) {
+		snprintf(buf, size, "TERM=%s cannot move the cursor, so it cannot draw the menu",
+			 term);
+		return buf;
+	}
+	return NULL;
+}
+
+/*
+ * Home and End have several encodings, and the terminfo entry of TERM often
+ * lists only one: tmux, screen and the Linux console send ESC [1~ and ESC [4~
+ * even where TERM says xterm (ESC OH). Teach curses the usual ones it does
+ * not know yet, so the keys work wherever the learner's TERM is a bit off.
+ */
+static void define_home_end(void)
+{
+	static const struct {
+		const char *seq;
+		int key;
+	} extra[] = {
+		{ "\033[1~", KEY_HOME }, { "\033[7~", KEY_HOME }, { "\033[H", KEY_HOME },
+		{ "\033OH", KEY_HOME }, { "\033[4~", KEY_END }, { "\033[8~", KEY_END },
+		{ "\033[F", KEY_END }, { "\033OF", KEY_END },
+	};
+
+	for (size_t i = 0; i < sizeof(extra) / sizeof(extra[0]); i++)
+		if (key_defined(extra[i].seq) == 0)
+			define_key(extra[i].seq, extra[i].key);
+}
+
+static void refuse(const char *why)
+{
+	rt_log(RT_LOG_ERR, "cannot open the menu: %s", why);
+	rt_log(RT_LOG_INFO, "run 'rtlab --help' for the commands that work without a terminal");
+}
+
+/* ---- Drawing -------------------------------------------------------------- */
+
+static void draw_too_small(void)
+{
+	char line[96];
+	int y = LINES / 2 - 1;
+
+	snprintf(line, sizeof(line), "terminal too small: need %dx%d, have %dx%d", UI_MIN_COLS,
+		 UI_MIN_LINES, COLS, LINES);
+	if (y < 0)
+		y = 0;
+	attron(ui_theme_attr(UI_ROLE_WARN));
+	ui_text_put(stdscr, y, COLS > (int)strlen(line) ? (COLS - (int)strlen(line)) / 2 : 0, line,
+		    COLS);
+	attroff(ui_theme_attr(UI_ROLE_WARN));
+	snprintf(line, sizeof(line), "enlarge the window, or press q to quit");
+	if (y + 2 < LINES)
+		ui_text_put(stdscr, y + 2,
+			    COLS > (int)strlen(line) ? (COLS - (int)strlen(line)) / 2 : 0, line,
+			    COLS);
+}
+
+static void draw_bar(int y, enum ui_role role)
+{
+	attron(ui_theme_attr(role));
+	mvhline(y, 0, ' ', COLS);
+	attroff(ui_theme_attr(role));
+}
+
+static void draw_title(const struct ui_menu *m)
+{
+	char right[64];
+	int rw;
+
+	draw_bar(0, UI_ROLE_TITLE);
+	snprintf(right, sizeof(right), "%zu lessons %s %zu labs ", ui_menu_lesson_count(m),
+		 ui_text_glyph("\xc2\xb7", "-"), ui_menu_lab_count(m));
+	rw = ui_text_width(right);
+	attron(ui_theme_attr(UI_ROLE_TITLE));
+	ui_text_put(stdscr, 0, 1, "rtlab " RT_VERSION ": learn real-time Linux by measuring it",
+		    COLS - rw - 3);
+	ui_text_put(stdscr, 0, COLS - rw, right, rw);
+	attroff(ui_theme_attr(UI_ROLE_TITLE));
+}
+
+/* The footer: pairs of key and action, keys highlighted. */
+static void draw_footer(const struct ui_app *app)
+{
+	static const char *const menu_keys[] = {
+		"\xe2\x86\x91\xe2\x86\x93", "^v", "move", "Enter", NULL, "details",
+		"?", NULL, "help", "q", NULL, "quit",
+	};
+	static const char *const details_keys[] = {
+		"\xe2\x86\x91\xe2\x86\x93", "^v", "scroll", "Esc", NULL, "close",
+		"?", NULL, "help", "q", NULL, "close",
+	};
+	static const char *const help_keys[] = {
+		"any key", NULL, "close this help",
+	};
+	const char *const *keys = app->help_open ? help_keys :
+				  app->details_open ? details_keys : menu_keys;
+	size_t n = app->help_open ? 3 : 12;
+	int x = 1;
+
+	for (size_t i = 0; i + 2 < n + 1 && x < COLS - 2; i += 3) {
+		const char *k = keys[i + 1] ? ui_text_glyph(keys[i], keys[i + 1]) : keys[i];
+
+		attron(ui_theme_attr(UI_ROLE_KEY));
+		mvaddch(LINES - 1, x, ' ');
+		x += 1 + ui_text_put(stdscr, LINES - 1, x + 1, k, COLS - x - 2);
+		addch(' ');
+		x++;
+		attroff(ui_theme_attr(UI_ROLE_KEY));
+		attron(ui_theme_attr(UI_ROLE_FOOTER));
+		x += 1 + ui_text_put(stdscr, LINES - 1, x + 1, keys[i + 2], COLS - x - 2);
+		attroff(ui_theme_attr(UI_ROLE_FOOTER));
+		x += 2;
+	}
+}
+
+/* The status line: the last log message, else a hint about the selection. */
+static void draw_status(const struct ui_app *app)
+{
+	const struct ui_row *row = ui_menu_selected(&app->menu);
+	enum rt_log_level level;
+	char msg[512];
+	const char *hint = NULL;
+
+	if (ui_log_last(msg, sizeof(msg), &level)) {
+		attron(ui_theme_attr(level <= RT_LOG_WARN ? UI_ROLE_WARN : UI_ROLE_DIM));
+		mvaddstr(LINES - 2, 1, level <= RT_LOG_WARN ? rt_log_level_name(level) : "");
+		if (level <= RT_LOG_WARN)
+			addstr(": ");
+		ui_text_put(stdscr, LINES - 2, getcurx(stdscr), msg, COLS - getcurx(stdscr) - 1);
+		attroff(ui_theme_attr(level <= RT_LOG_WARN ? UI_ROLE_WARN : UI_ROLE_DIM));
+		return;
+	}
+	if (app->details_open || app->help_open || !row)
+		return;
+	if (row->kind == UI_ROW_LAB)
+		hint = row->lab->summary;
+	else if (row->kind == UI_ROW_LESSON)
+		hint = row->lesson->problem ? "this lesson file has a problem: Enter shows it" :
+		       row->lesson->path;
+	if (hint) {
+		attron(ui_theme_attr(UI_ROLE_DIM));
+		ui_text_put(stdscr, LINES - 2, 1, hint, COLS - 2);
+		attroff(ui_theme_attr(UI_ROLE_DIM));
+	}
+}
+
+static void draw(struct ui_app *app)
+{
+	erase();
+	if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES) {
+		draw_too_small();
+		refresh();
+		return;
+	}
+	draw_title(&app->menu);
+	ui_menu_draw(&app->menu, stdscr, 2, 0, LINES - 4, COLS);
+	draw_status(app);
+	draw_footer(app);
+	/* Overlays cover the list area, between the title bar and the status line. */
+	if (app->details_open)
+		ui_details_draw(&app->details, stdscr, 1, 0, LINES - 3, COLS);
+	if (app->help_open)
+		ui_help_draw(stdscr, 1, 0, LINES - 3, COLS);
+	refresh();
+}
+
+/* ---- Keys ----------------------------------------------------------------- */
+
+static void open_details(struct ui_app *app)
+{
+	const struct ui_row *row = ui_menu_selected(&app->menu);
+	int ret;
+
+	if (!row)
+		return;
+	if (row->kind == UI_ROW_LESSON)
+		ret = ui_details_init_lesson(&app->details, row->lesson);
+	else if (row->kind == UI_ROW_LAB)
+		ret = ui_details_init_lab(&app->details, row->lab, app->menu.lessons);
+	else
+		return;
+	if (ret < 0) {
+		rt_log(RT_LOG_ERR, "cannot show the details: %s", strerror(-ret));
+		return;
+	}
+	app->details_open = true;
+}
+
+static void handle_key(struct ui_app *app, int key)
+{
+	if (key == KEY_CTRL('l')) {
+		clearok(curscr, TRUE);
+		return;
+	}
+	if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES) {
+		/* Only quitting makes sense on a screen that shows nothing. */
+		if (key == 'q')
+			app->quit = true;
+		return;
+	}
+	if (app->help_open) {
+		if (ui_help_key(key))
+			app->help_open = false;
+		return;
+	}
+	if (app->details_open) {
+		switch (ui_details_key(&app->details, key)) {
+		case UI_DETAILS_CLOSE:
+			ui_details_fini(&app->details);
+			app->details_open = false;
+			break;
+		case UI_DETAILS_HELP:
+			app->help_open = true;
+			break;
+		case UI_DETAILS_NONE:
+			break;
+		}
+		return;
+	}
+	switch (ui_menu_key(&app->menu, key)) {
+	case UI_MENU_OPEN:
+		open_details(app);
+		break;
+	case UI_MENU_HELP:
+		app->help_open = true;
+		break;
+	case UI_MENU_QUIT:
+		app->quit = true;
+		break;
+	case UI_MENU_NONE:
+		break;
+	}
+}
+
+static void run_loop(struct ui_app *app)
+{
+	while (!app->quit && !ui_stop_signal) {
+		int key;
+
+		draw(app);
+		key = getch();
+		if (key == ERR || key == KEY_RESIZE)
+			continue;	/* a timeout, a signal, or a new size: just redraw */
+		/*
+		 * The status message was on screen when the key came, so it has
+		 * been seen; whatever this key logs replaces it.
+		 */
+		ui_log_clear();
+		handle_key(app, key);
+	}
+}
+
+/* ---- Entry ---------------------------------------------------------------- */
+
+static int app_init(struct ui_app *app)
+{
+	struct lesson_index *idx;
+	char *cause = NULL;
+	int ret;
+
+	memset(app, 0, sizeof(*app));
+	idx = lesson_index_load(&cause);
+	if (!idx)
+		rt_log(RT_LOG_WARN, "%s", cause ? cause : "cannot list the lessons");
+	for (size_t i = 0; idx && i < idx->count; i++)
+		if (idx->entries[i].problem)
+			rt_log(RT_LOG_WARN, "lesson %s", idx->entries[i].problem);
+	ret = ui_menu_init(&app->menu, idx, cause);
+	free(cause);
+	return ret;
+}
+
+static void app_fini(struct ui_app *app)
+{
+	if (app->details_open)
+		ui_details_fini(&app->details);
+	ui_menu_fini(&app->menu);
+}
+
+int ui_main(void)
+{
+	struct sigaction old[UI_NSIGNALS];
+	char why[160];
+	const char *problem;
+	struct ui_app app;
+	SCREEN *screen;
+	int status = 0;
+
+	problem = terminal_problem(why, sizeof(why));
+	if (problem) {
+		refuse(problem);
+		return 1;
+	}
+	ui_text_init();
+	ui_stop_signal = 0;
+	signals_install(old);
+	screen = newterm(NULL, stdout, stdin);
+	if (!screen) {
+		snprintf(why, sizeof(why), "TERM=%s is not a terminal type this system knows",
+			 getenv("TERM"));
+		refuse(why);
+		status = 1;
+		goto out_signals;
+	}
+	if (!cursor_address) {
+		endwin();
+		delscreen(screen);
+		snprintf(why, sizeof(why), "TERM=%s cannot move the cursor", getenv("TERM"));
+		refuse(why);
+		status = 1;
+		goto out_signals;
+	}
+
+	/* From here on stderr would scribble over the screen. */
+	ui_log_start();
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	define_home_end();
+	set_escdelay(25);
+	curs_set(0);
+	timeout(UI_POLL_MS);
+	ui_theme_init();
+
+	if (app_init(&app) < 0) {
+		status = 1;	/* reported below, once stderr is ours again */
+	} else {
+		run_loop(&app);
+		app_fini(&app);
+	}
+
+	curs_set(1);
+	endwin();
+	delscreen(screen);
+	ui_log_stop();
+	if (status == 1)
+		rt_log(RT_LOG_ERR, "cannot build the menu: out of memory");
+	if (ui_stop_signal)
+		status = 128 + ui_stop_signal;
+out_signals:
+	signals_restore(old);
+	return status;
+}
