@@ -1,0 +1,30 @@
+/*
+ * lesson_lint: check a lesson file against lessons/FORMAT.md and report every
+ * problem as "path:line: message", one per line, the way compilers do, so an
+ * editor can jump to each one. Used by `rtlab lesson lint` and by the tests
+ * that keep the shipped lessons well formed.
+ */
+#ifndef RTLAB_LESSON_LESSON_LINT_H
+#define RTLAB_LESSON_LESSON_LINT_H
+
+struct rt_buf;
+
+/**
+ * lesson_lint_file - check one lesson (or lessons/glossary.md)
+ * @path: the file; its directory is where linked lessons and glossary.md
+ *        are looked up
+ * @errors: each problem is appended as "path:line: message\n", in line order
+ *
+ * Checks: the file name is NN-slug.md (or glossary.md), the first line is
+ * "# Title" and no other level-1 heading exists, every quiz block is well
+ * formed and quiz ids are unique, every rtlab: link resolves (labs through
+ * lab_find(), lessons among the sibling NN-*.md files, glossary terms among
+ * the "## " headings of glossary.md), other links are http(s), and there are
+ * no tables, raw HTML, images, setext headings or indented code blocks.
+ *
+ * Returns the number of problems (0 = clean), or a negative errno when the
+ * file cannot be read or memory runs out (a line saying so is appended).
+ */
+int lesson_lint_file(const char *path, struct rt_buf *errors);
+
+#endif

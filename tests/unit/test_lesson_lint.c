@@ -1,0 +1,185 @@
+/*
+ * Unit tests for the lesson linter: fixture lessons in tests/data/lessons,
+ * good and broken, each broken one with the exact "file:line: message" lines
+ * it must produce; and the shipped lessons, which must lint clean and hold
+ * 800 to 1500 words of prose.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rt_buf.h"
+#include "lesson/lesson_doc.h"
+#include "lesson/lesson_lint.h"
+
+static const char *srcdir(void)
+{
+	const char *s = getenv("SRCDIR");
+
+	return s && *s ? s : ".";
+}
+
+static char *fixture(const char *name)
+{
+	char *p;
+
+	assert_true(asprintf(&p, "%s/tests/data/lessons/%s", srcdir(), name) > 0);
+	return p;
+}
+
+/* Expected output: "$" stands for the fixture's path. */
+static const struct {
+	const char *name;
+	int count;
+	const char *expect;
+} cases[] = {
+	{ "01-good.md", 0, "" },
+	{ "02-second.md", 0, "" },
+	{ "glossary.md", 0, "" },
+	{ "10-bad-title.md", 1, "$:1: the first line must be the title, '# Title'\n" },
+	{ "11-bad-quiz.md", 5,
+	  "$:11: unknown key 'anwser'\n"
+	  "$:22: options do not apply to kind numeric\n"
+	  "$:26: missing key 'explain'\n"
+	  "$:43: quiz id 'q4' already used on line 34\n"
+	  "$:54: quiz block must be at the top level, not in a list or quote\n" },
+	{ "12-bad-links.md", 6,
+	  "$:3: unknown lab 'nosuch' in link\n"
+	  "$:3: no lesson 42 for link 'rtlab:lesson/42'\n"
+	  "$:3: glossary term 'nope' not found in glossary.md\n"
+	  "$:4: lesson link 'rtlab:lesson/7' must be rtlab:lesson/NN (two digits)\n"
+	  "$:4: link 'mailto:someone@example.org' is neither an rtlab: link nor an http(s) URL\n"
+	  "$:5: unknown rtlab: link 'rtlab:slides/3' (lab/<name>, lesson/NN or glossary#term)\n" },
+	{ "13-html-table.md", 7,
+	  "$:3: raw HTML is not allowed\n"
+	  "$:5: raw HTML is not allowed\n"
+	  "$:8: tables are not supported: use a list\n"
+	  "$:11: indented code block: use a ``` fenced block\n"
+	  "$:13: setext heading: write it as '## text'\n"
+	  "$:16: only the title on the first line may be a level-1 heading\n"
+	  "$:18: images are not supported\n" },
+	{ "Bad_Name.md", 1, "$:1: file name must be NN-slug.md (two digits, lower-case slug)\n" },
+};
+
+static void test_fixtures(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct rt_buf want = RT_BUF_INIT, got = RT_BUF_INIT;
+		char *path = fixture(cases[i].name);
+
+		for (const char *c = cases[i].expect; *c; c++) {
+			if (*c == '$')
+				rt_buf_puts(&want, path);
+			else
+				rt_buf_append(&want, c, 1);
+		}
+		print_message("%s\n", cases[i].name);
+		assert_int_equal(lesson_lint_file(path, &got), cases[i].count);
+		assert_string_equal(rt_buf_str(&got), rt_buf_str(&want));
+		rt_buf_fini(&want);
+		rt_buf_fini(&got);
+		free(path);
+	}
+}
+
+static void test_missing_file(void **state)
+{
+	struct rt_buf got = RT_BUF_INIT;
+	char *path = fixture("99-nothing-here.md");
+
+	(void)state;
+	assert_int_equal(lesson_lint_file(path, &got), -ENOENT);
+	assert_non_null(strstr(rt_buf_str(&got), "99-nothing-here.md"));
+	rt_buf_fini(&got);
+	free(path);
+}
+
+/* The good fixture resolves every kind of link against its directory. */
+static void test_good_resolves(void **state)
+{
+	struct lesson_doc *doc = NULL;
+	char *path = fixture("01-good.md"), *cause = NULL;
+
+	(void)state;
+	assert_int_equal(lesson_doc_load(path, &doc, &cause), 0);
+	assert_string_equal(doc->title, "A good lesson");
+	assert_int_equal(doc->nquizzes, 2);
+	assert_int_equal(doc->nlinks, 7);
+	for (size_t i = 0; i < doc->nlinks; i++)
+		assert_true(doc->links[i].resolved);
+	assert_string_equal(doc->links[0].label, "latency lab (coming)");
+	assert_string_equal(doc->links[1].label, "lesson 02: The second lesson");
+	assert_string_equal(doc->links[2].label, "glossary: Jitter");
+	/* Anchors compare without case: "Wake-Up-Latency" is "## Wake-up latency". */
+	assert_string_equal(doc->links[3].label, "glossary: Wake-up latency");
+	assert_string_equal(doc->links[4].label, "https://commonmark.org/");
+	assert_int_equal(doc->links[5].number, doc->links[4].number);
+	assert_int_equal(doc->links[6].number, doc->links[1].number);
+	assert_int_equal(doc->nrefs, 5);
+	lesson_doc_free(doc);
+	free(path);
+}
+
+/* The shipped lessons must stay well formed and of teaching length. */
+static void test_shipped_lessons(void **state)
+{
+	struct dirent **names;
+	char *dir;
+	int n, lessons = 0;
+
+	(void)state;
+	assert_true(asprintf(&dir, "%s/lessons", srcdir()) > 0);
+	n = scandir(dir, &names, NULL, alphasort);
+	if (n < 0) {
+		free(dir);
+		skip();
+	}
+	for (int i = 0; i < n; i++) {
+		const char *nm = names[i]->d_name;
+		size_t len = strlen(nm);
+
+		if (len > 3 && !strcmp(nm + len - 3, ".md") && strcmp(nm, "FORMAT.md")) {
+			struct rt_buf got = RT_BUF_INIT;
+			struct lesson_doc *doc = NULL;
+			char *path;
+
+			assert_true(asprintf(&path, "%s/%s", dir, nm) > 0);
+			print_message("%s\n", path);
+			assert_int_equal(lesson_lint_file(path, &got), 0);
+			assert_string_equal(rt_buf_str(&got), "");
+			if (nm[0] >= '0' && nm[0] <= '9') {
+				assert_int_equal(lesson_doc_load(path, &doc, NULL), 0);
+				assert_in_range(lesson_doc_word_count(doc), 800, 1500);
+				lesson_doc_free(doc);
+				lessons++;
+			}
+			rt_buf_fini(&got);
+			free(path);
+		}
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+	assert_true(lessons > 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixtures),
+		cmocka_unit_test(test_missing_file),
+		cmocka_unit_test(test_good_resolves),
+		cmocka_unit_test(test_shipped_lessons),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
