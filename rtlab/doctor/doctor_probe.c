@@ -7,7 +7,8 @@
  * UNKNOWN with a reason, and returns an error only when memory ran out.
  * The one change it may make to the host is mounting tracefs where it is
  * absent (as DESIGN.md says rtlab does); the report says when that happened.
- * The tracefs instance it creates to test instances is removed at once.
+ * The tracefs instance it creates to test instances goes through the undo
+ * journal and is removed at once.
  */
 #include "doctor_probe.h"
 
@@ -28,7 +29,10 @@
 #include <cpuid.h>
 #endif
 
+#include <tracefs.h>
+
 #include "core/rt_file.h"
+#include "core/rt_journal.h"
 #include "core/rt_log.h"
 #include "doctor_child.h"
 #include "doctor_int.h"
@@ -280,33 +284,84 @@ static enum doctor_tri probe_hist(const char *dir)
 	return ans;
 }
 
-/* Create and remove instances/rtlab-doctor-<pid>; nothing may be left behind. */
+/*
+ * Create and remove instances/rtlab-doctor-<pid>; nothing may be left behind.
+ * On the real tracefs the instance is made through the undo journal, so a
+ * doctor killed between the two steps leaves a journal that the next start
+ * replays. A fixture tree (unit tests) is not the host and is used directly.
+ */
+static int probe_instance_journalled(struct doctor_tracefs *t, const char *name)
+{
+	struct rt_journal *j;
+	char *cause = NULL;
+	int ret = 0, rc;
+
+	j = rt_journal_open(NULL, &cause);
+	if (!j) {
+		t->instances = DOCTOR_UNKNOWN;
+		ret = doctor_set_str(&t->instances_error, "not tried: no undo journal: %s",
+				     cause ? cause : strerror(errno));
+		goto out_free;
+	}
+	rc = rt_journal_create_instance(j, name, &cause);
+	if (rc == 0) {
+		t->instances = DOCTOR_YES;
+	} else {
+		t->instances = DOCTOR_NO;
+		ret = doctor_set_str(&t->instances_error, "%s", cause ? cause : strerror(-rc));
+	}
+	rc = rt_journal_close(j);
+	if (rc < 0) {
+		rt_log(RT_LOG_ERR, "doctor: could not remove the tracefs instance %s: %s", name,
+		       strerror(-rc));
+		if (!ret)
+			ret = doctor_set_str(&t->instances_error,
+					     "created %s but could not remove it: %s", name,
+					     strerror(-rc));
+	}
+out_free:
+	free(cause);
+	return ret;
+}
+
+static bool is_real_tracefs(const char *dir)
+{
+	const char *real = tracefs_tracing_dir();
+	char *a, *b;
+	bool same;
+
+	if (!real)
+		return false;
+	a = realpath(dir, NULL);
+	b = realpath(real, NULL);
+	same = a && b && strcmp(a, b) == 0;
+	free(a);
+	free(b);
+	return same;
+}
+
 static int probe_instance(struct doctor_tracefs *t, const char *dir)
 {
+	char name[64];
 	char *path = NULL;
 	int rc, ret = 0;
 
-	if (asprintf(&path, "%s/instances/rtlab-doctor-%d", dir, (int)getpid()) < 0)
+	snprintf(name, sizeof(name), "rtlab-doctor-%d", (int)getpid());
+	if (is_real_tracefs(dir))
+		return probe_instance_journalled(t, name);
+	if (asprintf(&path, "%s/instances/%s", dir, name) < 0)
 		return -ENOMEM;
 	rc = mkdir(path, 0750);
-	if (rc < 0 && errno == EEXIST) {
-		/* Our own name: left by an earlier doctor that had this pid. */
-		rmdir(path);
-		rc = mkdir(path, 0750);
-	}
 	if (rc < 0) {
 		t->instances = DOCTOR_NO;
 		ret = doctor_set_str(&t->instances_error, "mkdir %s: %s", path, strerror(errno));
 		goto out_free;
 	}
 	t->instances = DOCTOR_YES;
-	if (rmdir(path) < 0) {
-		rt_log(RT_LOG_ERR, "doctor: could not remove the tracefs instance %s: %s",
-		       path, strerror(errno));
+	if (rmdir(path) < 0)
 		ret = doctor_set_str(&t->instances_error,
 				     "created %s but could not remove it: %s", path,
 				     strerror(errno));
-	}
 out_free:
 	free(path);
 	return ret;

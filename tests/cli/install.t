@@ -1,0 +1,49 @@
+#!/bin/bash
+# make install / uninstall honour PREFIX and DESTDIR: binary, data (lessons,
+# labs, slides) and the man page land where they should, the installed binary
+# finds its data through the compiled-in prefix, and uninstall removes it all.
+# Builds into its own directory so the main build is not disturbed.
+set -u
+: "${SRCDIR:?set SRCDIR to the source tree}"
+
+n=0
+fails=0
+check() {
+	local desc=$1
+	shift
+	n=$((n + 1))
+	if "$@"; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; fails=$((fails + 1)); fi
+}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+stage=$tmp/stage
+
+make -C "$SRCDIR" --no-print-directory -j2 BUILD="$tmp/build" DESTDIR="$stage" PREFIX=/usr \
+	install >"$tmp/log" 2>&1
+rc=$?
+check "make install DESTDIR PREFIX=/usr succeeds" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$tmp/log" | tail -20
+
+check "binary in usr/bin" test -x "$stage/usr/bin/rtlab"
+check "man page in usr/share/man/man1" test -f "$stage/usr/share/man/man1/rtlab.1"
+for d in lessons labs slides; do
+	check "data dir $d in usr/share/rtlab" test -d "$stage/usr/share/rtlab/$d"
+done
+nless=$(ls "$SRCDIR"/lessons/*.md | wc -l)
+check "every lesson installed ($nless files)" \
+	[ "$(ls "$stage"/usr/share/rtlab/lessons/*.md | wc -l)" -eq "$nless" ]
+check "installed data is world-readable" \
+	bash -c "[ -z \"\$(find '$stage/usr/share/rtlab' ! -perm -o=r)\" ]"
+check "the binary looks for data under PREFIX" \
+	grep -q '/usr/share/rtlab' "$stage/usr/bin/rtlab"
+check "installed binary runs" bash -c "'$stage/usr/bin/rtlab' --version >/dev/null"
+check "installed binary lists doctor" bash -c "'$stage/usr/bin/rtlab' --help | grep -q doctor"
+
+make -C "$SRCDIR" --no-print-directory BUILD="$tmp/build" DESTDIR="$stage" PREFIX=/usr \
+	uninstall >"$tmp/log" 2>&1
+check "make uninstall succeeds" [ $? -eq 0 ]
+check "uninstall leaves no files" bash -c "[ -z \"\$(find '$stage' -type f)\" ]"
+
+echo "1..$n"
+exit $((fails > 0))
