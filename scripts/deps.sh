@@ -1,13 +1,14 @@
 #!/bin/sh
 # Install the Debian packages rtlab needs to build, run and test. Idempotent:
 # prints nothing when everything is already installed. Needs root (or sudo)
-# only when something is missing.
+# only when something is missing. RTLAB_DEPS_PKGS replaces the package list
+# (the tests use it to check the not-root message).
 set -eu
 
-PKGS="make gcc pkg-config
+PKGS=${RTLAB_DEPS_PKGS:-"make gcc pkg-config
 libncurses-dev libtracefs-dev libtraceevent-dev libck-dev libcmark-dev libjansson-dev
 libcmocka-dev clang libclang-rt-14-dev perl tmux valgrind ncurses-term
-qemu-system-x86 qemu-utils iproute2 kmod jq"
+qemu-system-x86 qemu-utils iproute2 kmod jq procps util-linux"}
 
 missing=""
 for p in $PKGS; do
@@ -16,7 +17,6 @@ for p in $PKGS; do
 done
 [ -z "$missing" ] && exit 0
 
-echo "make deps: installing:$missing"
 if [ "$(id -u)" -ne 0 ]; then
 	if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
 		SUDO=sudo
@@ -28,6 +28,7 @@ if [ "$(id -u)" -ne 0 ]; then
 else
 	SUDO=
 fi
+echo "make deps: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine may have no package lists yet.
 $SUDO apt-get update -qq

@@ -269,5 +269,25 @@ start noterm 80x24 -u TERM
 check "TERM unset: exit 1" wait_status noterm 1
 check "TERM unset: says so" grep -q "TERM is not set" "$tmp/noterm.err"
 
+# A journal left by a killed run is replayed when rtlab starts.
+mkdir -p "$RTLAB_JOURNAL_DIR"
+printf 'changed by a lab\n' >"$tmp/knob"
+sh -c 'exit 0' &
+dead=$!
+wait $dead
+{
+	echo 'rtlab-journal 1'
+	echo "boot $(cat /proc/sys/kernel/random/boot_id)"
+	echo "pid $dead 1"
+	echo "file \"$tmp/knob\" \"before the lab\\x0a\""
+} >"$RTLAB_JOURNAL_DIR/$dead.journal"
+start recover 80x24 TERM=xterm-256color RTLAB_DATADIR="$tmp/data"
+check "stale journal: the menu still opens" wait_for recover "$title"
+check "stale journal: the knob is restored at start" \
+	bash -c "[ \"\$(cat '$tmp/knob')\" = 'before the lab' ]"
+check "stale journal: the journal is gone" not test -e "$RTLAB_JOURNAL_DIR/$dead.journal"
+tm send-keys -t recover q
+check "stale journal: q exits 0" wait_status recover 0
+
 echo "1..$n"
 [ "$fails" -eq 0 ]
