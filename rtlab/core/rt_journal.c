@@ -260,16 +260,53 @@ static int jr_signal_index(int sig)
 	return -1;
 }
 
+/* True for the signals that ask a process to stop, as opposed to faults. */
+static bool jr_is_request(int sig)
+{
+	return sig == SIGINT || sig == SIGTERM || sig == SIGHUP || sig == SIGQUIT;
+}
+
+/* The handler the application had installed for @idx before the journal, if any. */
+static bool jr_has_app_handler(int idx)
+{
+	const struct sigaction *prev;
+
+	if (idx < 0 || !jr_installed[idx])
+		return false;
+	prev = &jr_prev[idx];
+	if (prev->sa_flags & SA_SIGINFO)
+		return prev->sa_sigaction != NULL;
+	return prev->sa_handler != SIG_DFL && prev->sa_handler != SIG_IGN;
+}
+
 /*
- * Replay (once per process, whichever thread gets there first), then hand
- * the signal to the previous handler if there was one, and finally die by
- * the signal's default action so the exit status tells the truth.
+ * A stop request (SIGINT, SIGTERM, SIGHUP, SIGQUIT) that the application
+ * handles itself (the UI leaving its loop, a lab ending its run) is passed
+ * to that handler and nothing else happens here: the application goes on
+ * to exit normally, and the atexit hook or rt_journal_close() replays. The
+ * host is not restored under a lab that is still running.
+ *
+ * Otherwise (no handler of its own, or a fault such as SIGSEGV): replay
+ * (once per process, whichever thread gets there first), call the previous
+ * handler if there was one, and die by the signal's default action so the
+ * exit status tells the truth.
  */
 static void jr_handler(int sig, siginfo_t *si, void *uc)
 {
 	struct rt_journal *j = __atomic_load_n(&jr_current, __ATOMIC_ACQUIRE);
 	int saved_errno = errno, idx = jr_signal_index(sig);
 	struct sigaction dfl;
+
+	if (jr_is_request(sig) && jr_has_app_handler(idx) && j && j->owner == getpid()) {
+		const struct sigaction *prev = &jr_prev[idx];
+
+		if (prev->sa_flags & SA_SIGINFO)
+			prev->sa_sigaction(sig, si, uc);
+		else
+			prev->sa_handler(sig);
+		errno = saved_errno;
+		return;
+	}
 
 	if (j && j->owner == getpid()) {
 		int expect = JR_IDLE;

@@ -54,9 +54,15 @@ char *rt_journal_default_dir(void);
  * that replay the journal. One journal per process: a second open returns
  * the same object with its reference count raised.
  *
- * On a journal signal the handler replays, calls the handler that was
- * installed before (if any), then lets the signal's default action end the
- * process. A terminal signal that was ignored at open time (nohup) stays
+ * On a stop request (SIGINT, SIGTERM, SIGHUP, SIGQUIT) for which the
+ * application had installed a handler of its own before this call, that
+ * handler runs and nothing else: the application is trusted to wind down
+ * and exit normally, and the atexit hook (or rt_journal_close) replays.
+ * Otherwise, and always on a fault (SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGABRT), the handler replays, calls the previous handler (if any), then
+ * lets the signal's default action end the process. A handler the
+ * application installs after this call replaces the journal's; the atexit
+ * hook still replays on a normal exit. A terminal signal that was ignored at open time (nohup) stays
  * ignored. A child forked from this process never replays its parent's
  * journal; if it opens a journal of its own, it gets a new one.
  *

@@ -301,7 +301,16 @@ enum child_end {
 	CHILD_WAIT,	/* block until killed */
 	CHILD_EXIT,	/* exit(0): the atexit hook replays */
 	CHILD_ABORT,	/* abort(): a fatal signal */
+	CHILD_GRACEFUL,	/* own SIGINT handler: on SIGINT, report the knobs, then exit(0) */
 };
+
+static volatile sig_atomic_t child_stop;
+
+static void child_on_sigint(int sig)
+{
+	(void)sig;
+	child_stop = 1;
+}
 
 /* Open a journal, change the knobs, say 'k' on @fd, then wait or exit. */
 static void child_change_knobs(const char *dir, const struct knob *k, int fd,
@@ -309,7 +318,7 @@ static void child_change_knobs(const char *dir, const struct knob *k, int fd,
 {
 	struct rt_journal *j;
 
-	signal(SIGINT, SIG_DFL);
+	signal(SIGINT, end == CHILD_GRACEFUL ? child_on_sigint : SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
 	j = rt_journal_open(dir, NULL);
 	if (!j)
@@ -321,6 +330,21 @@ static void child_change_knobs(const char *dir, const struct knob *k, int fd,
 		_exit(12);
 	if (end == CHILD_EXIT)
 		exit(0);
+	if (end == CHILD_GRACEFUL) {
+		char *data = NULL;
+		size_t len = 0;
+		bool still_new;
+
+		while (!child_stop)
+			pause();
+		/* The host must not be restored under a run that is still winding down. */
+		still_new = rt_file_read(k[0].path, 1 << 20, &data, &len) == 0 &&
+			    len == k[0].new_len && memcmp(data, k[0].new, len) == 0;
+		free(data);
+		if (write(fd, still_new ? "n" : "o", 1) != 1)
+			_exit(13);
+		exit(0);
+	}
 	if (end == CHILD_ABORT) {
 		struct rlimit none = { 0, 0 };
 
@@ -429,6 +453,38 @@ static void test_sigterm_restores(void **state)
 static void test_abort_restores(void **state)
 {
 	check_signal_restores(*state, SIGABRT);
+}
+
+/*
+ * An application with its own SIGINT handler (the UI, a lab) gets the signal
+ * and winds down; the journal replays at its normal exit, not under it.
+ */
+static void test_app_sigint_handler_is_honoured(void **state)
+{
+	struct fixture *f = *state;
+	struct knob k[NKNOBS];
+	int fds[2], status;
+	char c = 0;
+	pid_t pid;
+
+	make_knobs(f, k);
+	assert_int_equal(pipe(fds), 0);
+	pid = spawn();
+	if (pid == 0) {
+		close(fds[0]);
+		child_change_knobs(f->dir, k, fds[1], CHILD_GRACEFUL);
+	}
+	close(fds[1]);
+	assert_int_equal(read(fds[0], &c, 1), 1);
+	assert_int_equal(c, 'k');
+	assert_int_equal(kill(pid, SIGINT), 0);
+	assert_int_equal(read(fds[0], &c, 1), 1);
+	close(fds[0]);
+	assert_int_equal(c, 'n');
+	assert_int_equal(wait_kid(pid, &status), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_knobs_old(k);
 }
 
 static void test_exit_restores(void **state)
@@ -994,6 +1050,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_sigint_restores, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sigterm_restores, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_abort_restores, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_app_sigint_handler_is_honoured, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_exit_restores, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork_does_not_replay, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_journals, setup, teardown),
