@@ -1,0 +1,442 @@
+/*
+ * cli_progress: `rtlab progress [--json]` shows what the learner has done,
+ * lesson by lesson: read or not, where the reader stopped, the quiz answered
+ * and right out of its questions, the predictions waiting for their lab, and
+ * the labs run. `rtlab progress reset LESSON` forgets one lesson.
+ *
+ * The report is built from two sources: the installed lessons (for titles
+ * and the number of questions) and the progress file (for everything the
+ * learner did). Progress for a lesson or a question that is no longer
+ * installed is still shown, marked as such, rather than hidden.
+ */
+#include "cli.h"
+#include "cli_lesson.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_log.h"
+#include "core/rt_progress.h"
+#include "lesson/lesson_doc.h"
+#include "lesson/lesson_index.h"
+#include "lesson/lesson_progress.h"
+#include "lesson/quiz.h"
+
+struct report {
+	const struct rt_progress *p;	/* borrowed; NULL when unavailable */
+	json_t *lessons;		/* owned; JSON mode */
+	struct rt_buf text;		/* text mode */
+	bool json;
+};
+
+/* The raw object @key of lesson @id in the progress document, or NULL. */
+static json_t *raw(const struct rt_progress *p, const char *id, const char *key)
+{
+	json_t *o;
+
+	if (!p)
+		return NULL;
+	o = json_object_get(json_object_get(rt_progress_json(p), "lessons"), id);
+	o = json_object_get(o, key);
+	return json_is_object(o) ? o : NULL;
+}
+
+static const struct quiz *find_quiz(const struct lesson_doc *doc, const char *qid)
+{
+	for (size_t i = 0; doc && i < doc->nquizzes; i++)
+		if (!strcmp(doc->quizzes[i]->id, qid))
+			return doc->quizzes[i];
+	return NULL;
+}
+
+static const char *prediction_status(const struct rt_progress *p, const struct quiz *q)
+{
+	struct rt_progress_lab lab;
+
+	if (!q || !q->lab)
+		return "question no longer in the lesson";
+	if (rt_progress_lab_get(p, q->lab, &lab))
+		return "lab not run yet";
+	return "lab run; compare there";
+}
+
+static int lesson_report(struct report *r, const char *id, const struct lesson_entry *e,
+			 const struct lesson_doc *doc)
+{
+	const struct rt_progress *p = r->p;
+	json_t *answers = raw(p, id, "quiz"), *preds = raw(p, id, "predictions"), *v;
+	unsigned int questions = 0, scored = 0, answered = 0, right = 0;
+	bool read = p && rt_progress_lesson_read(p, id);
+	unsigned long pos = p ? rt_progress_lesson_position(p, id) : 0;
+	const char *qid;
+	int ret = 0;
+
+	for (size_t i = 0; doc && i < doc->nquizzes; i++) {
+		const struct quiz *q = doc->quizzes[i];
+		struct rt_progress_quiz rq;
+		bool have = p && !rt_progress_quiz_get(p, id, q->id, &rq);
+
+		questions++;
+		answered += have;
+		if (q->kind != QUIZ_PREDICT) {
+			scored++;
+			right += have && rq.score >= 1;
+		}
+	}
+	if (!doc)
+		answered = (unsigned int)json_object_size(answers);
+
+	if (r->json) {
+		json_t *o, *ja = json_array(), *jp = json_array();
+
+		json_object_foreach(answers, qid, v) {
+			struct rt_progress_quiz rq;
+
+			if (rt_progress_quiz_get(p, id, qid, &rq))
+				continue;
+			json_array_append_new(ja, json_pack(
+				"{s:s, s:s?, s:f, s:i, s:s?, s:b}", "question", qid,
+				"answer", rq.answer, "score", rq.score, "attempts", (int)rq.attempts,
+				"time", rq.time, "in_lesson", find_quiz(doc, qid) != NULL));
+		}
+		json_object_foreach(preds, qid, v) {
+			const struct quiz *q = find_quiz(doc, qid);
+			struct rt_progress_prediction pr;
+
+			if (rt_progress_prediction_get(p, id, qid, &pr))
+				continue;
+			json_array_append_new(jp, json_pack(
+				"{s:s, s:f, s:s?, s:s?, s:s?, s:s?, s:s?, s:n, s:s}", "question", qid,
+				"value", pr.value, "unit", pr.unit, "time", pr.time,
+				"lab", q ? q->lab : NULL, "metric", q ? q->metric : NULL,
+				"scenario", q ? q->scenario : NULL, "measured",
+				"status", prediction_status(p, q)));
+		}
+		o = json_pack("{s:s, s:i, s:s?, s:b, s:b, s:I, s:{s:i, s:i, s:i, s:i}, s:o, s:o}",
+			      "id", id, "number", e ? (int)e->number : atoi(id),
+			      "title", e ? e->title : NULL, "installed", e != NULL,
+			      "read", read, "position", (json_int_t)pos,
+			      "quiz", "questions", (int)questions, "scored", (int)scored,
+			      "answered", (int)answered, "right", (int)right,
+			      "answers", ja, "predictions", jp);
+		if (!o || json_array_append_new(r->lessons, o))
+			return -ENOMEM;
+		return 0;
+	}
+
+	ret = rt_buf_printf(&r->text, "%s  %s\n", id,
+			    e && e->title ? e->title : e ? e->slug : "(not installed)");
+	if (!ret && !read && !pos && !answered && !json_object_size(preds))
+		ret = rt_buf_puts(&r->text, "    not started\n");
+	else if (!ret)
+		ret = rt_buf_printf(&r->text, "    read: %s, position: line %lu\n",
+				    read ? "yes" : "no", pos);
+	if (!ret && doc)
+		ret = rt_buf_printf(&r->text, "    quiz: %u of %u answered, %u of %u right\n",
+				    answered, questions, right, scored);
+	else if (!ret && answered)
+		ret = rt_buf_printf(&r->text, "    quiz: %u answered\n", answered);
+	json_object_foreach(preds, qid, v) {
+		const struct quiz *q = find_quiz(doc, qid);
+		struct rt_progress_prediction pr;
+
+		if (ret || rt_progress_prediction_get(p, id, qid, &pr))
+			continue;
+		ret = rt_buf_printf(&r->text, "    prediction %s: %.10g %s", qid, pr.value,
+				    pr.unit ? pr.unit : "");
+		if (!ret && q && q->lab)
+			ret = rt_buf_printf(&r->text, " (%s lab, %s, %s)", q->lab,
+					    q->scenario ? q->scenario : "-",
+					    q->metric ? q->metric : "-");
+		if (!ret)
+			ret = rt_buf_printf(&r->text, ": %s\n", prediction_status(p, q));
+	}
+	return ret;
+}
+
+struct extra_ctx {
+	struct report *r;
+	const struct lesson_index *idx;
+	int ret;
+};
+
+/* Progress of a lesson that is not installed (any more). */
+static int extra_lesson(const char *lesson, void *priv)
+{
+	struct extra_ctx *x = priv;
+
+	for (size_t i = 0; x->idx && i < x->idx->count; i++) {
+		char id[3];
+
+		if (x->idx->entries[i].glossary)
+			continue;
+		lesson_progress_id(x->idx->entries[i].number, id);
+		if (!strcmp(id, lesson))
+			return 0;
+	}
+	x->ret = lesson_report(x->r, lesson, NULL, NULL);
+	return x->ret;
+}
+
+static int labs_report(struct report *r, json_t **labs)
+{
+	json_t *o = r->p ? json_object_get(rt_progress_json(r->p), "labs") : NULL, *v;
+	const char *name;
+	size_t n = 0;
+	int ret = 0;
+
+	*labs = json_array();
+	if (!*labs)
+		return -ENOMEM;
+	json_object_foreach(o, name, v) {
+		struct rt_progress_lab lab;
+
+		if (rt_progress_lab_get(r->p, name, &lab))
+			continue;
+		n++;
+		if (r->json)
+			ret = json_array_append_new(*labs, json_pack(
+				"{s:s, s:s?, s:s?, s:s?}", "lab", name, "status", lab.status,
+				"result", lab.result, "time", lab.time)) ? -ENOMEM : 0;
+		else
+			ret = rt_buf_printf(&r->text, "    %s: %s%s%s\n", name,
+					    lab.status ? lab.status : "?",
+					    lab.result ? ", " : "", lab.result ? lab.result : "");
+		if (ret)
+			return ret;
+	}
+	if (!r->json && !n)
+		ret = rt_buf_puts(&r->text, "    none run yet\n");
+	return ret;
+}
+
+static int show_progress(bool json)
+{
+	struct report r = { .json = json, .text = RT_BUF_INIT };
+	struct rt_progress *p = cli_progress_open();
+	struct lesson_index *idx;
+	struct extra_ctx x = { 0 };
+	json_t *root = NULL, *labs = NULL;
+	char *cause = NULL, *text = NULL;
+	int ret = 0, status = CLI_EXIT_FAIL;
+
+	idx = lesson_index_load(&cause);
+	if (!idx) {
+		/* Progress is still worth showing without the lessons. */
+		rt_log(RT_LOG_WARN, "cannot list the lessons: %s", cause ? cause : strerror(errno));
+		free(cause);
+	}
+	r.p = p;
+	if (json) {
+		r.lessons = json_array();
+		if (!r.lessons)
+			goto out_nomem;
+	} else {
+		ret = rt_buf_printf(&r.text, "Progress (%s)\n\n",
+				    p ? rt_progress_path(p) : "not available");
+	}
+	for (size_t i = 0; idx && i < idx->count && !ret; i++) {
+		const struct lesson_entry *e = &idx->entries[i];
+		struct lesson_doc *doc = NULL;
+		char id[3];
+
+		if (e->glossary)
+			continue;
+		if (!e->problem && lesson_doc_load(e->path, &doc, &cause)) {
+			rt_log(RT_LOG_WARN, "%s", cause ? cause : e->path);
+			free(cause);
+			cause = NULL;
+		}
+		lesson_progress_id(e->number, id);
+		ret = lesson_report(&r, id, e, doc);
+		lesson_doc_free(doc);
+	}
+	if (!ret && p) {
+		x.r = &r;
+		x.idx = idx;
+		rt_progress_foreach_lesson(p, extra_lesson, &x);
+		ret = x.ret;
+	}
+	if (!ret && !json)
+		ret = rt_buf_puts(&r.text, "\nLabs\n");
+	if (!ret)
+		ret = labs_report(&r, &labs);
+	if (ret)
+		goto out_nomem;
+	if (json) {
+		root = json_pack("{s:s, s:s?, s:O, s:O}", "schema", "rtlab.progress-report/1",
+				 "file", p ? rt_progress_path(p) : NULL, "lessons", r.lessons,
+				 "labs", labs);
+		text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
+		if (!text)
+			goto out_nomem;
+		printf("%s\n", text);
+	} else {
+		fputs(rt_buf_str(&r.text), stdout);
+	}
+	if (fflush(stdout)) {
+		rt_log(RT_LOG_ERR, "cannot write the progress: %s", strerror(errno));
+		goto out;
+	}
+	status = CLI_EXIT_OK;
+	goto out;
+out_nomem:
+	rt_log(RT_LOG_ERR, "out of memory while building the progress report");
+out:
+	free(text);
+	json_decref(root);
+	json_decref(labs);
+	json_decref(r.lessons);
+	rt_buf_fini(&r.text);
+	lesson_index_free(idx);
+	rt_progress_free(p);
+	return status;
+}
+
+/* ---- reset ------------------------------------------------------------- */
+
+static bool confirm(const char *id, const char *title)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	bool yes;
+
+	fprintf(stderr, "Forget all progress of lesson %s%s%s%s (read, position, quiz answers, "
+		"predictions)? [y/N] ", id, title ? " (" : "", title ? title : "",
+		title ? ")" : "");
+	fflush(stderr);
+	yes = getline(&line, &cap, stdin) > 0 &&
+	      (!strcmp(line, "y\n") || !strcmp(line, "Y\n") || !strcmp(line, "yes\n"));
+	free(line);
+	return yes;
+}
+
+static int reset_lesson(const struct cli_cmd *cmd, const char *arg, bool yes)
+{
+	const struct lesson_entry *e = NULL;
+	struct lesson_index *idx;
+	char id[3], *cause = NULL;
+	const char *title = NULL;
+	int ret, status = CLI_EXIT_FAIL;
+
+	idx = lesson_index_load(&cause);
+	if (!idx) {
+		rt_log(RT_LOG_WARN, "cannot list the lessons: %s", cause ? cause : strerror(errno));
+		free(cause);
+		cause = NULL;
+	}
+	e = cli_lesson_find(idx, arg);
+	if (e && e->glossary) {
+		rt_log(RT_LOG_ERR, "the glossary has no progress to reset");
+		goto out;
+	}
+	if (e) {
+		lesson_progress_id(e->number, id);
+		title = e->title;
+	} else if (strlen(arg) <= 2 && arg[0] >= '0' && arg[0] <= '9' &&
+		   (!arg[1] || (arg[1] >= '0' && arg[1] <= '9')) && atoi(arg) > 0) {
+		/* A lesson no longer installed may still have progress. */
+		lesson_progress_id((unsigned int)atoi(arg), id);
+	} else {
+		rt_log(RT_LOG_ERR, "no lesson '%s' ('rtlab lesson list' shows the lessons)", arg);
+		goto out;
+	}
+	if (!yes && !isatty(STDIN_FILENO)) {
+		status = cli_usage_error(cmd, "not asking for confirmation without a terminal; "
+					 "add --yes to reset lesson %s", id);
+		goto out;
+	}
+	if (!yes && !confirm(id, title)) {
+		fprintf(stderr, "Nothing changed.\n");
+		goto out;
+	}
+	ret = lesson_progress_reset(NULL, id, &cause);
+	if (ret) {
+		rt_log(RT_LOG_ERR, "%s", cause ? cause : strerror(-ret));
+		goto out;
+	}
+	printf("Forgot the progress of lesson %s%s%s%s.\n", id, title ? " (" : "",
+	       title ? title : "", title ? ")" : "");
+	status = fflush(stdout) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+out:
+	free(cause);
+	lesson_index_free(idx);
+	return status;
+}
+
+static int progress_main(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "yes", no_argument, NULL, 'y' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false, yes = false;
+	int c;
+
+	setlocale(LC_NUMERIC, "C");
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":hy", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'y':
+			yes = true;
+			break;
+		case 'h':
+			cli_cmd_help(cmd, stdout);
+			return CLI_EXIT_OK;
+		default:
+			return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind == argc) {
+		if (yes)
+			return cli_usage_error(cmd, "--yes is for 'progress reset'");
+		return show_progress(json);
+	}
+	if (strcmp(argv[optind], "reset"))
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	if (json)
+		return cli_usage_error(cmd, "--json is not for 'progress reset'");
+	if (optind + 1 >= argc)
+		return cli_usage_error(cmd, "reset which lesson? (a number, like 3, or a slug)");
+	if (optind + 2 < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 2]);
+	return reset_lesson(cmd, argv[optind + 1], yes);
+}
+
+const struct cli_cmd cli_cmd_progress = {
+	.name = "progress",
+	.usage = "[--json] | reset LESSON [--yes]",
+	.summary = "show the learner's progress, or forget one lesson",
+	.help = "Without a subcommand, shows per lesson whether it was read and where the\n"
+		"reader stopped, how many quiz questions were answered and how many right,\n"
+		"the predictions saved with the lab, scenario and metric they wait for, and\n"
+		"the labs run. Progress of lessons or questions that are no longer installed\n"
+		"is shown too. A corrupt progress file is moved aside with a warning.\n"
+		"\n"
+		"  reset LESSON  forget everything about one lesson (3, 03 or the slug):\n"
+		"                read flag, position, quiz answers and predictions. Asks\n"
+		"                for confirmation on a terminal; needs --yes otherwise.\n"
+		"\n"
+		"Options:\n"
+		"  --json        print the rtlab.progress-report/1 JSON (doc/cli-json.md)\n"
+		"  -y, --yes     reset without asking\n"
+		"  -h, --help    show this help\n"
+		"\n"
+		"Exit status: 0 on success; 1 when the lesson is unknown, the reset was\n"
+		"declined or failed; 2 on bad usage (also reset without a terminal and\n"
+		"without --yes).\n",
+	.main = progress_main,
+};
