@@ -119,8 +119,8 @@ int ui_details_init_lesson(struct ui_details *d, const struct lesson_entry *e)
 	if (labs.len)
 		ret = field_add(d, "Labs", UI_ROLE_NORMAL, "%s", rt_buf_str(&labs));
 	if (!ret)
-		ret = field_add(d, "Reader", UI_ROLE_COMING, "The lesson reader is coming. "
-				"Until it lands, open the file above in any Markdown viewer.");
+		ret = field_add(d, "Reader", UI_ROLE_NORMAL, "Press Enter on the lesson in the "
+				"menu to read it; the reader keeps your place.");
 	if (ret)
 		goto out_fini;
 	rt_buf_fini(&labs);

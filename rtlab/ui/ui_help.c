@@ -12,33 +12,86 @@
 #include "ui_theme.h"
 
 struct help_line {
-	const char *keys;	/* NULL for a group heading */
+	const char *keys;	/* NULL for a group heading; NULL, NULL ends a list */
 	const char *what;
 };
 
-static const struct help_line help_lines[] = {
+static const struct help_line help_menu[] = {
 	{ NULL, "In the menu" },
 	{ "Up, k / Down, j", "move the selection" },
 	{ "PgUp, ^B / PgDn, ^F", "move one page" },
 	{ "Home, g / End, G", "first / last entry" },
-	{ "Enter, Right, l", "open the details of the entry" },
+	{ "Enter, Right, l", "read the lesson / open the lab's details" },
+	{ "i", "details of the entry: file, problems, labs" },
 	{ "q", "quit rtlab" },
 	{ NULL, "In a details pane" },
 	{ "Up, k / Down, j", "scroll a line" },
 	{ "PgUp / PgDn, Space", "scroll a page" },
 	{ "Home, g / End, G", "top / bottom" },
 	{ "Esc, Left, h, q", "close the pane" },
+	{ NULL, NULL },
+};
+
+static const struct help_line help_reader[] = {
+	{ NULL, "In the lesson reader" },
+	{ "Up, k / Down, j", "scroll a line" },
+	{ "PgUp b / PgDn Space", "scroll a page" },
+	{ "Home, g / End, G", "start / end of the lesson" },
+	{ "] / [", "next / previous lesson" },
+	{ "t", "table of contents: pick a heading, Enter" },
+	{ "/ word Enter", "search; matches are highlighted" },
+	{ "n / N", "next / previous match (wraps around)" },
+	{ "a, Enter", "answer the first open quiz on screen" },
+	{ "f 3 Enter, 3 Enter", "follow the link marked [3]" },
+	{ "Backspace", "back to where you followed a link from" },
+	{ "q, Esc", "back to the menu (your place is kept)" },
+	{ NULL, NULL },
+};
+
+static const struct help_line help_quiz[] = {
+	{ NULL, "In a quiz question" },
+	{ "Up, k / Down, j", "move between the options" },
+	{ "a, b, c ...", "choose that option (one-answer questions)" },
+	{ "Space", "tick or untick (several-answer questions)" },
+	{ "Enter", "submit the answer" },
+	{ "0-9 . - Backspace", "type a number (number questions)" },
+	{ "Esc", "leave the question without answering" },
+	{ "any key", "after the verdict: back to the lesson" },
+	{ NULL, NULL },
+};
+
+static const struct help_line help_anywhere[] = {
 	{ NULL, "Anywhere" },
 	{ "?", "this help; any key closes it" },
 	{ "Ctrl-L", "redraw the screen" },
 	{ "Ctrl-C", "leave rtlab (the terminal is restored)" },
+	{ NULL, NULL },
 };
 
 #define HELP_KEY_COLS 21
+#define HELP_MAX_LINES 32
 
-void ui_help_draw(WINDOW *win, int y, int x, int h, int cols)
+/* The lines of @topic followed by the "Anywhere" group, as pointers into the tables. */
+static int help_collect(enum ui_help_topic topic, const struct help_line **out)
 {
-	int n = (int)(sizeof(help_lines) / sizeof(help_lines[0]));
+	const struct help_line *groups[2] = {
+		topic == UI_HELP_READER ? help_reader : topic == UI_HELP_QUIZ ? help_quiz :
+		help_menu,
+		help_anywhere,
+	};
+	int n = 0;
+
+	for (int g = 0; g < 2; g++)
+		for (const struct help_line *l = groups[g]; (l->keys || l->what) &&
+		     n < HELP_MAX_LINES; l++)
+			out[n++] = l;
+	return n;
+}
+
+void ui_help_draw(WINDOW *win, enum ui_help_topic topic, int y, int x, int h, int cols)
+{
+	const struct help_line *lines[HELP_MAX_LINES];
+	int n = help_collect(topic, lines);
 	int w = cols - 4 < 72 ? cols - 4 : 72;
 	int bh = n + 4 < h ? n + 4 : h;
 	int by = y + (h - bh) / 2, bx = x + (cols - w) / 2;
@@ -49,7 +102,7 @@ void ui_help_draw(WINDOW *win, int y, int x, int h, int cols)
 	ui_frame_clear(win, y, x, h, cols);
 	ui_frame_draw(win, by, bx, bh, w, "Keys");
 	for (int i = 0; i < n && i < rows; i++) {
-		const struct help_line *l = &help_lines[i];
+		const struct help_line *l = lines[i];
 		int ly = by + 2 + i;
 
 		if (!l->keys) {

@@ -10,8 +10,15 @@
 
 #include <curses.h>
 
-/* Draw the overlay centred in the @h x @cols area at (@y, @x). */
-void ui_help_draw(WINDOW *win, int y, int x, int h, int cols);
+/* Which keys to list: the screen the help was opened from. */
+enum ui_help_topic {
+	UI_HELP_MENU,		/* the menu and its details pane */
+	UI_HELP_READER,		/* the lesson reader */
+	UI_HELP_QUIZ,		/* a quiz question inside the reader */
+};
+
+/* Draw the keys of @topic centred in the @h x @cols area at (@y, @x). */
+void ui_help_draw(WINDOW *win, enum ui_help_topic topic, int y, int x, int h, int cols);
 
 /* True when @key closes the help (any real key does; a resize does not). */
 bool ui_help_key(int key);

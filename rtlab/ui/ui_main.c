@@ -2,7 +2,7 @@
  * ui_main: owns the terminal. It checks that there is a usable one before
  * curses touches it, routes rt_log away from stderr while the menu is up,
  * and runs the key loop that hands keys to the screen on top: the help
- * overlay, else a details pane, else the menu. Everything is redrawn from
+ * overlay, else the lesson reader, else a details pane, else the menu. Everything is redrawn from
  * the models after each key, so a resize needs no special code beyond
  * re-reading the size.
  *
@@ -30,6 +30,7 @@
 #include "ui_help.h"
 #include "ui_log.h"
 #include "ui_menu.h"
+#include "ui_reader.h"
 #include "ui_text.h"
 #include "ui_theme.h"
 
@@ -51,7 +52,9 @@ static void ui_on_signal(int sig)
 struct ui_app {
 	struct ui_menu menu;
 	struct ui_details details;
+	struct ui_reader reader;
 	bool details_open;
+	bool reader_open;
 	bool help_open;
 	bool quit;
 };
@@ -176,8 +179,8 @@ static void draw_title(const struct ui_menu *m)
 static void draw_footer(const struct ui_app *app)
 {
 	static const char *const menu_keys[] = {
-		"\xe2\x86\x91\xe2\x86\x93", "^v", "move", "Enter", NULL, "details",
-		"?", NULL, "help", "q", NULL, "quit",
+		"\xe2\x86\x91\xe2\x86\x93", "^v", "move", "Enter", NULL, "open",
+		"i", NULL, "details", "?", NULL, "help", "q", NULL, "quit",
 	};
 	static const char *const details_keys[] = {
 		"\xe2\x86\x91\xe2\x86\x93", "^v", "scroll", "Esc", NULL, "close",
@@ -188,7 +191,7 @@ static void draw_footer(const struct ui_app *app)
 	};
 	const char *const *keys = app->help_open ? help_keys :
 				  app->details_open ? details_keys : menu_keys;
-	size_t n = app->help_open ? 3 : 12;
+	size_t n = app->help_open ? 3 : app->details_open ? 12 : 15;
 	int x = 1;
 
 	for (size_t i = 0; i + 2 < n + 1 && x < COLS - 2; i += 3) {
@@ -246,6 +249,14 @@ static void draw(struct ui_app *app)
 		refresh();
 		return;
 	}
+	if (app->reader_open) {
+		ui_reader_draw(&app->reader, stdscr, 0, 0, LINES, COLS);
+		if (app->help_open)
+			ui_help_draw(stdscr, ui_reader_help_topic(&app->reader), 1, 0, LINES - 2,
+				     COLS);
+		refresh();
+		return;
+	}
 	draw_title(&app->menu);
 	ui_menu_draw(&app->menu, stdscr, 2, 0, LINES - 4, COLS);
 	draw_status(app);
@@ -254,19 +265,31 @@ static void draw(struct ui_app *app)
 	if (app->details_open)
 		ui_details_draw(&app->details, stdscr, 1, 0, LINES - 3, COLS);
 	if (app->help_open)
-		ui_help_draw(stdscr, 1, 0, LINES - 3, COLS);
+		ui_help_draw(stdscr, UI_HELP_MENU, 1, 0, LINES - 3, COLS);
 	refresh();
 }
 
 /* ---- Keys ----------------------------------------------------------------- */
 
-static void open_details(struct ui_app *app)
+/* Enter on a lesson opens the reader; on a lab, and 'i' on anything, the details. */
+static void open_row(struct ui_app *app, bool info)
 {
 	const struct ui_row *row = ui_menu_selected(&app->menu);
 	int ret;
 
 	if (!row)
 		return;
+	if (row->kind == UI_ROW_LESSON && !info) {
+		ret = ui_reader_open(&app->reader, app->menu.lessons,
+				     (size_t)(row->lesson - app->menu.lessons->entries));
+		if (ret < 0) {
+			ui_reader_fini(&app->reader);
+			rt_log(RT_LOG_ERR, "cannot open the lesson: %s", strerror(-ret));
+			return;
+		}
+		app->reader_open = true;
+		return;
+	}
 	if (row->kind == UI_ROW_LESSON)
 		ret = ui_details_init_lesson(&app->details, row->lesson);
 	else if (row->kind == UI_ROW_LAB)
@@ -297,6 +320,21 @@ static void handle_key(struct ui_app *app, int key)
 			app->help_open = false;
 		return;
 	}
+	if (app->reader_open) {
+		switch (ui_reader_key(&app->reader, key)) {
+		case UI_READER_CLOSE:
+			ui_reader_fini(&app->reader);
+			app->reader_open = false;
+			ui_menu_refresh(&app->menu);
+			break;
+		case UI_READER_HELP:
+			app->help_open = true;
+			break;
+		case UI_READER_NONE:
+			break;
+		}
+		return;
+	}
 	if (app->details_open) {
 		switch (ui_details_key(&app->details, key)) {
 		case UI_DETAILS_CLOSE:
@@ -313,7 +351,10 @@ static void handle_key(struct ui_app *app, int key)
 	}
 	switch (ui_menu_key(&app->menu, key)) {
 	case UI_MENU_OPEN:
-		open_details(app);
+		open_row(app, false);
+		break;
+	case UI_MENU_INFO:
+		open_row(app, true);
 		break;
 	case UI_MENU_HELP:
 		app->help_open = true;
@@ -366,6 +407,9 @@ static int app_init(struct ui_app *app)
 
 static void app_fini(struct ui_app *app)
 {
+	/* Saves the reading position, also when a signal ended the loop. */
+	if (app->reader_open)
+		ui_reader_fini(&app->reader);
 	if (app->details_open)
 		ui_details_fini(&app->details);
 	ui_menu_fini(&app->menu);

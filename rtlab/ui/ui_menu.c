@@ -12,8 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rt_file.h"
+#include "core/rt_log.h"
+#include "core/rt_progress.h"
 #include "labs/lab.h"
+#include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
+#include "lesson/lesson_progress.h"
 #include "ui_text.h"
 #include "ui_theme.h"
 
@@ -98,6 +103,16 @@ int ui_menu_init(struct ui_menu *m, struct lesson_index *lessons, const char *le
 	ret = build_rows(m, &cap);
 	if (ret < 0)
 		goto out_fini;
+	if (lessons && lessons->count) {
+		m->marks = calloc(lessons->count, sizeof(*m->marks));
+		if (!m->marks) {
+			ret = -ENOMEM;
+			goto out_fini;
+		}
+		for (size_t i = 0; i < lessons->count; i++)
+			m->marks[i].graded = -1;
+		ui_menu_refresh(m);
+	}
 	m->sel = m->nrows;
 	for (size_t i = 0; i < m->nrows; i++) {
 		if (selectable(&m->rows[i])) {
@@ -115,9 +130,67 @@ out_fini:
 void ui_menu_fini(struct ui_menu *m)
 {
 	lesson_index_free(m->lessons);
+	free(m->marks);
 	free(m->lessons_note);
 	free(m->rows);
 	memset(m, 0, sizeof(*m));
+}
+
+/* Questions with a right answer in lesson @e (predictions have none); -1 if unreadable. */
+static int count_graded(const struct lesson_entry *e)
+{
+	struct lesson_doc *doc = NULL;
+	char *text = NULL, *cause = NULL;
+	size_t len = 0;
+	int n = -1;
+
+	if (rt_file_read(e->path, LESSON_INDEX_MAX_FILE, &text, &len) < 0)
+		goto out;
+	if (lesson_doc_parse(text, len, e->path, &doc, &cause) < 0)
+		goto out;
+	n = 0;
+	for (size_t i = 0; i < doc->nquizzes; i++)
+		n += doc->quizzes[i]->kind != QUIZ_PREDICT;
+out:
+	lesson_doc_free(doc);
+	free(cause);
+	free(text);
+	return n;
+}
+
+void ui_menu_refresh(struct ui_menu *m)
+{
+	struct rt_progress *p = NULL;
+	char *cause = NULL;
+
+	if (!m->marks)
+		return;
+	if (rt_progress_load(NULL, &p, &cause) < 0) {
+		rt_log(RT_LOG_WARN, "cannot read your progress: %s", cause ? cause : "unknown");
+		p = NULL;
+	}
+	free(cause);
+	for (size_t i = 0; i < m->lessons->count; i++) {
+		const struct lesson_entry *e = &m->lessons->entries[i];
+		struct ui_menu_mark *k = &m->marks[i];
+		double points = 0;
+		size_t answered;
+		char id[3];
+
+		if (e->glossary || e->problem)
+			continue;
+		if (k->graded < 0)
+			k->graded = count_graded(e);
+		lesson_progress_id(e->number, id);
+		k->read = p && rt_progress_lesson_read(p, id);
+		answered = p ? rt_progress_quiz_count(p, id, &points) : 0;
+		if (p)
+			answered -= rt_progress_prediction_count(p, id) < answered ?
+				    rt_progress_prediction_count(p, id) : answered;
+		k->answered = (unsigned int)answered;
+		k->right = points > 0 ? (unsigned int)(points + 0.5) : 0;
+	}
+	rt_progress_free(p);
 }
 
 const struct ui_row *ui_menu_selected(const struct ui_menu *m)
@@ -218,6 +291,8 @@ enum ui_menu_action ui_menu_key(struct ui_menu *m, int key)
 	case KEY_RIGHT:
 	case 'l':
 		return m->sel < m->nrows ? UI_MENU_OPEN : UI_MENU_NONE;
+	case 'i':
+		return m->sel < m->nrows ? UI_MENU_INFO : UI_MENU_NONE;
 	case '?':
 		return UI_MENU_HELP;
 	case 'q':
@@ -277,8 +352,28 @@ static int put(WINDOW *win, int y, int x, const char *s, int cols, enum ui_role 
 	return n;
 }
 
-static void draw_lesson(const struct lesson_entry *e, WINDOW *win, int y, int x, int cols,
-			bool sel)
+/*
+ * The progress column on the right: a tick once the lesson was read to its
+ * end, and the quiz score once a graded question was answered.
+ */
+static int draw_mark(const struct ui_menu_mark *k, WINDOW *win, int y, int x, int cols, bool sel)
+{
+	char score[32] = "";
+	int sx = x + cols - 2 - 7;
+
+	if (!k || (!k->read && !k->answered))
+		return 0;
+	if (k->answered && k->graded > 0)
+		snprintf(score, sizeof(score), "%u/%d", k->right, k->graded);
+	if (k->read)
+		put(win, y, sx - 3, ui_text_glyph("\xe2\x9c\x93", "*"), 1, UI_ROLE_READY, sel);
+	put(win, y, sx, score, 7, k->graded > 0 && k->right >= (unsigned int)k->graded ?
+	    UI_ROLE_READY : UI_ROLE_NORMAL, sel);
+	return 12;
+}
+
+static void draw_lesson(const struct lesson_entry *e, const struct ui_menu_mark *k, WINDOW *win,
+			int y, int x, int cols, bool sel)
 {
 	char num[8] = "";
 	int tx = x + 8;
@@ -286,6 +381,8 @@ static void draw_lesson(const struct lesson_entry *e, WINDOW *win, int y, int x,
 	if (!e->glossary)
 		snprintf(num, sizeof(num), "%02u", e->number);
 	put(win, y, x + 4, num, 2, UI_ROLE_NUMBER, sel);
+	if (!e->problem)
+		cols -= draw_mark(k, win, y, x, cols, sel);
 	if (e->problem) {
 		tx += put(win, y, tx, ui_text_glyph("\xe2\x9a\xa0 ", "! "), 2, UI_ROLE_PROBLEM, sel);
 		put(win, y, tx, e->problem, x + cols - 2 - tx, UI_ROLE_PROBLEM, sel);
@@ -357,7 +454,8 @@ void ui_menu_draw(struct ui_menu *m, WINDOW *win, int y, int x, int h, int cols)
 		case UI_ROW_GAP:
 			break;
 		case UI_ROW_LESSON:
-			draw_lesson(row->lesson, win, y + r, x, cols, sel);
+			draw_lesson(row->lesson, m->marks ? &m->marks[row->lesson -
+					    m->lessons->entries] : NULL, win, y + r, x, cols, sel);
 			break;
 		case UI_ROW_LAB:
 			draw_lab(row->lab, win, y + r, x, cols, title_cols, sel);

@@ -7,6 +7,7 @@
 #ifndef RTLAB_UI_UI_MENU_H
 #define RTLAB_UI_UI_MENU_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <curses.h>
@@ -30,8 +31,17 @@ struct ui_row {
 	const struct lab_ops *lab;		/* borrowed from lab_table */
 };
 
+/* What the progress file says about one lesson, for its row. */
+struct ui_menu_mark {
+	bool read;		/* its end has been shown in the reader */
+	unsigned int right;	/* points from its graded questions */
+	unsigned int answered;	/* graded questions answered (predictions excluded) */
+	int graded;		/* graded questions in the lesson; -1 before counting */
+};
+
 struct ui_menu {
 	struct lesson_index *lessons;	/* owned; NULL when the folder was unreadable */
+	struct ui_menu_mark *marks;	/* owned; one per lessons->entries, may be NULL */
 	char *lessons_note;		/* owned; shown when there is no lesson row */
 	struct ui_row *rows;		/* owned */
 	size_t nrows;
@@ -42,7 +52,8 @@ struct ui_menu {
 
 enum ui_menu_action {
 	UI_MENU_NONE,
-	UI_MENU_OPEN,		/* show the details of ui_menu_selected() */
+	UI_MENU_OPEN,		/* read the lesson, or show the lab, of ui_menu_selected() */
+	UI_MENU_INFO,		/* show the details of ui_menu_selected() */
 	UI_MENU_HELP,
 	UI_MENU_QUIT,
 };
@@ -58,6 +69,14 @@ enum ui_menu_action {
 int ui_menu_init(struct ui_menu *m, struct lesson_index *lessons, const char *lessons_cause);
 
 void ui_menu_fini(struct ui_menu *m);
+
+/**
+ * ui_menu_refresh - re-read the progress file for the read marks and scores
+ *
+ * Call after the reader closes. A progress file that cannot be read leaves
+ * the marks empty (the reason is logged); the menu works without them.
+ */
+void ui_menu_refresh(struct ui_menu *m);
 
 /* Draw the list into the @h x @cols area at (@y, @x), scrolled to the selection. */
 void ui_menu_draw(struct ui_menu *m, WINDOW *win, int y, int x, int h, int cols);

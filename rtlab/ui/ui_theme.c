@@ -31,6 +31,14 @@ static void theme_mono(void)
 	theme[UI_ROLE_BORDER] = A_NORMAL;
 	theme[UI_ROLE_LABEL] = A_BOLD;
 	theme[UI_ROLE_WARN] = A_BOLD;
+	theme[UI_ROLE_H1] = A_BOLD | A_UNDERLINE;
+	theme[UI_ROLE_H2] = A_BOLD | A_UNDERLINE;
+	theme[UI_ROLE_H3] = A_BOLD;
+	theme[UI_ROLE_CODE] = A_NORMAL;
+	theme[UI_ROLE_LINK] = A_UNDERLINE;
+	theme[UI_ROLE_QUOTE] = A_BOLD;
+	theme[UI_ROLE_MATCH] = A_REVERSE;
+	theme[UI_ROLE_QUIZ] = A_BOLD;
 }
 
 bool ui_theme_init(void)
@@ -50,6 +58,14 @@ bool ui_theme_init(void)
 		[UI_ROLE_BORDER] = { COLOR_CYAN, -1, A_NORMAL },
 		[UI_ROLE_LABEL] = { COLOR_CYAN, -1, A_BOLD },
 		[UI_ROLE_WARN] = { COLOR_YELLOW, -1, A_BOLD },
+		[UI_ROLE_H1] = { COLOR_YELLOW, -1, A_BOLD },
+		[UI_ROLE_H2] = { COLOR_CYAN, -1, A_BOLD },
+		[UI_ROLE_H3] = { COLOR_GREEN, -1, A_BOLD },
+		[UI_ROLE_CODE] = { COLOR_GREEN, -1, A_NORMAL },
+		[UI_ROLE_LINK] = { COLOR_MAGENTA, -1, A_UNDERLINE },
+		[UI_ROLE_QUOTE] = { COLOR_BLUE, -1, A_BOLD },
+		[UI_ROLE_MATCH] = { COLOR_BLACK, COLOR_YELLOW, A_NORMAL },
+		[UI_ROLE_QUIZ] = { COLOR_MAGENTA, -1, A_BOLD },
 	};
 
 	theme_mono();

@@ -27,6 +27,14 @@ enum ui_role {
 	UI_ROLE_BORDER,		/* pane frames */
 	UI_ROLE_LABEL,		/* field names in the details pane */
 	UI_ROLE_WARN,		/* a warning in the status line */
+	UI_ROLE_H1,		/* lesson reader: the lesson title */
+	UI_ROLE_H2,		/* lesson reader: section headings */
+	UI_ROLE_H3,		/* lesson reader: sub-section headings */
+	UI_ROLE_CODE,		/* lesson reader: inline code and code blocks */
+	UI_ROLE_LINK,		/* lesson reader: link text and its [n] */
+	UI_ROLE_QUOTE,		/* lesson reader: the bar of a block quote */
+	UI_ROLE_MATCH,		/* lesson reader: a search match */
+	UI_ROLE_QUIZ,		/* lesson reader: a quiz line */
 	UI_ROLE_COUNT,
 };
 

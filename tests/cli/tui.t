@@ -120,8 +120,10 @@ check "menu shows the title bar" wait_for ui "$title"
 check "menu shows the Lessons heading" wait_for ui " Lessons"
 check "menu shows the Labs heading" wait_for ui " Labs"
 check "menu lists the latency lab" wait_for ui "Timer and scheduling latency"
+check "a ready lab is shown as ready" \
+	screen_matches ui 'Timer and scheduling latency +ready'
 check "a planned lab is shown as coming with its issue" \
-	screen_matches ui 'Timer and scheduling latency +coming . issue #4'
+	screen_matches ui 'Hunting latencies with ftrace +coming . issue #5'
 check "lesson titles come from the first heading" wait_for ui "01  What real-time means"
 check "front matter is skipped" wait_for ui "03  Measuring latency"
 check "UTF-8 titles are drawn whole" \
@@ -140,14 +142,21 @@ check "nothing is written to stderr while curses owns the terminal" \
 
 tm send-keys -t ui j
 check "j moves the selection down" wait_for ui "$marker  02"
-tm send-keys -t ui Enter
-check "Enter opens the details pane of a lesson" wait_for ui "Reader"
+tm send-keys -t ui i
+check "i opens the details pane of a lesson" wait_for ui "Reader"
 check "the lesson details show its file" wait_for ui "$tmp/data/lessons/02-broken.md"
 check "the lesson details show the problem" wait_for ui "Problem"
-check "the lesson details say the reader is coming" wait_for ui "reader is coming"
+check "the lesson details say how to read it" wait_for ui "Press Enter on the lesson"
 tm send-keys -t ui Escape
 check "Esc closes the details pane" wait_gone ui "Reader"
 check "the menu is back after Esc" wait_for ui "$title"
+tm send-keys -t ui Enter
+check "Enter on a broken lesson opens the reader with its problems on top" \
+	wait_for ui "This lesson file has"
+check "the reader names the broken file and line" wait_for ui "02-broken.md:1"
+check "the rest of the broken lesson is shown" wait_for ui "This file has text but no title"
+tm send-keys -t ui q
+check "q leaves the reader for the menu" wait_for ui "$title"
 
 for _ in $(seq 20); do
 	selected_has ui "Timer and scheduling latency" && break
@@ -158,19 +167,23 @@ check "j reaches the latency lab" selected_has ui "Timer and scheduling latency"
 tm send-keys -t ui Right
 check "Right opens the details pane of a lab" wait_for ui "Summary"
 check "the lab details show its summary" wait_for ui "Measure wake-up latency"
-check "the lab details show its state and issue" wait_for ui "tracker issue #4"
+check "the lab details show its state" wait_for ui "ready to run"
 check "the lab details decode what it wants" wait_for ui "a PREEMPT_RT kernel"
 check "the lab details say whether it is simulated" wait_for ui "Simulated"
 check "the lab details name its lesson from the index" wait_for ui "03 Measuring latency"
+tm send-keys -t ui Escape
+check "Esc closes the lab details" wait_gone ui "Summary"
+tm send-keys -t ui j Right
+check "a planned lab's details name the issue that builds it" wait_for ui "tracker issue #5"
 tm send-keys -t ui q
 check "q closes the details pane" wait_gone ui "Summary"
 check "q on the pane does not quit" not test -e "$tmp/ui.status"
 
 tm send-keys -t ui '?'
-check "? shows the help overlay" wait_for ui "open the details of the entry"
+check "? shows the help overlay" wait_for ui "read the lesson / open the lab's details"
 check "the help lists the quit key" wait_for ui "quit rtlab"
 tm send-keys -t ui x
-check "any key closes the help" wait_gone ui "open the details of the entry"
+check "any key closes the help" wait_gone ui "read the lesson / open the lab's details"
 
 tm resize-window -t ui -x 60 -y 20
 check "a 60x20 window shows the too-small message" \
@@ -178,10 +191,10 @@ check "a 60x20 window shows the too-small message" \
 check "the too-small screen hides the menu" wait_gone ui "Timer and scheduling latency"
 tm resize-window -t ui -x 80 -y 24
 check "growing back to 80x24 shows the menu again" wait_for ui "$title"
-check "the selection survives the resize" selected_has ui "Timer and scheduling latency"
+check "the selection survives the resize" selected_has ui "Hunting latencies with ftrace"
 tm resize-window -t ui -x 120 -y 40
 check "a 120x40 window shows the menu" wait_for ui "$title"
-check "the selection survives a second resize" selected_has ui "Timer and scheduling latency"
+check "the selection survives a second resize" selected_has ui "Hunting latencies with ftrace"
 tm resize-window -t ui -x 80 -y 24
 tm send-keys -t ui Home
 check "Home selects the first lesson" wait_for ui "$marker  01"
