@@ -6,16 +6,27 @@
  * line in lab_table[]. The descriptor says what the lab needs from the
  * machine to run live; `rtlab doctor` measures the machine and decides the
  * tier per lab from these needs, so no lab decides its tier by assumption.
+ *
+ * A run goes through three general types: struct lab_ctx (what the front
+ * end decided: tier, parameters, duration, stop flag, journal, progress
+ * file), struct lab_result (the one results document a run produces) and
+ * struct grade_report (the named checks a grade found passed or failed).
+ * run() measures and fills the result; grade() is a pure function of the
+ * result; text() turns a result into the table a person reads. None of them
+ * prints.
  */
 #ifndef RTLAB_LABS_LAB_H
 #define RTLAB_LABS_LAB_H
 
+#include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 
 struct rt_buf;
-struct lab_ctx;
-struct lab_result;
-struct grade_report;
+struct rt_env;
+struct rt_journal;
+struct rt_result;
 struct rt_sink;
 
 /* What a lab may need from the host. Measured by rtlab doctor. */
@@ -35,6 +46,45 @@ enum lab_state {
 	LAB_STATE_READY,	/* run() works */
 };
 
+/*
+ * What the front end decided for one run. Everything is borrowed from the
+ * caller and outlives the run.
+ */
+struct lab_ctx {
+	const char *tier;		/* "host", "vm" or "simulation", from doctor_eval_lab() */
+	bool degraded;			/* host tier with some wants missing (doctor) */
+	const char *degraded_why;	/* what is missing, for the notes; may be NULL */
+	const struct rt_env *env;	/* measured facts; recorded in the result */
+	void *params;			/* from the lab's parse_params(), or NULL for defaults */
+	unsigned int duration_ms;	/* the lab's own unit of time (the lab says which); 0 = default */
+	uint64_t seed;			/* for simulations and randomised scenarios */
+	volatile sig_atomic_t *stop;	/* set (non-zero) by SIGINT/SIGTERM; may be NULL */
+	struct rt_journal *journal;	/* every host change goes through it; may be NULL */
+	const char *progress_path;	/* progress file; NULL = the default */
+	void *live;			/* a lab-specific live model the run keeps current, or NULL */
+};
+
+/* The outcome of one run: the results document and how the run ended. */
+struct lab_result {
+	struct rt_result *res;		/* owned; NULL until run() builds it */
+	bool interrupted;		/* stopped early by ctx->stop; res holds what was measured */
+};
+
+/* One named check of a grade. */
+struct grade_check {
+	char *name;			/* owned; short stable id, e.g. "scenario-load-fifo" */
+	bool passed;
+	char *detail;			/* owned; a sentence a person can act on */
+};
+
+/* What grade() found. Build with grade_report_add(); release with grade_report_fini(). */
+struct grade_report {
+	struct grade_check *checks;	/* owned, in the order they were made */
+	size_t nchecks;
+	size_t npassed;
+	double score;			/* 0..100: the share of checks passed */
+};
+
 struct lab_ops {
 	const char *name;	/* stable id for CLI and JSON, e.g. "latency" */
 	const char *title;	/* one line for menus */
@@ -51,6 +101,19 @@ struct lab_ops {
 	int (*check_capabilities)(struct lab_ctx *ctx, char **cause);
 	int (*run)(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_result *res);
 	int (*grade)(const struct lab_result *res, struct grade_report *rep);
+	/*
+	 * Optional. parse_params() turns the lab's own command-line options
+	 * (argv[0] is the lab name) into *params for lab_ctx; 0, or -EINVAL
+	 * with a cause for a usage error; the params are released with
+	 * free_params(). text() appends the human summary of a result (the
+	 * final table of `rtlab lab run`). questions lists the ids of the
+	 * handout's written questions (NULL-terminated), which
+	 * `rtlab lab answer` stores in the progress file.
+	 */
+	int (*parse_params)(int argc, char **argv, void **params, char **cause);
+	void (*free_params)(void *params);
+	int (*text)(const struct lab_result *res, struct rt_buf *out);
+	const char *const *questions;
 };
 
 /* NULL-terminated, in teaching order. */
@@ -61,5 +124,54 @@ const struct lab_ops *lab_find(const char *name);
 
 /* "planned" or "ready" */
 const char *lab_state_name(enum lab_state state);
+
+/* ---- Results and grades (lab_common.c) ------------------------------------ */
+
+/* lab_result_fini - free what @r owns; @r is zeroed and may be reused. */
+void lab_result_fini(struct lab_result *r);
+
+/* lab_ctx_stopped - true when the front end asked the run to stop. */
+bool lab_ctx_stopped(const struct lab_ctx *ctx);
+
+/**
+ * grade_report_add - append a check to @rep and update the score
+ * @name: short stable id, copied
+ * @passed: the verdict
+ * @fmt: printf-style detail for a person, copied
+ *
+ * Returns 0 or -ENOMEM (the report is unchanged on failure).
+ */
+int grade_report_add(struct grade_report *rep, const char *name, bool passed,
+		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/* grade_report_fini - free the checks; @rep is zeroed. */
+void grade_report_fini(struct grade_report *rep);
+
+/* grade_report_passed - true when there is at least one check and all passed. */
+bool grade_report_passed(const struct grade_report *rep);
+
+/* ---- Written answers (kept in the progress file) --------------------------- */
+
+/**
+ * lab_answer_set - record the learner's written answer to question @qid of @lab
+ * @path: progress file; NULL means the default
+ * @text: the answer, 1..RT_PROGRESS_MAX_TEXT bytes; "" removes it
+ *
+ * Stored as labs.<lab>.answers.<qid> = { "text", "time" } through
+ * rt_progress_update(), so a TUI running at the same time loses nothing.
+ * The next run of the lab copies the answers into its results document.
+ * Returns 0 or a negative errno with @cause set.
+ */
+int lab_answer_set(const char *path, const char *lab, const char *qid, const char *text,
+		   char **cause);
+
+/**
+ * lab_answer_get - the recorded answer to @qid of @lab
+ * @out: on success, a copy the caller frees
+ *
+ * Returns 0, -ENOENT (none recorded) or another negative errno with @cause.
+ */
+int lab_answer_get(const char *path, const char *lab, const char *qid, char **out,
+		   char **cause);
 
 #endif

@@ -9,17 +9,7 @@
 #include <stddef.h>
 #include <string.h>
 
-static const struct lab_ops lab_latency = {
-	.name = "latency",
-	.title = "Timer and scheduling latency",
-	.summary = "Measure wake-up latency like cyclictest, idle and under load, "
-		   "with and without real-time tuning.",
-	.lesson = 3,
-	.state = LAB_STATE_PLANNED,
-	.issue = 4,
-	.wants = LAB_NEED_RT_PRIO | LAB_NEED_PREEMPT_RT,
-	.vm_live = true,
-};
+#include "lab_latency.h"
 
 static const struct lab_ops lab_ftrace = {
 	.name = "ftrace",

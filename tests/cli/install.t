@@ -15,6 +15,10 @@ check() {
 	if "$@"; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; fails=$((fails + 1)); fi
 }
 
+# Run make afresh, not as a sub-make of the `make check` that runs this test
+# (its jobserver is not ours, and make would warn about it).
+unset MAKEFLAGS MFLAGS MAKELEVEL
+
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 stage=$tmp/stage

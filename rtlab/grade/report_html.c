@@ -1,0 +1,179 @@
+/*
+ * report_html: one HTML page that needs nothing else: CSS and the SVG plot
+ * are inline, and there is no script, font, image or link to fetch, so it
+ * can be mailed, archived or opened offline years later. Every string from
+ * the document is escaped, since a results file may come from anywhere.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_result.h"
+
+static int esc(struct rt_buf *out, const char *s)
+{
+	int ret = 0;
+
+	for (; s && *s && !ret; s++) {
+		switch (*s) {
+		case '&':
+			ret = rt_buf_puts(out, "&amp;");
+			break;
+		case '<':
+			ret = rt_buf_puts(out, "&lt;");
+			break;
+		case '>':
+			ret = rt_buf_puts(out, "&gt;");
+			break;
+		case '"':
+			ret = rt_buf_puts(out, "&quot;");
+			break;
+		default:
+			ret = rt_buf_append(out, s, 1);
+		}
+	}
+	return ret;
+}
+
+/* A JSON scalar as text, escaped. */
+static int value(struct rt_buf *out, json_t *v)
+{
+	char *s;
+	int ret;
+
+	if (!v)
+		return rt_buf_puts(out, "-");
+	if (json_is_string(v))
+		return esc(out, json_string_value(v));
+	s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(10));
+	if (!s)
+		return -ENOMEM;
+	ret = esc(out, s);
+	free(s);
+	return ret;
+}
+
+static int kv_table(struct rt_buf *out, const char *title, json_t *obj)
+{
+	const char *k;
+	json_t *v;
+	int ret = rt_buf_printf(out, "<h2>%s</h2>\n<table>\n", title);
+
+	json_object_foreach(obj, k, v) {
+		ret |= rt_buf_puts(out, "<tr><th>");
+		ret |= esc(out, k);
+		ret |= rt_buf_puts(out, "</th><td>");
+		ret |= value(out, v);
+		ret |= rt_buf_puts(out, "</td></tr>\n");
+	}
+	return ret | rt_buf_puts(out, "</table>\n");
+}
+
+static int pct_cell(struct rt_buf *out, json_t *p)
+{
+	json_t *v = json_object_get(p, "value_us");
+
+	if (!json_is_number(v))
+		return rt_buf_puts(out, "<td>-</td>");
+	return rt_buf_printf(out, "<td class=\"%s\">%s%lld</td>",
+			     json_is_true(json_object_get(p, "meaningful")) ? "ok" : "weak",
+			     json_is_true(json_object_get(p, "above_bound")) ? "&gt;" : "",
+			     (long long)json_number_value(v));
+}
+
+static int scenario_table(struct rt_buf *out, json_t *scens)
+{
+	static const char *const pn[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+	json_t *s;
+	size_t i;
+	int ret = 0;
+
+	if (!json_array_size(scens))
+		return 0;
+	ret |= rt_buf_puts(out, "<h2>Scenarios</h2>\n<table>\n<tr><th>scenario</th><th>policy"
+			   "</th><th>prio</th><th>mlock</th><th>pinned</th><th>load</th>"
+			   "<th>samples</th><th>min</th><th>avg</th>");
+	for (size_t k = 0; k < 5; k++)
+		ret |= rt_buf_printf(out, "<th>%s</th>", pn[k]);
+	ret |= rt_buf_puts(out, "<th>max</th><th>overflows</th><th>dropped</th></tr>\n");
+	json_array_foreach(scens, i, s) {
+		json_t *pcts = json_object_get(s, "percentiles");
+		static const char *const keys[] = { "name", "policy", "priority", "mlock", "pinned",
+						    "load", "samples_count", "min_us", "avg_us" };
+
+		ret |= rt_buf_puts(out, "<tr>");
+		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			ret |= rt_buf_puts(out, "<td>");
+			ret |= value(out, json_object_get(s, keys[k]));
+			ret |= rt_buf_puts(out, "</td>");
+		}
+		for (size_t k = 0; k < 5; k++)
+			ret |= pct_cell(out, json_object_get(pcts, pn[k]));
+		ret |= rt_buf_puts(out, "<td>");
+		ret |= value(out, json_object_get(s, "max_us"));
+		ret |= rt_buf_puts(out, "</td><td>");
+		ret |= value(out, json_object_get(s, "overflow_count"));
+		ret |= rt_buf_puts(out, "</td><td>");
+		ret |= value(out, json_object_get(s, "dropped_count"));
+		ret |= rt_buf_puts(out, "</td></tr>\n");
+	}
+	ret |= rt_buf_puts(out, "</table>\n<p class=\"small\">Times in us. A percentile in "
+			   "<span class=\"weak\">this style</span> rests on too few samples to "
+			   "mean much; &gt; means above the histogram bound.</p>\n");
+	return ret;
+}
+
+int report_html(const struct rt_result *res, struct rt_buf *out)
+{
+	json_t *doc = rt_result_json(res), *v;
+	size_t i;
+	int ret = 0, r;
+
+	ret |= rt_buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
+			   "<meta charset=\"utf-8\">\n<title>rtlab ");
+	ret |= esc(out, rt_result_lab(res));
+	ret |= rt_buf_puts(out, " report</title>\n<style>\n"
+			   "body{font-family:sans-serif;margin:2em;max-width:70em}\n"
+			   "table{border-collapse:collapse;margin-bottom:1em}\n"
+			   "th,td{border:1px solid #bbb;padding:2px 8px;text-align:left}\n"
+			   "th{background:#eee}\n.weak{color:#999;font-style:italic}\n"
+			   ".sim{color:#d62728;font-weight:bold}\n.small{font-size:90%}\n"
+			   "</style>\n</head>\n<body>\n<h1>rtlab: ");
+	ret |= esc(out, rt_result_lab(res));
+	ret |= rt_buf_puts(out, " lab</h1>\n<p>Tier <b>");
+	ret |= esc(out, rt_result_tier(res));
+	ret |= rt_buf_puts(out, "</b>, created ");
+	ret |= esc(out, rt_result_created(res));
+	ret |= rt_buf_puts(out, ", rtlab ");
+	ret |= value(out, json_object_get(doc, "rtlab_version"));
+	ret |= rt_buf_puts(out, ".</p>\n");
+	if (rt_result_simulated(res))
+		ret |= rt_buf_puts(out, "<p class=\"sim\">SIMULATED: these numbers come from a "
+				   "model, not from this machine.</p>\n");
+	if (json_array_size(json_object_get(doc, "notes"))) {
+		ret |= rt_buf_puts(out, "<h2>Notes</h2>\n<ul>\n");
+		json_array_foreach(json_object_get(doc, "notes"), i, v) {
+			ret |= rt_buf_puts(out, "<li>");
+			ret |= esc(out, json_string_value(v));
+			ret |= rt_buf_puts(out, "</li>\n");
+		}
+		ret |= rt_buf_puts(out, "</ul>\n");
+	}
+	ret |= rt_buf_puts(out, "<h2>Latency plot</h2>\n");
+	r = report_svg(res, false, out);
+	if (r == -ENODATA)
+		ret |= rt_buf_puts(out, "<p>No histogram in this document.</p>\n");
+	else
+		ret |= r;
+	ret |= kv_table(out, "Summary", json_object_get(doc, "summary"));
+	ret |= scenario_table(out, json_object_get(json_object_get(doc, "extra"), "scenarios"));
+	ret |= kv_table(out, "Environment", json_object_get(doc, "env"));
+	ret |= kv_table(out, "Parameters", json_object_get(doc, "params"));
+	ret |= kv_table(out, "Answers", json_object_get(doc, "answers"));
+	ret |= rt_buf_puts(out, "</body>\n</html>\n");
+	return ret ? -ENOMEM : 0;
+}

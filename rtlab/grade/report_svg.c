@@ -1,0 +1,195 @@
+/*
+ * report_svg: the latency plot in the style OSADL publishes: 1 us buckets
+ * on a linear x axis, the count of samples per bucket on a logarithmic y
+ * axis (so a single sample far out in the tail stays visible), one line per
+ * histogram, overlaid, with a legend. A bucket with no samples is drawn on
+ * the x axis, below the "1" gridline, so the eye sees where the tail ends.
+ *
+ * Only histograms of a time unit are drawn, each scaled to microseconds.
+ * The plot is cut at the last occupied bucket (plus a margin); overflows
+ * beyond the histogram bound are named in the legend, not drawn.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_result.h"
+
+#define W 900
+#define H 500
+#define ML 80	/* margins: left, right, top, bottom */
+#define MR 20
+#define MT 50
+#define MB 60
+#define PW (W - ML - MR)
+#define PH (H - MT - MB)
+
+static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+				      "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22" };
+
+/* Multiplier from @unit to microseconds, or 0 for a unit that is not time. */
+static double to_us(const char *unit)
+{
+	if (!strcmp(unit, "us"))
+		return 1;
+	if (!strcmp(unit, "ns"))
+		return 1e-3;
+	if (!strcmp(unit, "ms"))
+		return 1e3;
+	if (!strcmp(unit, "s"))
+		return 1e6;
+	return 0;
+}
+
+/* A "nice" tick step (1, 2 or 5 times a power of ten) for about @n ticks over @span. */
+static double nice_step(double span, int n)
+{
+	double raw = span / n, p = pow(10, floor(log10(raw))), f = raw / p;
+
+	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+}
+
+static double ypos(double count, double decades)
+{
+	if (count < 1)
+		return MT + PH;
+	return MT + PH - (log10(count) + 0.5) / (decades + 0.5) * PH;
+}
+
+int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
+{
+	size_t nh = rt_result_hist_count(res), n = 0;
+	struct rt_result_hist *h = calloc(nh ? nh : 1, sizeof(*h));
+	double xmax = 0, cmax = 1, decades, step;
+	bool sim = rt_result_simulated(res);
+	int ret = 0;
+
+	if (!h)
+		return -ENOMEM;
+	for (size_t i = 0; i < nh; i++) {
+		double k;
+
+		if (rt_result_hist_get(res, i, &h[n])) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		k = to_us(h[n].unit);
+		if (k == 0) {
+			rt_result_hist_fini(&h[n]);
+			continue;
+		}
+		for (size_t b = 0; b < h[n].nbuckets; b++)
+			if (h[n].counts[b]) {
+				double x = (h[n].first_bucket + (b + 1) * h[n].bucket_width) * k;
+
+				if (x > xmax)
+					xmax = x;
+				if ((double)h[n].counts[b] > cmax)
+					cmax = (double)h[n].counts[b];
+			}
+		n++;
+	}
+	if (n == 0) {
+		ret = -ENODATA;
+		goto out;
+	}
+	if (xmax <= 0)
+		xmax = 10;
+	xmax = ceil(xmax * 1.05);
+	decades = ceil(log10(cmax));
+	if (decades < 1)
+		decades = 1;
+
+	if (standalone)
+		ret |= rt_buf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+				   "<svg xmlns=\"http://www.w3.org/2000/svg\"");
+	else
+		ret |= rt_buf_puts(out, "<svg");
+	ret |= rt_buf_printf(out, " width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
+			     "font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
+	ret |= rt_buf_printf(out, "<title>Latency histogram: lab %s, tier %s%s</title>\n",
+			     rt_result_lab(res), rt_result_tier(res), sim ? " (simulated)" : "");
+	ret |= rt_buf_printf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
+			     "fill=\"white\"/>\n", W, H);
+	ret |= rt_buf_printf(out, "<text x=\"%d\" y=\"24\" font-size=\"16\">Latency histogram, "
+			     "lab %s, tier %s, %s</text>\n", ML, rt_result_lab(res),
+			     rt_result_tier(res), rt_result_created(res));
+	if (sim)
+		ret |= rt_buf_printf(out, "<text x=\"%d\" y=\"%d\" font-size=\"40\" fill=\"#d62728\" "
+				     "fill-opacity=\"0.35\" text-anchor=\"middle\">SIMULATED</text>\n",
+				     ML + PW / 2, MT + PH / 2);
+
+	/* Grid, ticks and labels. */
+	step = nice_step(xmax, 10);
+	for (double x = 0; x <= xmax + 1e-9; x += step) {
+		double px = ML + x / xmax * PW;
+
+		ret |= rt_buf_printf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				     "stroke=\"#ddd\"/><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
+				     "y2=\"%d\" stroke=\"black\"/><text x=\"%.1f\" y=\"%d\" "
+				     "text-anchor=\"middle\">%g</text>\n", px, MT, px, MT + PH, px,
+				     MT + PH, px, MT + PH + 5, px, MT + PH + 18, x);
+	}
+	for (int d = 0; d <= (int)decades; d++) {
+		double py = ypos(pow(10, d), decades);
+		char lab[16];
+
+		if (d < 4)
+			snprintf(lab, sizeof(lab), "%d", (int)pow(10, d));
+		else
+			snprintf(lab, sizeof(lab), "1e%d", d);
+
+		ret |= rt_buf_printf(out, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" "
+				     "stroke=\"#ddd\"/><line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
+				     "y2=\"%.1f\" stroke=\"black\"/><text x=\"%d\" y=\"%.1f\" "
+				     "text-anchor=\"end\">%s</text>\n", ML, py, ML + PW, py, ML - 5,
+				     py, ML, py, ML - 8, py + 4, lab);
+	}
+	ret |= rt_buf_printf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
+			     "fill=\"none\" stroke=\"black\"/>\n", ML, MT, PW, PH);
+	ret |= rt_buf_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">latency (us), "
+			     "1 us buckets</text>\n", ML + PW / 2, H - 15);
+	ret |= rt_buf_printf(out, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" "
+			     "transform=\"rotate(-90 18 %d)\">samples per bucket (log scale)"
+			     "</text>\n", MT + PH / 2, MT + PH / 2);
+
+	/* One polyline per histogram, then the legend. */
+	for (size_t c = 0; c < n; c++) {
+		double k = to_us(h[c].unit);
+		const char *col = colors[c % (sizeof(colors) / sizeof(colors[0]))];
+
+		ret |= rt_buf_printf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.2\" "
+				     "points=\"", col);
+		for (size_t b = 0; b < h[c].nbuckets; b++) {
+			double x = (h[c].first_bucket + (b + 0.5) * h[c].bucket_width) * k;
+
+			if (x > xmax)
+				break;
+			ret |= rt_buf_printf(out, "%s%.1f,%.1f", b ? " " : "", ML + x / xmax * PW,
+					     ypos((double)h[c].counts[b], decades));
+		}
+		ret |= rt_buf_puts(out, "\"/>\n");
+		ret |= rt_buf_printf(out, "<line x1=\"%d\" y1=\"%zu\" x2=\"%d\" y2=\"%zu\" "
+				     "stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%zu\">%s",
+				     ML + PW - 230, MT + 15 + c * 16, ML + PW - 205, MT + 15 + c * 16,
+				     col, ML + PW - 200, MT + 19 + c * 16, h[c].name);
+		if (h[c].overflow_count)
+			ret |= rt_buf_printf(out, " (%llu above %g us)",
+					     (unsigned long long)h[c].overflow_count,
+					     (h[c].first_bucket + h[c].nbuckets * h[c].bucket_width) *
+					     k);
+		ret |= rt_buf_puts(out, "</text>\n");
+	}
+	ret |= rt_buf_puts(out, "</svg>\n");
+	ret = ret ? -ENOMEM : 0;
+out:
+	for (size_t c = 0; c < n; c++)
+		rt_result_hist_fini(&h[c]);
+	free(h);
+	return ret;
+}

@@ -1,0 +1,191 @@
+/*
+ * lab_latency: the latency lab's scenarios, options, live model and grade.
+ *
+ * The lab measures wake-up latency the way cyclictest does (rt_probe) in a
+ * chosen set of named scenarios, each a documented configuration of policy,
+ * priority, memory locking, pinning and background load (rt_load). Explicit
+ * cyclictest-like options (--policy, --priority, --interval, --threads,
+ * --cpus, --mlock, --load, --duration, ...) override the scenarios' fields,
+ * or, given without --scenario, describe one scenario called "custom".
+ *
+ * Everything here is exposed for three readers: the CLI (through lab_ops),
+ * the unit tests and fuzz target (the parsers and the grade), and the
+ * ncurses screen (the live model, which the run keeps current and a UI
+ * thread may snapshot at any time).
+ */
+#ifndef RTLAB_LABS_LAB_LATENCY_H
+#define RTLAB_LABS_LAB_LATENCY_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "labs/lab.h"
+
+#define LATENCY_MAX_SCENARIOS 16u
+#define LATENCY_MAX_THREADS 64u
+#define LATENCY_MAX_CPUS 1024u
+#define LATENCY_NAME_MAX 32u
+#define LATENCY_LOAD_MAX 128u
+
+#define LATENCY_DEFAULT_DURATION_MS 15000u	/* per scenario: 15,000 samples at 1 ms */
+#define LATENCY_DEFAULT_INTERVAL_US 1000u
+#define LATENCY_DEFAULT_DISTANCE_US 500u	/* as cyclictest -d */
+#define LATENCY_DEFAULT_PRIORITY 90
+#define LATENCY_DEFAULT_HIST_MAX_US 2000u
+#define LATENCY_MAX_DURATION_MS (86400u * 1000u)
+#define LATENCY_MAX_HIST_US 100000u
+/* Grading: each required scenario needs at least this many samples. */
+#define LATENCY_GRADE_MIN_SAMPLES 10000u
+
+/* A named scenario as documented in the handout. */
+struct latency_scenario {
+	const char *name;
+	const char *summary;		/* one sentence: what it shows */
+	int policy;			/* SCHED_OTHER or SCHED_FIFO */
+	int priority;
+	bool mlock;
+	bool pinned;			/* thread i on CPU i (or on --cpus) */
+	const char *load;		/* rt_load names, or NULL for an idle machine */
+	bool needs_preempt_rt;		/* refuse to run on a kernel that is not PREEMPT_RT */
+};
+
+/* The scenario table, in teaching order, and its length. */
+extern const struct latency_scenario latency_scenarios[];
+extern const size_t latency_nscenarios;
+
+/* The scenario called @name, or NULL. */
+const struct latency_scenario *latency_scenario_find(const char *name);
+
+/* One scenario as it will run: the table entry with the options applied. */
+struct latency_plan {
+	char name[LATENCY_NAME_MAX];
+	int policy;
+	int priority;
+	bool mlock;
+	bool pinned;
+	bool needs_preempt_rt;
+	char load[LATENCY_LOAD_MAX];	/* "" for none */
+};
+
+/* The parsed options of one `rtlab lab run latency`. */
+struct latency_params {
+	struct latency_plan plan[LATENCY_MAX_SCENARIOS];
+	unsigned int nplans;
+	unsigned int duration_ms;	/* per scenario */
+	unsigned int interval_us;
+	unsigned int distance_us;
+	unsigned int threads;
+	unsigned int hist_max_us;
+	unsigned int cpus[LATENCY_MAX_CPUS];	/* --cpus, in the order given */
+	unsigned int ncpus;			/* 0: no --cpus */
+	bool dma_latency;
+	unsigned int spike_us;		/* 0 = off */
+	unsigned int trace_marker_us;	/* 0 = off */
+	bool custom;			/* no --scenario: one "custom" plan from the options */
+};
+
+/* latency_params_init - the defaults: idle-other, load-other, idle-fifo, load-fifo. */
+void latency_params_init(struct latency_params *p);
+
+/**
+ * latency_params_parse - parse the lab's options
+ * @argc, @argv: argv[0] is the lab name; options may be "--opt VALUE" or "--opt=VALUE"
+ * @p: filled from latency_params_init() plus the options
+ * @cause: on failure, what is wrong (caller frees)
+ *
+ * Pure: no I/O and no globals. Returns 0 or -EINVAL.
+ */
+int latency_params_parse(int argc, char **argv, struct latency_params *p, char **cause);
+
+/**
+ * latency_parse_duration - "10s", "2m", "500ms", "1h", "1d" or bare seconds ("20")
+ * @ms: the duration in milliseconds, 1 .. LATENCY_MAX_DURATION_MS
+ *
+ * Returns 0 or -EINVAL.
+ */
+int latency_parse_duration(const char *s, unsigned int *ms);
+
+/**
+ * latency_parse_cpus - a CPU list "0,2-3,5" (ranges and single CPUs)
+ * @cpus: receives the CPUs in the order written, duplicates refused
+ * @max: capacity of @cpus
+ * @n: how many were written
+ *
+ * Every CPU is below LATENCY_MAX_CPUS. Returns 0 or -EINVAL.
+ */
+int latency_parse_cpus(const char *s, unsigned int *cpus, unsigned int max, unsigned int *n);
+
+/* "other", "fifo", "rr" for a SCHED_* policy. */
+const char *latency_policy_name(int policy);
+
+/* ---- Live model for a screen -------------------------------------------------- */
+
+/* One measuring thread as a screen shows it. */
+struct latency_live_thread {
+	int tid;
+	uint64_t samples;
+	uint64_t drops;
+	int64_t cur_ns;			/* the last sample */
+	int64_t min_ns;
+	int64_t max_ns;
+	double avg_ns;
+	uint64_t p99_us;
+	bool p99_above_bound;
+};
+
+/* A consistent copy of the model; the histogram is the current scenario's (all threads). */
+struct latency_live_snap {
+	char scenario[LATENCY_NAME_MAX];
+	unsigned int index;		/* of the current scenario, 0-based */
+	unsigned int nscenarios;
+	unsigned int pct;		/* progress of the current scenario */
+	const char *policy;		/* "other"/"fifo"/"rr", as actually used */
+	bool running;
+	unsigned int nthreads;
+	struct latency_live_thread threads[LATENCY_MAX_THREADS];
+	unsigned int nbuckets;		/* 1 us buckets in @counts */
+	uint64_t *counts;		/* caller's array of @cap entries, or NULL */
+	size_t cap;
+	uint64_t overflow;
+};
+
+/*
+ * The model a run keeps current (lab_ctx.live). Fields are private to
+ * lab_latency.c; a reader uses latency_live_snapshot().
+ */
+struct latency_live {
+	pthread_mutex_t lock;
+	struct latency_live_snap snap;	/* counts points into hist below */
+	uint64_t *hist;			/* owned */
+	size_t hist_cap;
+};
+
+/* latency_live_init - an empty model; 0 or -ENOMEM. Release with latency_live_fini(). */
+int latency_live_init(struct latency_live *m);
+void latency_live_fini(struct latency_live *m);
+
+/**
+ * latency_live_snapshot - copy the model into @out
+ *
+ * @out->counts/cap are the caller's (counts beyond cap are not copied);
+ * everything else is overwritten. Safe from any thread while a run updates
+ * the model.
+ */
+void latency_live_snapshot(struct latency_live *m, struct latency_live_snap *out);
+
+/* ---- The lab ---------------------------------------------------------------- */
+
+extern const struct lab_ops lab_latency;
+
+/* The handout's written questions, NULL-terminated ("Q1" ...). */
+extern const char *const latency_questions[];
+
+/*
+ * latency_grade - the lab's grade (also lab_latency.grade): a pure function
+ * of the document. See labs/latency/README.md, "What is graded".
+ */
+int latency_grade(const struct lab_result *res, struct grade_report *rep);
+
+#endif

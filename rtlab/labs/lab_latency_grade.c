@@ -1,0 +1,201 @@
+/*
+ * lab_latency_grade: the latency lab's checks. A pure function of the
+ * results document (no clock, no files, no environment), so the unit tests
+ * grade hand-built documents and a teacher can re-grade a learner's file.
+ *
+ * Checks, in order (labs/latency/README.md, "What is graded"):
+ *   scenario-idle-other, scenario-load-other, scenario-load-fifo
+ *       the scenario is in extra.scenarios with at least
+ *       LATENCY_GRADE_MIN_SAMPLES samples (15 s at 1 ms gives 15,000);
+ *   complete      the run was not interrupted;
+ *   fifo-tail     measured live (tier host or vm), load-fifo really ran
+ *                 as SCHED_FIFO/RR (no "rt_refused"), and its p99 is below
+ *                 load-other's p99 (a p99 above the histogram bound counts
+ *                 as larger than any value below it);
+ *   predictions   every predict question of the lessons for this lab
+ *                 (extra.predictions) about a scenario the document holds
+ *                 has its answer in "answers"; when there is none such, at
+ *                 least one "predict." answer;
+ *   answers       every written question (Q1..Q5) has a non-empty answer.
+ */
+#include "lab_latency.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <string.h>
+
+#include "core/rt_result.h"
+
+static json_t *find_scenario(json_t *doc, const char *name)
+{
+	json_t *scens = json_object_get(json_object_get(doc, "extra"), "scenarios"), *s;
+	size_t i;
+
+	json_array_foreach(scens, i, s)
+		if (!strcmp(json_string_value(json_object_get(s, "name")) ?: "", name))
+			return s;
+	return NULL;
+}
+
+static int check_present(json_t *doc, const char *name, struct grade_report *rep)
+{
+	json_t *s = find_scenario(doc, name);
+	char id[64];
+	json_int_t n;
+
+	snprintf(id, sizeof(id), "scenario-%s", name);
+	if (!s)
+		return grade_report_add(rep, id, false, "scenario %s is missing: run `rtlab lab "
+					"run latency --scenario %s` (with the others)", name, name);
+	n = json_integer_value(json_object_get(s, "samples_count"));
+	if (n < LATENCY_GRADE_MIN_SAMPLES)
+		return grade_report_add(rep, id, false, "scenario %s has %lld samples, fewer than "
+					"the %u needed for a p99 with some weight: run it longer "
+					"(--duration)", name, (long long)n, LATENCY_GRADE_MIN_SAMPLES);
+	return grade_report_add(rep, id, true, "scenario %s: %lld samples", name, (long long)n);
+}
+
+/* p99 as a comparable number: above the bound counts as bound + 1. */
+static bool p99_of(json_t *s, double *out)
+{
+	json_t *v = json_object_get(s, "p99_us");
+
+	if (!json_is_number(v))
+		return false;
+	*out = json_number_value(v);
+	if (json_is_true(json_object_get(s, "p99_above_bound")))
+		*out += 1;
+	return true;
+}
+
+static int check_fifo_tail(const struct rt_result *res, json_t *doc, struct grade_report *rep)
+{
+	static const char id[] = "fifo-tail";
+	json_t *fifo = find_scenario(doc, "load-fifo"), *other = find_scenario(doc, "load-other");
+	const char *tier = rt_result_tier(res), *pol;
+	double pf, po;
+
+	if (strcmp(tier, "host") && strcmp(tier, "vm"))
+		return grade_report_add(rep, id, false, "the document's tier is %s: the comparison "
+					"needs a live measurement (host or vm)", tier);
+	if (!fifo)
+		return grade_report_add(rep, id, false, "needs the load-fifo scenario");
+	pol = json_string_value(json_object_get(fifo, "policy")) ?: "";
+	if (json_is_string(json_object_get(fifo, "rt_refused")) ||
+	    (strcmp(pol, "fifo") && strcmp(pol, "rr")))
+		return grade_report_add(rep, id, false, "load-fifo was measured as SCHED_OTHER "
+					"because the kernel refused SCHED_FIFO (%s); run as root or "
+					"with CAP_SYS_NICE",
+					json_string_value(json_object_get(fifo, "rt_refused")) ?:
+					"no reason recorded");
+	if (!other)
+		return grade_report_add(rep, id, false, "needs load-other to compare with");
+	if (!p99_of(fifo, &pf) || !p99_of(other, &po))
+		return grade_report_add(rep, id, false, "a p99 is missing (no samples?)");
+	if (pf >= po)
+		return grade_report_add(rep, id, false, "load-fifo p99 (%s%.0f us) is not below "
+					"load-other p99 (%s%.0f us): look for what else ran at RT "
+					"priority, or whether the load really loaded the CPUs",
+					pf > json_number_value(json_object_get(fifo, "p99_us")) ? ">" : "",
+					json_number_value(json_object_get(fifo, "p99_us")),
+					po > json_number_value(json_object_get(other, "p99_us")) ? ">" : "",
+					json_number_value(json_object_get(other, "p99_us")));
+	return grade_report_add(rep, id, true, "load-fifo p99 %.0f us is below load-other p99 "
+				"%s%.0f us", json_number_value(json_object_get(fifo, "p99_us")),
+				po > json_number_value(json_object_get(other, "p99_us")) ? ">" : "",
+				json_number_value(json_object_get(other, "p99_us")));
+}
+
+static int check_predictions(json_t *doc, struct grade_report *rep)
+{
+	static const char id[] = "predictions";
+	json_t *answers = json_object_get(doc, "answers"), *preds, *p;
+	const char *key;
+	size_t i, have = 0, total = 0;
+	char missing[256] = "";
+	json_t *v;
+
+	preds = json_object_get(json_object_get(doc, "extra"), "predictions");
+	json_array_foreach(preds, i, p)
+		if (find_scenario(doc, json_string_value(json_object_get(p, "scenario")) ?: ""))
+			total++;
+	if (total == 0) {
+		json_object_foreach(answers, key, v)
+			if (!strncmp(key, "predict.", 8) && json_is_number(v))
+				have++;
+		return grade_report_add(rep, id, have > 0, have ? "%zu prediction(s) recorded" :
+					"no prediction recorded: answer the lessons' predict "
+					"questions for this lab (lesson 03) before running",
+					have);
+	}
+	total = 0;
+	json_array_foreach(preds, i, p) {
+		const char *k = json_string_value(json_object_get(p, "answer_key")) ?: "";
+		const char *sc = json_string_value(json_object_get(p, "scenario")) ?: "";
+
+		if (!find_scenario(doc, sc))
+			continue;	/* about a scenario this run did not measure */
+		total++;
+		if (json_is_number(json_object_get(answers, k)))
+			have++;
+		else if (strlen(missing) + strlen(k) + 3 < sizeof(missing))
+			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+				 "%s%s", *missing ? ", " : "", k);
+	}
+	if (have < total)
+		return grade_report_add(rep, id, false, "%zu of %zu predictions recorded; missing: "
+					"%s (answer them in the lessons, then run again)", have, total,
+					missing);
+	return grade_report_add(rep, id, true, "all %zu predictions recorded", total);
+}
+
+static int check_answers(json_t *doc, struct grade_report *rep)
+{
+	json_t *answers = json_object_get(doc, "answers");
+	char missing[128] = "";
+	size_t n = 0, have = 0;
+
+	for (const char *const *q = latency_questions; *q; q++, n++) {
+		const char *t = json_string_value(json_object_get(answers, *q));
+
+		if (t && *t)
+			have++;
+		else
+			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing), "%s%s",
+				 *missing ? ", " : "", *q);
+	}
+	if (have < n)
+		return grade_report_add(rep, "answers", false, "written answers missing: %s (record "
+					"each with `rtlab lab answer latency Qn \"...\"`, then run "
+					"again)", missing);
+	return grade_report_add(rep, "answers", true, "all %zu written answers present", n);
+}
+
+int latency_grade(const struct lab_result *lr, struct grade_report *rep)
+{
+	static const char *const required[] = { "idle-other", "load-other", "load-fifo" };
+	json_t *doc;
+	int ret = 0;
+
+	if (!lr || !lr->res)
+		return -EINVAL;
+	if (strcmp(rt_result_lab(lr->res), "latency"))
+		return -EINVAL;
+	doc = rt_result_json(lr->res);
+	for (size_t i = 0; !ret && i < sizeof(required) / sizeof(required[0]); i++)
+		ret = check_present(doc, required[i], rep);
+	if (!ret) {
+		bool intr = json_is_true(json_object_get(json_object_get(doc, "extra"),
+							 "interrupted"));
+
+		ret = grade_report_add(rep, "complete", !intr, intr ? "the run was interrupted: "
+				       "run it to the end" : "the run ended normally");
+	}
+	if (!ret)
+		ret = check_fifo_tail(lr->res, doc, rep);
+	if (!ret)
+		ret = check_predictions(doc, rep);
+	if (!ret)
+		ret = check_answers(doc, rep);
+	return ret;
+}

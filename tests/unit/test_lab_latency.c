@@ -1,0 +1,538 @@
+/*
+ * Unit tests for the latency lab: the scenario table (every scenario the
+ * lessons name exists and is documented), the option parsers (defaults,
+ * scenarios, overrides, every kind of error), the grade on hand-built
+ * documents (each check seen passing and failing), the framework helpers
+ * (grade_report, written answers in a temp progress file), and two short
+ * real runs through lab_ops (one complete, one stopped before it started).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <jansson.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/rt_env.h"
+#include "core/rt_result.h"
+#include "labs/lab.h"
+#include "labs/lab_latency.h"
+
+/* ---- Scenario table ---------------------------------------------------------- */
+
+static void test_scenarios(void **state)
+{
+	static const char *const named_by_lessons[] = { "idle-other", "load-other", "idle-fifo",
+							"load-fifo", "load-fifo-rt" };
+	static const char *const required[] = { "load-fifo-mlock", "load-fifo-mlock-pinned",
+						"load-fifo-faults" };
+	const struct latency_scenario *s;
+	size_t nrt = 0;
+
+	(void)state;
+	for (size_t i = 0; i < 5; i++)
+		assert_non_null(latency_scenario_find(named_by_lessons[i]));
+	for (size_t i = 0; i < 3; i++)
+		assert_non_null(latency_scenario_find(required[i]));
+	assert_null(latency_scenario_find("Load-fifo"));
+	for (size_t i = 0; i < latency_nscenarios; i++) {
+		s = &latency_scenarios[i];
+		assert_true(strlen(s->summary) > 20);
+		assert_true(strlen(s->name) < LATENCY_NAME_MAX);
+		if (s->policy == SCHED_OTHER)
+			assert_int_equal(s->priority, 0);
+		else
+			assert_true(s->priority >= 1 && s->priority <= 99);
+		assert_true(!strncmp(s->name, "load-", 5) == (s->load != NULL));
+		nrt += s->needs_preempt_rt;
+	}
+	assert_int_equal(nrt, 1);
+	s = latency_scenario_find("load-fifo-rt");
+	assert_true(s->needs_preempt_rt && s->mlock && s->pinned && s->policy == SCHED_FIFO);
+	s = latency_scenario_find("load-fifo-faults");
+	assert_false(s->mlock);
+	assert_non_null(strstr(s->load, "pagefault"));
+	assert_true(latency_scenario_find("load-fifo-mlock")->mlock);
+	assert_false(latency_scenario_find("load-fifo")->mlock);
+	assert_true(latency_scenario_find("load-fifo-mlock-pinned")->pinned);
+}
+
+/* ---- Parsers ------------------------------------------------------------------ */
+
+static void test_duration(void **state)
+{
+	unsigned int ms = 0;
+
+	(void)state;
+	assert_int_equal(latency_parse_duration("10s", &ms), 0);
+	assert_int_equal(ms, 10000);
+	assert_int_equal(latency_parse_duration("2m", &ms), 0);
+	assert_int_equal(ms, 120000);
+	assert_int_equal(latency_parse_duration("500ms", &ms), 0);
+	assert_int_equal(ms, 500);
+	assert_int_equal(latency_parse_duration("20", &ms), 0);
+	assert_int_equal(ms, 20000);
+	assert_int_equal(latency_parse_duration("1h", &ms), 0);
+	assert_int_equal(ms, 3600000);
+	assert_int_equal(latency_parse_duration("1d", &ms), 0);
+	assert_int_equal(ms, 86400000);
+	for (const char *const *bad = (const char *const[]){ "", "s", "0", "0s", "-1s", "1.5s",
+		"10x", "10 s", "2d", "99999999999999999999", "1sm", " 1s", NULL }; *bad; bad++)
+		assert_int_equal(latency_parse_duration(*bad, &ms), -EINVAL);
+	assert_int_equal(latency_parse_duration(NULL, &ms), -EINVAL);
+}
+
+static void test_cpus(void **state)
+{
+	unsigned int c[8], n = 0;
+
+	(void)state;
+	assert_int_equal(latency_parse_cpus("1", c, 8, &n), 0);
+	assert_int_equal(n, 1);
+	assert_int_equal(c[0], 1);
+	assert_int_equal(latency_parse_cpus("3,0-2", c, 8, &n), 0);
+	assert_int_equal(n, 4);
+	assert_int_equal(c[0], 3);
+	assert_int_equal(c[3], 2);
+	assert_int_equal(latency_parse_cpus("0-8", c, 8, &n), -EINVAL);	/* too many */
+	for (const char *const *bad = (const char *const[]){ "", ",", "1,", ",1", "1,,2", "2-1",
+		"1-", "-1", "a", "1 ", "1,1", "0-2,2", "1024", "99999999999", NULL }; *bad; bad++)
+		assert_int_equal(latency_parse_cpus(*bad, c, 8, &n), -EINVAL);
+}
+
+static int parse(struct latency_params *p, char **cause, ...)
+{
+	char *argv[32];
+	int argc = 0;
+	va_list ap;
+
+	argv[argc++] = "latency";
+	va_start(ap, cause);
+	for (char *a = va_arg(ap, char *); a && argc < 31; a = va_arg(ap, char *))
+		argv[argc++] = a;
+	va_end(ap);
+	argv[argc] = NULL;
+	return latency_params_parse(argc, argv, p, cause);
+}
+
+static void test_params_defaults_and_scenarios(void **state)
+{
+	struct latency_params p;
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(parse(&p, &cause, NULL), 0);
+	assert_int_equal(p.nplans, 4);
+	assert_string_equal(p.plan[0].name, "idle-other");
+	assert_string_equal(p.plan[3].name, "load-fifo");
+	assert_int_equal(p.duration_ms, LATENCY_DEFAULT_DURATION_MS);
+	assert_int_equal(p.interval_us, 1000);
+	assert_int_equal(p.threads, 1);
+	assert_false(p.custom);
+
+	assert_int_equal(parse(&p, &cause, "--scenario", "load-fifo-rt", "--scenario=idle-other,"
+			       "load-other", "--duration", "3s", NULL), 0);
+	assert_int_equal(p.nplans, 3);
+	assert_string_equal(p.plan[0].name, "load-fifo-rt");
+	assert_true(p.plan[0].needs_preempt_rt);
+	assert_int_equal(p.duration_ms, 3000);
+}
+
+static void test_params_custom_and_overrides(void **state)
+{
+	struct latency_params p;
+	char *cause = NULL;
+
+	(void)state;
+	/* The bench's command line: one custom scenario. */
+	assert_int_equal(parse(&p, &cause, "--policy", "fifo", "--priority", "90", "--interval",
+			       "1000", "--threads", "1", "--cpus", "1", "--mlock", "--load", "cpu",
+			       "--duration", "20s", "--hist-max", "1000", NULL), 0);
+	assert_true(p.custom);
+	assert_int_equal(p.nplans, 1);
+	assert_string_equal(p.plan[0].name, "custom");
+	assert_int_equal(p.plan[0].policy, SCHED_FIFO);
+	assert_int_equal(p.plan[0].priority, 90);
+	assert_true(p.plan[0].mlock);
+	assert_true(p.plan[0].pinned);
+	assert_string_equal(p.plan[0].load, "cpu");
+	assert_int_equal(p.ncpus, 1);
+	assert_int_equal(p.cpus[0], 1);
+	assert_int_equal(p.hist_max_us, 1000);
+
+	/* A bare --priority means fifo, as cyclictest -p. */
+	assert_int_equal(parse(&p, &cause, "--priority", "80", NULL), 0);
+	assert_int_equal(p.plan[0].policy, SCHED_FIFO);
+	assert_int_equal(p.plan[0].priority, 80);
+
+	/* Overrides apply to every chosen scenario. */
+	assert_int_equal(parse(&p, &cause, "--scenario", "idle-other,load-fifo", "--policy", "rr",
+			       "--load", "none", "--dma-latency", "--spike", "50",
+			       "--trace-marker=100", "--distance", "0", NULL), 0);
+	assert_false(p.custom);
+	for (unsigned int i = 0; i < 2; i++) {
+		assert_int_equal(p.plan[i].policy, SCHED_RR);
+		assert_int_equal(p.plan[i].priority, LATENCY_DEFAULT_PRIORITY);
+		assert_string_equal(p.plan[i].load, "");
+	}
+	assert_true(p.dma_latency);
+	assert_int_equal(p.spike_us, 50);
+	assert_int_equal(p.trace_marker_us, 100);
+	assert_int_equal(p.distance_us, 0);
+
+	assert_int_equal(parse(&p, &cause, "--scenario", "load-fifo", "--policy", "other", NULL),
+			 0);
+	assert_int_equal(p.plan[0].policy, SCHED_OTHER);
+	assert_int_equal(p.plan[0].priority, 0);
+}
+
+static void test_params_errors(void **state)
+{
+	static const char *const bad[][4] = {
+		{ "--bogus" }, { "stray" }, { "--scenario", "nope" },
+		{ "--scenario", "idle-other,idle-other" }, { "--duration", "ten" },
+		{ "--policy", "deadline" }, { "--priority", "0" }, { "--priority", "100" },
+		{ "--policy", "other", "--priority", "5" }, { "--interval", "0" },
+		{ "--policy", "fifo", "--interval", "10" }, { "--threads", "0" },
+		{ "--threads", "65" }, { "--cpus", "x" }, { "--load", "bogus" },
+		{ "--load", "cpu,cpu" }, { "--load", "cpu,,io" }, { "--hist-max", "0" },
+		{ "--mlock=yes" }, { "--duration" }, { "--interval", "900000", "--threads", "2" },
+		{ "--" }, { "--spike", "-1" }, { "--scenario", "," }, { "--scenario", "idle-other," },
+	};
+	struct latency_params p;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		char *argv[6] = { "latency" }, *cause = NULL;
+		int argc = 1;
+
+		for (size_t k = 0; k < 4 && bad[i][k]; k++)
+			argv[argc++] = (char *)bad[i][k];
+		if (i == 20)
+			argv[argc++] = "--distance=200000";
+		assert_int_equal(latency_params_parse(argc, argv, &p, &cause), -EINVAL);
+		assert_non_null(cause);
+		free(cause);
+	}
+}
+
+/* ---- Grading on hand-built documents ----------------------------------------- */
+
+struct docspec {
+	const char *tier;
+	uint64_t samples;		/* per scenario */
+	bool skip_load_fifo;
+	bool rt_refused;
+	double fifo_p99, other_p99;
+	bool other_above;
+	bool interrupted;
+	bool predictions;		/* answers for the listed predictions */
+	bool answers;
+};
+
+static struct rt_result *make_doc(const struct docspec *d)
+{
+	static const char *const names[] = { "idle-other", "load-other", "load-fifo" };
+	struct rt_env env = { .kernel_release = "6.1.0", .kernel_version = "#1 SMP",
+			      .machine = "x86_64", .preempt_model = "voluntary",
+			      .preempt_source = "test", .cpus = 2, .root = true };
+	struct rt_result *res = rt_result_new("latency", d->tier, &env);
+	json_t *extra, *scens = json_array(), *preds = json_array();
+
+	assert_non_null(res);
+	for (size_t i = 0; i < 3; i++) {
+		bool fifo = i == 2;
+		double p99 = fifo ? d->fifo_p99 : d->other_p99;
+
+		if (fifo && d->skip_load_fifo)
+			continue;
+		assert_int_equal(json_array_append_new(scens, json_pack(
+			"{s:s, s:s, s:s, s:I, s:f, s:b, s:o}", "name", names[i], "policy_requested",
+			fifo ? "fifo" : "other", "policy", fifo && !d->rt_refused ? "fifo" : "other",
+			"samples_count", (json_int_t)d->samples, "p99_us", p99, "p99_above_bound",
+			!fifo && d->other_above, "rt_refused", fifo && d->rt_refused ?
+			json_string("not root") : json_null())), 0);
+	}
+	assert_int_equal(json_array_append_new(preds, json_pack("{s:s, s:s}", "answer_key",
+		"predict.03.predict-load-fifo", "scenario", "load-fifo")), 0);
+	assert_int_equal(json_array_append_new(preds, json_pack("{s:s, s:s}", "answer_key",
+		"predict.05.predict-rt-p99", "scenario", "load-fifo-rt")), 0);
+	extra = rt_result_extra(res);
+	json_object_set_new(extra, "scenarios", scens);
+	json_object_set_new(extra, "predictions", preds);
+	json_object_set_new(extra, "interrupted", json_boolean(d->interrupted));
+	if (d->predictions)
+		assert_int_equal(rt_result_set_answer_num(res, "predict.03.predict-load-fifo", 20), 0);
+	if (d->answers)
+		for (const char *const *q = latency_questions; *q; q++)
+			assert_int_equal(rt_result_set_answer_str(res, *q, "because"), 0);
+	return res;
+}
+
+static const struct docspec good = {
+	.tier = "host", .samples = 15000, .fifo_p99 = 20, .other_p99 = 300,
+	.predictions = true, .answers = true,
+};
+
+/* Grade @d, return whether check @name passed (fails the test if it is absent). */
+static bool check_result(const struct docspec *d, const char *name, bool *all)
+{
+	struct lab_result lr = { .res = make_doc(d) };
+	struct grade_report rep = { 0 };
+	bool found = false, passed = false;
+
+	assert_int_equal(lab_latency.grade(&lr, &rep), 0);
+	for (size_t i = 0; i < rep.nchecks; i++) {
+		assert_non_null(rep.checks[i].detail);
+		if (!strcmp(rep.checks[i].name, name)) {
+			found = true;
+			passed = rep.checks[i].passed;
+		}
+	}
+	assert_true(found);
+	if (all)
+		*all = grade_report_passed(&rep);
+	grade_report_fini(&rep);
+	lab_result_fini(&lr);
+	return passed;
+}
+
+static void test_grade_all_pass(void **state)
+{
+	struct lab_result lr = { .res = make_doc(&good) };
+	struct grade_report rep = { 0 };
+	char *text;
+
+	(void)state;
+	/* The document must itself be valid. */
+	text = rt_result_to_string(lr.res, NULL);
+	assert_non_null(text);
+	free(text);
+	assert_int_equal(latency_grade(&lr, &rep), 0);
+	assert_int_equal(rep.nchecks, 7);
+	assert_true(grade_report_passed(&rep));
+	assert_true(rep.score == 100.0);
+	grade_report_fini(&rep);
+	lab_result_fini(&lr);
+}
+
+static void test_grade_each_fails(void **state)
+{
+	struct docspec d;
+	bool all;
+
+	(void)state;
+	d = good;
+	d.samples = LATENCY_GRADE_MIN_SAMPLES - 1;
+	assert_false(check_result(&d, "scenario-idle-other", &all));
+	assert_false(all);
+	d = good;
+	d.samples = LATENCY_GRADE_MIN_SAMPLES;
+	assert_true(check_result(&d, "scenario-load-other", &all));
+	assert_true(all);
+	d = good;
+	d.skip_load_fifo = true;
+	assert_false(check_result(&d, "scenario-load-fifo", NULL));
+	assert_false(check_result(&d, "fifo-tail", NULL));
+	/* Its prediction is about a scenario not in the document: no longer required. */
+	d.predictions = false;
+	assert_false(check_result(&d, "predictions", NULL));	/* none at all */
+
+	d = good;
+	d.interrupted = true;
+	assert_false(check_result(&d, "complete", NULL));
+	d = good;
+	d.rt_refused = true;
+	assert_false(check_result(&d, "fifo-tail", NULL));
+	d = good;
+	d.fifo_p99 = 300;
+	assert_false(check_result(&d, "fifo-tail", NULL));	/* equal is not below */
+	d = good;
+	d.fifo_p99 = 2000;
+	d.other_p99 = 2000;
+	d.other_above = true;				/* "> 2000" beats 2000 */
+	assert_true(check_result(&d, "fifo-tail", NULL));
+	d = good;
+	d.tier = "simulation";
+	assert_false(check_result(&d, "fifo-tail", NULL));
+	d = good;
+	d.tier = "vm";
+	assert_true(check_result(&d, "fifo-tail", NULL));
+	d = good;
+	d.predictions = false;
+	assert_false(check_result(&d, "predictions", NULL));
+	d = good;
+	d.answers = false;
+	assert_false(check_result(&d, "answers", NULL));
+}
+
+static void test_grade_other_lab(void **state)
+{
+	struct rt_env env = { .cpus = 1 };
+	struct lab_result lr = { .res = rt_result_new("fcse", "simulation", &env) };
+	struct grade_report rep = { 0 };
+
+	(void)state;
+	assert_non_null(lr.res);
+	assert_int_equal(latency_grade(&lr, &rep), -EINVAL);
+	assert_int_equal(rep.nchecks, 0);
+	lab_result_fini(&lr);
+	assert_int_equal(latency_grade(NULL, &rep), -EINVAL);
+}
+
+/* ---- Framework helpers --------------------------------------------------------- */
+
+static void test_grade_report(void **state)
+{
+	struct grade_report rep = { 0 };
+
+	(void)state;
+	assert_false(grade_report_passed(&rep));
+	assert_int_equal(grade_report_add(&rep, "a", true, "fine %d", 1), 0);
+	assert_int_equal(grade_report_add(&rep, "b", false, "not %s", "fine"), 0);
+	assert_int_equal(rep.nchecks, 2);
+	assert_int_equal(rep.npassed, 1);
+	assert_true(rep.score == 50.0);
+	assert_string_equal(rep.checks[1].detail, "not fine");
+	assert_false(grade_report_passed(&rep));
+	grade_report_fini(&rep);
+	assert_int_equal(rep.nchecks, 0);
+	grade_report_fini(NULL);
+}
+
+static void test_answers(void **state)
+{
+	char dir[] = "/tmp/test_lab_latency.XXXXXX", path[64], *text = NULL, *cause = NULL;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/progress.json", dir);
+	assert_int_equal(lab_answer_get(path, "latency", "Q1", &text, &cause), -ENOENT);
+	assert_int_equal(lab_answer_set(path, "latency", "Q1", "the slack", &cause), 0);
+	assert_int_equal(lab_answer_set(path, "latency", "Q2", "mlock", &cause), 0);
+	assert_int_equal(lab_answer_get(path, "latency", "Q1", &text, &cause), 0);
+	assert_string_equal(text, "the slack");
+	free(text);
+	assert_int_equal(lab_answer_set(path, "latency", "Q1", "", &cause), 0);	/* remove */
+	assert_int_equal(lab_answer_get(path, "latency", "Q1", &text, &cause), -ENOENT);
+	assert_int_equal(lab_answer_get(path, "latency", "Q2", &text, &cause), 0);
+	free(text);
+	assert_int_equal(lab_answer_set(path, "no-such-lab", "Q1", "x", &cause), -EINVAL);
+	free(cause);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/progress.json.lock", dir);
+	unlink(path);
+	rmdir(dir);
+}
+
+/* ---- Short real runs -------------------------------------------------------------- */
+
+static void test_run_short(void **state)
+{
+	char dir[] = "/tmp/test_lab_latency.XXXXXX", path[64];
+	struct latency_params p;
+	struct latency_live live;
+	struct latency_live_snap snap = { 0 };
+	uint64_t counts[100];
+	struct rt_env env;
+	struct lab_ctx ctx = { .tier = "host", .env = &env, .params = &p };
+	struct lab_result res;
+	volatile sig_atomic_t stop = 0;
+	char *cause = NULL;
+	json_t *sc;
+	double n;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/progress.json", dir);
+	ctx.progress_path = path;
+	ctx.stop = &stop;
+	assert_int_equal(rt_env_probe(&env), 0);
+	assert_int_equal(latency_live_init(&live), 0);
+	ctx.live = &live;
+	assert_int_equal(parse(&p, &cause, "--scenario", "idle-other", "--duration", "300ms",
+			       "--threads", "2", "--hist-max", "100", NULL), 0);
+	assert_int_equal(lab_latency.check_capabilities(&ctx, &cause), 0);
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), 0);
+	assert_non_null(res.res);
+	assert_false(res.interrupted);
+	free(rt_result_to_string(res.res, NULL));
+	assert_int_equal(rt_result_summary_get(res.res, "samples_count", &n), 0);
+	assert_true(n > 100 && n <= 600);
+	assert_int_equal(rt_result_hist_count(res.res), 1);
+	sc = json_array_get(json_object_get(rt_result_extra(res.res), "scenarios"), 0);
+	assert_string_equal(json_string_value(json_object_get(sc, "name")), "idle-other");
+	assert_int_equal(json_array_size(json_object_get(sc, "threads")), 2);
+	snap.counts = counts;
+	snap.cap = 100;
+	latency_live_snapshot(&live, &snap);
+	assert_string_equal(snap.scenario, "idle-other");
+	assert_int_equal(snap.nthreads, 2);
+	assert_false(snap.running);
+	assert_int_equal(snap.nbuckets, 100);
+	assert_true(snap.threads[0].samples + snap.threads[1].samples == (uint64_t)n);
+	lab_result_fini(&res);
+
+	/* Stopped before it began: a document that says so, with no scenario. */
+	stop = 1;
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), 0);
+	assert_true(res.interrupted);
+	assert_int_equal(rt_result_hist_count(res.res), 0);
+	lab_result_fini(&res);
+
+	/* load-fifo-rt on a kernel that is not PREEMPT_RT is refused with the remedy. */
+	env.realtime = false;
+	assert_int_equal(parse(&p, &cause, "--scenario", "load-fifo-rt", NULL), 0);
+	assert_int_equal(lab_latency.check_capabilities(&ctx, &cause), -ENOTSUP);
+	assert_non_null(strstr(cause, "linux-image-rt-amd64"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), -ENOTSUP);
+
+	latency_live_fini(&live);
+	rt_env_fini(&env);
+	unlink(path);
+	rmdir(dir);
+}
+
+static void test_registry(void **state)
+{
+	(void)state;
+	assert_ptr_equal(lab_find("latency"), &lab_latency);
+	assert_int_equal(lab_latency.state, LAB_STATE_READY);
+	assert_non_null(lab_latency.run);
+	assert_non_null(lab_latency.grade);
+	assert_non_null(lab_latency.text);
+	assert_string_equal(lab_latency.questions[0], "Q1");
+	for (const struct lab_ops *const *l = lab_table; *l; l++)
+		if (*l != &lab_latency)
+			assert_int_equal((*l)->state, LAB_STATE_PLANNED);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_scenarios),
+		cmocka_unit_test(test_duration),
+		cmocka_unit_test(test_cpus),
+		cmocka_unit_test(test_params_defaults_and_scenarios),
+		cmocka_unit_test(test_params_custom_and_overrides),
+		cmocka_unit_test(test_params_errors),
+		cmocka_unit_test(test_grade_all_pass),
+		cmocka_unit_test(test_grade_each_fails),
+		cmocka_unit_test(test_grade_other_lab),
+		cmocka_unit_test(test_grade_report),
+		cmocka_unit_test(test_answers),
+		cmocka_unit_test(test_run_short),
+		cmocka_unit_test(test_registry),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
