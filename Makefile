@@ -6,6 +6,9 @@
 #                  fuzz corpus replay, CLI and TUI tests)
 #   make fuzz      build libFuzzer targets with clang (build/fuzz/)
 #   make install   PREFIX=/usr/local DESTDIR= (binary, data, man page)
+#   make vm        classroom VM images for the stock, rt and lab kernels ($(BUILD)/vm/images)
+#   make vm-test   build them, boot each under TCG and test inside (tests/vm/)
+#   make kmod      the latency injector module against Debian's 6.1 stock and rt headers
 #   make V=1       show full commands
 #
 # `run` and `check` call make again after `deps`, because the library checks
@@ -43,7 +46,7 @@ RT_CFLAGS = -std=gnu11 $(WARN) -MMD -MP -pthread
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # Goals that need no compiler and no libraries (checked before any build).
-NOBUILD_GOALS = deps clean uninstall run check help vm-test bench
+NOBUILD_GOALS = deps clean uninstall run check help vm-test bench kmod
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   missing = $(foreach p,$(1),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p)))
   MISSING := $(strip $(call missing,$(PKGS)))
@@ -75,7 +78,7 @@ endif
 
 # Everything but the front ends builds into librtlab.a; tests link only that.
 LIB_SRCS := $(sort $(wildcard rtlab/core/*.c rtlab/doctor/*.c rtlab/labs/*.c \
-	rtlab/trace/*.c rtlab/sim/*.c rtlab/grade/*.c rtlab/lesson/*.c))
+	rtlab/trace/*.c rtlab/sim/*.c rtlab/grade/*.c rtlab/lesson/*.c rtlab/vm/*.c))
 APP_SRCS := rtlab/main.c $(sort $(wildcard rtlab/cli/*.c rtlab/ui/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_HELPERS := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))
@@ -97,7 +100,7 @@ RTLAB := $(BUILD)/rtlab
 # ---- Build ----------------------------------------------------------------
 
 .PHONY: FORCE all deps run check check-only test unit fuzz fuzz-replay cli-test install \
-	uninstall clean help
+	uninstall clean help bench
 .DEFAULT_GOAL := all
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
@@ -171,7 +174,7 @@ check:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory check-only
 
-check-only test: unit fuzz-replay cli-test
+check-only test: unit fuzz-replay lint-lessons cli-test
 
 unit: $(UNIT_BINS) $(SAN_UNIT_BINS)
 	$(Q)scripts/run-tests unit $(UNIT_BINS)
@@ -182,6 +185,11 @@ fuzz-replay: $(REPLAY_BINS)
 		n=$${f##*/}; n=$${n#fuzz_}; \
 		$$f tests/fuzz/corpus/$$n || exit 1; \
 	done
+
+# Every shipped lesson must be well formed (lessons/FORMAT.md); problems print as file:line.
+.PHONY: lint-lessons
+lint-lessons: $(RTLAB)
+	$(Q)$(RTLAB) lesson lint lessons
 
 cli-test: $(RTLAB)
 	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) prove tests/cli/
@@ -200,7 +208,7 @@ run:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)$(RTLAB)
 
-DATA_DIRS = lessons labs slides
+DATA_DIRS = lessons labs slides vm kernel-patches
 
 install: $(RTLAB)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
@@ -219,6 +227,42 @@ uninstall:
 
 clean:
 	rm -rf $(BUILD)
+
+# ---- Classroom VM and kernels (see kernel-patches/README.md) --------------
+
+# Downloads and the lab kernel build are cached here and reused between builds.
+RTLAB_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rtlab/vm-cache
+VM_IMAGES = $(BUILD)/vm/images
+
+.PHONY: vm vm-test kmod
+vm: $(RTLAB)
+	$(Q)RTLAB_CACHE=$(RTLAB_CACHE) vm/build.sh $(VM_IMAGES) $(RTLAB)
+
+vm-test:
+	$(Q)$(MAKE) --no-print-directory vm
+	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) RTLAB_VM_DIR=$(abspath $(VM_IMAGES)) \
+		prove -v tests/vm/
+
+# The running kernel's headers too, when installed (a Debian host kernel).
+kmod:
+	$(Q)for f in stock rt; do \
+		HEADERS_ONLY=1 kernel-patches/scripts/fetch-debian.sh $$f $(RTLAB_CACHE) \
+			$(BUILD)/kmod/$$f || exit 1; \
+	done
+	$(Q)if [ -d /lib/modules/$$(uname -r)/build ]; then \
+		rm -rf $(BUILD)/kmod/host && mkdir -p $(BUILD)/kmod/host && \
+		cp kernel-patches/rtlab_inject/rtlab_inject.c kernel-patches/rtlab_inject/Kbuild \
+			$(BUILD)/kmod/host/ && \
+		$(MAKE) -C /lib/modules/$$(uname -r)/build M=$(abspath $(BUILD))/kmod/host modules; \
+	else \
+		echo "kmod: no headers for the running kernel $$(uname -r); built for Debian's only"; \
+	fi
+
+# Not part of check: rtlab's probe against cyclictest, A B A B (root, a few
+# minutes); e.g. make bench BENCH_ARGS="--pairs 3 --duration 10s".
+bench:
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)bench/latency-vs-cyclictest $(BENCH_ARGS) $(abspath $(RTLAB))
 
 help:
 	@sed -n '3,12s/^# \{0,1\}//p' Makefile

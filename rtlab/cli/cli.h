@@ -43,5 +43,11 @@ void cli_help(FILE *out);
 
 /* The command entry points, one per cli_<name>.c. */
 extern const struct cli_cmd cli_cmd_doctor;
+extern const struct cli_cmd cli_cmd_vm;
+extern const struct cli_cmd cli_cmd_lesson;
+extern const struct cli_cmd cli_cmd_quiz;
+extern const struct cli_cmd cli_cmd_progress;
+extern const struct cli_cmd cli_cmd_lab;
+extern const struct cli_cmd cli_cmd_grade;
 
 #endif

@@ -1,0 +1,451 @@
+/*
+ * cli_vm: `rtlab vm run|exec|build`, the classroom VM from the command line.
+ *
+ *   run    boots one of the three kernels with the console on this terminal (rtlab starts
+ *          inside; Ctrl-A x ends QEMU) and a QMP socket; the learner's progress lives on a
+ *          small disk image in the state directory, so it survives a restart;
+ *   exec   boots headless, runs one shell command inside, prints its standard output and
+ *          powers the VM off: `rtlab vm exec --kernel lab -- rtlab doctor --json`;
+ *   build  builds the images for the three kernels (vm/build.sh from the data directory).
+ *
+ * Exit status: 0 success; 1 the VM or the command failed; 2 bad usage.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_log.h"
+#include "core/rt_paths.h"
+#include "vm/vm_console.h"
+#include "vm/vm_qmp.h"
+#include "vm/vm_run.h"
+
+static volatile sig_atomic_t vm_interrupted;
+
+static void vm_on_signal(int sig)
+{
+	(void)sig;
+	vm_interrupted = 1;
+}
+
+static void vm_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = vm_on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
+
+static int vm_parse_uint(const char *s, unsigned int min, unsigned int max, unsigned int *out)
+{
+	char *end;
+	unsigned long v;
+
+	errno = 0;
+	v = strtoul(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max || s[0] == '-')
+		return -EINVAL;
+	*out = (unsigned int)v;
+	return 0;
+}
+
+/* Options shared by run and exec; returns -1 when parsing should go on, else an exit code. */
+struct vm_cli {
+	struct vm_run_opts o;
+	const char *state;
+	bool no_state;
+	unsigned int timeout_s;
+};
+
+enum {
+	OPT_KERNEL = 256, OPT_ACCEL, OPT_SMP, OPT_MEM, OPT_DIR, OPT_STATE, OPT_NO_STATE,
+	OPT_TIMEOUT, OPT_BOOT_TIMEOUT, OPT_SHELL,
+};
+
+static const struct option vm_longopts[] = {
+	{ "kernel", required_argument, NULL, OPT_KERNEL },
+	{ "accel", required_argument, NULL, OPT_ACCEL },
+	{ "smp", required_argument, NULL, OPT_SMP },
+	{ "mem", required_argument, NULL, OPT_MEM },
+	{ "dir", required_argument, NULL, OPT_DIR },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "no-state", no_argument, NULL, OPT_NO_STATE },
+	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
+	{ "boot-timeout", required_argument, NULL, OPT_BOOT_TIMEOUT },
+	{ "shell", no_argument, NULL, OPT_SHELL },
+	{ "help", no_argument, NULL, 'h' },
+	{ NULL, 0, NULL, 0 },
+};
+
+static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_cli *v,
+		    bool exec)
+{
+	unsigned int n;
+	int c;
+
+	memset(v, 0, sizeof(*v));
+	v->o.kernel = exec ? VM_KERNEL_RT : VM_KERNEL_LAB;
+	v->o.accel = VM_ACCEL_AUTO;
+	v->o.stop = &vm_interrupted;
+	v->timeout_s = 900;
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:h", vm_longopts, NULL)) != -1) {
+		switch (c) {
+		case OPT_KERNEL:
+			if (vm_kernel_parse(optarg, &v->o.kernel) < 0)
+				return cli_usage_error(cmd, "--kernel must be stock, rt or lab");
+			break;
+		case OPT_ACCEL:
+			if (vm_accel_parse(optarg, &v->o.accel) < 0)
+				return cli_usage_error(cmd, "--accel must be auto, kvm or tcg");
+			break;
+		case OPT_SMP:
+			if (vm_parse_uint(optarg, 1, 64, &v->o.smp) < 0)
+				return cli_usage_error(cmd, "--smp must be 1..64");
+			break;
+		case OPT_MEM:
+			if (vm_parse_uint(optarg, 128, 65536, &v->o.mem_mb) < 0)
+				return cli_usage_error(cmd, "--mem must be 128..65536 (MiB)");
+			break;
+		case OPT_DIR:
+			v->o.image_dir = optarg;
+			break;
+		case OPT_STATE:
+			v->state = optarg;
+			break;
+		case OPT_NO_STATE:
+			v->no_state = true;
+			break;
+		case OPT_TIMEOUT:
+			if (!exec || vm_parse_uint(optarg, 1, 86400, &v->timeout_s) < 0)
+				return cli_usage_error(cmd, "--timeout takes 1..86400 seconds (exec only)");
+			break;
+		case OPT_BOOT_TIMEOUT:
+			if (vm_parse_uint(optarg, 1, 3600, &n) < 0)
+				return cli_usage_error(cmd, "--boot-timeout must be 1..3600 seconds");
+			v->o.boot_timeout_ms = n * 1000;
+			break;
+		case OPT_SHELL:
+			if (exec)
+				return cli_usage_error(cmd, "--shell is for `vm run`");
+			v->o.shell = true;
+			break;
+		case 'h':
+			cli_cmd_help(cmd, stdout);
+			return CLI_EXIT_OK;
+		case ':':
+			return cli_usage_error(cmd, "option '%s' needs a value", argv[optind - 1]);
+		default:
+			return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (v->state && v->no_state)
+		return cli_usage_error(cmd, "--state and --no-state exclude each other");
+	/* exec leaves the learner's state disk alone unless asked. */
+	if (v->no_state || (exec && !v->state))
+		v->o.state_image = "";
+	else
+		v->o.state_image = v->state;
+	return -1;
+}
+
+static void vm_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+static void vm_say(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("rtlab vm: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static int vm_run_main(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct vm_session *s = NULL;
+	struct vm_ready ready = { 0 };
+	struct vm_cli v;
+	struct termios saved;
+	struct winsize ws;
+	bool tty = isatty(STDIN_FILENO);
+	char *notice = NULL, *cause = NULL;
+	int ret, status = CLI_EXIT_FAIL, qstatus;
+
+	ret = vm_parse(cmd, argc, argv, &v, false);
+	if (ret >= 0)
+		return ret;
+	if (optind < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	v.o.interactive = true;
+	v.o.term = getenv("TERM");
+	if (tty && ioctl(STDIN_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col && ws.ws_row) {
+		v.o.cols = ws.ws_col;
+		v.o.rows = ws.ws_row;
+	}
+	if (tty)
+		tcgetattr(STDIN_FILENO, &saved);
+	/* QEMU owns the raw terminal (no SIGINT from Ctrl-C); SIGTERM or SIGHUP end the VM. */
+	vm_catch_signals();
+
+	s = vm_session_start(&v.o, &notice, &cause);
+	if (notice)
+		vm_say("notice: %s", notice);
+	if (!s) {
+		vm_say("%s", cause ? cause : strerror(errno));
+		goto out;
+	}
+	vm_say("booting the %s kernel under %s (QEMU pid %d); Ctrl-A x ends the VM, "
+	       "Ctrl-A h lists the other keys", vm_kernel_name(v.o.kernel),
+	       vm_accel_name(vm_session_accel(s)), vm_session_pid(s));
+	ret = vm_session_wait_ready(s, &ready, &cause);
+	if (ret < 0) {
+		if (tty)
+			tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+		vm_say("%s", cause);
+		goto out;
+	}
+	ret = vm_session_wait_exit(s, 0, &qstatus, &cause);
+	if (tty)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	if (ret < 0) {
+		vm_say("%s", cause);
+		goto out;
+	}
+	vm_say("the VM stopped (boot to rtlab took %ld ms)", vm_session_ready_ms(s));
+	status = qstatus == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
+out:
+	vm_ready_fini(&ready);
+	vm_session_free(s);
+	if (tty)
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
+	free(notice);
+	free(cause);
+	return status;
+}
+
+static int vm_exec_main(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct vm_session *s = NULL;
+	struct vm_ready ready = { 0 };
+	struct rt_buf line = RT_BUF_INIT;
+	struct vm_cli v;
+	struct vm_qmp *q;
+	json_t *qret = NULL;
+	const char *text;
+	char *notice = NULL, *cause = NULL, *out = NULL, *errs = NULL;
+	size_t len;
+	int ret, status = CLI_EXIT_FAIL, qstatus, cstatus;
+
+	ret = vm_parse(cmd, argc, argv, &v, true);
+	if (ret >= 0)
+		return ret;
+	if (optind >= argc)
+		return cli_usage_error(cmd, "exec needs a command after --");
+	for (int i = optind; i < argc; i++)
+		if (rt_buf_printf(&line, "%s%s", i > optind ? " " : "", argv[i]) < 0)
+			goto out;
+	v.o.run = rt_buf_str(&line);
+	vm_catch_signals();
+
+	s = vm_session_start(&v.o, &notice, &cause);
+	if (notice)
+		vm_say("notice: %s", notice);
+	if (!s) {
+		vm_say("%s", cause ? cause : strerror(errno));
+		goto out;
+	}
+	ret = vm_session_wait_ready(s, &ready, &cause);
+	if (ret < 0) {
+		vm_say("%s", cause);
+		goto out;
+	}
+	q = vm_session_qmp(s, &cause);
+	if (q && vm_qmp_execute(q, "query-status", NULL, &qret, &cause) == 0) {
+		vm_say("%s kernel %s ready after %ld ms under %s (guest uptime %.2f s, QMP "
+		       "status %s)", ready.kernel ? ready.kernel : "?",
+		       ready.release ? ready.release : "?", vm_session_ready_ms(s),
+		       vm_accel_name(vm_session_accel(s)), ready.uptime_s,
+		       json_string_value(json_object_get(qret, "status")) ?: "?");
+	} else {
+		vm_say("ready after %ld ms, but QMP failed: %s", vm_session_ready_ms(s),
+		       cause ? cause : "unknown");
+		goto out;
+	}
+	ret = vm_session_wait_exit(s, v.timeout_s * 1000, &qstatus, &cause);
+	if (ret < 0) {
+		vm_say("%s", cause);
+		goto out;
+	}
+	text = vm_session_console(s, &len);
+	errs = vm_console_stderr(text, len);
+	if (errs && *errs)
+		fputs(errs, stderr);
+	ret = vm_console_extract(text, len, vm_session_nonce(s), &out, &cstatus);
+	if (ret < 0) {
+		char *tail = vm_console_tail(text, len, 25);
+
+		vm_say("%s; last console lines:\n%s", ret == -ENODATA ?
+		       "the command's output was cut off (the VM stopped early)" :
+		       "the VM stopped without running the command", tail ? tail : "");
+		free(tail);
+		goto out;
+	}
+	fputs(out, stdout);
+	fflush(stdout);
+	if (cstatus != 0) {
+		vm_say("the command exited with status %d", cstatus);
+		goto out;
+	}
+	status = CLI_EXIT_OK;
+out:
+	json_decref(qret);
+	vm_ready_fini(&ready);
+	vm_session_free(s);
+	rt_buf_fini(&line);
+	free(out);
+	free(errs);
+	free(notice);
+	free(cause);
+	return status;
+}
+
+/* The build script: vm/build.sh in the data directory (the source tree, or DATADIR). */
+static int vm_build_main(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	char *data = NULL, *script = NULL, *images = NULL;
+	char exe[PATH_MAX];
+	ssize_t n;
+	pid_t pid;
+	int st, status = CLI_EXIT_FAIL;
+
+	for (int i = 1; i < argc; i++) {
+		enum vm_kernel k;
+
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			cli_cmd_help(cmd, stdout);
+			return CLI_EXIT_OK;
+		}
+		if (vm_kernel_parse(argv[i], &k) < 0)
+			return cli_usage_error(cmd, "build takes kernel names: stock, rt, lab");
+	}
+	data = rt_paths_data_dir();
+	images = vm_image_dir();
+	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	if (!data || !images || n <= 0) {
+		vm_say("cannot find the data directory or the image directory");
+		goto out;
+	}
+	exe[n] = '\0';
+	if (asprintf(&script, "%s/vm/build.sh", data) < 0)
+		goto out;
+	if (access(script, X_OK) < 0) {
+		vm_say("%s: %s", script, strerror(errno));
+		goto out;
+	}
+	vm_say("building into %s (RTLAB_VM_DIR overrides)", images);
+	pid = fork();
+	if (pid < 0)
+		goto out;
+	if (pid == 0) {
+		char **av = calloc((size_t)argc + 4, sizeof(*av));
+
+		if (!av)
+			_exit(127);
+		av[0] = script;
+		av[1] = images;
+		av[2] = exe;
+		for (int i = 1; i < argc; i++)
+			av[2 + i] = argv[i];
+		execv(script, av);
+		_exit(127);
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		status = CLI_EXIT_OK;
+	else
+		vm_say("the build failed");
+out:
+	free(data);
+	free(script);
+	free(images);
+	return status;
+}
+
+static int vm_main(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	if (argc < 2)
+		return cli_usage_error(cmd, "which one: run, exec or build?");
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
+		cli_cmd_help(cmd, stdout);
+		return CLI_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "run"))
+		return vm_run_main(cmd, argc - 1, argv + 1);
+	if (!strcmp(argv[1], "exec"))
+		return vm_exec_main(cmd, argc - 1, argv + 1);
+	if (!strcmp(argv[1], "build"))
+		return vm_build_main(cmd, argc - 1, argv + 1);
+	return cli_usage_error(cmd, "unknown subcommand '%s'", argv[1]);
+}
+
+const struct cli_cmd cli_cmd_vm = {
+	.name = "vm",
+	.usage = "run [--kernel stock|rt|lab] [--accel auto|kvm|tcg] [--smp N] [--mem MIB] [--shell]\n"
+		 "   or: rtlab vm exec [--kernel K] [--accel A] [--timeout S] -- COMMAND...\n"
+		 "   or: rtlab vm build [stock|rt|lab]...",
+	.summary = "boot the classroom VM (stock, PREEMPT_RT or lab kernel) in QEMU",
+	.help = "run boots the classroom VM with its console on this terminal; rtlab starts\n"
+		"inside. Ctrl-A x ends QEMU. KVM is used only when the doctor's KVM test guest\n"
+		"really runs, else TCG emulation, with a notice. A QMP socket is opened for\n"
+		"the labs that drive the hypervisor. Progress is kept on a small disk image in\n"
+		"the state directory, so it survives a restart. A boot that does not reach\n"
+		"rtlab within the boot timeout fails with the console's last lines.\n"
+		"\n"
+		"exec boots headless, runs COMMAND (joined by spaces, run by the guest's sh;\n"
+		"no double quotes) inside, prints its standard output and powers off. Its\n"
+		"exit status is 0 only when the command succeeded. It uses no state disk\n"
+		"unless --state is given.\n"
+		"\n"
+		"build builds the images of the given kernels (default all three) into the\n"
+		"image directory: Debian's stock and rt kernels are fetched with apt-get\n"
+		"download; the lab kernel is compiled (about 4 minutes on 2 cores).\n"
+		"\n"
+		"Options:\n"
+		"  --kernel K          stock (Debian 6.1), rt (Debian 6.1 PREEMPT_RT) or lab\n"
+		"                      (6.12 PREEMPT_RT with the latency tracers); run: lab,\n"
+		"                      exec: rt\n"
+		"  --accel A           auto (default), kvm or tcg\n"
+		"  --smp N             virtual CPUs (default 2)\n"
+		"  --mem MIB           memory in MiB (default 1024)\n"
+		"  --shell             run: start a shell instead of rtlab\n"
+		"  --dir DIR           image directory (default: $RTLAB_VM_DIR, the build\n"
+		"                      tree's vm/images, or ~/.cache/rtlab/vm/images)\n"
+		"  --state FILE        the state disk image (run default: vm-state.img in the\n"
+		"                      state directory)\n"
+		"  --no-state          no state disk\n"
+		"  --boot-timeout S    give up when rtlab is not up after S seconds (default\n"
+		"                      120 under TCG, 30 under KVM)\n"
+		"  --timeout S         exec: give up after S seconds (default 900)\n"
+		"  -h, --help          show this help\n"
+		"\n"
+		"Exit status: 0 success; 1 the VM or the command failed; 2 bad usage.\n",
+	.main = vm_main,
+};

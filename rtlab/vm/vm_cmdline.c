@@ -1,0 +1,277 @@
+/*
+ * vm_cmdline: building QEMU's and the guest kernel's command lines (see vm_cmdline.h).
+ * The kernel keeps at most 2048 bytes of command line on x86 and cannot quote a double
+ * quote, so a run command with '"' or one that does not fit is refused here rather than
+ * arriving cut in the guest.
+ */
+#include "vm_cmdline.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_err.h"
+
+#define VM_APPEND_MAX 2000
+
+static const char *const vm_kernel_names[VM_KERNEL_COUNT] = {
+	[VM_KERNEL_STOCK] = "stock",
+	[VM_KERNEL_RT] = "rt",
+	[VM_KERNEL_LAB] = "lab",
+};
+
+static const char *const vm_accel_names[] = {
+	[VM_ACCEL_AUTO] = "auto",
+	[VM_ACCEL_KVM] = "kvm",
+	[VM_ACCEL_TCG] = "tcg",
+};
+
+const char *vm_kernel_name(enum vm_kernel k)
+{
+	return (unsigned int)k < VM_KERNEL_COUNT ? vm_kernel_names[k] : NULL;
+}
+
+int vm_kernel_parse(const char *s, enum vm_kernel *k)
+{
+	for (unsigned int i = 0; i < VM_KERNEL_COUNT; i++) {
+		if (strcmp(s, vm_kernel_names[i]) == 0) {
+			*k = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+const char *vm_accel_name(enum vm_accel a)
+{
+	return (unsigned int)a <= VM_ACCEL_TCG ? vm_accel_names[a] : NULL;
+}
+
+int vm_accel_parse(const char *s, enum vm_accel *a)
+{
+	for (unsigned int i = 0; i <= VM_ACCEL_TCG; i++) {
+		if (strcmp(s, vm_accel_names[i]) == 0) {
+			*a = i;
+			return 0;
+		}
+	}
+	return -EINVAL;
+}
+
+/* Words the guest's init reads must stay one word: letters, digits, "-_.". */
+static bool vm_word_ok(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || *s == '-' || *s == '_' || *s == '.'))
+			return false;
+	return true;
+}
+
+char *vm_append_new(const struct vm_config *c, char **cause)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	char *s;
+	int ret = 0;
+
+	/*
+	 * Boot messages stay on (a boot that hangs must leave something to show); the VM's
+	 * init lowers the console log level before it prints the ready line or any output.
+	 */
+	ret |= rt_buf_puts(&b, "console=ttyS0,115200 panic=-1 loglevel=4");
+	if (c->term && vm_word_ok(c->term))
+		ret |= rt_buf_printf(&b, " rtlab.term=%s", c->term);
+	if (c->cols && c->rows)
+		ret |= rt_buf_printf(&b, " rtlab.cols=%u rtlab.rows=%u", c->cols, c->rows);
+	if (c->shell)
+		ret |= rt_buf_puts(&b, " rtlab.shell=1");
+	if (c->run) {
+		if (!*c->run || strchr(c->run, '"') || strchr(c->run, '\n')) {
+			rt_err(cause, -EINVAL, "the command to run must be non-empty and contain "
+			       "no double quote or newline (the kernel command line cannot carry them)");
+			goto out_inval;
+		}
+		if (!c->nonce || !vm_word_ok(c->nonce)) {
+			rt_err(cause, -EINVAL, "a run command needs a nonce of letters and digits");
+			goto out_inval;
+		}
+		ret |= rt_buf_printf(&b, " rtlab.nonce=%s rtlab.run=\"%s\"", c->nonce, c->run);
+	}
+	if (ret < 0) {
+		rt_buf_fini(&b);
+		errno = ENOMEM;
+		return NULL;
+	}
+	if (b.len > VM_APPEND_MAX) {
+		rt_err(cause, -EINVAL, "the kernel command line would be %zu bytes; at most %d fit",
+		       b.len, VM_APPEND_MAX);
+		goto out_inval;
+	}
+	s = rt_buf_take(&b);
+	if (!s)
+		errno = ENOMEM;
+	return s;
+
+out_inval:
+	rt_buf_fini(&b);
+	errno = EINVAL;
+	return NULL;
+}
+
+void vm_argv_free(char **argv)
+{
+	if (!argv)
+		return;
+	for (char **a = argv; *a; a++)
+		free(*a);
+	free(argv);
+}
+
+struct vm_argv {
+	char **v;
+	size_t n, cap;
+	bool nomem;
+};
+
+static void vm_argv_add(struct vm_argv *a, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void vm_argv_add(struct vm_argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	if (a->nomem)
+		return;
+	if (a->n + 2 > a->cap) {
+		size_t cap = a->cap ? a->cap * 2 : 32;
+		char **v = realloc(a->v, cap * sizeof(*v));
+
+		if (!v) {
+			a->nomem = true;
+			return;
+		}
+		a->v = v;
+		a->cap = cap;
+	}
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0) {
+		a->nomem = true;
+		s = NULL;
+	}
+	va_end(ap);
+	if (!s)
+		return;
+	a->v[a->n++] = s;
+	a->v[a->n] = NULL;
+}
+
+/* QEMU's option syntax doubles a comma inside a value. */
+static char *vm_qemu_escape(const char *s)
+{
+	struct rt_buf b = RT_BUF_INIT;
+
+	for (; *s; s++)
+		if (rt_buf_append(&b, s, 1) < 0 || (*s == ',' && rt_buf_append(&b, ",", 1) < 0)) {
+			rt_buf_fini(&b);
+			return NULL;
+		}
+	return rt_buf_take(&b);
+}
+
+char **vm_cmdline_new(const struct vm_config *c, char **cause)
+{
+	struct vm_argv a = { 0 };
+	char *append = NULL, *log = NULL, *state = NULL, *qmp = NULL;
+	char **ret = NULL;
+
+	if (!c->kernel_path || !c->initrd_path || !c->console_log) {
+		rt_err(cause, -EINVAL, "the VM needs a kernel, an initramfs and a console log");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (c->accel != VM_ACCEL_KVM && c->accel != VM_ACCEL_TCG) {
+		rt_err(cause, -EINVAL, "the accelerator must be resolved to kvm or tcg");
+		errno = EINVAL;
+		return NULL;
+	}
+	if (c->smp < 1 || c->smp > 64 || c->mem_mb < 128 || c->mem_mb > 65536) {
+		rt_err(cause, -EINVAL, "--smp must be 1..64 and --mem 128..65536 (MiB)");
+		errno = EINVAL;
+		return NULL;
+	}
+	append = vm_append_new(c, cause);
+	if (!append)
+		return NULL;
+	log = vm_qemu_escape(c->console_log);
+	state = c->state_image ? vm_qemu_escape(c->state_image) : NULL;
+	qmp = c->qmp_socket ? vm_qemu_escape(c->qmp_socket) : NULL;
+	if (!log || (c->state_image && !state) || (c->qmp_socket && !qmp))
+		goto out_nomem;
+
+	vm_argv_add(&a, "%s", c->qemu ? c->qemu : "qemu-system-x86_64");
+	vm_argv_add(&a, "-name");
+	vm_argv_add(&a, "rtlab-%s", c->run ? "run" : "vm");
+	vm_argv_add(&a, "-nodefaults");
+	vm_argv_add(&a, "-no-user-config");
+	vm_argv_add(&a, "-machine");
+	vm_argv_add(&a, "pc,accel=%s", c->accel == VM_ACCEL_KVM ? "kvm" : "tcg");
+	vm_argv_add(&a, "-cpu");
+	vm_argv_add(&a, "%s", c->accel == VM_ACCEL_KVM ? "host" : "max");
+	vm_argv_add(&a, "-smp");
+	vm_argv_add(&a, "%u", c->smp);
+	vm_argv_add(&a, "-m");
+	vm_argv_add(&a, "%u", c->mem_mb);
+	vm_argv_add(&a, "-display");
+	vm_argv_add(&a, "none");
+	vm_argv_add(&a, "-no-reboot");
+	vm_argv_add(&a, "-kernel");
+	vm_argv_add(&a, "%s", c->kernel_path);
+	vm_argv_add(&a, "-initrd");
+	vm_argv_add(&a, "%s", c->initrd_path);
+	vm_argv_add(&a, "-append");
+	vm_argv_add(&a, "%s", append);
+	vm_argv_add(&a, "-chardev");
+	if (c->interactive)
+		vm_argv_add(&a, "stdio,id=con,mux=on,signal=off,logfile=%s", log);
+	else
+		vm_argv_add(&a, "file,id=con,path=%s", log);
+	vm_argv_add(&a, "-serial");
+	vm_argv_add(&a, "chardev:con");
+	if (c->interactive) {
+		vm_argv_add(&a, "-mon");
+		vm_argv_add(&a, "chardev=con,mode=readline");
+	}
+	if (qmp) {
+		vm_argv_add(&a, "-qmp");
+		vm_argv_add(&a, "unix:%s,server=on,wait=off", qmp);
+	}
+	if (state) {
+		vm_argv_add(&a, "-drive");
+		vm_argv_add(&a, "file=%s,if=virtio,format=raw,cache=writeback", state);
+	}
+	if (a.nomem)
+		goto out_nomem;
+	ret = a.v;
+	a.v = NULL;
+	goto out_free;
+
+out_nomem:
+	errno = ENOMEM;
+out_free:
+	if (a.v) {
+		for (size_t i = 0; i < a.n; i++)
+			free(a.v[i]);
+		free(a.v);
+	}
+	free(append);
+	free(log);
+	free(state);
+	free(qmp);
+	return ret;
+}

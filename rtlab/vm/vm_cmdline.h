@@ -1,0 +1,73 @@
+/*
+ * vm_cmdline: the QEMU command line and the kernel command line of the classroom VM.
+ *
+ * Pure functions from a struct vm_config to strings, so the exact command line is
+ * unit-tested. The console is the first serial port (ttyS0): on the terminal, multiplexed
+ * with QEMU's monitor (Ctrl-A x quits, Ctrl-A c switches), and always copied to a log
+ * file that the runner reads to see the boot reach rtlab. QMP listens on a unix socket.
+ */
+#ifndef RTLAB_VM_VM_CMDLINE_H
+#define RTLAB_VM_VM_CMDLINE_H
+
+#include <stdbool.h>
+
+enum vm_kernel {
+	VM_KERNEL_STOCK,	/* Debian linux-image-amd64 */
+	VM_KERNEL_RT,		/* Debian linux-image-rt-amd64 (PREEMPT_RT) */
+	VM_KERNEL_LAB,		/* our 6.12 PREEMPT_RT build with the latency tracers */
+	VM_KERNEL_COUNT
+};
+
+enum vm_accel {
+	VM_ACCEL_AUTO,		/* KVM when the doctor's probe says it works, else TCG */
+	VM_ACCEL_KVM,
+	VM_ACCEL_TCG,
+};
+
+/* "stock", "rt", "lab"; NULL out of range. */
+const char *vm_kernel_name(enum vm_kernel k);
+/* Returns 0, or -EINVAL for an unknown name. */
+int vm_kernel_parse(const char *s, enum vm_kernel *k);
+/* "auto", "kvm", "tcg". */
+const char *vm_accel_name(enum vm_accel a);
+int vm_accel_parse(const char *s, enum vm_accel *a);
+
+struct vm_config {
+	const char *qemu;		/* borrowed; NULL = "qemu-system-x86_64" */
+	const char *kernel_path;	/* borrowed; vmlinuz */
+	const char *initrd_path;	/* borrowed; initrd.img */
+	const char *state_image;	/* borrowed; raw disk for /state, NULL = none */
+	const char *console_log;	/* borrowed; every console byte is copied here */
+	const char *qmp_socket;		/* borrowed; unix socket path, NULL = no QMP */
+	enum vm_accel accel;		/* KVM or TCG: resolved, never AUTO */
+	unsigned int smp;		/* vCPUs, 1..64 */
+	unsigned int mem_mb;		/* 128..65536 */
+	bool interactive;		/* console on our stdin/stdout too */
+	bool shell;			/* rtlab.shell=1 */
+	const char *run;		/* borrowed; rtlab.run="..." or NULL */
+	const char *nonce;		/* borrowed; rtlab.nonce, needed with @run */
+	const char *term;		/* borrowed; rtlab.term, NULL = leave to the guest */
+	unsigned int cols, rows;	/* the terminal's size, 0 = unknown */
+};
+
+/**
+ * vm_append_new - the kernel command line for @c
+ * @cause: why it was refused (a run command the kernel cannot carry)
+ *
+ * Returns a string the caller frees, or NULL with errno set (EINVAL with @cause).
+ */
+char *vm_append_new(const struct vm_config *c, char **cause);
+
+/**
+ * vm_cmdline_new - QEMU's argv for @c, NULL-terminated
+ * @cause: why @c was refused
+ *
+ * Returns an array the caller releases with vm_argv_free(), or NULL with errno set
+ * (EINVAL with @cause for an incomplete or out-of-range config).
+ */
+char **vm_cmdline_new(const struct vm_config *c, char **cause);
+
+/* Free an argv from vm_cmdline_new(); NULL does nothing. */
+void vm_argv_free(char **argv);
+
+#endif

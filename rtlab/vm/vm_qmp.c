@@ -1,0 +1,302 @@
+/*
+ * vm_qmp: QMP over a unix socket (see vm_qmp.h). Input is buffered and split at newlines;
+ * a single message longer than VM_QMP_MAX_LINE is a protocol error, so a confused peer
+ * cannot make us allocate without bound.
+ */
+#include "vm_qmp.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_err.h"
+
+#define VM_QMP_MAX_LINE (1024 * 1024)
+
+struct vm_qmp {
+	int fd;
+	unsigned int timeout_ms;
+	struct rt_buf in;	/* bytes received and not yet consumed */
+};
+
+int vm_qmp_parse(const char *line, json_t **msg, enum vm_qmp_kind *kind, char **cause)
+{
+	json_error_t jerr;
+	json_t *m;
+
+	*msg = NULL;
+	m = json_loads(line, JSON_REJECT_DUPLICATES, &jerr);
+	if (!m)
+		return rt_err(cause, -EPROTO, "QMP: not JSON: %s", jerr.text);
+	if (!json_is_object(m)) {
+		json_decref(m);
+		return rt_err(cause, -EPROTO, "QMP: a message must be a JSON object");
+	}
+	if (json_object_get(m, "QMP")) {
+		*kind = VM_QMP_GREETING;
+	} else if (json_object_get(m, "return")) {
+		*kind = VM_QMP_RETURN;
+	} else if (json_is_object(json_object_get(m, "error"))) {
+		*kind = VM_QMP_ERROR;
+	} else if (json_is_string(json_object_get(m, "event"))) {
+		*kind = VM_QMP_EVENT;
+	} else {
+		json_decref(m);
+		return rt_err(cause, -EPROTO, "QMP: a message with neither QMP, return, error "
+			      "nor event");
+	}
+	*msg = m;
+	return 0;
+}
+
+static long long vm_qmp_now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Receive one line into a new string (without the newline). */
+static int vm_qmp_read_line(struct vm_qmp *q, char **line, char **cause)
+{
+	long long deadline = vm_qmp_now_ms() + q->timeout_ms;
+	char buf[4096];
+
+	for (;;) {
+		const char *s = rt_buf_str(&q->in);
+		const char *nl = memchr(s, '\n', q->in.len);
+		struct pollfd pfd = { .fd = q->fd, .events = POLLIN };
+		long long left;
+		ssize_t n;
+		int pr;
+
+		if (nl) {
+			size_t len = (size_t)(nl - s);
+			char *rest;
+
+			*line = strndup(s, len);
+			if (!*line)
+				return -ENOMEM;
+			rest = strdup(nl + 1);
+			if (!rest) {
+				free(*line);
+				*line = NULL;
+				return -ENOMEM;
+			}
+			rt_buf_reset(&q->in);
+			if (rt_buf_puts(&q->in, rest) < 0) {
+				free(rest);
+				free(*line);
+				*line = NULL;
+				return -ENOMEM;
+			}
+			free(rest);
+			return 0;
+		}
+		if (q->in.len > VM_QMP_MAX_LINE)
+			return rt_err(cause, -EPROTO, "QMP: a message longer than %d bytes",
+				      VM_QMP_MAX_LINE);
+		left = deadline - vm_qmp_now_ms();
+		if (left <= 0)
+			return rt_err(cause, -ETIMEDOUT, "QMP: no answer within %u ms",
+				      q->timeout_ms);
+		pr = poll(&pfd, 1, (int)left);
+		if (pr < 0 && errno == EINTR)
+			continue;
+		if (pr < 0)
+			return rt_err(cause, -errno, "QMP: poll: %s", strerror(errno));
+		if (pr == 0)
+			continue;
+		n = read(q->fd, buf, sizeof(buf));
+		if (n < 0 && (errno == EINTR || errno == EAGAIN))
+			continue;
+		if (n < 0)
+			return rt_err(cause, -errno, "QMP: read: %s", strerror(errno));
+		if (n == 0)
+			return rt_err(cause, -EPIPE, "QMP: QEMU closed the connection");
+		/* A NUL byte would hide the rest of the buffer from the string functions. */
+		if (memchr(buf, '\0', (size_t)n))
+			return rt_err(cause, -EPROTO, "QMP: a NUL byte in the stream");
+		if (rt_buf_append(&q->in, buf, (size_t)n) < 0)
+			return -ENOMEM;
+	}
+}
+
+/* Send @text and a newline; MSG_NOSIGNAL so a dead QEMU gives EPIPE, not SIGPIPE. */
+static int vm_qmp_send(int fd, const char *text)
+{
+	size_t len = strlen(text), off = 0;
+
+	while (off <= len) {
+		const char *p = off < len ? text + off : "\n";
+		size_t n = off < len ? len - off : 1;
+		ssize_t w = send(fd, p, n, MSG_NOSIGNAL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -errno;
+		off += (size_t)w;
+	}
+	return 0;
+}
+
+/* The next message that is not an event. */
+static int vm_qmp_next(struct vm_qmp *q, json_t **msg, enum vm_qmp_kind *kind, char **cause)
+{
+	for (;;) {
+		char *line = NULL;
+		int ret = vm_qmp_read_line(q, &line, cause);
+
+		if (ret < 0)
+			return ret;
+		ret = vm_qmp_parse(line, msg, kind, cause);
+		free(line);
+		if (ret < 0)
+			return ret;
+		if (*kind != VM_QMP_EVENT)
+			return 0;
+		json_decref(*msg);
+		*msg = NULL;
+	}
+}
+
+int vm_qmp_execute(struct vm_qmp *q, const char *cmd, json_t *args, json_t **ret,
+		   char **cause)
+{
+	enum vm_qmp_kind kind;
+	json_t *req, *msg = NULL;
+	char *text = NULL;
+	int err;
+
+	if (ret)
+		*ret = NULL;
+	req = json_pack("{s:s}", "execute", cmd);
+	if (!req)
+		return -ENOMEM;
+	if (args && json_object_set(req, "arguments", args) < 0) {
+		err = -ENOMEM;
+		goto out_req;
+	}
+	text = json_dumps(req, JSON_COMPACT);
+	if (!text) {
+		err = -ENOMEM;
+		goto out_req;
+	}
+	err = vm_qmp_send(q->fd, text);
+	if (err < 0) {
+		err = rt_err(cause, err, "QMP: could not send %s: %s", cmd, strerror(-err));
+		goto out_text;
+	}
+	err = vm_qmp_next(q, &msg, &kind, cause);
+	if (err < 0)
+		goto out_text;
+	if (kind == VM_QMP_ERROR) {
+		json_t *e = json_object_get(msg, "error");
+		const char *cls = json_string_value(json_object_get(e, "class"));
+		const char *desc = json_string_value(json_object_get(e, "desc"));
+
+		err = rt_err(cause, -EREMOTEIO, "QMP: %s failed: %s: %s", cmd,
+			     cls ? cls : "unknown error", desc ? desc : "no description");
+		goto out_msg;
+	}
+	if (kind != VM_QMP_RETURN) {
+		err = rt_err(cause, -EPROTO, "QMP: unexpected message in answer to %s", cmd);
+		goto out_msg;
+	}
+	if (ret)
+		*ret = json_incref(json_object_get(msg, "return"));
+	err = 0;
+out_msg:
+	json_decref(msg);
+out_text:
+	free(text);
+out_req:
+	json_decref(req);
+	return err;
+}
+
+struct vm_qmp *vm_qmp_open_fd(int fd, unsigned int timeout_ms, char **cause)
+{
+	struct vm_qmp *q;
+	enum vm_qmp_kind kind;
+	json_t *msg = NULL;
+	int err;
+
+	q = calloc(1, sizeof(*q));
+	if (!q) {
+		close(fd);
+		errno = ENOMEM;
+		return NULL;
+	}
+	q->fd = fd;
+	q->timeout_ms = timeout_ms;
+	rt_buf_init(&q->in);
+	err = vm_qmp_next(q, &msg, &kind, cause);
+	if (err < 0)
+		goto out_fail;
+	json_decref(msg);
+	if (kind != VM_QMP_GREETING) {
+		err = rt_err(cause, -EPROTO, "QMP: the first message is not a greeting");
+		goto out_fail;
+	}
+	err = vm_qmp_execute(q, "qmp_capabilities", NULL, NULL, cause);
+	if (err < 0)
+		goto out_fail;
+	return q;
+
+out_fail:
+	vm_qmp_free(q);
+	errno = -err;
+	return NULL;
+}
+
+struct vm_qmp *vm_qmp_connect(const char *path, unsigned int timeout_ms, char **cause)
+{
+	struct sockaddr_un addr = { .sun_family = AF_UNIX };
+	long long deadline = vm_qmp_now_ms() + timeout_ms;
+	int fd, err;
+
+	if (strlen(path) >= sizeof(addr.sun_path)) {
+		rt_err(cause, -ENAMETOOLONG, "QMP: socket path too long: %s", path);
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	strcpy(addr.sun_path, path);
+	for (;;) {
+		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		if (fd < 0) {
+			err = errno;
+			rt_err(cause, -err, "QMP: socket: %s", strerror(err));
+			errno = err;
+			return NULL;
+		}
+		if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0)
+			return vm_qmp_open_fd(fd, timeout_ms, cause);
+		err = errno;
+		close(fd);
+		if ((err != ENOENT && err != ECONNREFUSED) || vm_qmp_now_ms() >= deadline) {
+			rt_err(cause, -err, "QMP: cannot connect to %s: %s", path, strerror(err));
+			errno = err;
+			return NULL;
+		}
+		usleep(20000);
+	}
+}
+
+void vm_qmp_free(struct vm_qmp *q)
+{
+	if (!q)
+		return;
+	if (q->fd >= 0)
+		close(q->fd);
+	rt_buf_fini(&q->in);
+	free(q);
+}

@@ -1,0 +1,68 @@
+/*
+ * vm_qmp: a small client for QEMU's machine protocol (QMP) on a unix socket.
+ *
+ * QMP sends one JSON object per line: a greeting {"QMP": ...} on connect, then for each
+ * command we send {"execute": ..., "arguments": ...} a {"return": ...} or {"error":
+ * {"class", "desc"}}, with asynchronous {"event": ...} objects in between, which this
+ * client skips. A session starts with "qmp_capabilities". The hypervisor lab drives the
+ * guest through it; the runner uses it to ask for the VM's status and to quit.
+ * Every read is bounded by a timeout. The client works on any connected stream socket,
+ * so tests drive it through a socketpair.
+ */
+#ifndef RTLAB_VM_VM_QMP_H
+#define RTLAB_VM_VM_QMP_H
+
+#include <jansson.h>
+
+enum vm_qmp_kind {
+	VM_QMP_GREETING,
+	VM_QMP_RETURN,
+	VM_QMP_ERROR,
+	VM_QMP_EVENT,
+};
+
+struct vm_qmp;
+
+/**
+ * vm_qmp_parse - classify one QMP message
+ * @line: one line of text (NUL-terminated, trailing newline allowed)
+ * @msg: on success the parsed object; the caller releases it with json_decref()
+ * @kind: on success what it is
+ *
+ * Returns 0, or -EPROTO with @cause for text that is not a QMP message.
+ */
+int vm_qmp_parse(const char *line, json_t **msg, enum vm_qmp_kind *kind, char **cause);
+
+/**
+ * vm_qmp_open_fd - start a QMP session on a connected socket
+ * @fd: the socket; the session owns it from now on, even on failure
+ * @timeout_ms: bound on each wait for a message
+ *
+ * Reads the greeting and negotiates capabilities. Returns the session (free with
+ * vm_qmp_free()), or NULL with errno set and @cause.
+ */
+struct vm_qmp *vm_qmp_open_fd(int fd, unsigned int timeout_ms, char **cause);
+
+/**
+ * vm_qmp_connect - connect to QEMU's QMP socket at @path and start a session
+ *
+ * Retries the connection until @timeout_ms has passed (QEMU creates the socket a moment
+ * after it starts). Returns the session or NULL with errno set and @cause.
+ */
+struct vm_qmp *vm_qmp_connect(const char *path, unsigned int timeout_ms, char **cause);
+
+/**
+ * vm_qmp_execute - run command @cmd with @args (borrowed, may be NULL)
+ * @ret: on success the "return" value, a new reference the caller releases; may be NULL
+ *
+ * Events that arrive first are skipped. Returns 0; -EREMOTEIO with @cause (QEMU's class
+ * and description) when QEMU answered with an error; -ETIMEDOUT, -EPIPE or -EPROTO when
+ * the conversation broke.
+ */
+int vm_qmp_execute(struct vm_qmp *q, const char *cmd, json_t *args, json_t **ret,
+		   char **cause);
+
+/* Close the socket and free @q; NULL does nothing. */
+void vm_qmp_free(struct vm_qmp *q);
+
+#endif

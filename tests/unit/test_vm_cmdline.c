@@ -1,0 +1,198 @@
+/* Unit tests for the QEMU and kernel command lines of the classroom VM. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "vm/vm_cmdline.h"
+
+static void base(struct vm_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->kernel_path = "/img/lab/vmlinuz";
+	c->initrd_path = "/img/lab/initrd.img";
+	c->console_log = "/tmp/x/console.log";
+	c->qmp_socket = "/tmp/x/qmp.sock";
+	c->accel = VM_ACCEL_TCG;
+	c->smp = 2;
+	c->mem_mb = 1024;
+}
+
+/* The value after option @opt, or NULL. */
+static const char *arg_after(char **argv, const char *opt)
+{
+	for (char **a = argv; *a; a++)
+		if (!strcmp(*a, opt))
+			return a[1];
+	return NULL;
+}
+
+static int count(char **argv, const char *opt)
+{
+	int n = 0;
+
+	for (char **a = argv; *a; a++)
+		n += !strcmp(*a, opt);
+	return n;
+}
+
+static void test_names(void **state)
+{
+	enum vm_kernel k;
+	enum vm_accel a;
+
+	(void)state;
+	assert_int_equal(vm_kernel_parse("rt", &k), 0);
+	assert_int_equal(k, VM_KERNEL_RT);
+	assert_int_equal(vm_kernel_parse("RT", &k), -EINVAL);
+	assert_string_equal(vm_kernel_name(VM_KERNEL_LAB), "lab");
+	assert_null(vm_kernel_name(VM_KERNEL_COUNT));
+	assert_int_equal(vm_accel_parse("kvm", &a), 0);
+	assert_int_equal(a, VM_ACCEL_KVM);
+	assert_int_equal(vm_accel_parse("xen", &a), -EINVAL);
+	assert_string_equal(vm_accel_name(VM_ACCEL_AUTO), "auto");
+}
+
+static void test_headless_tcg(void **state)
+{
+	struct vm_config c;
+	char **argv;
+
+	(void)state;
+	base(&c);
+	c.run = "rtlab doctor --json";
+	c.nonce = "abc123";
+	argv = vm_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	assert_string_equal(argv[0], "qemu-system-x86_64");
+	assert_string_equal(arg_after(argv, "-machine"), "pc,accel=tcg");
+	assert_string_equal(arg_after(argv, "-cpu"), "max");
+	assert_string_equal(arg_after(argv, "-smp"), "2");
+	assert_string_equal(arg_after(argv, "-m"), "1024");
+	assert_string_equal(arg_after(argv, "-kernel"), "/img/lab/vmlinuz");
+	assert_string_equal(arg_after(argv, "-initrd"), "/img/lab/initrd.img");
+	assert_string_equal(arg_after(argv, "-chardev"), "file,id=con,path=/tmp/x/console.log");
+	assert_string_equal(arg_after(argv, "-serial"), "chardev:con");
+	assert_null(arg_after(argv, "-mon"));
+	assert_string_equal(arg_after(argv, "-qmp"), "unix:/tmp/x/qmp.sock,server=on,wait=off");
+	assert_null(arg_after(argv, "-drive"));
+	assert_int_equal(count(argv, "-no-reboot"), 1);
+	assert_int_equal(count(argv, "-nodefaults"), 1);
+	assert_string_equal(arg_after(argv, "-append"),
+			    "console=ttyS0,115200 panic=-1 loglevel=4 "
+			    "rtlab.nonce=abc123 rtlab.run=\"rtlab doctor --json\"");
+	vm_argv_free(argv);
+}
+
+static void test_interactive_kvm_with_state(void **state)
+{
+	struct vm_config c;
+	char **argv;
+
+	(void)state;
+	base(&c);
+	c.accel = VM_ACCEL_KVM;
+	c.interactive = true;
+	c.shell = true;
+	c.qemu = "/opt/qemu";
+	c.state_image = "/home/a,b/state.img";
+	c.term = "xterm-256color";
+	c.cols = 120;
+	c.rows = 40;
+	argv = vm_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	assert_string_equal(argv[0], "/opt/qemu");
+	assert_string_equal(arg_after(argv, "-machine"), "pc,accel=kvm");
+	assert_string_equal(arg_after(argv, "-cpu"), "host");
+	assert_string_equal(arg_after(argv, "-chardev"),
+			    "stdio,id=con,mux=on,signal=off,logfile=/tmp/x/console.log");
+	assert_string_equal(arg_after(argv, "-mon"), "chardev=con,mode=readline");
+	/* A comma in a path is doubled for QEMU's option parser. */
+	assert_string_equal(arg_after(argv, "-drive"),
+			    "file=/home/a,,b/state.img,if=virtio,format=raw,cache=writeback");
+	assert_string_equal(arg_after(argv, "-append"),
+			    "console=ttyS0,115200 panic=-1 loglevel=4 rtlab.term=xterm-256color "
+			    "rtlab.cols=120 rtlab.rows=40 rtlab.shell=1");
+	vm_argv_free(argv);
+}
+
+static void test_refused(void **state)
+{
+	struct vm_config c;
+	char *cause = NULL;
+	char big[3000];
+
+	(void)state;
+	base(&c);
+	c.accel = VM_ACCEL_AUTO;
+	assert_null(vm_cmdline_new(&c, &cause));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(cause, "resolved"));
+	free(cause);
+	cause = NULL;
+
+	base(&c);
+	c.smp = 0;
+	assert_null(vm_cmdline_new(&c, NULL));
+	base(&c);
+	c.mem_mb = 64;
+	assert_null(vm_cmdline_new(&c, NULL));
+	base(&c);
+	c.kernel_path = NULL;
+	assert_null(vm_cmdline_new(&c, NULL));
+
+	base(&c);
+	c.run = "echo \"hi\"";
+	c.nonce = "n";
+	assert_null(vm_cmdline_new(&c, &cause));
+	assert_non_null(strstr(cause, "double quote"));
+	free(cause);
+	cause = NULL;
+
+	c.run = "true";
+	c.nonce = "bad nonce";
+	assert_null(vm_append_new(&c, NULL));
+	c.nonce = NULL;
+	assert_null(vm_append_new(&c, NULL));
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	c.run = big;
+	c.nonce = "n";
+	assert_null(vm_append_new(&c, &cause));
+	assert_non_null(strstr(cause, "at most"));
+	free(cause);
+}
+
+static void test_bad_term_is_dropped(void **state)
+{
+	struct vm_config c;
+	char *s;
+
+	(void)state;
+	base(&c);
+	c.term = "xterm rtlab.shell=1";
+	s = vm_append_new(&c, NULL);
+	assert_non_null(s);
+	assert_null(strstr(s, "rtlab.term"));
+	assert_null(strstr(s, "rtlab.shell"));
+	free(s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_headless_tcg),
+		cmocka_unit_test(test_interactive_kvm_with_state),
+		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_bad_term_is_dropped),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

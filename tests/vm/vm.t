@@ -1,0 +1,187 @@
+#!/bin/bash
+# The classroom VM suite (`make vm-test`): boot each kernel headless under TCG with
+# `rtlab vm exec` and check from inside what the kernel offers:
+#   - every kernel boots to rtlab (boot-to-ready time is printed) and answers QMP;
+#   - `rtlab doctor --json` inside: stock is not PREEMPT_RT, rt and lab are (from uname -v);
+#     lab offers irqsoff, preemptoff, preemptirqsoff; the injector is loaded everywhere;
+#   - lab: a 500 us irqs-off section from rtlab_inject is caught by the irqsoff tracer,
+#     which reports at least 500 us and names rtlab_inject_irqsoff_section;
+#   - rt: a 5-second latency lab run gives a valid rtlab.result/1 document;
+#   - the state disk keeps what the guest wrote across a restart;
+#   - a boot that cannot reach rtlab in time fails with the console's last lines;
+#   - with working KVM (the doctor's probe), lab boots under KVM too.
+# Needs: RTLAB, SRCDIR, RTLAB_VM_DIR (the images, from `make vm`), jq, qemu-system-x86_64.
+set -u
+
+: "${RTLAB:?set RTLAB to the rtlab binary}"
+: "${SRCDIR:?set SRCDIR to the source tree}"
+: "${RTLAB_VM_DIR:?set RTLAB_VM_DIR to the image directory (make vm)}"
+
+n=0
+ok() {	# ok STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fi
+}
+skip() {	# skip DESCRIPTION REASON
+	n=$((n + 1))
+	echo "ok $n - $1 # skip $2"
+}
+
+for t in jq qemu-system-x86_64; do
+	if ! command -v $t >/dev/null; then
+		echo "1..0 # skip $t is not installed (make deps)"
+		exit 0
+	fi
+done
+for k in stock rt lab; do
+	if [ ! -r "$RTLAB_VM_DIR/$k/vmlinuz" ]; then
+		echo "1..0 # skip no $k image in $RTLAB_VM_DIR (make vm)"
+		exit 0
+	fi
+done
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+export TMPDIR=$tmp/qemu
+mkdir -p "$TMPDIR"
+suite_start=$(date +%s)
+
+# vmexec NAME KERNEL [OPTIONS] -- COMMAND: stdout in $tmp/NAME.out, stderr in .err,
+# status in $tmp/NAME.rc; prints the boot time line as a TAP comment.
+vmexec() {
+	local name=$1 kernel=$2
+	shift 2
+	"$RTLAB" vm exec --kernel "$kernel" --accel tcg "$@" >"$tmp/$name.out" 2>"$tmp/$name.err"
+	echo $? >"$tmp/$name.rc"
+	sed -n 's/^rtlab vm: \(.* ready after .*\)/# \1/p' "$tmp/$name.err"
+}
+rc() { cat "$tmp/$1.rc"; }
+ready_ms() { sed -n 's/.* ready after \([0-9]*\) ms.*/\1/p' "$tmp/$1.err"; }
+
+echo "1..29"
+
+# ---- usage and missing images (no boot) ----
+"$RTLAB" vm >/dev/null 2>&1; a=$?
+"$RTLAB" vm exec --kernel foo -- true >/dev/null 2>&1; b=$?
+"$RTLAB" vm exec --kernel lab >/dev/null 2>&1; c=$?
+[ $a = 2 ] && [ $b = 2 ] && [ $c = 2 ]
+ok $? "vm: bad usage exits 2 ($a $b $c)"
+RTLAB_VM_DIR=$tmp/none "$RTLAB" vm exec --kernel lab --accel tcg -- true >/dev/null 2>"$tmp/noimg.err"
+[ $? = 1 ] && grep -q 'make vm' "$tmp/noimg.err"
+ok $? "vm: a missing image fails with how to build it"
+
+# ---- doctor inside each kernel (and the injector's stats in the same boot) ----
+for k in stock rt lab; do
+	vmexec "doc-$k" "$k" -- 'rtlab doctor --json > /tmp/d.json && sed s/^/inject:/ /sys/kernel/debug/rtlab_inject/stats && cat /tmp/d.json'
+	ok "$(rc "doc-$k")" "$k: boots to rtlab under TCG and runs rtlab doctor --json"
+	grep -v '^inject:' "$tmp/doc-$k.out" > "$tmp/doc-$k.json"
+	ms=$(ready_ms "doc-$k")
+	echo "# boot-to-ready $k: ${ms:-?} ms (TCG)"
+	grep -q 'QMP status running' "$tmp/doc-$k.err"
+	ok $? "$k: QMP answers query-status with running"
+done
+
+rel=$(cat "$RTLAB_VM_DIR/stock/release")
+[ "$(jq -r .kernel.release "$tmp/doc-stock.json")" = "$rel" ] &&
+	[ "$(jq -r .kernel.realtime "$tmp/doc-stock.json")" = false ]
+ok $? "stock: runs $rel and is not PREEMPT_RT"
+
+for k in rt lab; do
+	[ "$(jq -r .kernel.realtime "$tmp/doc-$k.json")" = true ] &&
+		jq -r .kernel.version "$tmp/doc-$k.json" | grep -q PREEMPT_RT
+	ok $? "$k: reports PREEMPT_RT (uname -v: $(jq -r .kernel.version "$tmp/doc-$k.json"))"
+done
+
+[ "$(jq -r '[.tracefs.tracers.irqsoff, .tracefs.tracers.preemptoff,
+	.tracefs.tracers.preemptirqsoff] | all' "$tmp/doc-lab.json")" = true ]
+ok $? "lab: offers irqsoff, preemptoff and preemptirqsoff"
+[ "$(jq -r .tracefs.tracers.irqsoff "$tmp/doc-rt.json")" = false ] &&
+	[ "$(jq -r .tracefs.tracers.timerlat "$tmp/doc-rt.json")" = true ]
+ok $? "rt: has timerlat but not irqsoff (Debian's configuration)"
+
+for k in stock rt lab; do
+	grep -q '^inject:max_us 10000$' "$tmp/doc-$k.out"
+	ok $? "$k: rtlab_inject is there (loaded or built in) with its 10 ms cap"
+done
+
+# ---- the injector under the irqsoff and preemptoff tracers (lab) ----
+vmexec inject lab --smp 1 -- 'sh /usr/lib/rtlab-vm/inject-trace.sh irqsoff irqsoff 500; sh /usr/lib/rtlab-vm/inject-trace.sh preemptoff preemptoff 500; echo 20000 > /sys/kernel/debug/rtlab_inject/irqsoff_us || echo refused-too-long'
+ok "$(rc inject)" "lab: inject-trace.sh ran"
+sed 's/^/# /' "$tmp/inject.out"
+irq=$(awk '/^max_latency_us=/ { print substr($0, 16); exit }' "$tmp/inject.out")
+[ -n "$irq" ] && [ "$irq" -ge 500 ]
+ok $? "lab: irqsoff tracer reports at least 500 us for a 500 us section (${irq:-none})"
+grep -A2 "^# latency: $irq us" "$tmp/inject.out" | grep -q '=> started at: rtlab_inject_irqsoff_section'
+ok $? "lab: the irqsoff trace names rtlab_inject_irqsoff_section"
+grep -q '=> started at: rtlab_inject_preemptoff_section' "$tmp/inject.out"
+ok $? "lab: the preemptoff trace names rtlab_inject_preemptoff_section"
+grep -q '^refused-too-long$' "$tmp/inject.out"
+ok $? "lab: the injector refuses a 20 ms section"
+
+# ---- a 5-second latency lab inside rt ----
+if "$RTLAB" lab list 2>/dev/null | grep -q '^ *latency\b'; then
+	vmexec latency rt --timeout 300 -- 'rtlab lab run latency --scenario load-fifo --duration 5s --json /tmp/r.json > /dev/null && cat /tmp/r.json'
+	ok "$(rc latency)" "rt: rtlab lab run latency (5 s, load-fifo) ran inside the VM"
+	[ "$(jq -r .schema "$tmp/latency.out" 2>/dev/null)" = rtlab.result/1 ] &&
+		[ "$(jq -r '.env.realtime and .env.in_vm' "$tmp/latency.out" 2>/dev/null)" = true ] &&
+		[ "$(jq -r '.summary.samples_count > 0' "$tmp/latency.out" 2>/dev/null)" = true ] &&
+		"$RTLAB" lab report "$tmp/latency.out" > "$tmp/latency.report" 2>&1
+	ok $? "rt: its results document is rtlab.result/1 (PREEMPT_RT, in a VM, samples) and rtlab lab report reads it"
+	sed -n '1,12s/^/# /p' "$tmp/latency.report"
+else
+	skip "rt: rtlab lab run latency inside the VM" "this rtlab has no latency lab"
+	skip "rt: the latency results document" "this rtlab has no latency lab"
+fi
+
+# ---- the state disk survives a restart ----
+state=$tmp/state.img
+word=persist-$$-$RANDOM
+vmexec state1 lab --state "$state" -- "echo $word > /state/probe && sync"
+vmexec state2 lab --state "$state" -- 'cat /state/probe'
+[ "$(rc state1)" = 0 ] && [ "$(rc state2)" = 0 ] && [ "$(cat "$tmp/state2.out")" = "$word" ]
+ok $? "lab: what the guest wrote to /state is there after a restart"
+
+# ---- a boot that cannot reach rtlab in time ----
+"$RTLAB" vm exec --kernel stock --accel tcg --boot-timeout 1 -- true >"$tmp/late.out" 2>"$tmp/late.err"
+late=$?
+[ $late = 1 ] && grep -q 'did not reach rtlab within 1 s' "$tmp/late.err" &&
+	grep -q -- '--- last console lines ---' "$tmp/late.err"
+ok $? "a boot that is not ready in time fails with the console's last lines"
+
+# ---- rtlab vm run: rtlab's menu on the terminal, Ctrl-A x ends QEMU ----
+if command -v tmux >/dev/null; then
+	sess=rtlab-vm-test-$$
+	tmux new-session -d -s "$sess" -x 100 -y 30 "TERM=xterm-256color TMPDIR=$TMPDIR \
+		'$RTLAB' vm run --kernel lab --accel tcg --no-state 2>'$tmp/run.err'; \
+		echo \$? > '$tmp/run.rc'; sleep 60"
+	seen=1
+	for _ in $(seq 1 120); do
+		if tmux capture-pane -p -t "$sess" | grep -q 'Lessons'; then seen=0; break; fi
+		sleep 0.5
+	done
+	ok $seen "vm run: rtlab's menu appears on the VM's console"
+	tmux send-keys -t "$sess" C-a x
+	for _ in $(seq 1 40); do [ -s "$tmp/run.rc" ] && break; sleep 0.25; done
+	[ "$(cat "$tmp/run.rc" 2>/dev/null)" = 0 ] && grep -q 'the VM stopped' "$tmp/run.err"
+	ok $? "vm run: Ctrl-A x ends the VM and rtlab vm run exits 0"
+	sed -n 's/^rtlab vm: \(.*\)/# \1/p' "$tmp/run.err"
+	tmux kill-session -t "$sess" 2>/dev/null
+else
+	skip "vm run: rtlab's menu on the console" "tmux is not installed"
+	skip "vm run: Ctrl-A x ends the VM" "tmux is not installed"
+fi
+
+# ---- KVM, where the doctor's probe says it works ----
+kvm=$("$RTLAB" doctor --json 2>/dev/null | jq -r .kvm.verdict)
+if [ "$kvm" = works ]; then
+	"$RTLAB" vm exec --kernel lab --accel kvm -- 'uname -r' >"$tmp/kvm.out" 2>"$tmp/kvm.err"
+	ok $? "lab boots under KVM"
+	sed -n 's/^rtlab vm: \(.* ready after .*\)/# \1/p' "$tmp/kvm.err"
+else
+	skip "lab boots under KVM" "the doctor's KVM probe says: ${kvm:-unknown}"
+fi
+
+left=$(find "$TMPDIR" -mindepth 1 | wc -l)
+[ "$left" -eq 0 ]
+ok $? "no temporary files are left behind ($left)"
+echo "# suite time: $(($(date +%s) - suite_start)) s"

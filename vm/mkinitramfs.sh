@@ -1,0 +1,72 @@
+#!/bin/bash
+# Build the classroom VM's initramfs for one kernel.
+#
+#   mkinitramfs.sh NAME KERNEL_DIR RTLAB_BIN DATA_ROOT BUSYBOX OUT
+#
+# NAME is stock, rt or lab; KERNEL_DIR holds what fetch-debian.sh or build-lab.sh wrote
+# (release, and for Debian kernels modules/ and modules.load); RTLAB_BIN is the rtlab
+# binary, copied with the shared libraries ldd lists; DATA_ROOT holds lessons/, labs/,
+# slides/ and vm/ (the source tree or an installed data dir); BUSYBOX is a static busybox.
+# Writes OUT, a gzip-compressed newc cpio archive.
+set -euo pipefail
+
+usage="usage: mkinitramfs.sh NAME KERNEL_DIR RTLAB_BIN DATA_ROOT BUSYBOX OUT"
+[ $# -eq 6 ] || { echo "$usage" >&2; exit 2; }
+name=$1 kdir=$2 bin=$3 data=$4 busybox=$5 out=$6
+
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc/rtlab-vm,proc,sys,dev,tmp,run,state,root}
+mkdir -p "$root/usr/share/rtlab" "$root/usr/lib/rtlab-vm" "$root/lib/terminfo"
+
+cp "$busybox" "$root/bin/busybox"
+for a in $("$busybox" --list); do
+	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
+done
+
+cp "$data/vm/init" "$root/init"
+chmod 0755 "$root/init"
+cp "$data"/vm/guest/*.sh "$root/usr/lib/rtlab-vm/" 2>/dev/null || true
+
+# rtlab and the libraries it links, at the paths the dynamic loader expects.
+cp "$bin" "$root/usr/bin/rtlab"
+ldd "$bin" | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }' | while read -r lib; do
+	mkdir -p "$root$(dirname "$lib")"
+	cp -L "$lib" "$root$lib"
+done
+
+for d in lessons labs slides; do
+	[ -d "$data/$d" ] && cp -R "$data/$d" "$root/usr/share/rtlab/$d"
+done
+
+# Terminal descriptions for the serial console and the usual host terminals.
+for t in linux vt100 xterm-256color; do
+	found=
+	for dir in /etc/terminfo /lib/terminfo /usr/lib/terminfo /usr/share/terminfo; do
+		f=$dir/${t:0:1}/$t
+		if [ -e "$f" ]; then
+			mkdir -p "$root/lib/terminfo/${t:0:1}"
+			cp -L "$f" "$root/lib/terminfo/${t:0:1}/$t"
+			found=1
+			break
+		fi
+	done
+	[ -n "$found" ] || { echo "mkinitramfs: no terminfo entry for $t (install ncurses-base/ncurses-term)" >&2; exit 1; }
+done
+
+if [ -d "$kdir/modules" ]; then
+	cp -R "$kdir/modules/lib/modules" "$root/lib/"
+	cp "$kdir/modules.load" "$root/etc/rtlab-vm/modules.load"
+fi
+echo "$name" > "$root/etc/rtlab-vm/kernel"
+cp "$kdir/release" "$root/etc/rtlab-vm/release"
+printf 'root:x:0:0:root:/root:/bin/sh\n' > "$root/etc/passwd"
+printf 'root:x:0:\n' > "$root/etc/group"
+printf 'PS1="rtlab-vm:\\w# "\n' > "$root/etc/profile"
+
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . -mindepth 1 | LC_ALL=C sort |
+	"$busybox" cpio -o -H newc 2>/dev/null | gzip -9n) > "$out.tmp"
+mv "$out.tmp" "$out"
+echo "mkinitramfs: $name -> $out ($(stat -c %s "$out") bytes)" >&2
