@@ -8,7 +8,8 @@ set -eu
 PKGS=${RTLAB_DEPS_PKGS:-"make gcc pkg-config
 libncurses-dev libtracefs-dev libtraceevent-dev libck-dev libcmark-dev libjansson-dev
 libcmocka-dev clang libclang-rt-14-dev perl tmux valgrind ncurses-term
-qemu-system-x86 qemu-utils iproute2 kmod jq procps util-linux"}
+qemu-system-x86 qemu-utils iproute2 kmod jq procps util-linux
+flex bison bc libelf-dev libssl-dev cpio"}
 
 missing=""
 for p in $PKGS; do

@@ -24,6 +24,8 @@ cp "$busybox" "$root/bin/busybox"
 for a in $("$busybox" --list); do
 	[ "$a" = busybox ] || ln -sf busybox "$root/bin/$a"
 done
+# The kernel runs /sbin/modprobe when a driver asks for another (ext4 for crc32c).
+ln -sf ../bin/busybox "$root/sbin/modprobe"
 
 cp "$data/vm/init" "$root/init"
 chmod 0755 "$root/init"
@@ -63,7 +65,12 @@ echo "$name" > "$root/etc/rtlab-vm/kernel"
 cp "$kdir/release" "$root/etc/rtlab-vm/release"
 printf 'root:x:0:0:root:/root:/bin/sh\n' > "$root/etc/passwd"
 printf 'root:x:0:\n' > "$root/etc/group"
-printf 'PS1="rtlab-vm:\\w# "\n' > "$root/etc/profile"
+# PID 1 is a script that does not answer busybox's poweroff signal: act directly.
+cat > "$root/etc/profile" <<'PROFILE'
+PS1='rtlab-vm:\w# '
+poweroff() { sync; umount /state 2>/dev/null; /bin/busybox poweroff -f; }
+reboot() { sync; umount /state 2>/dev/null; /bin/busybox reboot -f; }
+PROFILE
 
 mkdir -p "$(dirname "$out")"
 (cd "$root" && find . -mindepth 1 | LC_ALL=C sort |

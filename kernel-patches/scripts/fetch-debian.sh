@@ -7,8 +7,8 @@
 # headers packages are fetched with `apt-get download` into CACHE_DIR/debs (reused when
 # present) and unpacked with `dpkg -x` under CACHE_DIR; nothing is installed on the host.
 # Writes OUT_DIR/vmlinuz, OUT_DIR/release, OUT_DIR/config and OUT_DIR/modules/, a module
-# tree holding only what the VM loads (virtio PCI, block and console, ext4 for the state
-# disk, with their dependencies) plus rtlab_inject.ko built against the matching headers,
+# tree holding only what the VM loads (virtio PCI, block and console, ext4 and crc32c for
+# the state disk, with their dependencies) plus rtlab_inject.ko built against the matching headers,
 # and OUT_DIR/modules.load, the modules init loads in order.
 #
 # With HEADERS_ONLY=1 (what `make kmod` uses) only the headers are fetched and OUT_DIR gets
@@ -25,7 +25,7 @@ stock) meta=linux-image-amd64 suffix=amd64 common=common ;;
 rt) meta=linux-image-rt-amd64 suffix=rt-amd64 common=common-rt ;;
 *) echo "$usage" >&2; exit 2 ;;
 esac
-wanted="virtio_pci virtio_blk virtio_console ext4"
+wanted="virtio_pci virtio_blk virtio_console crc32c_generic ext4"
 
 log() { printf 'fetch-debian(%s): %s\n' "$flavour" "$*" >&2; }
 

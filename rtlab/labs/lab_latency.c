@@ -27,7 +27,9 @@
  * Interruption: when ctx->stop is set the probe and the load are stopped,
  * the scenario in progress is recorded with what it measured and
  * "interrupted": true, later scenarios are not run, and the document says
- * so in a note, in params.interrupted and in extra.interrupted.
+ * so in a note, in params.interrupted and in extra.interrupted. A screen
+ * may instead end only the current scenario (latency_live_skip()): it is
+ * recorded with "skipped": true and a note, and the run goes on.
  */
 #include "lab_latency.h"
 
@@ -40,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -99,6 +102,27 @@ void latency_live_snapshot(struct latency_live *m, struct latency_live_snap *out
 	pthread_mutex_unlock(&m->lock);
 }
 
+void latency_live_skip(struct latency_live *m)
+{
+	pthread_mutex_lock(&m->lock);
+	m->skip = m->snap.index + 1;
+	pthread_mutex_unlock(&m->lock);
+}
+
+/* True when a screen asked to end scenario @index early (latency_live_skip()). */
+static bool skip_requested(struct lab_ctx *ctx, unsigned int index)
+{
+	struct latency_live *m = ctx->live;
+	bool skip;
+
+	if (!m)
+		return false;
+	pthread_mutex_lock(&m->lock);
+	skip = m->skip == index + 1;
+	pthread_mutex_unlock(&m->lock);
+	return skip;
+}
+
 /* ---- One scenario's measurement --------------------------------------------------- */
 
 struct scen_run {
@@ -114,7 +138,10 @@ struct scen_run {
 	char *rt_refused;				/* owned: why, or NULL */
 	char *mlock_refused;				/* owned: why, or NULL */
 	bool interrupted;
+	bool skipped;					/* ended early on request */
 	double measured_s;
+	double cpu_s;					/* process CPU time while measuring */
+	long peak_rss_kb;				/* this process's peak RSS so far */
 	const struct rt_sink *outer;			/* borrowed */
 };
 
@@ -143,6 +170,17 @@ static void sleep_ms(unsigned int ms)
 	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
 
 	nanosleep(&ts, NULL);	/* a signal ends it early, which is what we want */
+}
+
+/* CPU time (user + system) of this process so far, all threads, in seconds. */
+static double cpu_now_s(void)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_SELF, &ru))
+		return 0;
+	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
 static double now_s(void)
@@ -283,7 +321,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	cpu_set_t *sets = NULL;
 	unsigned int allowed[LATENCY_MAX_CPUS], nallowed, last_pct = 101;
 	sigset_t block, old;
-	double t0;
+	double t0, c0;
 	char what[96];
 	int ret = 0;
 
@@ -360,11 +398,16 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 		goto out_load;
 
 	t0 = now_s();
+	c0 = cpu_now_s();
 	while (!rt_probe_finished(probe)) {
 		unsigned int pct;
 
 		if (lab_ctx_stopped(ctx)) {
 			r->interrupted = true;
+			break;
+		}
+		if (skip_requested(ctx, index)) {
+			r->skipped = true;
 			break;
 		}
 		sleep_ms(POLL_MS);
@@ -385,10 +428,18 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	while (rt_probe_poll(probe, r->hist, &inner) > 0)
 		;
 	r->measured_s = now_s() - t0;
+	r->cpu_s = cpu_now_s() - c0;
+	{
+		struct rusage ru;
+
+		/* Our own peak, not our children's (the load, the doctor's probes). */
+		r->peak_rss_kb = getrusage(RUSAGE_SELF, &ru) == 0 ? ru.ru_maxrss : -1;
+	}
 	for (unsigned int t = 0; t < r->nthreads; t++)
 		rt_probe_stats(probe, t, &r->st[t]);
 	live_update(ctx, r, index, p->nplans, r->interrupted ? 0 : 100, false);
-	snprintf(what, sizeof(what), "%s: %s", plan->name, r->interrupted ? "interrupted" : "done");
+	snprintf(what, sizeof(what), "%s: %s", plan->name, r->interrupted ? "interrupted" :
+		 r->skipped ? "skipped" : "done");
 	rt_sink_progress(sink, 100, what);
 
 out_load:
@@ -518,6 +569,9 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 	    json_object_set_new(o, "mlock_refused", r->mlock_refused ?
 				json_string(r->mlock_refused) : json_null()) ||
 	    json_object_set_new(o, "interrupted", json_boolean(r->interrupted)) ||
+	    json_object_set_new(o, "skipped", json_boolean(r->skipped)) ||
+	    json_object_set_new(o, "cpu_s", json_real(round(r->cpu_s * 1e6) / 1e6)) ||
+	    json_object_set_new(o, "peak_rss_kb", json_integer(r->peak_rss_kb)) ||
 	    json_object_set_new(o, "planned_s", json_real(p->duration_ms / 1000.0)) ||
 	    json_object_set_new(o, "measured_s", json_real(round(r->measured_s * 1000) / 1000)) ||
 	    json_object_set_new(o, "dropped_count", json_integer((json_int_t)drops)) ||
@@ -896,6 +950,13 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 			snprintf(note, sizeof(note), "%s: measured without mlockall: %s",
 				 r.plan->name, r.mlock_refused);
 			rt_log(RT_LOG_WARN, "%s", note);
+			rt_result_add_note(res, note);
+		}
+		if (r.skipped) {
+			char note[160];
+
+			snprintf(note, sizeof(note), "%s: ended early on request after %.1f s of "
+				 "%.1f s", r.plan->name, r.measured_s, p->duration_ms / 1000.0);
 			rt_result_add_note(res, note);
 		}
 		if (!(r.interrupted && rt_hist_count(r.merged) == 0)) {

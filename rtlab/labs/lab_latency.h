@@ -160,6 +160,7 @@ struct latency_live {
 	struct latency_live_snap snap;	/* counts points into hist below */
 	uint64_t *hist;			/* owned */
 	size_t hist_cap;
+	unsigned int skip;		/* 1 + index of the scenario to end early; 0 = none */
 };
 
 /* latency_live_init - an empty model; 0 or -ENOMEM. Release with latency_live_fini(). */
@@ -174,6 +175,16 @@ void latency_live_fini(struct latency_live *m);
  * the model.
  */
 void latency_live_snapshot(struct latency_live *m, struct latency_live_snap *out);
+
+/**
+ * latency_live_skip - end the scenario now being measured early
+ *
+ * The run records what that scenario measured so far (with "skipped": true)
+ * and goes on with the next one. It applies to the scenario current at the
+ * call only, so a late request never skips the following scenario. Safe
+ * from any thread.
+ */
+void latency_live_skip(struct latency_live *m);
 
 /* ---- The lab ---------------------------------------------------------------- */
 

@@ -9,20 +9,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "lab_ftrace.h"
 #include "lab_latency.h"
-
-static const struct lab_ops lab_ftrace = {
-	.name = "ftrace",
-	.title = "Hunting latencies with ftrace",
-	.summary = "Drive the irqsoff, preemptoff, wakeup and timerlat tracers through "
-		   "libtracefs to find where a latency comes from.",
-	.lesson = 6,
-	.state = LAB_STATE_PLANNED,
-	.issue = 5,
-	.needs = LAB_NEED_TRACE_EVENTS,
-	.wants = LAB_NEED_LAT_TRACERS | LAB_NEED_RT_PRIO,
-	.vm_live = true,
-};
 
 static const struct lab_ops lab_hypervisor = {
 	.name = "hypervisor",

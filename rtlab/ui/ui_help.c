@@ -21,7 +21,7 @@ static const struct help_line help_menu[] = {
 	{ "Up, k / Down, j", "move the selection" },
 	{ "PgUp, ^B / PgDn, ^F", "move one page" },
 	{ "Home, g / End, G", "first / last entry" },
-	{ "Enter, Right, l", "read the lesson / open the lab's details" },
+	{ "Enter, Right, l", "read the lesson / run a lab (or details)" },
 	{ "i", "details of the entry: file, problems, labs" },
 	{ "q", "quit rtlab" },
 	{ NULL, "In a details pane" },
@@ -60,6 +60,23 @@ static const struct help_line help_quiz[] = {
 	{ NULL, NULL },
 };
 
+static const struct help_line help_lab[] = {
+	{ NULL, "Latency lab: setup" },
+	{ "Up, k / Down, j", "move between the scenarios" },
+	{ "Space / a / c", "tick or untick / tick all / clear all" },
+	{ "+ / -", "longer / shorter duration per scenario" },
+	{ "Enter, r", "start measuring the ticked scenarios" },
+	{ NULL, "Latency lab: while measuring" },
+	{ "p", "pause the display; measuring goes on" },
+	{ "s", "end this scenario now, go on with the next" },
+	{ "q, Esc", "stop the run, save what was measured, back" },
+	{ NULL, "Latency lab: summary" },
+	{ "w", "save again, plus an HTML report" },
+	{ "r, Enter", "back to the setup for another run" },
+	{ "q, Esc", "back to the menu" },
+	{ NULL, NULL },
+};
+
 static const struct help_line help_anywhere[] = {
 	{ NULL, "Anywhere" },
 	{ "?", "this help; any key closes it" },
@@ -76,7 +93,7 @@ static int help_collect(enum ui_help_topic topic, const struct help_line **out)
 {
 	const struct help_line *groups[2] = {
 		topic == UI_HELP_READER ? help_reader : topic == UI_HELP_QUIZ ? help_quiz :
-		help_menu,
+		topic == UI_HELP_LAB ? help_lab : help_menu,
 		help_anywhere,
 	};
 	int n = 0;

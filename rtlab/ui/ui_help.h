@@ -15,6 +15,7 @@ enum ui_help_topic {
 	UI_HELP_MENU,		/* the menu and its details pane */
 	UI_HELP_READER,		/* the lesson reader */
 	UI_HELP_QUIZ,		/* a quiz question inside the reader */
+	UI_HELP_LAB,		/* the latency lab's live screen */
 };
 
 /* Draw the keys of @topic centred in the @h x @cols area at (@y, @x). */

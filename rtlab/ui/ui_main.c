@@ -2,9 +2,10 @@
  * ui_main: owns the terminal. It checks that there is a usable one before
  * curses touches it, routes rt_log away from stderr while the menu is up,
  * and runs the key loop that hands keys to the screen on top: the help
- * overlay, else the lesson reader, else a details pane, else the menu. Everything is redrawn from
- * the models after each key, so a resize needs no special code beyond
- * re-reading the size.
+ * overlay, else the lesson reader, else a lab screen, else a details pane, else the menu.
+ * Everything is redrawn from the models after each key, so a resize needs no special code
+ * beyond re-reading the size. While a lab measures, the loop wakes ten times a second to
+ * redraw its live model (the lab runs on threads of its own, so drawing never holds it up).
  *
  * The terminal is restored on every way out: a quit, SIGINT, SIGTERM or
  * SIGHUP. The signal handlers only set a flag; the loop polls for keys with
@@ -25,9 +26,11 @@
 #include "core/rt_log.h"
 #include "core/rt_version.h"
 #include "labs/lab.h"
+#include "labs/lab_latency.h"
 #include "lesson/lesson_index.h"
 #include "ui_details.h"
 #include "ui_help.h"
+#include "ui_lab_latency.h"
 #include "ui_log.h"
 #include "ui_menu.h"
 #include "ui_reader.h"
@@ -40,6 +43,7 @@
 #define UI_MIN_COLS 80
 #define UI_MIN_LINES 24
 #define UI_POLL_MS 200
+#define UI_LIVE_POLL_MS 100	/* 10 Hz while a lab measures */
 #define KEY_CTRL(c) ((c) & 0x1f)
 
 static volatile sig_atomic_t ui_stop_signal;
@@ -53,8 +57,10 @@ struct ui_app {
 	struct ui_menu menu;
 	struct ui_details details;
 	struct ui_reader reader;
+	struct ui_lab_latency lab;
 	bool details_open;
 	bool reader_open;
+	bool lab_open;
 	bool help_open;
 	bool quit;
 };
@@ -257,6 +263,13 @@ static void draw(struct ui_app *app)
 		refresh();
 		return;
 	}
+	if (app->lab_open) {
+		ui_lab_latency_draw(&app->lab, stdscr, 0, 0, LINES, COLS);
+		if (app->help_open)
+			ui_help_draw(stdscr, UI_HELP_LAB, 1, 0, LINES - 2, COLS);
+		refresh();
+		return;
+	}
 	draw_title(&app->menu);
 	ui_menu_draw(&app->menu, stdscr, 2, 0, LINES - 4, COLS);
 	draw_status(app);
@@ -271,7 +284,16 @@ static void draw(struct ui_app *app)
 
 /* ---- Keys ----------------------------------------------------------------- */
 
-/* Enter on a lesson opens the reader; on a lab, and 'i' on anything, the details. */
+static void close_lab(struct ui_app *app)
+{
+	ui_lab_latency_fini(&app->lab);
+	app->lab_open = false;
+}
+
+/*
+ * Enter on a lesson opens the reader, on a lab with a live screen that
+ * screen; on another lab, and 'i' on anything, the details.
+ */
 static void open_row(struct ui_app *app, bool info)
 {
 	const struct ui_row *row = ui_menu_selected(&app->menu);
@@ -279,6 +301,16 @@ static void open_row(struct ui_app *app, bool info)
 
 	if (!row)
 		return;
+	if (row->kind == UI_ROW_LAB && !info && row->lab == &lab_latency) {
+		ret = ui_lab_latency_init(&app->lab, row->lab);
+		if (ret < 0) {
+			ui_lab_latency_fini(&app->lab);
+			rt_log(RT_LOG_ERR, "cannot open the lab: %s", strerror(-ret));
+			return;
+		}
+		app->lab_open = true;
+		return;
+	}
 	if (row->kind == UI_ROW_LESSON && !info) {
 		ret = ui_reader_open(&app->reader, app->menu.lessons,
 				     (size_t)(row->lesson - app->menu.lessons->entries));
@@ -335,6 +367,20 @@ static void handle_key(struct ui_app *app, int key)
 		}
 		return;
 	}
+	if (app->lab_open) {
+		switch (ui_lab_latency_key(&app->lab, key)) {
+		case UI_LAB_CLOSE:
+			close_lab(app);
+			ui_menu_refresh(&app->menu);
+			break;
+		case UI_LAB_HELP:
+			app->help_open = true;
+			break;
+		case UI_LAB_NONE:
+			break;
+		}
+		return;
+	}
 	if (app->details_open) {
 		switch (ui_details_key(&app->details, key)) {
 		case UI_DETAILS_CLOSE:
@@ -372,6 +418,13 @@ static void run_loop(struct ui_app *app)
 	while (!app->quit && !ui_stop_signal) {
 		int key;
 
+		/* Also while the window is too small: a run goes on and ends there too. */
+		if (app->lab_open && ui_lab_latency_tick(&app->lab) == UI_LAB_CLOSE) {
+			close_lab(app);
+			ui_menu_refresh(&app->menu);
+		}
+		timeout(app->lab_open && ui_lab_latency_busy(&app->lab) ? UI_LIVE_POLL_MS :
+			UI_POLL_MS);
 		draw(app);
 		key = getch();
 		if (key == ERR || key == KEY_RESIZE)
@@ -410,6 +463,9 @@ static void app_fini(struct ui_app *app)
 	/* Saves the reading position, also when a signal ended the loop. */
 	if (app->reader_open)
 		ui_reader_fini(&app->reader);
+	/* Stops a run that is still on: load and probe end, the journal is replayed. */
+	if (app->lab_open)
+		close_lab(app);
 	if (app->details_open)
 		ui_details_fini(&app->details);
 	ui_menu_fini(&app->menu);

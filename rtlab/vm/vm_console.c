@@ -71,7 +71,8 @@ int vm_console_ready(const char *text, size_t len, struct vm_ready *r)
 	while (vm_next_line(text, len, &pos, &l)) {
 		char *up, *end;
 
-		if (!vm_starts(&l, VM_CONSOLE_READY))
+		/* Only a whole line counts: the log may be read while init is still writing it. */
+		if (!vm_starts(&l, VM_CONSOLE_READY) || pos > len || text[pos - 1] != '\n')
 			continue;
 		r->kernel = vm_field(&l, "kernel=", &nomem);
 		r->release = vm_field(&l, "release=", &nomem);

@@ -33,6 +33,9 @@ struct vm_ready {
  * @text: console bytes; @len: their count
  * @r: filled in when found; release with vm_ready_fini()
  *
+ * Only a complete line (ending in a newline) counts, so a line read half-written is
+ * found on the next read.
+ *
  * Returns 1 when found, 0 when not (yet), -ENOMEM.
  */
 int vm_console_ready(const char *text, size_t len, struct vm_ready *r);

@@ -164,8 +164,9 @@ for _ in $(seq 20); do
 	sleep 0.1
 done
 check "j reaches the latency lab" selected_has ui "Timer and scheduling latency"
-tm send-keys -t ui Right
-check "Right opens the details pane of a lab" wait_for ui "Summary"
+# Enter and Right open a ready lab's own screen (tests/cli/lab_tui.t); i its details.
+tm send-keys -t ui i
+check "i opens the details pane of a lab" wait_for ui "Summary"
 check "the lab details show its summary" wait_for ui "Measure wake-up latency"
 check "the lab details show its state" wait_for ui "ready to run"
 check "the lab details decode what it wants" wait_for ui "a PREEMPT_RT kernel"
@@ -180,10 +181,10 @@ check "q closes the details pane" wait_gone ui "Summary"
 check "q on the pane does not quit" not test -e "$tmp/ui.status"
 
 tm send-keys -t ui '?'
-check "? shows the help overlay" wait_for ui "read the lesson / open the lab's details"
+check "? shows the help overlay" wait_for ui "read the lesson / run a lab (or details)"
 check "the help lists the quit key" wait_for ui "quit rtlab"
 tm send-keys -t ui x
-check "any key closes the help" wait_gone ui "read the lesson / open the lab's details"
+check "any key closes the help" wait_gone ui "read the lesson / run a lab (or details)"
 
 tm resize-window -t ui -x 60 -y 20
 check "a 60x20 window shows the too-small message" \

@@ -137,9 +137,9 @@ fi
 state=$tmp/state.img
 word=persist-$$-$RANDOM
 vmexec state1 lab --state "$state" -- "echo $word > /state/probe && sync"
-vmexec state2 lab --state "$state" -- 'cat /state/probe'
+vmexec state2 stock --state "$state" -- 'cat /state/probe'
 [ "$(rc state1)" = 0 ] && [ "$(rc state2)" = 0 ] && [ "$(cat "$tmp/state2.out")" = "$word" ]
-ok $? "lab: what the guest wrote to /state is there after a restart"
+ok $? "what lab wrote to /state is there after a restart, read by stock (ext4 module)"
 
 # ---- a boot that cannot reach rtlab in time ----
 "$RTLAB" vm exec --kernel stock --accel tcg --boot-timeout 1 -- true >"$tmp/late.out" 2>"$tmp/late.err"

@@ -1,0 +1,162 @@
+/*
+ * lab_ftrace: the ftrace lab's options, the hunt's hidden cause, the
+ * cross-check parsers and the grade.
+ *
+ * A run measures the latency probe's wake-ups twice at the same time: from
+ * inside (rt_probe: how late clock_nanosleep returned) and from the kernel's
+ * scheduler events (trace_events: sched_waking to sched_switch of the same
+ * thread), and records both distributions and how well they agree. Tracer
+ * mode also runs one latency tracer (trace_ctl) and parses its trace
+ * (trace_latency). The hunt plants a cause chosen from a seed: with the
+ * rtlab_inject module through its debugfs files, else with a user-space hog
+ * (trace_hog). The learner names the cause, the function and the tracer
+ * with `rtlab lab answer ftrace ...`, and the grade compares.
+ *
+ * Everything declared here is pure (no I/O, no clock, no globals) so that
+ * the unit tests call it directly; the run itself is in lab_ftrace.c.
+ */
+#ifndef RTLAB_LABS_LAB_FTRACE_H
+#define RTLAB_LABS_LAB_FTRACE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "labs/lab.h"
+
+struct trace_wake_calc;
+
+#define FTRACE_DEFAULT_DURATION_MS 5000u
+#define FTRACE_MAX_DURATION_MS 600000u		/* 10 min */
+#define FTRACE_MAX_THRESHOLD_US 10000000u	/* 10 s */
+#define FTRACE_TRACER_MAX 32u
+#define FTRACE_INTERVAL_US 1000u		/* the probe's period */
+/* SCHED_FIFO priority of the probe: below the module's kthread (50), so it can delay it */
+#define FTRACE_PROBE_PRIO 40
+/* Grading: the run needs at least this many wake-ups matched from the events. */
+#define FTRACE_GRADE_MIN_WAKEUPS 500u
+/* Entries of a parsed latency trace copied into the document. */
+#define FTRACE_MAX_TRACE_LINES 200u
+
+/* Where the debugfs files of the rtlab_inject module live. */
+#define FTRACE_INJECT_DIR "/sys/kernel/debug/rtlab_inject"
+
+enum ftrace_mode {
+	FTRACE_MODE_EVENTS,	/* sched events only: works on every kernel */
+	FTRACE_MODE_TRACER,	/* also a latency tracer (irqsoff ...) */
+};
+
+/* The parsed options of one `rtlab lab run ftrace`. */
+struct ftrace_params {
+	enum ftrace_mode mode;
+	char tracer[FTRACE_TRACER_MAX];	/* tracer mode; "" = the first latency tracer present */
+	unsigned int threshold_us;	/* tracing_thresh; 0 = keep the worst case only */
+	bool function_trace;		/* options/function-trace (tracer mode) */
+	bool hunt;
+	bool seed_set;			/* --seed given; else the front end's seed is used */
+	uint64_t seed;
+	unsigned int duration_ms;
+	bool cross_check;		/* try rtla / trace-cmd */
+};
+
+/* ftrace_params_init - the defaults: event mode, 5 s, no hunt, cross-check on. */
+void ftrace_params_init(struct ftrace_params *p);
+
+/**
+ * ftrace_params_parse - parse the lab's options
+ * @argc, @argv: argv[0] is the lab name; "--opt VALUE" or "--opt=VALUE"
+ * @p: filled from ftrace_params_init() plus the options
+ * @cause: on failure, what is wrong (caller frees)
+ *
+ * Options: --mode events|tracer, --tracer NAME (a latency tracer; implies
+ * tracer mode), --threshold US, --no-function-trace, --hunt, --seed N
+ * (needs --hunt), --duration D (as the latency lab's), --no-cross-check.
+ * Pure. Returns 0 or -EINVAL.
+ */
+int ftrace_params_parse(int argc, char **argv, struct ftrace_params *p, char **cause);
+
+/* True for the six latency tracers tracer mode can run. */
+bool ftrace_is_latency_tracer(const char *name);
+
+/* ---- The hunt ------------------------------------------------------------------ */
+
+enum ftrace_injector {
+	FTRACE_INJ_USER,	/* trace_hog child processes */
+	FTRACE_INJ_MODULE,	/* the rtlab_inject kernel module */
+};
+
+/* The hidden cause of one hunt. All strings are static. */
+struct ftrace_hunt_truth {
+	enum ftrace_injector injector;
+	const char *kind;		/* "irqsoff", "fifo_spin", ... (what `answer cause` takes) */
+	const char *function;		/* the function the section runs in */
+	const char *const *tracers;	/* NULL-terminated: tracers that show it ("events" = event mode) */
+	const char *inject_file;	/* module: the debugfs file; user: NULL */
+	int hog_kind;			/* user: enum trace_hog_kind; module: -1 */
+	unsigned int burst_us;		/* length of one planted section */
+	unsigned int period_us;		/* start to start */
+};
+
+/**
+ * ftrace_hunt_pick - the cause a seed plants
+ * @seed: any value; the same seed and injector always give the same cause
+ * @inj: which injector is available
+ * @out: filled (the caller's storage)
+ */
+void ftrace_hunt_pick(uint64_t seed, enum ftrace_injector inj, struct ftrace_hunt_truth *out);
+
+/* "module" or "user"; ftrace_injector_from_name() returns -1 for anything else. */
+const char *ftrace_injector_name(enum ftrace_injector inj);
+int ftrace_injector_from_name(const char *name);
+
+/**
+ * ftrace_hunt_checksum - the check value stored next to the truth
+ * @buf: receives 16 hex digits and a NUL (at least 17 bytes)
+ *
+ * FNV-1a over the seed, injector, kind, function and tracers. It detects an
+ * edited truth; it is no secret, since the learner owns the file (the hunt
+ * is an honour system, see labs/ftrace/README.md).
+ */
+void ftrace_hunt_checksum(uint64_t seed, const struct ftrace_hunt_truth *t, char *buf,
+			  size_t size);
+
+/* ---- The cross-check parsers --------------------------------------------------- */
+
+/* What `rtla timerlat hist` printed, over its thread (Thr-) columns. */
+struct ftrace_rtla_stats {
+	unsigned int ncpus;	/* Thr columns read */
+	uint64_t count;
+	double avg_us;		/* weighted by count */
+	uint64_t max_us;
+};
+
+/**
+ * ftrace_rtla_parse - read the summary rows of `rtla timerlat hist` output
+ * @text: its stdout, NUL-terminated
+ *
+ * Returns 0, or -EINVAL when no Thr column with count/avg/max rows was found.
+ */
+int ftrace_rtla_parse(const char *text, struct ftrace_rtla_stats *out);
+
+/**
+ * ftrace_tc_report_feed - feed `trace-cmd report` lines to a wake-up matcher
+ * @text: the report, NUL-terminated
+ * @calc: the matcher (it decides which pids count)
+ *
+ * Reads sched_waking and sched_switch lines ("comm-pid [cpu] secs: name: fields").
+ * Returns the number of events fed.
+ */
+size_t ftrace_tc_report_feed(const char *text, struct trace_wake_calc *calc);
+
+/* ---- The lab ------------------------------------------------------------------- */
+
+extern const struct lab_ops lab_ftrace;
+
+/* The diagnosis ids of `rtlab lab answer ftrace ID TEXT`, NULL-terminated. */
+extern const char *const ftrace_questions[];
+
+/* ftrace_grade - the lab's grade; a pure function of the document (see the handout). */
+int ftrace_grade(const struct lab_result *res, struct grade_report *rep);
+
+#endif

@@ -1,0 +1,406 @@
+/*
+ * lab_ftrace_opts: the pure parts of the ftrace lab: its option parser,
+ * the hunt's seeded choice of a cause and its check value, and the two
+ * readers of the reference tools' output (rtla timerlat hist, trace-cmd
+ * report) used by the cross-check. No I/O, clock or globals here, so the
+ * unit tests drive every function with made-up input.
+ *
+ * The hunt's causes and the functions they run in come from the two
+ * injectors' sources: kernel-patches/rtlab_inject/rtlab_inject.c (one
+ * noinline function per section, one debugfs file per kind) and
+ * rtlab/trace/trace_hog.c (one noinline function per hog kind). The
+ * module's FIFO kthread runs at sched_set_fifo()'s priority (50), which is
+ * why the probe runs below it (FTRACE_PROBE_PRIO).
+ */
+#include "lab_ftrace.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rt_err.h"
+#include "labs/lab_latency.h"
+#include "trace/trace_events.h"
+#include "trace/trace_hog.h"
+
+/* ---- Options ----------------------------------------------------------------------- */
+
+static const char *const latency_tracers[] = {
+	"irqsoff", "preemptoff", "preemptirqsoff", "wakeup", "wakeup_rt", "wakeup_dl", NULL,
+};
+
+bool ftrace_is_latency_tracer(const char *name)
+{
+	for (const char *const *t = latency_tracers; name && *t; t++)
+		if (!strcmp(*t, name))
+			return true;
+	return false;
+}
+
+void ftrace_params_init(struct ftrace_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->mode = FTRACE_MODE_EVENTS;
+	p->function_trace = true;
+	p->duration_ms = FTRACE_DEFAULT_DURATION_MS;
+	p->cross_check = true;
+}
+
+/* A decimal number 0..@max with nothing after it. */
+static int parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!s || *s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int ftrace_params_parse(int argc, char **argv, struct ftrace_params *p, char **cause)
+{
+	bool mode_given = false, tracer_given = false;
+
+	ftrace_params_init(p);
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = NULL, *eq;
+		char name[24];
+		size_t nlen;
+		uint64_t u;
+
+		if (strncmp(a, "--", 2) != 0)
+			return rt_err(cause, -EINVAL, "unexpected argument \"%.40s\"", a);
+		eq = strchr(a, '=');
+		nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+		if (nlen == 0 || nlen >= sizeof(name))
+			return rt_err(cause, -EINVAL, "unknown option \"%.40s\"", a);
+		memcpy(name, a + 2, nlen);
+		name[nlen] = '\0';
+
+		if (!strcmp(name, "hunt") || !strcmp(name, "no-cross-check") ||
+		    !strcmp(name, "no-function-trace")) {
+			if (eq)
+				return rt_err(cause, -EINVAL, "--%s takes no value", name);
+			if (name[0] == 'h')
+				p->hunt = true;
+			else if (!strcmp(name, "no-cross-check"))
+				p->cross_check = false;
+			else
+				p->function_trace = false;
+			continue;
+		}
+		if (strcmp(name, "mode") && strcmp(name, "tracer") && strcmp(name, "threshold") &&
+		    strcmp(name, "seed") && strcmp(name, "duration"))
+			return rt_err(cause, -EINVAL, "unknown option \"%.40s\" (see `rtlab lab run "
+				      "--help`)", a);
+		if (eq)
+			v = eq + 1;
+		else if (i + 1 < argc)
+			v = argv[++i];
+		else
+			return rt_err(cause, -EINVAL, "--%s needs a value", name);
+
+		if (!strcmp(name, "mode")) {
+			if (!strcmp(v, "events"))
+				p->mode = FTRACE_MODE_EVENTS;
+			else if (!strcmp(v, "tracer"))
+				p->mode = FTRACE_MODE_TRACER;
+			else
+				return rt_err(cause, -EINVAL, "--mode: expected events or tracer, got "
+					      "\"%.40s\"", v);
+			mode_given = true;
+		} else if (!strcmp(name, "tracer")) {
+			if (!ftrace_is_latency_tracer(v))
+				return rt_err(cause, -EINVAL, "--tracer: \"%.40s\" is not a latency "
+					      "tracer (irqsoff, preemptoff, preemptirqsoff, wakeup, "
+					      "wakeup_rt, wakeup_dl)", v);
+			snprintf(p->tracer, sizeof(p->tracer), "%s", v);
+			tracer_given = true;
+		} else if (!strcmp(name, "threshold")) {
+			if (parse_u64(v, FTRACE_MAX_THRESHOLD_US, &u))
+				return rt_err(cause, -EINVAL, "--threshold: expected microseconds "
+					      "0..%u, got \"%.40s\"", FTRACE_MAX_THRESHOLD_US, v);
+			p->threshold_us = (unsigned int)u;
+		} else if (!strcmp(name, "seed")) {
+			if (parse_u64(v, UINT64_MAX, &u))
+				return rt_err(cause, -EINVAL, "--seed: expected a whole number, got "
+					      "\"%.40s\"", v);
+			p->seed = u;
+			p->seed_set = true;
+		} else {
+			if (latency_parse_duration(v, &p->duration_ms) ||
+			    p->duration_ms > FTRACE_MAX_DURATION_MS)
+				return rt_err(cause, -EINVAL, "--duration: expected e.g. 3s, 500ms or "
+					      "2m (at most 10m), got \"%.40s\"", v);
+		}
+	}
+	if (tracer_given && !mode_given)
+		p->mode = FTRACE_MODE_TRACER;
+	if (tracer_given && p->mode == FTRACE_MODE_EVENTS)
+		return rt_err(cause, -EINVAL, "--tracer needs --mode tracer");
+	if (p->seed_set && !p->hunt)
+		return rt_err(cause, -EINVAL, "--seed is for the hunt: add --hunt");
+	return 0;
+}
+
+/* ---- The hunt ----------------------------------------------------------------------- */
+
+static const char *const tr_irqsoff[] = { "irqsoff", "preemptirqsoff", NULL };
+static const char *const tr_preemptoff[] = { "preemptoff", "preemptirqsoff", NULL };
+static const char *const tr_sched[] = { "events", "wakeup_rt", "wakeup", NULL };
+
+static const struct ftrace_hunt_truth module_causes[] = {
+	{ FTRACE_INJ_MODULE, "irqsoff", "rtlab_inject_irqsoff_section", tr_irqsoff,
+	  "irqsoff_us", -1, 0, 0 },
+	{ FTRACE_INJ_MODULE, "preemptoff", "rtlab_inject_preemptoff_section", tr_preemptoff,
+	  "preemptoff_us", -1, 0, 0 },
+	/* A tasklet runs with bottom halves off, which counts as preemption off (not on RT). */
+	{ FTRACE_INJ_MODULE, "softirq", "rtlab_inject_softirq_section", tr_preemptoff,
+	  "softirq_us", -1, 0, 0 },
+	{ FTRACE_INJ_MODULE, "fifo_kthread", "rtlab_inject_fifo_spin_section", tr_sched,
+	  "fifo_spin_us", -1, 0, 0 },
+};
+
+static const struct ftrace_hunt_truth user_causes[] = {
+	{ FTRACE_INJ_USER, "fifo_spin", "trace_hog_fifo_spin", tr_sched, NULL,
+	  TRACE_HOG_FIFO_SPIN, 0, 0 },
+	{ FTRACE_INJ_USER, "fault_storm", "trace_hog_fault_storm", tr_sched, NULL,
+	  TRACE_HOG_FAULT_STORM, 0, 0 },
+	{ FTRACE_INJ_USER, "syscall_burst", "trace_hog_syscall_burst", tr_sched, NULL,
+	  TRACE_HOG_SYSCALL_BURST, 0, 0 },
+};
+
+/* splitmix64: a well-mixed 64-bit value from any seed, the same everywhere. */
+static uint64_t mix64(uint64_t x)
+{
+	x += 0x9e3779b97f4a7c15ull;
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+	x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+	return x ^ (x >> 31);
+}
+
+void ftrace_hunt_pick(uint64_t seed, enum ftrace_injector inj, struct ftrace_hunt_truth *out)
+{
+	uint64_t r = mix64(seed), r2 = mix64(r);
+
+	if (inj == FTRACE_INJ_MODULE) {
+		*out = module_causes[r % (sizeof(module_causes) / sizeof(module_causes[0]))];
+		/* 300..1000 us, four a second: well inside the module's caps (10 ms, 10/s). */
+		out->burst_us = 300 + 100 * (unsigned int)(r2 % 8);
+		out->period_us = 250000;
+	} else {
+		*out = user_causes[r % (sizeof(user_causes) / sizeof(user_causes[0]))];
+		/* 500..2000 us every 50 ms: at most a 4 % duty cycle. */
+		out->burst_us = 500 + 500 * (unsigned int)(r2 % 4);
+		out->period_us = 50000;
+	}
+}
+
+const char *ftrace_injector_name(enum ftrace_injector inj)
+{
+	return inj == FTRACE_INJ_MODULE ? "module" : "user";
+}
+
+int ftrace_injector_from_name(const char *name)
+{
+	if (name && !strcmp(name, "module"))
+		return FTRACE_INJ_MODULE;
+	if (name && !strcmp(name, "user"))
+		return FTRACE_INJ_USER;
+	return -1;
+}
+
+static uint64_t fnv1a(uint64_t h, const void *data, size_t len)
+{
+	const unsigned char *p = data;
+
+	for (size_t i = 0; i < len; i++) {
+		h ^= p[i];
+		h *= 0x100000001b3ull;
+	}
+	return h;
+}
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	h = fnv1a(h, s ? s : "", s ? strlen(s) : 0);
+	return fnv1a(h, "|", 1);
+}
+
+void ftrace_hunt_checksum(uint64_t seed, const struct ftrace_hunt_truth *t, char *buf,
+			  size_t size)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	char num[24];
+
+	snprintf(num, sizeof(num), "%llu", (unsigned long long)seed);
+	h = fnv_str(h, "rtlab-ftrace-hunt/1");
+	h = fnv_str(h, num);
+	h = fnv_str(h, ftrace_injector_name(t->injector));
+	h = fnv_str(h, t->kind);
+	h = fnv_str(h, t->function);
+	for (const char *const *tr = t->tracers; tr && *tr; tr++)
+		h = fnv_str(h, *tr);
+	snprintf(buf, size, "%016llx", (unsigned long long)h);
+}
+
+/* ---- rtla timerlat hist ---------------------------------------------------------------- */
+
+#define RTLA_MAX_COLS 512
+
+/* Split @line into at most @max words (in place). */
+static size_t split_words(char *line, char **w, size_t max)
+{
+	size_t n = 0;
+	char *save = NULL;
+
+	for (char *t = strtok_r(line, " \t", &save); t && n < max; t = strtok_r(NULL, " \t", &save))
+		w[n++] = t;
+	return n;
+}
+
+int ftrace_rtla_parse(const char *text, struct ftrace_rtla_stats *out)
+{
+	bool thr[RTLA_MAX_COLS] = { false };
+	uint64_t cnt[RTLA_MAX_COLS] = { 0 };
+	double avg[RTLA_MAX_COLS] = { 0 };
+	bool have_hdr = false, have_count = false, have_avg = false, have_max = false;
+	char *copy, *save = NULL, *line, *w[RTLA_MAX_COLS];
+	double wsum = 0;
+
+	memset(out, 0, sizeof(*out));
+	copy = strdup(text ? text : "");
+	if (!copy)
+		return -ENOMEM;
+	for (line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		size_t n = split_words(line, w, RTLA_MAX_COLS);
+
+		if (n == 0)
+			continue;
+		if (!strcmp(w[0], "ALL:"))
+			break;	/* the all-CPU summary repeats what we add up */
+		if (!strcmp(w[0], "Index")) {
+			memset(thr, 0, sizeof(thr));
+			for (size_t i = 1; i < n; i++)
+				thr[i] = !strncmp(w[i], "Thr-", 4);
+			have_hdr = true;
+			continue;
+		}
+		if (!have_hdr)
+			continue;
+		for (size_t i = 1; i < n; i++) {
+			char *end;
+			double v;
+
+			if (!thr[i])
+				continue;
+			v = strtod(w[i], &end);
+			if (*end || v < 0)
+				continue;	/* "-" for no value */
+			if (!strcmp(w[0], "count:")) {
+				cnt[i] = (uint64_t)v;
+				out->count += cnt[i];
+				out->ncpus++;
+				have_count = true;
+			} else if (!strcmp(w[0], "avg:")) {
+				avg[i] = v;
+				have_avg = true;
+			} else if (!strcmp(w[0], "max:")) {
+				if ((uint64_t)v > out->max_us)
+					out->max_us = (uint64_t)v;
+				have_max = true;
+			}
+		}
+	}
+	free(copy);
+	if (!have_count || !have_avg || !have_max || out->count == 0) {
+		memset(out, 0, sizeof(*out));
+		return -EINVAL;
+	}
+	for (size_t i = 0; i < RTLA_MAX_COLS; i++)
+		wsum += avg[i] * (double)cnt[i];
+	out->avg_us = wsum / (double)out->count;
+	return 0;
+}
+
+/* ---- trace-cmd report ----------------------------------------------------------------- */
+
+/* The integer after "key=" in @s, or -1. */
+static long field_num(const char *s, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = strstr(s, key); p; p = strstr(p + 1, key))
+		if ((p == s || p[-1] == ' ') && p[kl] == '=')
+			return strtol(p + kl + 1, NULL, 10);
+	return -1;
+}
+
+size_t ftrace_tc_report_feed(const char *text, struct trace_wake_calc *calc)
+{
+	size_t fed = 0;
+
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[512], *br, *colon, *ev;
+		unsigned long long sec, frac;
+		int cpu, fd = 0;
+		uint64_t ts;
+
+		if (len < sizeof(buf)) {
+			memcpy(buf, line, len);
+			buf[len] = '\0';
+			/* "comm-pid [cpu] sec.frac: event: fields"; comm may hold spaces. */
+			for (br = strstr(buf, " ["); br; br = strstr(br + 1, " [")) {
+				fd = 0;
+				if (sscanf(br, " [%d] %llu.%llu:%n", &cpu, &sec, &frac, &fd) == 3 &&
+				    fd)
+					break;
+			}
+			if (br) {
+				const char *dot = strchr(br, '.');
+				size_t digits = dot ? strspn(dot + 1, "0123456789") : 0;
+
+				ts = sec * 1000000000ull;
+				while (digits < 9) {
+					frac *= 10;
+					digits++;
+				}
+				while (digits-- > 9)
+					frac /= 10;
+				ts += frac;
+				ev = br + fd;
+				while (*ev == ' ')
+					ev++;
+				colon = strchr(ev, ':');
+				if (colon && !strncmp(ev, "sched_waking:", 13)) {
+					long pid = field_num(colon, "pid"),
+					     tcpu = field_num(colon, "target_cpu");
+
+					if (pid > 0) {
+						trace_wake_calc_waking(calc, ts, (pid_t)pid, (int)tcpu);
+						fed++;
+					}
+				} else if (colon && !strncmp(ev, "sched_switch:", 13)) {
+					long prev = field_num(colon, "prev_pid"),
+					     next = field_num(colon, "next_pid");
+
+					if (prev >= 0 && next >= 0) {
+						trace_wake_calc_switch(calc, ts, cpu, (pid_t)prev,
+								       (pid_t)next);
+						fed++;
+					}
+				}
+			}
+		}
+		line = nl ? nl + 1 : NULL;
+	}
+	return fed;
+}

@@ -1,0 +1,1139 @@
+/*
+ * ui_lab_latency: the live screen of the latency lab.
+ *
+ * Threads: the UI thread only draws and takes keys. Enter on the setup
+ * panel starts one worker thread that calls lab_latency.run(), exactly what
+ * `rtlab lab run latency` does: the run starts the load and the measuring
+ * threads, drains their rings into histograms and keeps ctx.live current.
+ * The UI reads that model with latency_live_snapshot(), a short copy under
+ * the model's lock that the measuring threads never take, so however slow
+ * the terminal is, the probe does not wait for it. The worker blocks the
+ * stop signals, so SIGINT and friends reach the UI loop, which sets the
+ * run's stop flag.
+ *
+ * Pause (p) freezes what is drawn; the run itself goes on, because a
+ * scenario that stops and restarts its clock would no longer measure what
+ * its duration says. Skip (s) ends the current scenario early through
+ * latency_live_skip(); q stops the whole run the way Ctrl-C stops the CLI:
+ * the load and the probe are stopped, the undo journal is replayed, and
+ * what was measured is saved as an interrupted document.
+ *
+ * A finished run is saved at once to the default results path (as the CLI
+ * does) and recorded in the progress file with rt_progress_lab_set(); w
+ * writes it again (the same file) together with an HTML report beside it.
+ */
+#include "ui_lab_latency.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <limits.h>
+#include <math.h>
+#include <sched.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_file.h"
+#include "core/rt_journal.h"
+#include "core/rt_log.h"
+#include "core/rt_paths.h"
+#include "core/rt_progress.h"
+#include "core/rt_result.h"
+#include "core/rt_sink.h"
+#include "grade/report.h"
+#include "lesson/lesson_doc.h"
+#include "lesson/lesson_index.h"
+#include "lesson/lesson_progress.h"
+#include "ui_text.h"
+#include "ui_theme.h"
+
+#define KEY_ESC 27
+
+/* Durations the +/- keys step through, in seconds. */
+static const unsigned int durations_s[] = { 1, 2, 3, 5, 10, 15, 20, 30, 60, 120, 300, 600 };
+#define NDURATIONS (sizeof(durations_s) / sizeof(durations_s[0]))
+
+static void say(struct ui_lab_latency *s, bool warn, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void say(struct ui_lab_latency *s, bool warn, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->message, sizeof(s->message), fmt, ap);
+	va_end(ap);
+	s->message_warn = warn;
+}
+
+/* ---- Setup model ------------------------------------------------------------- */
+
+static bool rt_kernel(const struct ui_lab_latency *s)
+{
+	return s->have_doctor && s->doctor.env.realtime;
+}
+
+static bool scenario_allowed(const struct ui_lab_latency *s, size_t i)
+{
+	return !latency_scenarios[i].needs_preempt_rt || rt_kernel(s);
+}
+
+/* Whether SCHED_FIFO will be granted, and a sentence saying why (static or @buf). */
+static bool rt_permitted(const struct ui_lab_latency *s, char *buf, size_t size)
+{
+	const struct doctor_priv *pv = &s->doctor.priv;
+
+	if (!s->have_doctor) {
+		snprintf(buf, size, "unknown (the machine could not be probed)");
+		return false;
+	}
+	if (pv->sched_fifo == DOCTOR_NO) {
+		snprintf(buf, size, "SCHED_OTHER: real-time refused here (%s); FIFO scenarios "
+			 "will be measured as SCHED_OTHER",
+			 pv->sched_fifo_error ? pv->sched_fifo_error :
+			 pv->root ? "root, but the kernel refused" : "not root, no CAP_SYS_NICE");
+		return false;
+	}
+	if (pv->root || pv->cap_sys_nice || pv->sched_fifo == DOCTOR_YES) {
+		snprintf(buf, size, "SCHED_FIFO permitted (%s)", pv->root ? "running as root" :
+			 pv->cap_sys_nice ? "CAP_SYS_NICE" : "RLIMIT_RTPRIO");
+		return true;
+	}
+	snprintf(buf, size, "SCHED_OTHER: not root and no CAP_SYS_NICE, so FIFO scenarios "
+		 "will be measured as SCHED_OTHER");
+	return false;
+}
+
+/* The predict questions of the lessons that name this lab, with the learner's answers. */
+static void load_predictions(struct ui_lab_latency *s)
+{
+	struct lesson_index *idx;
+	struct rt_progress *prog = NULL;
+	char *cause = NULL;
+
+	idx = lesson_index_load(&cause);
+	free(cause);
+	cause = NULL;
+	if (rt_progress_load(NULL, &prog, &cause) < 0)
+		prog = NULL;
+	free(cause);
+	cause = NULL;
+	for (size_t e = 0; idx && e < idx->count; e++) {
+		const struct lesson_entry *le = &idx->entries[e];
+		struct lesson_doc *doc = NULL;
+
+		if (le->glossary || !le->number || le->problem)
+			continue;
+		if (lesson_doc_load(le->path, &doc, &cause)) {
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		for (size_t q = 0; q < doc->nquizzes && s->npreds < UI_LAB_MAX_PREDICTIONS; q++) {
+			const struct quiz *qz = doc->quizzes[q];
+			struct ui_lab_prediction *p = &s->preds[s->npreds];
+			struct rt_progress_prediction pr;
+
+			if (qz->kind != QUIZ_PREDICT || !qz->lab || strcmp(qz->lab, s->lab->name) ||
+			    !qz->scenario || !latency_scenario_find(qz->scenario))
+				continue;
+			lesson_progress_id(le->number, p->lesson);
+			snprintf(p->id, sizeof(p->id), "%s", qz->id);
+			snprintf(p->scenario, sizeof(p->scenario), "%s", qz->scenario);
+			snprintf(p->metric, sizeof(p->metric), "%s", qz->metric ? qz->metric : "");
+			snprintf(p->unit, sizeof(p->unit), "%s", qz->unit ? qz->unit : "");
+			p->have = prog && rt_progress_prediction_get(prog, p->lesson, qz->id,
+								     &pr) == 0;
+			p->value = p->have ? pr.value : 0;
+			s->npreds++;
+		}
+		lesson_doc_free(doc);
+	}
+	rt_progress_free(prog);
+	lesson_index_free(idx);
+}
+
+int ui_lab_latency_init(struct ui_lab_latency *s, const struct lab_ops *lab)
+{
+	struct latency_params defaults;
+	struct doctor_opts o;
+	char *cause = NULL;
+
+	memset(s, 0, sizeof(*s));
+	s->lab = lab;
+	s->state = UI_LAB_SETUP;
+	latency_params_init(&defaults);
+	s->duration_ms = defaults.duration_ms;
+	for (unsigned int i = 0; i < defaults.nplans; i++)
+		for (size_t k = 0; k < latency_nscenarios && k < LATENCY_MAX_SCENARIOS; k++)
+			if (!strcmp(defaults.plan[i].name, latency_scenarios[k].name))
+				s->chosen[k] = true;
+
+	/* As the CLI's run: measured facts, but nothing mounted or created. */
+	doctor_opts_init(&o);
+	o.try_instance = false;
+	o.mount_tracefs = false;
+	o.scan_journals = false;
+	if (doctor_probe(&s->doctor, &o, &cause) == 0) {
+		s->have_doctor = true;
+		for (size_t i = 0; i < s->doctor.nlabs; i++)
+			if (s->doctor.labs[i].lab == lab)
+				s->dlab = &s->doctor.labs[i];
+	} else {
+		rt_log(RT_LOG_WARN, "latency: %s", cause ? cause : "the machine was not probed");
+	}
+	free(cause);
+	load_predictions(s);
+	if (latency_live_init(&s->live) == 0)
+		s->live_ok = true;
+	return s->live_ok ? 0 : -ENOMEM;
+}
+
+/* ---- Running --------------------------------------------------------------------- */
+
+static void *worker_main(void *arg)
+{
+	struct ui_lab_latency *s = arg;
+	/* No progress lines: the screen reads the live model instead. */
+	struct rt_sink sink = { 0 };
+	int ret;
+
+	ret = s->lab->run(&s->ctx, &sink, &s->res);
+	s->run_ret = ret;
+	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static bool worker_done(const struct ui_lab_latency *s)
+{
+	return __atomic_load_n(&s->done, __ATOMIC_ACQUIRE) != 0;
+}
+
+/* The chosen scenarios as lab options, parsed by the lab itself. */
+static int build_params(struct ui_lab_latency *s, char **cause)
+{
+	char names[LATENCY_MAX_SCENARIOS * LATENCY_NAME_MAX] = "", dur[32];
+	char *argv[6];
+	size_t used = 0;
+
+	for (size_t i = 0; i < latency_nscenarios && i < LATENCY_MAX_SCENARIOS; i++) {
+		if (!s->chosen[i])
+			continue;
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s%s",
+					 used ? "," : "", latency_scenarios[i].name);
+	}
+	if (!used) {
+		*cause = strdup("no scenario is ticked: tick one with Space");
+		return -EINVAL;
+	}
+	snprintf(dur, sizeof(dur), "%ums", s->duration_ms);
+	argv[0] = (char *)s->lab->name;
+	argv[1] = (char *)"--scenario";
+	argv[2] = names;
+	argv[3] = (char *)"--duration";
+	argv[4] = dur;
+	argv[5] = NULL;
+	return latency_params_parse(5, argv, &s->params, cause);
+}
+
+static void start_run(struct ui_lab_latency *s)
+{
+	sigset_t block, old;
+	char *cause = NULL;
+	size_t cap;
+	int ret;
+
+	if (!s->have_doctor || !s->dlab || s->dlab->tier == DOCTOR_TIER_NONE) {
+		say(s, true, "the lab cannot run here: %s", s->dlab && s->dlab->reason ?
+		    s->dlab->reason : "the machine could not be probed");
+		return;
+	}
+	ret = build_params(s, &cause);
+	if (ret) {
+		say(s, true, "%s", cause ? cause : "bad settings");
+		free(cause);
+		return;
+	}
+	lab_result_fini(&s->res);
+	memset(&s->ctx, 0, sizeof(s->ctx));
+	s->ctx.tier = doctor_tier_name(s->dlab->tier);
+	s->ctx.degraded = s->dlab->degraded;
+	s->ctx.degraded_why = s->dlab->degraded ? s->dlab->reason : NULL;
+	s->ctx.env = &s->doctor.env;
+	s->ctx.params = &s->params;
+	s->ctx.stop = &s->stop;
+	s->ctx.seed = (uint64_t)time(NULL);
+	s->ctx.live = &s->live;
+	ret = s->lab->check_capabilities ? s->lab->check_capabilities(&s->ctx, &cause) : 0;
+	if (ret) {
+		say(s, true, "%s", cause ? cause : strerror(-ret));
+		free(cause);
+		return;
+	}
+	cap = s->params.hist_max_us + 16u;
+	free(s->counts);
+	s->counts = calloc(cap, sizeof(*s->counts));
+	if (!s->counts) {
+		say(s, true, "out of memory for the plot");
+		return;
+	}
+	/* A fresh model: nothing of the last run may show. */
+	latency_live_fini(&s->live);
+	s->live_ok = latency_live_init(&s->live) == 0;
+	if (!s->live_ok) {
+		say(s, true, "out of memory");
+		return;
+	}
+	memset(&s->snap, 0, sizeof(s->snap));
+	s->snap.counts = s->counts;
+	s->snap.cap = cap;
+	memset(s->last_pct, 0, sizeof(s->last_pct));
+	s->last_index = 0;
+	s->paused = false;
+	s->stop = 0;
+	s->done = 0;
+	s->close_after_stop = false;
+	free(s->saved_path);
+	free(s->html_path);
+	s->saved_path = s->html_path = NULL;
+
+	/* The UI's signal handlers are installed, so the journal passes stops on to them. */
+	s->journal = rt_journal_open(NULL, &cause);
+	if (!s->journal) {
+		rt_log(RT_LOG_WARN, "no undo journal (%s); this run changes nothing that "
+		       "outlives it, so it goes on", cause ? cause : "unknown error");
+		free(cause);
+	}
+	/* The worker and the threads it starts leave the stop signals to this thread. */
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
+	sigaddset(&block, SIGQUIT);
+	sigaddset(&block, SIGWINCH);
+	pthread_sigmask(SIG_BLOCK, &block, &old);
+	ret = pthread_create(&s->worker, NULL, worker_main, s);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		say(s, true, "cannot start the run: %s", strerror(ret));
+		rt_journal_close(s->journal);
+		s->journal = NULL;
+		return;
+	}
+	s->worker_started = true;
+	s->state = UI_LAB_RUNNING;
+	say(s, false, "measuring on the lab's own threads; this screen only draws");
+}
+
+/* "<state dir>/results/latency-<UTC>.json"; the caller frees. */
+static char *default_result_path(const char *lab)
+{
+	char *dir = rt_paths_state_dir(), *sub = NULL, *path = NULL;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!dir)
+		return NULL;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	if (asprintf(&sub, "%s/results", dir) >= 0 && rt_mkdir_p(sub, 0700) == 0 &&
+	    asprintf(&path, "%s/%s-%s.json", sub, lab, stamp) < 0)
+		path = NULL;
+	free(sub);
+	free(dir);
+	return path;
+}
+
+static void record_progress(const char *lab, const char *status, const char *path)
+{
+	struct rt_progress *p = NULL;
+	char *cause = NULL, abs[PATH_MAX];
+	int ret;
+
+	if (!realpath(path, abs))
+		snprintf(abs, sizeof(abs), "%s", path);
+	ret = rt_progress_load(NULL, &p, &cause);
+	if (!ret)
+		ret = rt_progress_lab_set(p, lab, status, abs);
+	if (!ret)
+		ret = rt_progress_save(p, &cause);
+	if (ret)
+		rt_log(RT_LOG_WARN, "the lab's status was not saved in the progress file: %s",
+		       cause ? cause : strerror(-ret));
+	free(cause);
+	rt_progress_free(p);
+}
+
+/* Write the document to the default results path. 0 or -errno. */
+static int save_document(struct ui_lab_latency *s)
+{
+	char *path, *cause = NULL;
+	int ret;
+
+	if (!s->res.res)
+		return -ENODATA;
+	/* Once saved, w writes the same file again rather than a copy. */
+	path = s->saved_path ? strdup(s->saved_path) : default_result_path(s->lab->name);
+	if (!path) {
+		say(s, true, "no place for the results document (state dir not writable)");
+		return -ENOENT;
+	}
+	ret = rt_result_write(s->res.res, path, &cause);
+	if (ret) {
+		say(s, true, "not saved: %s", cause ? cause : strerror(-ret));
+		rt_log(RT_LOG_ERR, "latency: results not saved: %s", cause ? cause : strerror(-ret));
+		free(cause);
+		free(path);
+		return ret;
+	}
+	free(s->saved_path);
+	s->saved_path = path;
+	record_progress(s->lab->name, s->res.interrupted ? "interrupted" : "done", path);
+	return 0;
+}
+
+/* The worker has returned: join it, close the journal, save the document. */
+static void finish_run(struct ui_lab_latency *s)
+{
+	pthread_join(s->worker, NULL);
+	s->worker_started = false;
+	if (s->journal) {
+		rt_journal_close(s->journal);
+		s->journal = NULL;
+	}
+	/* The last state of the model, so the summary's plot is complete. */
+	if (s->live_ok)
+		latency_live_snapshot(&s->live, &s->snap);
+	if (s->run_ret || !s->res.res) {
+		say(s, true, "the run failed (%s); the log has the details",
+		    strerror(s->run_ret < 0 ? -s->run_ret : EIO));
+		s->state = UI_LAB_SETUP;
+		return;
+	}
+	if (save_document(s) == 0) {
+		say(s, false, "results saved to %s%s", s->saved_path,
+		    s->res.interrupted ? " (stopped early: partial)" : "");
+		rt_log(RT_LOG_INFO, "latency: results saved to %s%s", s->saved_path,
+		       s->res.interrupted ? " (stopped early: partial)" : "");
+	}
+	s->state = UI_LAB_DONE;
+}
+
+enum ui_lab_action ui_lab_latency_tick(struct ui_lab_latency *s)
+{
+	if ((s->state == UI_LAB_RUNNING || s->state == UI_LAB_STOPPING) && worker_done(s)) {
+		bool close = s->close_after_stop;
+
+		finish_run(s);
+		if (close)
+			return UI_LAB_CLOSE;
+	}
+	return UI_LAB_NONE;
+}
+
+bool ui_lab_latency_busy(const struct ui_lab_latency *s)
+{
+	return s->state == UI_LAB_RUNNING || s->state == UI_LAB_STOPPING;
+}
+
+void ui_lab_latency_fini(struct ui_lab_latency *s)
+{
+	if (s->worker_started) {
+		s->stop = 1;
+		while (!worker_done(s)) {
+			struct timespec ts = { 0, 10 * 1000000 };
+
+			nanosleep(&ts, NULL);
+		}
+		finish_run(s);
+	}
+	lab_result_fini(&s->res);
+	if (s->live_ok)
+		latency_live_fini(&s->live);
+	if (s->have_doctor)
+		doctor_report_fini(&s->doctor);
+	free(s->counts);
+	free(s->saved_path);
+	free(s->html_path);
+	memset(s, 0, sizeof(*s));
+}
+
+/* ---- Keys -------------------------------------------------------------------------- */
+
+static unsigned int duration_step(unsigned int ms, int dir)
+{
+	size_t i = 0;
+
+	while (i < NDURATIONS && durations_s[i] * 1000u < ms)
+		i++;
+	if (dir > 0) {
+		if (i < NDURATIONS && durations_s[i] * 1000u == ms)
+			i++;
+		return durations_s[i < NDURATIONS ? i : NDURATIONS - 1] * 1000u;
+	}
+	return durations_s[i > 0 ? i - 1 : 0] * 1000u;
+}
+
+static enum ui_lab_action setup_key(struct ui_lab_latency *s, int key)
+{
+	unsigned int n = (unsigned int)latency_nscenarios;
+
+	switch (key) {
+	case KEY_DOWN:
+	case 'j':
+		if (s->cursor + 1 < n)
+			s->cursor++;
+		break;
+	case KEY_UP:
+	case 'k':
+		if (s->cursor > 0)
+			s->cursor--;
+		break;
+	case KEY_HOME:
+	case 'g':
+		s->cursor = 0;
+		break;
+	case KEY_END:
+	case 'G':
+		s->cursor = n ? n - 1 : 0;
+		break;
+	case ' ':
+	case 'x':
+		if (!scenario_allowed(s, s->cursor)) {
+			say(s, true, "%s needs a PREEMPT_RT kernel, and this one is not",
+			    latency_scenarios[s->cursor].name);
+			break;
+		}
+		s->chosen[s->cursor] = !s->chosen[s->cursor];
+		break;
+	case 'a':
+		for (unsigned int i = 0; i < n; i++)
+			s->chosen[i] = scenario_allowed(s, i);
+		break;
+	case 'c':
+		memset(s->chosen, 0, sizeof(s->chosen));
+		break;
+	case '+':
+	case '=':
+	case KEY_RIGHT:
+		s->duration_ms = duration_step(s->duration_ms, +1);
+		break;
+	case '-':
+	case KEY_LEFT:
+		s->duration_ms = duration_step(s->duration_ms, -1);
+		break;
+	case '\n':
+	case '\r':
+	case KEY_ENTER:
+	case 'r':
+		start_run(s);
+		break;
+	case '?':
+		return UI_LAB_HELP;
+	case 'q':
+	case KEY_ESC:
+		return UI_LAB_CLOSE;
+	default:
+		break;
+	}
+	return UI_LAB_NONE;
+}
+
+static void write_html(struct ui_lab_latency *s)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	char *path = NULL, *cause = NULL;
+	size_t len = strlen(s->saved_path);
+	int ret;
+
+	if (len > 5 && !strcmp(s->saved_path + len - 5, ".json"))
+		ret = asprintf(&path, "%.*s.html", (int)(len - 5), s->saved_path);
+	else
+		ret = asprintf(&path, "%s.html", s->saved_path);
+	if (ret < 0)
+		return;
+	ret = report_html(s->res.res, &b);
+	if (!ret)
+		ret = rt_file_write_atomic(path, rt_buf_str(&b), b.len, 0644, &cause);
+	if (!ret) {
+		free(s->html_path);
+		s->html_path = path;
+		path = NULL;
+	} else {
+		rt_log(RT_LOG_WARN, "latency: no HTML report: %s", cause ? cause : strerror(-ret));
+	}
+	free(cause);
+	free(path);
+	rt_buf_fini(&b);
+}
+
+enum ui_lab_action ui_lab_latency_key(struct ui_lab_latency *s, int key)
+{
+	switch (s->state) {
+	case UI_LAB_SETUP:
+		return setup_key(s, key);
+	case UI_LAB_RUNNING:
+		switch (key) {
+		case 'p':
+		case ' ':
+			s->paused = !s->paused;
+			say(s, false, s->paused ? "display paused; the measurement goes on (p resumes)"
+			    : "display resumed");
+			break;
+		case 's':
+			latency_live_skip(&s->live);
+			say(s, false, "ending %s early, going on with the next scenario",
+			    s->snap.scenario[0] ? s->snap.scenario : "this scenario");
+			break;
+		case 'w':
+			say(s, false, "the results are saved when the run ends; q stops it now "
+			    "and saves what was measured");
+			break;
+		case 'q':
+		case KEY_ESC:
+			s->stop = 1;
+			s->close_after_stop = true;
+			s->state = UI_LAB_STOPPING;
+			say(s, false, "stopping: the load and the measuring threads are ending");
+			break;
+		case '?':
+			return UI_LAB_HELP;
+		default:
+			break;
+		}
+		return UI_LAB_NONE;
+	case UI_LAB_STOPPING:
+		return UI_LAB_NONE;
+	case UI_LAB_DONE:
+		switch (key) {
+		case 'w':
+			if (save_document(s) == 0) {
+				write_html(s);
+				say(s, false, "saved to %s%s%s", s->saved_path,
+				    s->html_path ? " and " : "", s->html_path ? s->html_path : "");
+				rt_log(RT_LOG_INFO, "latency: results saved to %s", s->saved_path);
+			}
+			break;
+		case 'r':
+		case '\n':
+		case '\r':
+		case KEY_ENTER:
+			s->state = UI_LAB_SETUP;
+			s->message[0] = '\0';
+			break;
+		case '?':
+			return UI_LAB_HELP;
+		case 'q':
+		case KEY_ESC:
+			return UI_LAB_CLOSE;
+		default:
+			break;
+		}
+		return UI_LAB_NONE;
+	}
+	return UI_LAB_NONE;
+}
+
+/* ---- Drawing helpers --------------------------------------------------------------- */
+
+static void bar(WINDOW *win, int y, int x, int cols, enum ui_role role)
+{
+	wattron(win, ui_theme_attr(role));
+	mvwhline(win, y, x, ' ', cols);
+	wattroff(win, ui_theme_attr(role));
+}
+
+static int put(WINDOW *win, int y, int x, const char *s, int cols, enum ui_role role)
+{
+	int n;
+
+	if (cols <= 0)
+		return 0;
+	wattron(win, ui_theme_attr(role));
+	n = ui_text_put(win, y, x, s, cols);
+	wattroff(win, ui_theme_attr(role));
+	return n;
+}
+
+static void footer(WINDOW *win, int y, int x, int cols, const char *const *keys, size_t n)
+{
+	int cx = x + 1;
+
+	for (size_t i = 0; i + 1 < n && cx < x + cols - 2; i += 2) {
+		wattron(win, ui_theme_attr(UI_ROLE_KEY));
+		mvwaddch(win, y, cx, ' ');
+		cx += 1 + ui_text_put(win, y, cx + 1, keys[i], x + cols - cx - 2);
+		waddch(win, ' ');
+		cx++;
+		wattroff(win, ui_theme_attr(UI_ROLE_KEY));
+		cx += 1 + put(win, y, cx + 1, keys[i + 1], x + cols - cx - 2, UI_ROLE_FOOTER);
+		cx += 2;
+	}
+}
+
+static void status_line(struct ui_lab_latency *s, WINDOW *win, int y, int x, int cols)
+{
+	if (s->message[0])
+		put(win, y, x + 1, s->message, cols - 2,
+		    s->message_warn ? UI_ROLE_WARN : UI_ROLE_DIM);
+}
+
+static void fmt_us(char *buf, size_t size, double ns)
+{
+	snprintf(buf, size, "%.1f", ns / 1000.0);
+}
+
+/* ---- Setup panel ------------------------------------------------------------------- */
+
+static const struct ui_lab_prediction *prediction_for(const struct ui_lab_latency *s,
+						      const char *scenario, unsigned int *from)
+{
+	for (unsigned int i = *from; i < s->npreds; i++)
+		if (!strcmp(s->preds[i].scenario, scenario)) {
+			*from = i + 1;
+			return &s->preds[i];
+		}
+	return NULL;
+}
+
+static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h, int cols)
+{
+	static const char *const keys[] = {
+		"Space", "tick", "+/-", "duration", "Enter", "measure", "?", "help",
+		"q", "back",
+	};
+	char line[512], why[256];
+	unsigned int total = 0, shown = 0;
+	int row = y, bottom = y + h - 2;
+	bool permitted;
+
+	bar(win, row, x, cols, UI_ROLE_TITLE);
+	put(win, row, x + 1, "Latency lab: choose the scenarios, then Enter to measure", cols - 2,
+	    UI_ROLE_TITLE);
+	row += 2;
+	if (s->have_doctor) {
+		const struct rt_env *e = &s->doctor.env;
+
+		snprintf(line, sizeof(line), "This machine: kernel %s, preemption %s%s%s",
+			 e->kernel_release ? e->kernel_release : "?",
+			 e->preempt_model ? e->preempt_model : "unknown",
+			 e->in_vm ? ", inside a VM: " : ", not a VM",
+			 e->in_vm && e->vm_type ? e->vm_type : "");
+		put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+	}
+	permitted = rt_permitted(s, why, sizeof(why));
+	put(win, row, x + 1, "Real-time: ", cols - 2, UI_ROLE_LABEL);
+	put(win, row++, x + 12, why, cols - 13, permitted ? UI_ROLE_READY : UI_ROLE_WARN);
+	row++;
+	put(win, row++, x + 1, "Scenarios", cols - 2, UI_ROLE_SECTION);
+	for (unsigned int i = 0; i < latency_nscenarios && row < bottom; i++, row++) {
+		const struct latency_scenario *sc = &latency_scenarios[i];
+		bool sel = i == s->cursor, ok = scenario_allowed(s, i);
+		enum ui_role role = sel ? UI_ROLE_SELECTED : ok ? UI_ROLE_NORMAL : UI_ROLE_DIM;
+
+		if (sel)
+			bar(win, row, x, cols, UI_ROLE_SELECTED);
+		snprintf(line, sizeof(line), "[%c] %-24s %s%s", s->chosen[i] ? 'x' : ' ', sc->name,
+			 ok ? "" : "(needs PREEMPT_RT) ", sc->summary);
+		put(win, row, x + 2, line, cols - 3, role);
+		total += s->chosen[i];
+	}
+	row++;
+	snprintf(line, sizeof(line), "Duration per scenario: %u s (+/- to change); %u scenario%s, "
+		 "about %u s in all", s->duration_ms / 1000, total, total == 1 ? "" : "s",
+		 total * (s->duration_ms / 1000 + 1));
+	if (row < bottom)
+		put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+	row++;
+	if (row < bottom)
+		put(win, row++, x + 1, "Your predictions for these scenarios", cols - 2,
+		    UI_ROLE_SECTION);
+	for (unsigned int i = 0; i < latency_nscenarios && row < bottom; i++) {
+		const struct ui_lab_prediction *p;
+		unsigned int from = 0;
+
+		if (!s->chosen[i])
+			continue;
+		while (row < bottom &&
+		       (p = prediction_for(s, latency_scenarios[i].name, &from)) != NULL) {
+			if (p->have)
+				snprintf(line, sizeof(line), "%-24s %s: you predicted %g %s "
+					 "(lesson %s)", p->scenario, p->metric, p->value, p->unit,
+					 p->lesson);
+			else
+				snprintf(line, sizeof(line), "%-24s %s: no prediction yet (lesson %s, "
+					 "question %s)", p->scenario, p->metric, p->lesson, p->id);
+			put(win, row++, x + 3, line, cols - 4, p->have ? UI_ROLE_NORMAL : UI_ROLE_DIM);
+			shown++;
+		}
+	}
+	if (!shown && row < bottom)
+		put(win, row++, x + 3, "(no predict question of the lessons is about the ticked "
+		    "scenarios)", cols - 4, UI_ROLE_DIM);
+	status_line(s, win, y + h - 2, x, cols);
+	footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
+}
+
+/* ---- Live run ------------------------------------------------------------------------ */
+
+static const char *plan_policy_name(int policy)
+{
+	return policy == SCHED_FIFO ? "SCHED_FIFO" : policy == SCHED_RR ? "SCHED_RR" :
+	       "SCHED_OTHER";
+}
+
+/* One progress bar per scenario, around the current one when they do not all fit. */
+static int draw_progress(struct ui_lab_latency *s, WINDOW *win, int y, int x, int cols,
+			 int maxrows)
+{
+	const struct latency_live_snap *sn = &s->snap;
+	unsigned int n = s->params.nplans, first = 0, rows;
+	const char *full = ui_text_glyph("\xe2\x96\x88", "#");
+	const char *empty = ui_text_glyph("\xc2\xb7", ".");
+
+	if (sn->index < LATENCY_MAX_SCENARIOS && (sn->running || sn->pct)) {
+		for (unsigned int i = s->last_index; i < sn->index; i++)
+			s->last_pct[i] = 100;	/* ended, maybe early: full */
+		s->last_pct[sn->index] = sn->pct;
+		s->last_index = sn->index;
+	}
+	rows = n < (unsigned int)maxrows ? n : (unsigned int)maxrows;
+	if (sn->index >= rows)
+		first = sn->index - rows + 1;
+	for (unsigned int r = 0; r < rows; r++) {
+		unsigned int i = first + r, pct = s->last_pct[i];
+		int bw = cols - 2 - 26 - 16, fill;
+		const char *state = i < sn->index || (i == sn->index && !sn->running && pct) ?
+				    "done" : i == sn->index ? "measuring" : "waiting";
+		char tail[32];
+
+		if (bw < 10)
+			bw = 10;
+		fill = (int)((long)bw * pct / 100);
+		put(win, y + (int)r, x + 1, s->params.plan[i].name, 24,
+		    i == sn->index ? UI_ROLE_LABEL : UI_ROLE_NORMAL);
+		wmove(win, y + (int)r, x + 26);
+		wattron(win, ui_theme_attr(UI_ROLE_READY));
+		for (int c = 0; c < fill; c++)
+			waddstr(win, full);
+		wattroff(win, ui_theme_attr(UI_ROLE_READY));
+		wattron(win, ui_theme_attr(UI_ROLE_DIM));
+		for (int c = fill; c < bw; c++)
+			waddstr(win, empty);
+		wattroff(win, ui_theme_attr(UI_ROLE_DIM));
+		snprintf(tail, sizeof(tail), " %3u%% %s", pct, state);
+		put(win, y + (int)r, x + 26 + bw, tail, cols - 27 - bw, UI_ROLE_NORMAL);
+	}
+	return (int)rows;
+}
+
+static int draw_table(struct ui_lab_latency *s, WINDOW *win, int y, int x, int cols, int maxrows)
+{
+	const struct latency_live_snap *sn = &s->snap;
+	char line[256], cur[16], mn[16], avg[16], mx[16], p99[24];
+	int row = 0;
+
+	snprintf(line, sizeof(line), "%-7s %7s %9s %9s %9s %9s %8s %10s %7s", "thread", "tid",
+		 "cur us", "min us", "avg us", "max us", "p99 us", "samples", "drops");
+	put(win, y + row++, x + 1, line, cols - 2, UI_ROLE_LABEL);
+	for (unsigned int t = 0; t < sn->nthreads && row < maxrows; t++, row++) {
+		const struct latency_live_thread *lt = &sn->threads[t];
+
+		if (lt->samples) {
+			fmt_us(cur, sizeof(cur), (double)lt->cur_ns);
+			fmt_us(mn, sizeof(mn), (double)lt->min_ns);
+			fmt_us(avg, sizeof(avg), lt->avg_ns);
+			fmt_us(mx, sizeof(mx), (double)lt->max_ns);
+			snprintf(p99, sizeof(p99), "%s%llu", lt->p99_above_bound ? ">" : "",
+				 (unsigned long long)lt->p99_us);
+		} else {
+			snprintf(cur, sizeof(cur), "-");
+			snprintf(mn, sizeof(mn), "-");
+			snprintf(avg, sizeof(avg), "-");
+			snprintf(mx, sizeof(mx), "-");
+			snprintf(p99, sizeof(p99), "-");
+		}
+		snprintf(line, sizeof(line), "T%-6u %7d %9s %9s %9s %9s %8s %10llu %7llu", t,
+			 lt->tid, cur, mn, avg, mx, p99, (unsigned long long)lt->samples,
+			 (unsigned long long)lt->drops);
+		put(win, y + row, x + 1, line, cols - 2, lt->drops ? UI_ROLE_WARN : UI_ROLE_NORMAL);
+	}
+	return row;
+}
+
+/* 1, 2, 5, 10, 20, 50 ... at or above @v. */
+static unsigned int nice_ceil(unsigned int v)
+{
+	unsigned int m = 1;
+
+	for (;;) {
+		if (v <= m)
+			return m;
+		if (v <= 2 * m)
+			return 2 * m;
+		if (v <= 5 * m)
+			return 5 * m;
+		if (m > UINT_MAX / 20)
+			return v;
+		m *= 10;
+	}
+}
+
+static void count_label(char *buf, size_t size, int decade)
+{
+	static const char *const names[] = { "1", "10", "100", "1k", "10k", "100k", "1M",
+					     "10M", "100M", "1G" };
+
+	snprintf(buf, size, "%s", decade >= 0 && decade < 10 ? names[decade] : "");
+}
+
+/*
+ * The OSADL-style plot: x is latency in microseconds, linear from 0 to a
+ * round number past the largest sample; y is the count on a log scale, so a
+ * single late wake-up still shows as a one-row bar next to ten thousand
+ * punctual ones.
+ */
+static void draw_plot(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h, int cols)
+{
+	const struct latency_live_snap *sn = &s->snap;
+	const char *block = ui_text_glyph("\xe2\x96\x88", "#");
+	unsigned int nb = sn->nbuckets < sn->cap ? sn->nbuckets : (unsigned int)sn->cap;
+	unsigned int last = 0, xmax, ncols;
+	uint64_t maxc = 0;
+	int lw = 5, ph = h - 3, decades;
+	char title[160], lab[16];
+
+	if (h < 6 || cols < 30)
+		return;
+	for (unsigned int i = 0; i < nb; i++)
+		if (sn->counts[i]) {
+			last = i;
+			if (sn->counts[i] > maxc)
+				maxc = sn->counts[i];
+		}
+	snprintf(title, sizeof(title), "Latency histogram, %s, all threads (x: us, linear; "
+		 "y: count, log)", sn->scenario[0] ? sn->scenario : "waiting for samples");
+	put(win, y, x + 1, title, cols - 2, UI_ROLE_SECTION);
+	if (sn->overflow) {
+		snprintf(title, sizeof(title), " +%llu above %u us",
+			 (unsigned long long)sn->overflow, nb ? nb - 1 : 0);
+		put(win, y, x + cols - 1 - ui_text_width(title), title, ui_text_width(title),
+		    UI_ROLE_WARN);
+	}
+	ncols = (unsigned int)(cols - lw - 3);
+	xmax = nice_ceil(last + 1 < 10 ? 10 : last + 1);
+	if (xmax > nb && nb)
+		xmax = nb;
+	decades = maxc ? (int)ceil(log10((double)maxc + 0.5)) : 1;
+	if (decades < 1)
+		decades = 1;
+	/* A label at the top of where a bar of 10^d would end, for each d. */
+	for (int d = 0; d <= decades && d < 10; d++) {
+		int ry = y + ph - (int)ceil((d + 1.0) / (decades + 1) * ph) + 1;
+
+		count_label(lab, sizeof(lab), d);
+		if (ry >= y + 1)
+			put(win, ry, x + 1, lab, lw - 1, UI_ROLE_DIM);
+	}
+	wattron(win, ui_theme_attr(UI_ROLE_DIM));
+	mvwvline_set(win, y + 1, x + lw, WACS_VLINE, ph);
+	mvwhline_set(win, y + 1 + ph, x + lw, WACS_HLINE, (int)ncols + 1);
+	mvwadd_wch(win, y + 1 + ph, x + lw, WACS_LLCORNER);
+	wattroff(win, ui_theme_attr(UI_ROLE_DIM));
+	for (unsigned int c = 0; c < ncols && nb; c++) {
+		unsigned int lo = (unsigned int)((uint64_t)c * xmax / ncols);
+		unsigned int hi = (unsigned int)((uint64_t)(c + 1) * xmax / ncols);
+		uint64_t sum = 0;
+		int rows;
+
+		if (hi <= lo)
+			hi = lo + 1;
+		for (unsigned int b = lo; b < hi && b < nb; b++)
+			sum += sn->counts[b];
+		if (!sum)
+			continue;
+		/* A count of 1 gets one row; each power of ten adds ph / (decades + 1). */
+		rows = (int)ceil((log10((double)sum) + 1.0) / (decades + 1) * ph);
+		if (rows < 1)
+			rows = 1;
+		if (rows > ph)
+			rows = ph;
+		wattron(win, ui_theme_attr(UI_ROLE_READY));
+		for (int r = 0; r < rows; r++)
+			mvwaddstr(win, y + ph - r, x + lw + 1 + (int)c, block);
+		wattroff(win, ui_theme_attr(UI_ROLE_READY));
+	}
+	/* x labels: 0, the middle and the end. */
+	put(win, y + 2 + ph, x + lw, "0", 2, UI_ROLE_DIM);
+	snprintf(lab, sizeof(lab), "%u", xmax / 2);
+	put(win, y + 2 + ph, x + lw + 1 + (int)ncols / 2 - ui_text_width(lab) / 2, lab, 8,
+	    UI_ROLE_DIM);
+	snprintf(lab, sizeof(lab), "%u us", xmax);
+	put(win, y + 2 + ph, x + lw + 1 + (int)ncols - ui_text_width(lab), lab, 12, UI_ROLE_DIM);
+}
+
+static void draw_running(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h, int cols)
+{
+	static const char *const keys[] = {
+		"p", "pause", "s", "next scenario", "q", "stop", "?", "help",
+	};
+	const struct latency_live_snap *sn = &s->snap;
+	char line[512];
+	int row = y, bottom = y + h - 2, maxbars;
+	const struct latency_plan *plan = NULL;
+	const char *pol;
+
+	if (!s->paused && s->live_ok)
+		latency_live_snapshot(&s->live, &s->snap);
+	pol = sn->policy ? sn->policy : "other";
+	if (sn->index < s->params.nplans)
+		plan = &s->params.plan[sn->index];
+	bar(win, row, x, cols, UI_ROLE_TITLE);
+	snprintf(line, sizeof(line), "Latency lab: %s %s (%u of %u), %s%s",
+		 s->state == UI_LAB_STOPPING ? "stopping" : sn->running ? "measuring" : "starting",
+		 sn->scenario[0] ? sn->scenario : s->params.plan[0].name, sn->index + 1,
+		 s->params.nplans, sn->scenario[0] ? plan_policy_name(
+			 !strcmp(pol, "fifo") ? SCHED_FIFO : !strcmp(pol, "rr") ? SCHED_RR :
+			 SCHED_OTHER) : "", s->paused ? "  [PAUSED: display frozen]" : "");
+	put(win, row++, x + 1, line, cols - 2, UI_ROLE_TITLE);
+	/* The warning row: an RT policy asked for but refused. */
+	if (plan && plan->policy != SCHED_OTHER && sn->scenario[0] && !strcmp(pol, "other")) {
+		snprintf(line, sizeof(line), "SCHED_OTHER: real-time refused (%s); this scenario "
+			 "is measured as SCHED_OTHER, and the document says so",
+			 s->have_doctor && !s->doctor.priv.root ? "not root" :
+			 "the kernel said no");
+		put(win, row, x + 1, line, cols - 2, UI_ROLE_WARN);
+	}
+	row += 2;
+	maxbars = h / 5 > 1 ? h / 5 : 1;
+	row += draw_progress(s, win, row, x, cols, maxbars);
+	row++;
+	row += draw_table(s, win, row, x, cols, 1 + (h / 6 > 1 ? h / 6 : 1));
+	row++;
+	draw_plot(s, win, row, x, bottom - row, cols);
+	status_line(s, win, y + h - 2, x, cols);
+	footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
+}
+
+/* ---- Summary --------------------------------------------------------------------------- */
+
+static const char *jstr(json_t *o, const char *k)
+{
+	const char *v = json_string_value(json_object_get(o, k));
+
+	return v ? v : "";
+}
+
+static double jnum(json_t *o, const char *k)
+{
+	return json_number_value(json_object_get(o, k));
+}
+
+static void draw_done(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h, int cols)
+{
+	static const char *const keys[] = {
+		"w", "save (+HTML)", "r", "new run", "?", "help", "q", "back",
+	};
+	json_t *doc = s->res.res ? rt_result_json(s->res.res) : NULL;
+	json_t *extra = json_object_get(doc, "extra"), *sc, *pr;
+	int row = y, bottom = y + h - 2;
+	char line[512];
+	size_t i;
+	bool any = false;
+
+	bar(win, row, x, cols, UI_ROLE_TITLE);
+	snprintf(line, sizeof(line), "Latency lab: %s", s->res.interrupted ?
+		 "stopped early, partial results" : "done");
+	put(win, row++, x + 1, line, cols - 2, UI_ROLE_TITLE);
+	row++;
+	snprintf(line, sizeof(line), "%-24s %-6s %9s %8s %8s %8s %9s %6s", "scenario", "policy",
+		 "samples", "min us", "avg us", "p99 us", "max us", "drops");
+	put(win, row++, x + 1, line, cols - 2, UI_ROLE_LABEL);
+	json_array_foreach(json_object_get(extra, "scenarios"), i, sc) {
+		bool refused = strcmp(jstr(sc, "policy"), jstr(sc, "policy_requested")) != 0;
+
+		if (row >= bottom)
+			break;
+		snprintf(line, sizeof(line), "%-24s %-6s %9lld %8.1f %8.1f %s%7lld %9.1f %6lld%s",
+			 jstr(sc, "name"), jstr(sc, "policy"), (long long)jnum(sc, "samples_count"),
+			 jnum(sc, "min_us"), jnum(sc, "avg_us"),
+			 json_is_true(json_object_get(sc, "p99_above_bound")) ? ">" : " ",
+			 (long long)jnum(sc, "p99_us"), jnum(sc, "max_us"),
+			 (long long)jnum(sc, "dropped_count"),
+			 refused ? "  RT refused" : json_is_true(json_object_get(sc, "skipped")) ?
+			 "  ended early" : "");
+		put(win, row++, x + 1, line, cols - 2, refused ? UI_ROLE_WARN : UI_ROLE_NORMAL);
+	}
+	row++;
+	if (row < bottom)
+		put(win, row++, x + 1, "Prediction against measurement", cols - 2, UI_ROLE_SECTION);
+	json_array_foreach(json_object_get(extra, "predictions"), i, pr) {
+		json_t *pv = json_object_get(pr, "predicted"), *mv = json_object_get(pr, "measured");
+		int n;
+
+		if (!json_is_number(mv) || row >= bottom)
+			continue;	/* only the scenarios this run measured */
+		n = snprintf(line, sizeof(line), "%-24s %-7s ", jstr(pr, "scenario"),
+			     jstr(pr, "metric"));
+		if (json_is_number(pv)) {
+			double p = json_number_value(pv), m = json_number_value(mv);
+
+			snprintf(line + n, sizeof(line) - (size_t)n, "predicted %g %s, measured %g %s%s",
+				 p, jstr(pr, "unit"), m, jstr(pr, "unit"),
+				 p > 0 && m > 0 ? (m > p * 2 ? " (far above your guess)" :
+						   m * 2 < p ? " (far below your guess)" :
+						   " (close to your guess)") : "");
+		} else {
+			snprintf(line + n, sizeof(line) - (size_t)n, "measured %g %s; no prediction "
+				 "(lesson %s, question %s)", json_number_value(mv),
+				 jstr(pr, "unit"), jstr(pr, "lesson"), jstr(pr, "id"));
+		}
+		put(win, row++, x + 3, line, cols - 4, json_is_number(pv) ? UI_ROLE_NORMAL :
+		    UI_ROLE_DIM);
+		any = true;
+	}
+	if (!any && row < bottom)
+		put(win, row++, x + 3, "(no predict question of the lessons is about these "
+		    "scenarios)", cols - 4, UI_ROLE_DIM);
+	row++;
+	if (row < bottom) {
+		snprintf(line, sizeof(line), "Results document: %s", s->saved_path ? s->saved_path :
+			 "not saved (press w)");
+		put(win, row++, x + 1, line, cols - 2, s->saved_path ? UI_ROLE_NORMAL : UI_ROLE_WARN);
+	}
+	if (s->html_path && row < bottom) {
+		snprintf(line, sizeof(line), "HTML report: %s", s->html_path);
+		put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+	}
+	if (row < bottom)
+		put(win, row++, x + 1, "Grade it with: rtlab grade FILE; pictures with: rtlab lab "
+		    "report FILE --html F", cols - 2, UI_ROLE_DIM);
+	json_array_foreach(json_object_get(doc, "notes"), i, pr) {
+		if (row >= bottom)
+			break;
+		snprintf(line, sizeof(line), "note: %s", json_string_value(pr));
+		put(win, row++, x + 1, line, cols - 2, UI_ROLE_DIM);
+	}
+	status_line(s, win, y + h - 2, x, cols);
+	footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
+}
+
+void ui_lab_latency_draw(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h, int cols)
+{
+	switch (s->state) {
+	case UI_LAB_SETUP:
+		draw_setup(s, win, y, x, h, cols);
+		break;
+	case UI_LAB_RUNNING:
+	case UI_LAB_STOPPING:
+		draw_running(s, win, y, x, h, cols);
+		break;
+	case UI_LAB_DONE:
+		draw_done(s, win, y, x, h, cols);
+		break;
+	}
+}

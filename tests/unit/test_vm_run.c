@@ -1,0 +1,261 @@
+/*
+ * Unit tests for the VM runner without QEMU: a fake "qemu" shell script, written to a
+ * temporary directory, finds the console log on its command line, prints what the test
+ * asks for (FAKE_MODE) and sleeps or exits. That exercises image lookup, starting the
+ * child, the ready wait and its timeout with the console's last lines, an early exit,
+ * stopping by pid and the removal of the runner's temporary directory.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "vm/vm_run.h"
+
+static const char fake_qemu[] =
+	"#!/bin/sh\n"
+	"for a; do case \"$a\" in file,id=con,path=*) log=${a#file,id=con,path=};; esac; done\n"
+	"echo \"SeaBIOS (fake)\" >> \"$log\"\n"
+	"echo \"[    0.5] Run /init as init process\" >> \"$log\"\n"
+	"case \"$FAKE_MODE\" in\n"
+	"ready) echo 'rtlab-vm: ready kernel=lab release=6.12-fake uptime_s=0.50; x' >> \"$log\";;\n"
+	"die) echo 'fake qemu: cannot boot' >&2; exit 3;;\n"
+	"esac\n"
+	"exec sleep 30\n";
+
+struct fx {
+	char dir[64];		/* holds qemu, images/lab/{vmlinuz,initrd.img}, tmp/ */
+	char qemu[128], images[128], tmp[128];
+};
+
+static void put(const char *path, const char *text, mode_t mode)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	assert_int_equal(chmod(path, mode), 0);
+}
+
+static int setup(void **state)
+{
+	struct fx *f = calloc(1, sizeof(*f));
+	char p[256];
+
+	if (!f)
+		return -1;
+	strcpy(f->dir, "/tmp/rtlab-test-vm-run-XXXXXX");
+	if (!mkdtemp(f->dir))
+		return -1;
+	snprintf(f->qemu, sizeof(f->qemu), "%s/qemu", f->dir);
+	snprintf(f->images, sizeof(f->images), "%s/images", f->dir);
+	snprintf(f->tmp, sizeof(f->tmp), "%s/tmp", f->dir);
+	put(f->qemu, fake_qemu, 0755);
+	snprintf(p, sizeof(p), "%s/lab", f->images);
+	if (mkdir(f->images, 0755) < 0 || mkdir(p, 0755) < 0 || mkdir(f->tmp, 0700) < 0)
+		return -1;
+	snprintf(p, sizeof(p), "%s/lab/vmlinuz", f->images);
+	put(p, "kernel", 0644);
+	snprintf(p, sizeof(p), "%s/lab/initrd.img", f->images);
+	put(p, "initrd", 0644);
+	setenv("TMPDIR", f->tmp, 1);
+	*state = f;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fx *f = *state;
+	char cmd[200];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
+	if (system(cmd) != 0)
+		return -1;
+	unsetenv("FAKE_MODE");
+	free(f);
+	return 0;
+}
+
+static void opts(struct fx *f, struct vm_run_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->kernel = VM_KERNEL_LAB;
+	o->accel = VM_ACCEL_TCG;
+	o->image_dir = f->images;
+	o->state_image = "";
+	o->qemu = f->qemu;
+	o->run = "true";
+	o->boot_timeout_ms = 5000;
+}
+
+/* Entries left in the runner's TMPDIR. */
+static int leftovers(struct fx *f)
+{
+	DIR *d = opendir(f->tmp);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static void test_ready_then_stop(void **state)
+{
+	struct fx *f = *state;
+	struct vm_run_opts o;
+	struct vm_session *s;
+	struct vm_ready r;
+	char *notice = NULL, *cause = NULL;
+	int pid;
+
+	opts(f, &o);
+	setenv("FAKE_MODE", "ready", 1);
+	s = vm_session_start(&o, &notice, &cause);
+	assert_non_null(s);
+	assert_null(notice);
+	assert_int_equal(vm_session_accel(s), VM_ACCEL_TCG);
+	assert_non_null(vm_session_nonce(s));
+	assert_int_equal(strlen(vm_session_nonce(s)), 16);
+	assert_int_equal(vm_session_wait_ready(s, &r, &cause), 0);
+	assert_string_equal(r.kernel, "lab");
+	assert_string_equal(r.release, "6.12-fake");
+	assert_true(vm_session_ready_ms(s) >= 0);
+	vm_ready_fini(&r);
+	assert_int_equal(leftovers(f), 1);
+	pid = vm_session_pid(s);
+	assert_true(pid > 0);
+	/* The fake has no QMP socket: freeing falls back to SIGTERM by pid. */
+	vm_session_free(s);
+	assert_int_equal(kill(pid, 0), -1);
+	assert_int_equal(errno, ESRCH);
+	assert_int_equal(leftovers(f), 0);
+}
+
+static void test_timeout_shows_console(void **state)
+{
+	struct fx *f = *state;
+	struct vm_run_opts o;
+	struct vm_session *s;
+	struct vm_ready r;
+	char *notice = NULL, *cause = NULL;
+
+	opts(f, &o);
+	o.boot_timeout_ms = 400;
+	setenv("FAKE_MODE", "hang", 1);
+	s = vm_session_start(&o, &notice, &cause);
+	assert_non_null(s);
+	assert_int_equal(vm_session_wait_ready(s, &r, &cause), -ETIMEDOUT);
+	assert_non_null(strstr(cause, "did not reach rtlab"));
+	assert_non_null(strstr(cause, "--- last console lines ---\nSeaBIOS (fake)\n"));
+	assert_non_null(strstr(cause, "Run /init as init process"));
+	free(cause);
+	vm_session_free(s);
+	assert_int_equal(leftovers(f), 0);
+}
+
+static void test_early_exit(void **state)
+{
+	struct fx *f = *state;
+	struct vm_run_opts o;
+	struct vm_session *s;
+	struct vm_ready r;
+	char *notice = NULL, *cause = NULL;
+	int status = -1;
+
+	opts(f, &o);
+	setenv("FAKE_MODE", "die", 1);
+	s = vm_session_start(&o, &notice, &cause);
+	assert_non_null(s);
+	assert_int_equal(vm_session_wait_ready(s, &r, &cause), -ECHILD);
+	assert_non_null(strstr(cause, "QEMU exited (status 3)"));
+	assert_non_null(strstr(cause, "--- qemu said ---\nfake qemu: cannot boot"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(vm_session_wait_exit(s, 1000, &status, &cause), 0);
+	assert_int_equal(status, 3);
+	assert_int_equal(vm_session_pid(s), -1);
+	vm_session_free(s);
+	assert_int_equal(leftovers(f), 0);
+}
+
+static void test_stop_flag_and_missing_image(void **state)
+{
+	struct fx *f = *state;
+	static volatile sig_atomic_t stop = 1;
+	struct vm_run_opts o;
+	struct vm_session *s;
+	struct vm_ready r;
+	char *notice = NULL, *cause = NULL;
+
+	opts(f, &o);
+	o.stop = &stop;
+	setenv("FAKE_MODE", "hang", 1);
+	s = vm_session_start(&o, &notice, &cause);
+	assert_non_null(s);
+	assert_int_equal(vm_session_wait_ready(s, &r, &cause), -EINTR);
+	free(cause);
+	cause = NULL;
+	vm_session_free(s);
+
+	opts(f, &o);
+	o.kernel = VM_KERNEL_RT;
+	assert_null(vm_session_start(&o, &notice, &cause));
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(cause, "make vm"));
+	free(cause);
+	cause = NULL;
+
+	/* A double quote cannot travel on the kernel command line. */
+	opts(f, &o);
+	o.run = "echo \"x\"";
+	assert_null(vm_session_start(&o, &notice, &cause));
+	assert_int_equal(errno, EINVAL);
+	free(cause);
+	assert_int_equal(leftovers(f), 0);
+}
+
+static void test_image_dir(void **state)
+{
+	char *d;
+
+	(void)state;
+	setenv("RTLAB_VM_DIR", "/somewhere/images", 1);
+	d = vm_image_dir();
+	assert_string_equal(d, "/somewhere/images");
+	free(d);
+	unsetenv("RTLAB_VM_DIR");
+	setenv("XDG_CACHE_HOME", "/xdg", 1);
+	d = vm_image_dir();
+	assert_non_null(d);
+	/* The test binary's directory has no vm/images, so the cache is next. */
+	assert_string_equal(d, "/xdg/rtlab/vm/images");
+	free(d);
+	unsetenv("XDG_CACHE_HOME");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_ready_then_stop, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_timeout_shows_console, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_early_exit, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_flag_and_missing_image, setup, teardown),
+		cmocka_unit_test(test_image_dir),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
