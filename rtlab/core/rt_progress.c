@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "rt_err.h"
+#include "rt_json.h"
 #include "rt_file.h"
 #include "rt_log.h"
 #include "rt_paths.h"
@@ -318,7 +319,6 @@ json_t *rt_progress_json(const struct rt_progress *p)
 int rt_progress_parse(const char *text, size_t len, const char *name,
 		      struct rt_progress **out, char **cause)
 {
-	json_error_t err;
 	char *why = NULL;
 	json_t *doc;
 	int ret;
@@ -329,15 +329,9 @@ int rt_progress_parse(const char *text, size_t len, const char *name,
 	if (len > RT_PROGRESS_MAX_FILE)
 		return rt_err(cause, -EFBIG, "%s: larger than %u MiB", name,
 			      RT_PROGRESS_MAX_FILE >> 20);
-	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
-	if (!doc) {
-		if (json_error_code(&err) == json_error_out_of_memory)
-			return rt_err(cause, -ENOMEM, "%s: out of memory", name);
-		if (err.line > 0)
-			return rt_err(cause, -EINVAL, "%s:%d:%d: %s", name, err.line, err.column,
-				      err.text);
-		return rt_err(cause, -EINVAL, "%s: %s", name, err.text);
-	}
+	ret = rt_json_load(text, len, name, &doc, cause);
+	if (ret)
+		return ret;
 	ret = progress_check(doc, &why);
 	if (ret) {
 		rt_err(cause, ret, "%s: %s", name, why ? why : "invalid progress");

@@ -27,6 +27,7 @@
 #include "rt_buf.h"
 #include "rt_env.h"
 #include "rt_err.h"
+#include "rt_json.h"
 #include "rt_file.h"
 #include "rt_version.h"
 
@@ -1518,7 +1519,6 @@ int rt_result_parse(const char *text, size_t len, const char *name, struct rt_re
 		    char **cause)
 {
 	struct rt_result *res;
-	json_error_t err;
 	char *why = NULL;
 	json_t *doc;
 	int ret;
@@ -1532,15 +1532,9 @@ int rt_result_parse(const char *text, size_t len, const char *name, struct rt_re
 	if (count_values(text, len) > RT_RESULT_MAX_VALUES)
 		return rt_err(cause, -EFBIG, "%s: more than %u values in one result", name,
 			      RT_RESULT_MAX_VALUES);
-	doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
-	if (!doc) {
-		if (json_error_code(&err) == json_error_out_of_memory)
-			return rt_err(cause, -ENOMEM, "%s: out of memory", name);
-		if (err.line > 0)
-			return rt_err(cause, -EINVAL, "%s:%d:%d: %s", name, err.line, err.column,
-				      err.text);
-		return rt_err(cause, -EINVAL, "%s: %s", name, err.text);
-	}
+	ret = rt_json_load(text, len, name, &doc, cause);
+	if (ret)
+		return ret;
 	ret = rt_result_validate(doc, &why);
 	if (ret) {
 		rt_err(cause, ret, "%s: %s", name, why ? why : "invalid result");
