@@ -1904,6 +1904,37 @@ static int jr_check_name(const char *name, const char *what, char **cause)
 	return 0;
 }
 
+/*
+ * A new entry of @kind for the object at "@dir/@name" that we are about to
+ * create; -EEXIST when something is already there (it is not ours to undo).
+ */
+static int jr_new_object_entry(enum rt_journal_kind kind, const char *dir, const char *name,
+			       const char *what, struct rt_journal_entry **out, char **cause)
+{
+	struct rt_journal_entry *e = calloc(1, sizeof(*e));
+	int ret;
+
+	*out = NULL;
+	if (!e)
+		return rt_err(cause, -ENOMEM, "out of memory");
+	e->kind = kind;
+	if (asprintf(&e->path, "%s/%s", dir, name) < 0) {
+		e->path = NULL;
+		ret = rt_err(cause, -ENOMEM, "out of memory");
+		goto out_free;
+	}
+	if (access(e->path, F_OK) == 0) {
+		ret = rt_err(cause, -EEXIST, "%s %s already exists", what, e->path);
+		goto out_free;
+	}
+	*out = e;
+	return 0;
+
+out_free:
+	jr_entry_free(e);
+	return ret;
+}
+
 int rt_journal_create_instance(struct rt_journal *j, const char *name, char **cause)
 {
 	struct rt_journal_entry *e = NULL;
@@ -1918,18 +1949,16 @@ int rt_journal_create_instance(struct rt_journal *j, const char *name, char **ca
 	tdir = tracefs_tracing_dir();
 	if (!tdir)
 		return rt_err(cause, -ENODEV, "tracefs is not mounted and could not be mounted");
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return rt_err(cause, -ENOMEM, "out of memory");
-	e->kind = RT_JOURNAL_INSTANCE;
-	if (asprintf(&e->path, "%s/instances/%s", tdir, name) < 0) {
-		e->path = NULL;
-		ret = rt_err(cause, -ENOMEM, "out of memory");
-		goto out_free;
-	}
-	if (access(e->path, F_OK) == 0) {
-		ret = rt_err(cause, -EEXIST, "tracefs instance %s already exists", e->path);
-		goto out_free;
+	{
+		char *idir = NULL;
+
+		if (asprintf(&idir, "%s/instances", tdir) < 0)
+			return rt_err(cause, -ENOMEM, "out of memory");
+		ret = jr_new_object_entry(RT_JOURNAL_INSTANCE, idir, name, "tracefs instance", &e,
+					  cause);
+		free(idir);
+		if (ret)
+			return ret;
 	}
 
 	pthread_mutex_lock(&j->lock);
@@ -1939,11 +1968,7 @@ int rt_journal_create_instance(struct rt_journal *j, const char *name, char **ca
 			     strerror(errno));
 		jr_drop(j, e);
 	}
-	e = NULL;
 	pthread_mutex_unlock(&j->lock);
-
-out_free:
-	jr_entry_free(e);
 	return ret;
 }
 
@@ -2002,19 +2027,10 @@ int rt_journal_create_netns(struct rt_journal *j, const char *name, char **cause
 		ret = jr_netns_dir(cause);
 	if (ret)
 		return ret;
-	e = calloc(1, sizeof(*e));
-	if (!e)
-		return rt_err(cause, -ENOMEM, "out of memory");
-	e->kind = RT_JOURNAL_NETNS;
-	if (asprintf(&e->path, "%s/%s", JR_NETNS_DIR, name) < 0) {
-		e->path = NULL;
-		ret = rt_err(cause, -ENOMEM, "out of memory");
-		goto out_free;
-	}
-	if (access(e->path, F_OK) == 0) {
-		ret = rt_err(cause, -EEXIST, "network namespace %s already exists", e->path);
-		goto out_free;
-	}
+	ret = jr_new_object_entry(RT_JOURNAL_NETNS, JR_NETNS_DIR, name, "network namespace", &e,
+				  cause);
+	if (ret)
+		return ret;
 
 	pthread_mutex_lock(&j->lock);
 	ret = jr_record(j, e, cause);
@@ -2049,7 +2065,5 @@ out_drop:
 	e = NULL;
 out_unlock:
 	pthread_mutex_unlock(&j->lock);
-out_free:
-	jr_entry_free(e);
 	return ret;
 }
