@@ -58,7 +58,7 @@
 #include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
 
-#define POLL_MS 20u
+#define POLL_MS 100u			/* consumer cadence: a ring holds 8 s at 1 kHz */
 #define SETTLE_MS 500u			/* load start-up before measuring */
 #define OVERFLOW_RECS 1000u		/* overflow cycle numbers kept per thread */
 #define DMA_PATH "/dev/cpu_dma_latency"
