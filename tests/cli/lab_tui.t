@@ -9,31 +9,9 @@
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-check() { # check DESC CONDITION...
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
 
-if ! command -v tmux >/dev/null; then
-	echo "1..0 # SKIP tmux is not installed (apt-get install tmux)"
-	exit 0
-fi
-
-tmp=$(mktemp -d)
-sock=rtlab-labtui-$$
-tm() { tmux -L "$sock" -f /dev/null "$@"; }
-cleanup() {
-	tm kill-server 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-export LC_ALL=C.UTF-8 LANG=C.UTF-8
-export XDG_STATE_HOME=$tmp/state RTLAB_JOURNAL_DIR=$tmp/journal RTLAB_DATADIR=$SRCDIR
+. "$SRCDIR/tests/cli/lib/tmux.bash" labtui
+export RTLAB_DATADIR=$SRCDIR
 results=$tmp/state/rtlab/results
 
 # start NAME COLSxLINES: rtlab in a new detached session; status in $tmp/NAME.status.
@@ -48,31 +26,8 @@ start() {
 		"sh $tmp/$name.sh" \; set-option -g remain-on-exit on
 }
 
-screen() { tm capture-pane -p -t "$1" 2>/dev/null; }
 
-# wait_for NAME TEXT [TENTHS]: poll the screen for TEXT, by default up to 5 s.
-wait_for() {
-	for _ in $(seq "${3:-50}"); do
-		screen "$1" | grep -qF -- "$2" && return 0
-		sleep 0.1
-	done
-	echo "# waited in vain for '$2' on this screen:"
-	screen "$1" | sed 's/^/#   |/'
-	return 1
-}
 
-wait_status() {
-	for _ in $(seq 50); do
-		[ -s "$tmp/$1.status" ] && break
-		sleep 0.1
-	done
-	if [ "$(cat "$tmp/$1.status" 2>/dev/null)" = "exit=$2" ]; then
-		return 0
-	fi
-	echo "# expected exit=$2, got '$(cat "$tmp/$1.status" 2>/dev/null)'; stderr:"
-	sed 's/^/#   |/' "$tmp/$1.err" 2>/dev/null
-	return 1
-}
 
 # The samples column of thread T0 in the live table.
 t0_samples() { screen "$1" | awk '$1 == "T0" { print $(NF - 1); exit }'; }

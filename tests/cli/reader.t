@@ -8,31 +8,8 @@
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; }
-check() { # check DESC CONDITION...
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc"; fi
-}
 
-if ! command -v tmux >/dev/null; then
-	echo "1..0 # SKIP tmux is not installed (apt-get install tmux)"
-	exit 0
-fi
-
-tmp=$(mktemp -d)
-sock=rtlab-reader-$$
-tm() { tmux -L "$sock" -f /dev/null "$@"; }
-cleanup() {
-	tm kill-server 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-export LC_ALL=C.UTF-8 LANG=C.UTF-8
-export XDG_STATE_HOME=$tmp/state RTLAB_JOURNAL_DIR=$tmp/journal
+. "$SRCDIR/tests/cli/lib/tmux.bash" reader
 progress=$XDG_STATE_HOME/rtlab/progress.json
 title3="Lesson 03 $(printf '\xc2\xb7') The kinds of latency"
 
@@ -47,30 +24,10 @@ start() {
 		set-option -g remain-on-exit on
 }
 
-screen() { tm capture-pane -p -t "$1" 2>/dev/null; }
 # The text area only: no title bar, status line, footer or scroll marks.
 body() { screen "$1" | sed -n '3,$p' | head -n -2 | sed 's/ *[▲▼]$//; s/ *$//'; }
 
-# wait_for NAME TEXT: poll the screen for TEXT, up to 5 s.
-wait_for() {
-	for _ in $(seq 50); do
-		screen "$1" | grep -qF -- "$2" && return 0
-		sleep 0.1
-	done
-	echo "# waited in vain for '$2' on this screen:"
-	screen "$1" | sed 's/^/#   |/'
-	return 1
-}
 
-wait_gone() {
-	for _ in $(seq 50); do
-		screen "$1" | grep -qF -- "$2" || return 0
-		sleep 0.1
-	done
-	echo "# '$2' is still on the screen:"
-	screen "$1" | sed 's/^/#   |/'
-	return 1
-}
 
 # wait_change NAME BEFORE: poll until the text area differs from BEFORE.
 wait_change() {
@@ -82,13 +39,6 @@ wait_change() {
 	return 1
 }
 
-wait_status() {
-	for _ in $(seq 50); do
-		[ -s "$tmp/$1.status" ] && break
-		sleep 0.1
-	done
-	[ "$(cat "$tmp/$1.status" 2>/dev/null)" = "exit=$2" ]
-}
 
 # sgr_line NAME TEXT: the line holding TEXT, with its attributes as escapes.
 sgr_line() { tm capture-pane -p -e -t "$1" | grep -F -- "$2"; }
