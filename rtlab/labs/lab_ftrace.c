@@ -47,6 +47,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -471,6 +472,47 @@ static void *inj_main(void *arg)
 	return NULL;
 }
 
+/* ---- The busy companion ------------------------------------------------------------- */
+
+/*
+ * A SCHED_OTHER, nice 19 busy loop pinned to the probe's CPU. On the host
+ * these machines run, a switch from the idle task to the probe is not
+ * recorded by sched_switch, so a probe woken on an idle CPU gives a waking
+ * with no switch-in; with this companion every wake-up is a preemption of
+ * it, which is recorded. The FIFO probe preempts it at once; a SCHED_OTHER
+ * probe shares the CPU with it (the document says which). It dies with us.
+ */
+static pid_t busy_start(int cpu)
+{
+	pid_t parent = getpid(), pid = fork();
+
+	if (pid != 0)
+		return pid < 0 ? -errno : pid;
+	{
+		cpu_set_t set;
+		struct sched_param sp = { .sched_priority = 0 };
+
+		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+			_exit(0);
+		CPU_ZERO(&set);
+		CPU_SET(cpu, &set);
+		sched_setaffinity(0, sizeof(set), &set);
+		sched_setscheduler(0, SCHED_OTHER, &sp);
+		if (nice(19) < 0)
+			(void)0;	/* still busy, just less polite */
+		for (;;)
+			__asm__ __volatile__("" ::: "memory");
+	}
+}
+
+static void busy_stop(pid_t pid)
+{
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+}
+
 /* ---- Recording helpers ---------------------------------------------------------------- */
 
 struct dist {
@@ -652,6 +694,7 @@ struct ft_run {
 	int policy, prio;
 	char *rt_refused;			/* owned */
 	pid_t tid;
+	pid_t busy;				/* the busy companion, or 0 */
 	bool interrupted;
 	double measured_s;
 	json_t *extra_hunt;			/* owned */
@@ -817,6 +860,8 @@ static void run_cleanup(struct ft_run *r)
 	}
 	rt_probe_free(r->probe);
 	r->probe = NULL;
+	busy_stop(r->busy);
+	r->busy = 0;
 	trace_events_destroy(r->ev);
 	r->ev = NULL;
 	trace_ctl_destroy(r->ctl);
@@ -849,6 +894,7 @@ static int set_params(struct ft_run *r)
 	ret = ret ? ret : rt_result_set_param_num(res, "duration_s", p->duration_ms / 1000.0);
 	ret = ret ? ret : rt_result_set_param_num(res, "interval_us", FTRACE_INTERVAL_US);
 	ret = ret ? ret : rt_result_set_param_bool(res, "cross_check", p->cross_check);
+	ret = ret ? ret : rt_result_set_param_bool(res, "busy_cpu", p->busy);
 	return ret;
 }
 
@@ -901,6 +947,8 @@ static int measure(struct lab_ctx *ctx, const struct rt_sink *sink, struct ft_ru
 		trace_ctl_stop(r->ctl, NULL);
 	ret = trace_events_stop(r->ev, cause);
 	rt_probe_stop(r->probe);
+	busy_stop(r->busy);
+	r->busy = 0;
 	r->measured_s = now_s() - t0;
 	while (rt_probe_poll(r->probe, hists, sink) > 0)
 		;
@@ -1128,6 +1176,16 @@ static int ft_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 	if (ctx->degraded && ctx->degraded_why)
 		rt_result_add_note(r.res, ctx->degraded_why);
 
+	if (r.p->busy) {
+		r.busy = busy_start(r.cpu);
+		if (r.busy < 0) {
+			rt_log(RT_LOG_WARN, "ftrace: no busy companion (%s): wake-ups from an idle "
+			       "CPU may not be matched", strerror((int)-r.busy));
+			rt_result_add_note(r.res, "the busy companion could not be started: wake-ups "
+					   "from an idle CPU may not be matched");
+			r.busy = 0;
+		}
+	}
 	rt_sink_progress(sink, 0, "ftrace: starting the probe");
 	ret = start_probe(&r, &cause);
 	if (ret)

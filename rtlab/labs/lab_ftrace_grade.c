@@ -4,8 +4,9 @@
  * re-grade a learner's file.
  *
  * Checks, in order (labs/ftrace/README.md, "What is graded"):
- *   run        measured live (tier host or vm) with at least
- *              FTRACE_GRADE_MIN_WAKEUPS wake-ups matched from the events;
+ *   run        measured live (tier host or vm), at least
+ *              FTRACE_GRADE_MIN_WAKEUPS probe wake-ups, and some wake-ups
+ *              matched from the scheduler events;
  *   agreement  the probe-vs-events comparison is recorded (count ratio and
  *              the p50 difference);
  *   complete   the run was not interrupted;
@@ -158,6 +159,8 @@ int ftrace_grade(const struct lab_result *res, struct grade_report *rep)
 	json_t *answers = json_object_get(doc, "answers"), *tracers = NULL;
 	const char *tier = rt_result_tier(res->res), *kind = NULL, *function = NULL;
 	json_int_t matched = json_integer_value(json_object_get(events, "matched_count"));
+	json_int_t probe = json_integer_value(json_object_get(json_object_get(extra, "probe"),
+							      "count"));
 	bool live = tier && (!strcmp(tier, "host") || !strcmp(tier, "vm"));
 	char why[256];
 	bool truth_ok;
@@ -169,13 +172,16 @@ int ftrace_grade(const struct lab_result *res, struct grade_report *rep)
 		ret = grade_report_add(rep, "run", false, "the run was not measured live (tier "
 				       "%s): run it on a host or in the classroom VM",
 				       tier ? tier : "unknown");
-	else if (matched < FTRACE_GRADE_MIN_WAKEUPS)
-		ret = grade_report_add(rep, "run", false, "%lld wake-ups were matched from the "
-				       "scheduler events, fewer than %u: run longer (--duration)",
-				       (long long)matched, FTRACE_GRADE_MIN_WAKEUPS);
+	else if (probe < FTRACE_GRADE_MIN_WAKEUPS)
+		ret = grade_report_add(rep, "run", false, "the probe woke %lld times, fewer than "
+				       "%u: run longer (--duration)", (long long)probe,
+				       FTRACE_GRADE_MIN_WAKEUPS);
+	else if (matched < 1)
+		ret = grade_report_add(rep, "run", false, "no wake-up was matched from the "
+				       "scheduler events: were they recorded?");
 	else
-		ret = grade_report_add(rep, "run", true, "%lld wake-ups matched from the "
-				       "scheduler events", (long long)matched);
+		ret = grade_report_add(rep, "run", true, "%lld probe wake-ups, %lld matched from "
+				       "the scheduler events", (long long)probe, (long long)matched);
 	if (ret)
 		return ret;
 

@@ -45,6 +45,7 @@ void ftrace_params_init(struct ftrace_params *p)
 	p->function_trace = true;
 	p->duration_ms = FTRACE_DEFAULT_DURATION_MS;
 	p->cross_check = true;
+	p->busy = true;
 }
 
 /* A decimal number 0..@max with nothing after it. */
@@ -84,13 +85,15 @@ int ftrace_params_parse(int argc, char **argv, struct ftrace_params *p, char **c
 		name[nlen] = '\0';
 
 		if (!strcmp(name, "hunt") || !strcmp(name, "no-cross-check") ||
-		    !strcmp(name, "no-function-trace")) {
+		    !strcmp(name, "no-function-trace") || !strcmp(name, "no-busy")) {
 			if (eq)
 				return rt_err(cause, -EINVAL, "--%s takes no value", name);
 			if (name[0] == 'h')
 				p->hunt = true;
 			else if (!strcmp(name, "no-cross-check"))
 				p->cross_check = false;
+			else if (!strcmp(name, "no-busy"))
+				p->busy = false;
 			else
 				p->function_trace = false;
 			continue;

@@ -35,7 +35,7 @@ run lab list
 check "lab list exits 0" [ "$rc" -eq 0 ]
 check "lab list shows latency ready" grep -qE '^latency +ready +host' "$tmp/out"
 check "lab list shows planned labs as not available" \
-	grep -qE '^ftrace +planned .*not available yet' "$tmp/out"
+	grep -qE '^hypervisor +planned .*not available yet' "$tmp/out"
 run lab list --json
 check "lab list --json exits 0" [ "$rc" -eq 0 ]
 check "lab list --json: latency ready, six labs" \
@@ -51,7 +51,7 @@ for args in "lab" "lab frob" "lab run" "lab run nosuch" "lab run latency --bogus
 	check "'rtlab $args' is a usage error (exit 2)" [ "$rc" -eq 2 ]
 done
 check "a bad option names itself" bash -c "\"$RTLAB\" lab run latency --bogus 2>&1 | grep -q -- --bogus"
-run lab run ftrace
+run lab run hypervisor
 check "a planned lab does not run (exit 1)" [ "$rc" -eq 1 ]
 check "and says it is not available yet" grep -q "planned and not available yet" "$tmp/err"
 

@@ -1055,7 +1055,7 @@ static void test_render_text(void **state)
 	assert_non_null(strstr(s, "rtlab doctor --restore"));
 	assert_non_null(strstr(s, "/tmp/j/4242.journal: pid 4242, 3 changes"));
 	assert_non_null(strstr(s, "\n  ok  KVM works"));
-	assert_non_null(strstr(s, "planned, issue #5"));
+	assert_non_null(strstr(s, "planned"));
 
 	/* after a successful restore the hint is gone and the count is reported */
 	rt_buf_reset(&b);
