@@ -166,47 +166,6 @@ static void progress_line(void *priv, unsigned int pct, const char *what)
 	fprintf(stderr, "rtlab lab run: [%3u%%] %s\n", pct, what);
 }
 
-/* "<state dir>/results/<lab>-<UTC>.json"; the caller frees. */
-static char *default_result_path(const char *lab)
-{
-	char *dir = rt_paths_state_dir(), *sub = NULL, *path = NULL;
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (!dir)
-		return NULL;
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	if (asprintf(&sub, "%s/results", dir) >= 0 && rt_mkdir_p(sub, 0700) == 0 &&
-	    asprintf(&path, "%s/%s-%s.json", sub, lab, stamp) < 0)
-		path = NULL;
-	free(sub);
-	free(dir);
-	return path;
-}
-
-static int record_progress(const char *lab, const char *status, const char *path)
-{
-	struct rt_progress *p = NULL;
-	char *cause = NULL, abs[PATH_MAX];
-	int ret;
-
-	if (!realpath(path, abs))
-		snprintf(abs, sizeof(abs), "%s", path);
-	ret = rt_progress_load(NULL, &p, &cause);
-	if (!ret)
-		ret = rt_progress_lab_set(p, lab, status, abs);
-	if (!ret)
-		ret = rt_progress_save(p, &cause);
-	if (ret)
-		rt_log(RT_LOG_WARN, "the lab's status was not saved in the progress file: %s",
-		       cause ? cause : strerror(-ret));
-	free(cause);
-	rt_progress_free(p);
-	return ret;
-}
-
 static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const struct lab_ops *lab;
@@ -323,7 +282,7 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 			strerror(ret < 0 ? -ret : EIO));
 		goto out_journal;
 	}
-	path = json_path ? strdup(json_path) : default_result_path(lab->name);
+	path = json_path ? strdup(json_path) : lab_result_default_path(lab->name);
 	if (!path) {
 		fprintf(stderr, "rtlab lab run: no place for the results document (give "
 			"--json FILE)\n");
@@ -337,7 +296,7 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	fprintf(stderr, "rtlab lab run: results written to %s%s\n", path,
 		res.interrupted ? " (interrupted: partial)" : "");
-	record_progress(lab->name, res.interrupted ? "interrupted" : "done", path);
+	lab_record_progress(lab->name, res.interrupted ? "interrupted" : "done", path);
 	if (lab->text && lab->text(&res, &text) == 0)
 		fputs(rt_buf_str(&text), stdout);
 	fflush(stdout);

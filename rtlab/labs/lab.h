@@ -174,4 +174,22 @@ int lab_answer_set(const char *path, const char *lab, const char *qid, const cha
 int lab_answer_get(const char *path, const char *lab, const char *qid, char **out,
 		   char **cause);
 
+/**
+ * lab_result_default_path - "<state dir>/results/<lab>-<UTC time>.json"
+ *
+ * Creates the results directory. Returns a string the caller frees, or NULL
+ * with errno set.
+ */
+char *lab_result_default_path(const char *lab);
+
+/**
+ * lab_record_progress - note in the learner's progress that @lab ran
+ * @status: e.g. "done" or "interrupted"
+ * @result: the results document written (stored as an absolute path)
+ *
+ * Uses rt_progress_update, so a second rtlab never loses the update. A
+ * failure is logged (the run itself succeeded) and returned.
+ */
+int lab_record_progress(const char *lab, const char *status, const char *result);
+
 #endif

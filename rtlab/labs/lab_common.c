@@ -12,6 +12,7 @@
 #include "lab.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <jansson.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -20,6 +21,9 @@
 #include <time.h>
 
 #include "core/rt_err.h"
+#include "core/rt_file.h"
+#include "core/rt_log.h"
+#include "core/rt_paths.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
 
@@ -178,5 +182,69 @@ int lab_answer_get(const char *path, const char *lab, const char *qid, char **ou
 		ret = *out ? 0 : rt_err(cause, -ENOMEM, "out of memory");
 	}
 	rt_progress_free(p);
+	return ret;
+}
+
+/* ---- Results path and progress ------------------------------------------ */
+
+char *lab_result_default_path(const char *lab)
+{
+	char *dir = rt_paths_state_dir(), *sub = NULL, *path = NULL;
+	char stamp[32];
+	time_t now = time(NULL);
+	struct tm tm;
+	int ret;
+
+	if (!dir)
+		return NULL;
+	gmtime_r(&now, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	if (asprintf(&sub, "%s/results", dir) < 0) {
+		sub = NULL;
+		errno = ENOMEM;
+		goto out_free;
+	}
+	ret = rt_mkdir_p(sub, 0700);
+	if (ret) {
+		errno = -ret;
+		goto out_free;
+	}
+	if (asprintf(&path, "%s/%s-%s.json", sub, lab, stamp) < 0) {
+		path = NULL;
+		errno = ENOMEM;
+	}
+out_free:
+	free(sub);
+	free(dir);
+	return path;
+}
+
+struct lab_progress_args {
+	const char *lab;
+	const char *status;
+	const char *result;
+};
+
+static int lab_progress_apply(struct rt_progress *p, void *priv)
+{
+	const struct lab_progress_args *a = priv;
+
+	return rt_progress_lab_set(p, a->lab, a->status, a->result);
+}
+
+int lab_record_progress(const char *lab, const char *status, const char *result)
+{
+	struct lab_progress_args a = { lab, status, result };
+	char *cause = NULL, abs[PATH_MAX];
+	int ret;
+
+	if (!realpath(result, abs))
+		snprintf(abs, sizeof(abs), "%s", result);
+	a.result = abs;
+	ret = rt_progress_update(NULL, lab_progress_apply, &a, &cause);
+	if (ret)
+		rt_log(RT_LOG_WARN, "the lab's status was not saved in the progress file: %s",
+		       cause ? cause : strerror(-ret));
+	free(cause);
 	return ret;
 }

@@ -328,46 +328,6 @@ static void start_run(struct ui_lab_latency *s)
 	say(s, false, "measuring on the lab's own threads; this screen only draws");
 }
 
-/* "<state dir>/results/latency-<UTC>.json"; the caller frees. */
-static char *default_result_path(const char *lab)
-{
-	char *dir = rt_paths_state_dir(), *sub = NULL, *path = NULL;
-	char stamp[32];
-	time_t now = time(NULL);
-	struct tm tm;
-
-	if (!dir)
-		return NULL;
-	gmtime_r(&now, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	if (asprintf(&sub, "%s/results", dir) >= 0 && rt_mkdir_p(sub, 0700) == 0 &&
-	    asprintf(&path, "%s/%s-%s.json", sub, lab, stamp) < 0)
-		path = NULL;
-	free(sub);
-	free(dir);
-	return path;
-}
-
-static void record_progress(const char *lab, const char *status, const char *path)
-{
-	struct rt_progress *p = NULL;
-	char *cause = NULL, abs[PATH_MAX];
-	int ret;
-
-	if (!realpath(path, abs))
-		snprintf(abs, sizeof(abs), "%s", path);
-	ret = rt_progress_load(NULL, &p, &cause);
-	if (!ret)
-		ret = rt_progress_lab_set(p, lab, status, abs);
-	if (!ret)
-		ret = rt_progress_save(p, &cause);
-	if (ret)
-		rt_log(RT_LOG_WARN, "the lab's status was not saved in the progress file: %s",
-		       cause ? cause : strerror(-ret));
-	free(cause);
-	rt_progress_free(p);
-}
-
 /* Write the document to the default results path. 0 or -errno. */
 static int save_document(struct ui_lab_latency *s)
 {
@@ -377,7 +337,7 @@ static int save_document(struct ui_lab_latency *s)
 	if (!s->res.res)
 		return -ENODATA;
 	/* Once saved, w writes the same file again rather than a copy. */
-	path = s->saved_path ? strdup(s->saved_path) : default_result_path(s->lab->name);
+	path = s->saved_path ? strdup(s->saved_path) : lab_result_default_path(s->lab->name);
 	if (!path) {
 		say(s, true, "no place for the results document (state dir not writable)");
 		return -ENOENT;
@@ -392,7 +352,7 @@ static int save_document(struct ui_lab_latency *s)
 	}
 	free(s->saved_path);
 	s->saved_path = path;
-	record_progress(s->lab->name, s->res.interrupted ? "interrupted" : "done", path);
+	lab_record_progress(s->lab->name, s->res.interrupted ? "interrupted" : "done", path);
 	return 0;
 }
 
