@@ -1340,6 +1340,36 @@ static char *jr_dir_or_default(const char *dir, char **cause)
 	return d;
 }
 
+/*
+ * The journal files in @dir (NULL: the default) and this boot's id, shared
+ * by scan and recover. Returns 0 with *@names of *@count entries, 1 when the
+ * directory does not exist (nothing to do), or a negative errno. *@d is set
+ * whenever it could be allocated, for the caller to free.
+ */
+static int jr_list(const char *dir, char *boot, char **d, struct dirent ***names, int *count,
+		   char **cause)
+{
+	int ret;
+
+	*names = NULL;
+	*count = 0;
+	*d = jr_dir_or_default(dir, cause);
+	if (!*d)
+		return -errno;
+	ret = jr_read_boot_id(boot, cause);
+	if (ret)
+		return ret;
+	*count = scandir(*d, names, jr_journal_filter, alphasort);
+	if (*count < 0) {
+		*count = 0;
+		*names = NULL;
+		if (errno == ENOENT)
+			return 1;
+		return rt_err(cause, -errno, "cannot list %s: %s", *d, strerror(errno));
+	}
+	return 0;
+}
+
 int rt_journal_scan(const char *dir, struct rt_journal_stale **out, size_t *n, char **cause)
 {
 	struct rt_journal_stale *v = NULL;
@@ -1351,17 +1381,10 @@ int rt_journal_scan(const char *dir, struct rt_journal_stale **out, size_t *n, c
 
 	*out = NULL;
 	*n = 0;
-	d = jr_dir_or_default(dir, cause);
-	if (!d)
-		return -errno;
-	ret = jr_read_boot_id(boot, cause);
-	if (ret)
-		goto out_free;
-	count = scandir(d, &names, jr_journal_filter, alphasort);
-	if (count < 0) {
-		ret = errno == ENOENT ? 0 : rt_err(cause, -errno, "cannot list %s: %s", d,
-						    strerror(errno));
-		count = 0;
+	ret = jr_list(dir, boot, &d, &names, &count, cause);
+	if (ret) {
+		if (ret > 0)
+			ret = 0;	/* no journal directory: nothing to do */
 		goto out_free;
 	}
 	v = calloc((size_t)count + 1, sizeof(*v));
@@ -1434,17 +1457,10 @@ int rt_journal_recover(const char *dir, unsigned int *restored, char **cause)
 
 	if (restored)
 		*restored = 0;
-	d = jr_dir_or_default(dir, cause);
-	if (!d)
-		return -errno;
-	ret = jr_read_boot_id(boot, cause);
-	if (ret)
-		goto out_free;
-	count = scandir(d, &names, jr_journal_filter, alphasort);
-	if (count < 0) {
-		ret = errno == ENOENT ? 0 : rt_err(cause, -errno, "cannot list %s: %s", d,
-						    strerror(errno));
-		count = 0;
+	ret = jr_list(dir, boot, &d, &names, &count, cause);
+	if (ret) {
+		if (ret > 0)
+			ret = 0;	/* no journal directory: nothing to do */
 		goto out_free;
 	}
 	/* Two rtlab processes starting together must not replay the same journal twice. */
