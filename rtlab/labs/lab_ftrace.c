@@ -1028,6 +1028,44 @@ static int record(struct lab_ctx *ctx, struct ft_run *r, json_t *extra)
 	return ret;
 }
 
+/*
+ * extra.tracer.trace_text: the trace file as the kernel wrote it, for the
+ * viewer (`rtlab trace view`), cut at a line end after FTRACE_MAX_TRACE_TEXT
+ * bytes (trace_text_truncated says so). NULL @text stores null.
+ */
+static int set_trace_text(json_t *o, const char *text, size_t len)
+{
+	json_t *js = NULL;
+	char *clean;
+	bool cut = false;
+
+	if (text && len > FTRACE_MAX_TRACE_TEXT) {
+		len = FTRACE_MAX_TRACE_TEXT;
+		while (len > 0 && text[len - 1] != '\n')
+			len--;
+		cut = true;
+	}
+	if (text) {
+		js = json_stringn(text, len);
+		if (!js) {
+			/* Not UTF-8 (a task name can hold any byte): keep it readable as ASCII. */
+			clean = malloc(len + 1);
+			if (!clean)
+				return -ENOMEM;
+			for (size_t i = 0; i < len; i++)
+				clean[i] = (text[i] & 0x80) || !text[i] ? '?' : text[i];
+			js = json_stringn(clean, len);
+			free(clean);
+			if (!js)
+				return -ENOMEM;
+		}
+	}
+	if (json_object_set_new(o, "trace_text", js ? js : json_null()) ||
+	    json_object_set_new(o, "trace_text_truncated", json_boolean(cut)))
+		return -ENOMEM;
+	return 0;
+}
+
 static int record_tracer(struct ft_run *r, json_t *extra)
 {
 	struct trace_latency *t = NULL;
@@ -1048,12 +1086,13 @@ static int record_tracer(struct ft_run *r, json_t *extra)
 		t = NULL;
 	}
 	free(cause);
-	free(text);
 	o = tracer_json(t, r->tracer, trace_ctl_is_top_level(r->ctl), r->p, max_lat, have_max);
-	if (!o || json_object_set_new(extra, "tracer", o)) {
+	if (!o || set_trace_text(o, text, len) || json_object_set_new(extra, "tracer", o)) {
+		free(text);
 		trace_latency_free(t);
 		return -ENOMEM;
 	}
+	free(text);
 	if (t && t->have_latency)
 		rt_result_set_summary(r->res, "tracer_latency_us", (double)t->latency_us);
 	trace_latency_free(t);

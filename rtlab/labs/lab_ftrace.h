@@ -43,6 +43,8 @@ struct trace_wake_calc;
 #define FTRACE_GRADE_MIN_WAKEUPS 1000u
 /* Entries of a parsed latency trace copied into the document. */
 #define FTRACE_MAX_TRACE_LINES 200u
+/* Bytes of the raw trace text kept in the document (extra.tracer.trace_text). */
+#define FTRACE_MAX_TRACE_TEXT (512u * 1024u)
 
 /* Where the debugfs files of the rtlab_inject module live. */
 #define FTRACE_INJECT_DIR "/sys/kernel/debug/rtlab_inject"

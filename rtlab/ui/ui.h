@@ -14,4 +14,15 @@
  */
 int ui_main(void);
 
+/**
+ * ui_view_trace - run the interactive trace viewer alone on one file
+ * @path: a raw `trace` file or an ftrace lab results document
+ *
+ * `rtlab trace view FILE`. Same terminal checks, signal handling and exit
+ * statuses as ui_main(); a file that cannot be read or holds no trace is
+ * reported on stderr (naming the file) before the screen is touched, and
+ * gives 1.
+ */
+int ui_view_trace(const char *path);
+
 #endif
