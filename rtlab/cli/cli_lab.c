@@ -46,17 +46,14 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
-/* Quick doctor: measured facts without side effects (no mount, no instance). */
-static int quick_doctor(struct doctor_report *r)
+/* The doctor's facts for `lab list` (@lab NULL) or `lab run` (doctor_opts_quick()). */
+static int quick_doctor(struct doctor_report *r, const struct lab_ops *lab)
 {
 	struct doctor_opts o;
 	char *cause = NULL;
 	int ret;
 
-	doctor_opts_init(&o);
-	o.try_instance = false;
-	o.mount_tracefs = false;
-	o.scan_journals = false;
+	doctor_opts_quick(&o, lab);
 	ret = doctor_probe(r, &o, &cause);
 	if (ret) {
 		rt_log(RT_LOG_ERR, "%s", cause ? cause : "doctor: the machine could not be probed");
@@ -127,7 +124,7 @@ static int lab_list(const struct cli_cmd *cmd, int argc, char **argv)
 		else
 			return cli_usage_error(cmd, "list: unexpected argument '%s'", argv[i]);
 	}
-	if (quick_doctor(&r))
+	if (quick_doctor(&r, NULL))
 		return CLI_EXIT_FAIL;
 	if (json) {
 		ret = list_json(&r);
@@ -233,7 +230,7 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	free(largv);
 
-	if (quick_doctor(&r))
+	if (quick_doctor(&r, lab))
 		goto out_params;
 	dl = doctor_lab_of(&r, lab);
 	if (!dl || dl->tier == DOCTOR_TIER_NONE) {

@@ -187,6 +187,7 @@ void doctor_opts_init(struct doctor_opts *o)
 	memset(o, 0, sizeof(*o));
 	o->root = "";
 	o->active = true;
+	o->active_needs = ~0u;
 	o->try_instance = true;
 	o->mount_tracefs = true;
 	o->scan_journals = true;
@@ -200,6 +201,22 @@ static unsigned long elapsed_ms(const struct timespec *start)
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	return (unsigned long)((now.tv_sec - start->tv_sec) * 1000 +
 			       (now.tv_nsec - start->tv_nsec) / 1000000);
+}
+
+void doctor_opts_quick(struct doctor_opts *o, const struct lab_ops *lab)
+{
+	doctor_opts_init(o);
+	if (lab)
+		o->active_needs = lab->needs | lab->wants;
+	o->try_instance = false;
+	o->mount_tracefs = false;
+	o->scan_journals = false;
+}
+
+/* Whether the child probe that informs @needs runs (a skipped one reads "not tried"). */
+static bool child_for(const struct doctor_opts *o, unsigned int needs)
+{
+	return o->active && (o->active_needs & needs);
 }
 
 int doctor_probe(struct doctor_report *r, const struct doctor_opts *o, char **cause)
@@ -232,7 +249,7 @@ int doctor_probe(struct doctor_report *r, const struct doctor_opts *o, char **ca
 	if (ret)
 		goto out_fail;
 	step = "privileges";
-	ret = doctor_probe_priv(&r->priv, root, o->active, timeout);
+	ret = doctor_probe_priv(&r->priv, root, child_for(o, LAB_NEED_RT_PRIO), timeout);
 	if (ret)
 		goto out_fail;
 	step = "tracefs";
@@ -249,7 +266,7 @@ int doctor_probe(struct doctor_report *r, const struct doctor_opts *o, char **ca
 	if (ret)
 		goto out_fail;
 	step = "qemu";
-	ret = doctor_probe_qemu(&r->qemu, o->active, timeout);
+	ret = doctor_probe_qemu(&r->qemu, child_for(o, LAB_NEED_QEMU | LAB_NEED_KVM), timeout);
 	if (ret)
 		goto out_fail;
 	step = "kvm";
@@ -258,11 +275,11 @@ int doctor_probe(struct doctor_report *r, const struct doctor_opts *o, char **ca
 		ret = -ENOMEM;
 		goto out_fail;
 	}
-	ret = doctor_probe_kvm(&r->kvm, kvm_dev, o->active, timeout);
+	ret = doctor_probe_kvm(&r->kvm, kvm_dev, child_for(o, LAB_NEED_KVM), timeout);
 	if (ret)
 		goto out_fail;
 	step = "netns";
-	ret = doctor_probe_net(&r->net, o->active, timeout);
+	ret = doctor_probe_net(&r->net, child_for(o, LAB_NEED_NETNS), timeout);
 	if (ret)
 		goto out_fail;
 	step = "labs";

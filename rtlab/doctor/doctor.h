@@ -184,6 +184,8 @@ struct doctor_opts {
 	const char *root;		/* prefix for /proc, /sys, /dev, /boot; "" = live */
 	const char *journal_dir;	/* NULL = rt_journal_default_dir() */
 	bool active;			/* run the child probes (KVM, netns, qemu, SCHED_FIFO) */
+	unsigned int active_needs;	/* with active: only the child probes that inform
+					 * these LAB_NEED_* bits (default: all) */
 	bool try_instance;		/* create and remove a tracefs instance (root) */
 	bool mount_tracefs;		/* mount tracefs when absent (root) */
 	bool scan_journals;
@@ -209,6 +211,18 @@ struct doctor_report {
 
 /* Options for the live system: everything measured, tracefs mounted if absent. */
 void doctor_opts_init(struct doctor_opts *o);
+
+/**
+ * doctor_opts_quick - options for a front end about to run a lab
+ * @o: filled (the caller's storage)
+ * @lab: the lab to run, or NULL for all labs
+ *
+ * Measured facts without side effects (nothing mounted, no tracefs
+ * instance, no journal scan) and, with @lab, only the child probes that
+ * inform @lab's needs and wants: a latency run does not start a KVM guest
+ * or qemu to learn its tier.
+ */
+void doctor_opts_quick(struct doctor_opts *o, const struct lab_ops *lab);
 
 /**
  * doctor_probe - measure the machine into @r and evaluate every lab

@@ -270,10 +270,13 @@ static size_t split_words(char *line, char **w, size_t max)
 
 int ftrace_rtla_parse(const char *text, struct ftrace_rtla_stats *out)
 {
+	/* Per column: a row seen again (a second histogram) replaces, never adds. */
 	bool thr[RTLA_MAX_COLS] = { false };
-	uint64_t cnt[RTLA_MAX_COLS] = { 0 };
+	bool has_cnt[RTLA_MAX_COLS] = { false }, has_avg[RTLA_MAX_COLS] = { false };
+	bool has_max[RTLA_MAX_COLS] = { false };
+	uint64_t cnt[RTLA_MAX_COLS] = { 0 }, max[RTLA_MAX_COLS] = { 0 };
 	double avg[RTLA_MAX_COLS] = { 0 };
-	bool have_hdr = false, have_count = false, have_avg = false, have_max = false;
+	bool have_hdr = false;
 	char *copy, *save = NULL, *line, *w[RTLA_MAX_COLS];
 	double wsum = 0;
 
@@ -304,30 +307,40 @@ int ftrace_rtla_parse(const char *text, struct ftrace_rtla_stats *out)
 			if (!thr[i])
 				continue;
 			v = strtod(w[i], &end);
-			if (*end || v < 0)
-				continue;	/* "-" for no value */
+			/* "-" for no value; nothing rtla prints is negative, huge or not a number */
+			if (*end || !(v >= 0 && v < 1e15))
+				continue;
 			if (!strcmp(w[0], "count:")) {
 				cnt[i] = (uint64_t)v;
-				out->count += cnt[i];
-				out->ncpus++;
-				have_count = true;
+				has_cnt[i] = true;
 			} else if (!strcmp(w[0], "avg:")) {
 				avg[i] = v;
-				have_avg = true;
+				has_avg[i] = true;
 			} else if (!strcmp(w[0], "max:")) {
-				if ((uint64_t)v > out->max_us)
-					out->max_us = (uint64_t)v;
-				have_max = true;
+				max[i] = (uint64_t)v;
+				has_max[i] = true;
 			}
 		}
 	}
 	free(copy);
-	if (!have_count || !have_avg || !have_max || out->count == 0) {
+	/* Only columns with all three figures count; an average above its maximum is no rtla output. */
+	for (size_t i = 0; i < RTLA_MAX_COLS; i++) {
+		if (!has_cnt[i] || !has_avg[i] || !has_max[i] || cnt[i] == 0)
+			continue;
+		if (avg[i] > (double)max[i] + 1) {
+			memset(out, 0, sizeof(*out));
+			return -EINVAL;
+		}
+		out->ncpus++;
+		out->count += cnt[i];
+		wsum += avg[i] * (double)cnt[i];
+		if (max[i] > out->max_us)
+			out->max_us = max[i];
+	}
+	if (out->count == 0) {
 		memset(out, 0, sizeof(*out));
 		return -EINVAL;
 	}
-	for (size_t i = 0; i < RTLA_MAX_COLS; i++)
-		wsum += avg[i] * (double)cnt[i];
 	out->avg_us = wsum / (double)out->count;
 	return 0;
 }

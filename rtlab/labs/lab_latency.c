@@ -33,6 +33,7 @@
  */
 #include "lab_latency.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
@@ -133,6 +134,7 @@ struct scen_run {
 	struct rt_probe_thread_stats st[LATENCY_MAX_THREADS];
 	int64_t last_ns[LATENCY_MAX_THREADS];
 	int cpu[LATENCY_MAX_THREADS];			/* -1: not pinned */
+	char housekeeping[64];				/* CPUs our other threads used; "" */
 	int policy, priority;				/* as used */
 	bool mlock;					/* as used */
 	char *rt_refused;				/* owned: why, or NULL */
@@ -259,6 +261,88 @@ static unsigned int allowed_cpus(unsigned int *out, unsigned int max)
 }
 
 /*
+ * Housekeeping CPUs. While a pinned scenario measures, every other thread of
+ * this process (the loop that drains the rings, a screen drawing the live
+ * model) is moved to the allowed CPUs that measure nothing. On a kernel
+ * without full preemption a thread inside a long system call (a terminal
+ * write, say) cannot be preempted even by SCHED_FIFO 90, so on the
+ * measuring CPU it would sit in front of the probe's wake-ups; the screen
+ * would then measure itself. The threads get their old masks back after
+ * the scenario. Threads of other processes (the load, a terminal emulator)
+ * are not ours to move.
+ */
+#define HK_MAX_THREADS 64
+
+struct housekeeping {
+	unsigned int n;
+	pid_t tid[HK_MAX_THREADS];
+	cpu_set_t old[HK_MAX_THREADS];
+	char cpus[64];			/* the CPU list used, "" when nothing was moved */
+};
+
+static void cpu_list(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned int c = 0; c < CPU_SETSIZE && len + 1 < size; c++) {
+		unsigned int e = c;
+		int w;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		w = e == c ? snprintf(buf + len, size - len, "%s%u", len ? "," : "", c) :
+			     snprintf(buf + len, size - len, "%s%u-%u", len ? "," : "", c, e);
+		if (w < 0 || (size_t)w >= size - len) {
+			buf[len] = '\0';
+			return;
+		}
+		len += (size_t)w;
+		c = e;
+	}
+}
+
+static void housekeeping_move(struct housekeeping *hk, const int *measuring, unsigned int nm)
+{
+	cpu_set_t set;
+	struct dirent *de;
+	DIR *dir;
+
+	memset(hk, 0, sizeof(*hk));
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return;
+	for (unsigned int t = 0; t < nm; t++)
+		if (measuring[t] >= 0)
+			CPU_CLR(measuring[t], &set);
+	if (CPU_COUNT(&set) == 0)
+		return;		/* one CPU: nowhere to go */
+	dir = opendir("/proc/self/task");
+	if (!dir)
+		return;
+	while ((de = readdir(dir)) && hk->n < HK_MAX_THREADS) {
+		pid_t tid = (pid_t)atoi(de->d_name);
+
+		if (tid <= 0 || sched_getaffinity(tid, sizeof(hk->old[hk->n]), &hk->old[hk->n]))
+			continue;
+		if (sched_setaffinity(tid, sizeof(set), &set) == 0)
+			hk->tid[hk->n++] = tid;
+	}
+	closedir(dir);
+	if (hk->n)
+		cpu_list(&set, hk->cpus, sizeof(hk->cpus));
+}
+
+static void housekeeping_restore(struct housekeeping *hk)
+{
+	/* A thread that ended meanwhile gives ESRCH: nothing to restore. */
+	for (unsigned int i = 0; i < hk->n; i++)
+		(void)sched_setaffinity(hk->tid[i], sizeof(hk->old[i]), &hk->old[i]);
+	hk->n = 0;
+}
+
+/*
  * Start the probe, degrading step by step: without mlockall if that was
  * refused, then as SCHED_OTHER if the RT policy was refused. Each step down
  * is recorded in @r with the reason.
@@ -318,6 +402,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	struct rt_probe_config cfg;
 	struct rt_probe *probe = NULL;
 	struct rt_load *load = NULL;
+	struct housekeeping hk = { .n = 0 };
 	cpu_set_t *sets = NULL;
 	unsigned int allowed[LATENCY_MAX_CPUS], nallowed, last_pct = 101;
 	sigset_t block, old;
@@ -387,6 +472,11 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 		cfg.cpus = sets;
 	}
 
+	/* Before the probe starts: its threads are the only ones left on their CPUs. */
+	if (plan->pinned)
+		housekeeping_move(&hk, r->cpu, p->threads);
+	snprintf(r->housekeeping, sizeof(r->housekeeping), "%s", hk.cpus);
+
 	/* Measuring threads inherit this mask: stop signals go to the non-RT side. */
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -444,6 +534,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 
 out_load:
 	rt_probe_free(probe);
+	housekeeping_restore(&hk);
 	free(sets);
 	if (load && rt_load_stop(load) == -ETIMEDOUT)
 		rt_log(RT_LOG_WARN, "%s: a load generator did not stop in time and was killed",
@@ -563,6 +654,8 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 	    json_object_set_new(o, "mlock_requested", json_boolean(pl->mlock)) ||
 	    json_object_set_new(o, "mlock", json_boolean(r->mlock)) ||
 	    json_object_set_new(o, "pinned", json_boolean(pl->pinned)) ||
+	    json_object_set_new(o, "housekeeping_cpus", r->housekeeping[0] ?
+				json_string(r->housekeeping) : json_null()) ||
 	    json_object_set_new(o, "load", json_string(pl->load[0] ? pl->load : "none")) ||
 	    json_object_set_new(o, "rt_refused", r->rt_refused ? json_string(r->rt_refused) :
 				json_null()) ||

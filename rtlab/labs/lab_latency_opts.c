@@ -43,7 +43,8 @@ const struct latency_scenario latency_scenarios[] = {
 	  "can hit the measuring loop", SCHED_FIFO, LATENCY_DEFAULT_PRIORITY, true, false,
 	  DEFAULT_LOAD, false },
 	{ "load-fifo-mlock-pinned", "load-fifo-mlock with every measuring thread pinned to "
-	  "one CPU (thread i on CPU i): no migrations", SCHED_FIFO, LATENCY_DEFAULT_PRIORITY,
+	  "one CPU (thread i on CPU i): no migrations, and rtlab's other threads kept off "
+	  "those CPUs", SCHED_FIFO, LATENCY_DEFAULT_PRIORITY,
 	  true, true, DEFAULT_LOAD, false },
 	{ "load-fifo-rt", "load-fifo-mlock-pinned on a PREEMPT_RT kernel; refuses to run on "
 	  "any other kernel", SCHED_FIFO, LATENCY_DEFAULT_PRIORITY, true, true, DEFAULT_LOAD,

@@ -99,6 +99,37 @@ else
 		grep -q '"status": "done"' "$XDG_STATE_HOME/rtlab/progress.json"
 fi
 
+# ---- a pinned run keeps rtlab's other threads off the measuring CPU ----------------
+if [ "$(id -u)" -ne 0 ] || [ "$(nproc)" -lt 2 ]; then
+	skip "housekeeping CPUs: needs root and two CPUs"
+else
+	"$RTLAB" lab run latency --policy fifo --cpus 0 --mlock --load none --duration 2s \
+		--json "$tmp/pin.json" >/dev/null 2>"$tmp/pin.err" &
+	pid=$!
+	masks=
+	for _ in $(seq 40); do	# look while it measures (up to 4 s)
+		if grep -q 'custom: fifo' "$tmp/pin.err" 2>/dev/null; then
+			masks=$(for t in /proc/$pid/task/*; do
+				printf '%s:%s ' "$(basename "$t")" \
+					"$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status" 2>/dev/null)"
+			done)
+			break
+		fi
+		sleep 0.1
+	done
+	wait "$pid"
+	hk=1
+	[ "$(nproc)" -gt 2 ] && hk=1-$(($(nproc) - 1))
+	# The main thread on the others, exactly one thread (the measuring one) on CPU 0.
+	pinned_ok() {
+		[ -n "$masks" ] && printf '%s\n' $masks | grep -qx "$pid:$hk" &&
+			[ "$(printf '%s\n' $masks | grep -c ':0$')" -eq 1 ]
+	}
+	check "while measuring, only the measuring thread is on CPU 0 ($masks)" pinned_ok
+	check "the document records the housekeeping CPUs" \
+		[ "$(json_get "$tmp/pin.json" 'd["extra"]["scenarios"][0]["housekeeping_cpus"]')" = "$hk" ]
+fi
+
 # ---- reports from the document ----------------------------------------------------
 if [ -s "$doc" ]; then
 	run lab report "$doc" --svg "$tmp/p.svg" --html "$tmp/p.html" --cyclictest-hist

@@ -36,6 +36,7 @@
 #include "doctor/doctor_parse.h"
 #include "doctor/doctor_probe.h"
 #include "labs/lab.h"
+#include "labs/lab_latency.h"
 
 /* ---- Fixture trees -------------------------------------------------------- */
 
@@ -385,6 +386,39 @@ static void test_priv_sched_cpus_vm_tree(void **state)
 	assert_int_equal(doctor_probe_cpus(&c, t->root), 0);
 	assert_null(c.isolated);
 	doctor_cpus_fini(&c);
+}
+
+/*
+ * doctor_opts_quick() for one lab runs only that lab's child probes: a
+ * latency run tries SCHED_FIFO but no network namespace and no qemu.
+ */
+static void test_quick_opts_probe_only_the_labs_needs(void **state)
+{
+	struct doctor_opts o;
+	struct doctor_report r;
+
+	(void)state;
+	doctor_opts_quick(&o, &lab_latency);
+	assert_true(o.active);
+	assert_false(o.try_instance || o.mount_tracefs || o.scan_journals);
+	assert_true(o.active_needs & LAB_NEED_RT_PRIO);
+	assert_false(o.active_needs & (LAB_NEED_NETNS | LAB_NEED_QEMU | LAB_NEED_KVM));
+	assert_int_equal(doctor_probe(&r, &o, NULL), 0);
+	assert_int_not_equal(r.priv.sched_fifo, DOCTOR_UNKNOWN);	/* tried */
+	assert_int_equal(r.net.netns, DOCTOR_UNKNOWN);
+	assert_string_equal(r.net.error, "not tried");
+	assert_null(r.qemu.version_line);
+	assert_true(r.kvm.verdict == DOCTOR_KVM_ABSENT || r.kvm.verdict == DOCTOR_KVM_NOT_PROBED);
+	doctor_report_fini(&r);
+
+	/* NULL: every lab, every child probe */
+	doctor_opts_quick(&o, NULL);
+	assert_int_equal(o.active_needs, ~0u);
+	assert_int_equal(doctor_probe(&r, &o, NULL), 0);
+	assert_int_not_equal(r.net.netns, DOCTOR_UNKNOWN);
+	if (r.qemu.path)
+		assert_true(r.qemu.version_line || r.qemu.error);
+	doctor_report_fini(&r);
 }
 
 /* ---- The child runner ------------------------------------------------------ */
@@ -1117,6 +1151,7 @@ int main(void)
 						tree_teardown),
 		cmocka_unit_test_setup_teardown(test_priv_sched_cpus_vm_tree, tree_setup,
 						tree_teardown),
+		cmocka_unit_test(test_quick_opts_probe_only_the_labs_needs),
 		cmocka_unit_test(test_child_exec),
 		cmocka_unit_test(test_child_timeout_kills),
 		cmocka_unit_test(test_which),

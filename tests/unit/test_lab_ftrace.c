@@ -172,6 +172,20 @@ static void test_rtla_parse(void **state)
 	assert_int_equal(st.max_us, 40);	/* not the ALL section's */
 	assert_true(st.avg_us > 6.99 && st.avg_us < 7.01);
 	assert_int_equal(ftrace_rtla_parse("Tracer timerlat not found!\n", &st), -EINVAL);
+	/* A row printed twice replaces, never adds (found by fuzz_ftrace_xc). */
+	assert_int_equal(ftrace_rtla_parse("Index Thr-000\ncount: 10\ncount: 10\navg: 3\n"
+					   "max: 9\n", &st), 0);
+	assert_int_equal(st.ncpus, 1);
+	assert_int_equal(st.count, 10);
+	/* A column without its max does not count; an average above the max is refused. */
+	assert_int_equal(ftrace_rtla_parse("Index Thr-000 Thr-001\ncount: 10 5\navg: 3 4\n"
+					   "max: 9 !\n", &st), 0);
+	assert_int_equal(st.ncpus, 1);
+	assert_int_equal(st.count, 10);
+	assert_int_equal(ftrace_rtla_parse("Index Thr-000\ncount: 10\navg: 30\nmax: 9\n", &st),
+			 -EINVAL);
+	assert_int_equal(ftrace_rtla_parse("Index Thr-000\ncount: nan\navg: 3\nmax: 9\n", &st),
+			 -EINVAL);
 	assert_int_equal(ftrace_rtla_parse("", &st), -EINVAL);
 }
 
