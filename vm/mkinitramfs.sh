@@ -31,11 +31,35 @@ cp "$data/vm/init" "$root/init"
 chmod 0755 "$root/init"
 cp "$data"/vm/guest/*.sh "$root/usr/lib/rtlab-vm/" 2>/dev/null || true
 
-# rtlab and the libraries it links, at the paths the dynamic loader expects.
-cp "$bin" "$root/usr/bin/rtlab"
-ldd "$bin" | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }' | while read -r lib; do
-	mkdir -p "$root$(dirname "$lib")"
-	cp -L "$lib" "$root$lib"
+# copy_prog SRC DEST: copy the program SRC to DEST inside the image, with every shared
+# library ldd lists, at the paths the dynamic loader expects.
+copy_prog() {
+	local src=$1 dest=$2 libs
+	libs=$(ldd "$src" | awk '/=> \// { print $3 } /^\t\/[^ ]+ \(/ { print $1 }') || {
+		echo "mkinitramfs: ldd $src failed" >&2
+		return 1
+	}
+	mkdir -p "$root$(dirname "$dest")"
+	cp -L "$src" "$root$dest"
+	for lib in $libs; do
+		[ -e "$root$lib" ] && continue
+		mkdir -p "$root$(dirname "$lib")"
+		cp -L "$lib" "$root$lib"
+	done
+}
+
+copy_prog "$bin" /usr/bin/rtlab
+
+# The ftrace lab's cross-check tools (Debian packages rtla and trace-cmd), when the host
+# has them: `rtla timerlat` runs on the rt and lab kernels. Missing ones are only noted;
+# the lab then records "not installed" as the reason.
+for tool in rtla trace-cmd; do
+	if path=$(command -v "$tool"); then
+		copy_prog "$path" "/usr/bin/$tool"
+	else
+		echo "mkinitramfs: $tool is not installed on this host (Debian package $tool):" \
+			"the VM's ftrace cross-check will say so" >&2
+	fi
 done
 
 for d in lessons labs slides; do

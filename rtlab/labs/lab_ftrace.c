@@ -111,6 +111,29 @@ static const struct ftrace_params *params_of(const struct lab_ctx *ctx,
 	return defaults;
 }
 
+/* ---- Live model ------------------------------------------------------------------- */
+
+int ftrace_live_init(struct ftrace_live *m)
+{
+	memset(m, 0, sizeof(*m));
+	return pthread_mutex_init(&m->lock, NULL) ? -ENOMEM : 0;
+}
+
+void ftrace_live_fini(struct ftrace_live *m)
+{
+	if (!m)
+		return;
+	pthread_mutex_destroy(&m->lock);
+	memset(m, 0, sizeof(*m));
+}
+
+void ftrace_live_snapshot(struct ftrace_live *m, struct ftrace_live_snap *out)
+{
+	pthread_mutex_lock(&m->lock);
+	*out = m->snap;
+	pthread_mutex_unlock(&m->lock);
+}
+
 /* ---- Capabilities ------------------------------------------------------------------ */
 
 static int refuse_tracer(const struct lab_ctx *ctx, const char *tracer, char **cause)
@@ -238,6 +261,37 @@ static void xc_tc_set_reason(struct xc_tc *x, const char *fmt, const char *arg)
 		x->reason = NULL;
 }
 
+/*
+ * Wait (at most XC_TIMEOUT_MS) until trace-cmd has switched its events on, so
+ * that both recordings cover the same wake-ups: under emulation it needs
+ * seconds to start, and the count ratio would only measure that.
+ */
+static void xc_tc_wait_ready(struct xc_tc *x)
+{
+	struct tracefs_instance *ti = tracefs_instance_alloc(NULL, x->inst);
+
+	for (unsigned int waited = 0; ti && waited < XC_TIMEOUT_MS; waited += 20) {
+		char *on = tracefs_instance_file_read(ti, "events/sched/sched_switch/enable", NULL);
+		bool ready = on && on[0] == '1';
+
+		free(on);
+		if (ready)
+			break;
+		if (waitpid(x->pid, NULL, WNOHANG) == x->pid) {
+			/* It ended before recording anything: its first complaint is the reason. */
+			char *line = first_line(x->err);
+
+			xc_tc_set_reason(x, "trace-cmd record failed: %s", *line ? line :
+					 "it exited before recording");
+			free(line);
+			x->pid = -1;
+			break;
+		}
+		sleep_ms(20);
+	}
+	tracefs_instance_free(ti);
+}
+
 /* Start `trace-cmd record` on the two events of @tid in its own instance. */
 static void xc_tc_start(struct xc_tc *x, struct rt_journal *j, pid_t tid)
 {
@@ -281,7 +335,9 @@ static void xc_tc_start(struct xc_tc *x, struct rt_journal *j, pid_t tid)
 	if (x->pid < 0) {
 		xc_tc_set_reason(x, "cannot start trace-cmd: %s", strerror((int)-x->pid));
 		x->pid = -1;
+		return;
 	}
+	xc_tc_wait_ready(x);
 }
 
 static void xc_rm_dir(const char *dir)
@@ -440,9 +496,25 @@ struct inj_thread {
 	int cpu;
 	char path[128];
 	unsigned int burst_us, period_us;
+	struct trace_ctl *ctl;		/* borrowed: tracer mode's tracer, else NULL */
 	uint64_t done, refused;
 	int last_err;
 };
+
+/* One section: the module runs it inside the write. */
+static void inj_plant(struct inj_thread *t, const char *val, size_t len)
+{
+	int fd = open(t->path, O_WRONLY | O_CLOEXEC);
+
+	if (fd >= 0 && write(fd, val, len) == (ssize_t)len) {
+		t->done++;
+	} else {
+		t->refused++;
+		t->last_err = errno;
+	}
+	if (fd >= 0)
+		close(fd);
+}
 
 static void *inj_main(void *arg)
 {
@@ -456,18 +528,21 @@ static void *inj_main(void *arg)
 	CPU_SET(t->cpu, &set);
 	sched_setaffinity(0, sizeof(set), &set);
 	while (!t->stop) {
-		int fd = open(t->path, O_WRONLY | O_CLOEXEC);
-
-		if (fd >= 0 && write(fd, val, (size_t)len) == len) {
-			t->done++;
-		} else {
-			t->refused++;
-			t->last_err = errno;
-		}
-		if (fd >= 0)
-			close(fd);
+		inj_plant(t, val, (size_t)len);
 		for (unsigned int w = 0; w < t->period_us / 1000 && !t->stop; w += 10)
 			sleep_ms(10);
+	}
+	/*
+	 * Tracer mode: one more section, and the tracer stops as soon as it is
+	 * over (the run's thread waits in pthread_join meanwhile), so the traced
+	 * time ends on a planted section rather than on up to a period of
+	 * whatever else ran. Under emulation that can be a host stall of a vCPU
+	 * with its interrupts off, milliseconds long, which would otherwise fill
+	 * a thresholded trace.
+	 */
+	if (t->ctl) {
+		inj_plant(t, val, (size_t)len);
+		trace_ctl_stop(t->ctl, NULL);
 	}
 	return NULL;
 }
@@ -778,6 +853,7 @@ static int start_hunt(struct ft_run *r, char **cause)
 		t->cpu = r->cpu;
 		t->burst_us = r->truth.burst_us;
 		t->period_us = r->truth.period_us;
+		t->ctl = r->ctl;
 		snprintf(t->path, sizeof(t->path), "%s/%s", FTRACE_INJECT_DIR,
 			 r->truth.inject_file);
 		if (pthread_create(&t->th, NULL, inj_main, t))
@@ -898,6 +974,36 @@ static int set_params(struct ft_run *r)
 	return ret;
 }
 
+/* Bring ctx->live (a struct ftrace_live, if any) up to date with what @r measured so far. */
+static void live_update(struct lab_ctx *ctx, const struct ft_run *r, enum ftrace_live_phase phase,
+			unsigned int pct, double elapsed_s)
+{
+	struct ftrace_live *m = ctx->live;
+	struct rt_hist_summary ps = { 0 };
+	struct trace_wake_stats ws;
+
+	if (!m)
+		return;
+	memset(&ws, 0, sizeof(ws));
+	if (r->phist)
+		rt_hist_summarize(r->phist, &ps);
+	if (r->ev)
+		trace_wake_calc_stats(trace_events_calc(r->ev), &ws);
+	pthread_mutex_lock(&m->lock);
+	m->snap.phase = phase;
+	m->snap.pct = pct;
+	m->snap.elapsed_s = elapsed_s;
+	m->snap.total_s = r->p->duration_ms / 1000.0;
+	m->snap.probe_count = ps.count;
+	m->snap.probe_max_us = us((double)ps.max_ns);
+	m->snap.events_matched = ws.matched;
+	m->snap.events_max_us = us((double)ws.max_ns);
+	m->snap.lost_events = ws.lost_events;
+	m->snap.hunt = r->p->hunt;
+	snprintf(m->snap.tracer, sizeof(m->snap.tracer), "%s", r->tracer);
+	pthread_mutex_unlock(&m->lock);
+}
+
 /* Measure: events (and tracer) on, hunt planted, probe polled, until the end or a stop. */
 static int measure(struct lab_ctx *ctx, const struct rt_sink *sink, struct ft_run *r,
 		   char **cause)
@@ -941,7 +1047,9 @@ static int measure(struct lab_ctx *ctx, const struct rt_sink *sink, struct ft_ru
 			rt_sink_progress(sink, pct, what);
 			last_pct = pct;
 		}
+		live_update(ctx, r, FTRACE_LIVE_MEASURING, pct, now_s() - t0);
 	}
+	/* With the module, its thread plants a last section and stops the tracer itself. */
 	stop_hunt(r);
 	if (r->ctl)
 		trace_ctl_stop(r->ctl, NULL);
@@ -954,6 +1062,7 @@ static int measure(struct lab_ctx *ctx, const struct rt_sink *sink, struct ft_ru
 		;
 	if (!ret)
 		ret = trace_events_poll(r->ev, cause) < 0 ? -EIO : 0;
+	live_update(ctx, r, FTRACE_LIVE_RECORDING, r->interrupted ? 0 : 100, r->measured_s);
 	return ret;
 }
 
@@ -1226,6 +1335,7 @@ static int ft_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 		}
 	}
 	rt_sink_progress(sink, 0, "ftrace: starting the probe");
+	live_update(ctx, &r, FTRACE_LIVE_SETUP, 0, 0);
 	ret = start_probe(&r, &cause);
 	if (ret)
 		goto out_log;
@@ -1247,7 +1357,9 @@ static int ft_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 		goto out_log;
 	}
 	if (r.p->mode == FTRACE_MODE_TRACER) {
-		r.ctl = trace_ctl_new(ctx->journal, "ftrace", r.tracer, 0, &cause);
+		/* Its own instance name: the events' instance is already "rtlab-ftrace-<pid>". */
+		r.ctl = trace_ctl_new(ctx->journal, "ftracetr", r.tracer, r.p->function_trace ? 0 :
+				      TRACE_CTL_NO_FUNCTION_TRACE, &cause);
 		if (!r.ctl) {
 			ret = errno ? -errno : -EIO;
 			goto out_log;
@@ -1352,16 +1464,15 @@ static int ft_text(const struct lab_result *lr, struct rt_buf *out)
 			     (long long)jnum(ev, "lost_count"));
 	ret |= rt_buf_printf(out, "agreement: %s\n", jstr(ag, "verdict"));
 	if (tr) {
+		char lat[32] = "?";
 		json_t *l;
 
+		if (json_is_number(json_object_get(tr, "latency_us")))
+			snprintf(lat, sizeof(lat), "%lld", (long long)jnum(tr, "latency_us"));
 		ret |= rt_buf_printf(out, "\ntracer %s%s: latency %s us, started at %s, ended at "
 				     "%s\n", jstr(tr, "name"), json_is_true(json_object_get(tr,
-				     "top_level")) ? " (top level)" : "",
-				     json_is_number(json_object_get(tr, "latency_us")) ? "" : "?",
+				     "top_level")) ? " (top level)" : "", lat,
 				     jstr(tr, "started_at"), jstr(tr, "ended_at"));
-		if (json_is_number(json_object_get(tr, "latency_us")))
-			ret |= rt_buf_printf(out, "  worst latency: %lld us\n",
-					     (long long)jnum(tr, "latency_us"));
 		json_array_foreach(json_object_get(tr, "lines"), i, l) {
 			if (i >= 20) {
 				ret |= rt_buf_printf(out, "  ... (%zu lines in the document)\n",

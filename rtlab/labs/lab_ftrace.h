@@ -13,11 +13,13 @@
  * with `rtlab lab answer ftrace ...`, and the grade compares.
  *
  * Everything declared here is pure (no I/O, no clock, no globals) so that
- * the unit tests call it directly; the run itself is in lab_ftrace.c.
+ * the unit tests call it directly; the run itself is in lab_ftrace.c. The
+ * exception is the live model, which a run keeps current for a screen.
  */
 #ifndef RTLAB_LABS_LAB_FTRACE_H
 #define RTLAB_LABS_LAB_FTRACE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -157,6 +159,49 @@ int ftrace_rtla_parse(const char *text, struct ftrace_rtla_stats *out);
  * Returns the number of events fed.
  */
 size_t ftrace_tc_report_feed(const char *text, struct trace_wake_calc *calc);
+
+/* ---- Live model for a screen ---------------------------------------------------- */
+
+/* Where a run is; a screen shows it while the figures are still zero. */
+enum ftrace_live_phase {
+	FTRACE_LIVE_IDLE,		/* not started */
+	FTRACE_LIVE_SETUP,		/* probe, instances, tracer being set up */
+	FTRACE_LIVE_MEASURING,
+	FTRACE_LIVE_RECORDING,		/* measured: reading the traces, cross-check */
+};
+
+/* A consistent copy of the model: the figures so far, as the run polls them. */
+struct ftrace_live_snap {
+	enum ftrace_live_phase phase;
+	unsigned int pct;		/* of the measuring time */
+	double elapsed_s;		/* measuring time so far */
+	double total_s;			/* the duration asked for */
+	uint64_t probe_count;		/* the probe's wake-ups */
+	double probe_max_us;
+	uint64_t events_matched;	/* wake-ups matched from sched_waking/sched_switch */
+	double events_max_us;
+	uint64_t lost_events;
+	bool hunt;			/* a cause is planted (never which) */
+	char tracer[FTRACE_TRACER_MAX];	/* tracer mode: the tracer running; "" in event mode */
+};
+
+/*
+ * The model a run keeps current when lab_ctx.live points at one, as the
+ * latency lab's latency_live. Fields are private to lab_ftrace.c; a reader
+ * uses ftrace_live_snapshot(). The run updates it about ten times a second
+ * from its own (non-RT) thread, so the probe never waits for a screen.
+ */
+struct ftrace_live {
+	pthread_mutex_t lock;
+	struct ftrace_live_snap snap;
+};
+
+/* ftrace_live_init - an empty model; 0 or -ENOMEM. Release with ftrace_live_fini(). */
+int ftrace_live_init(struct ftrace_live *m);
+void ftrace_live_fini(struct ftrace_live *m);
+
+/* ftrace_live_snapshot - copy the model into @out; safe from any thread during a run. */
+void ftrace_live_snapshot(struct ftrace_live *m, struct ftrace_live_snap *out);
 
 /* ---- The lab ------------------------------------------------------------------- */
 

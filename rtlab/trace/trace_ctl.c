@@ -410,6 +410,8 @@ struct trace_ctl *trace_ctl_new(struct rt_journal *j, const char *lab, const cha
 		}
 	}
 	ret = tc_write(c, "tracing_on", "0", cause);
+	if (!ret && (flags & TRACE_CTL_NO_FUNCTION_TRACE))
+		ret = tc_write(c, "options/function-trace", "0", cause);
 	if (!ret)
 		ret = tc_write(c, "current_tracer", tracer, cause);
 	if (ret)
@@ -464,9 +466,23 @@ int trace_ctl_start(struct trace_ctl *c, char **cause)
 	return tc_write(c, "tracing_on", "1", cause);
 }
 
+/*
+ * A threshold no section reaches (1000 s): a latency tracer then keeps the
+ * trace it has. Measured in the lab kernel (6.12): one running in an instance
+ * checks the top level's tracing_on, not the instance's, so after its own is
+ * 0 it goes on measuring, and a longer section (the cleanup's munmap with a
+ * stalled vCPU under TCG) replaced the trace that was meant to be read.
+ */
+#define TC_FREEZE_THRESH_US "1000000000"
+
 int trace_ctl_stop(struct trace_ctl *c, char **cause)
 {
-	return tc_write(c, "tracing_on", "0", cause);
+	const struct trace_tracer_info *ti = trace_ctl_tracer_lookup(c->tracer);
+	int ret = tc_write(c, "tracing_on", "0", cause);
+
+	if (!ret && ti && ti->latency_format)
+		ret = tc_write(c, "tracing_thresh", TC_FREEZE_THRESH_US, cause);
+	return ret;
 }
 
 char *trace_ctl_read_trace(struct trace_ctl *c, size_t *len, char **cause)

@@ -88,6 +88,13 @@ int trace_ctl_sweep_stale(unsigned int *removed, char **cause);
 
 /* Flags for trace_ctl_new(). */
 #define TRACE_CTL_TOP_LEVEL	0x1u	/* do not try an instance */
+/*
+ * Write options/function-trace 0 before selecting the tracer. Switching it
+ * off afterwards patches every traced function's entry twice (on, then off);
+ * under QEMU's TCG with more than one vCPU that patching has crashed the
+ * classroom VM's kernel, so ask for it up front when it is to be off.
+ */
+#define TRACE_CTL_NO_FUNCTION_TRACE	0x2u
 
 /**
  * trace_ctl_new - prepare to run @tracer
@@ -100,7 +107,8 @@ int trace_ctl_sweep_stale(unsigned int *removed, char **cause);
  * Sweeps stale instances, creates the private instance through the journal
  * and keeps it if @tracer can run there; otherwise removes it again and
  * works at the top level. Selects @tracer (which clears its buffer) with
- * tracing off. Returns the controller or NULL with errno set (ENOENT: the
+ * tracing off (and, with TRACE_CTL_NO_FUNCTION_TRACE, function tracing off
+ * first). Returns the controller or NULL with errno set (ENOENT: the
  * tracer is not available; EBUSY: a top-level tracer other than nop is
  * already selected, i.e. someone else is tracing). Undo and release with
  * trace_ctl_destroy().
@@ -123,6 +131,13 @@ int trace_ctl_set_thresh(struct trace_ctl *c, unsigned long long us, char **caus
 int trace_ctl_reset_max_latency(struct trace_ctl *c, char **cause);
 int trace_ctl_max_latency(struct trace_ctl *c, unsigned long long *us, char **cause);
 int trace_ctl_start(struct trace_ctl *c, char **cause);
+/*
+ * trace_ctl_stop - tracing off; for a latency tracer also tracing_thresh so
+ * high that the kept trace and tracing_max_latency stay as they are (one in
+ * an instance otherwise goes on replacing them). trace_ctl_destroy() puts
+ * tracing_thresh back; trace_ctl_start() after a stop needs a new
+ * trace_ctl_set_thresh().
+ */
 int trace_ctl_stop(struct trace_ctl *c, char **cause);
 
 /**

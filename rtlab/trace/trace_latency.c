@@ -609,6 +609,20 @@ static void tl_fill_text(struct tl_parser *p, struct trace_lat_entry *e, const c
 	}
 }
 
+/*
+ * Decode a flag block by the legend when it has as many columns as the block
+ * has characters, else by the count. Some headers are fixed text that does not
+ * follow the kernel's flags: 6.12's timerlat header still lists the lazy
+ * columns of the old PREEMPT_RT patch set above five-character blocks.
+ */
+static int tl_decode(const struct tl_parser *p, const char *s, size_t len,
+		     struct trace_lat_flags *out)
+{
+	if (p->ncols && len == p->ncols)
+		return trace_lat_decode_flags(s, len, p->cols, p->ncols, out);
+	return trace_lat_decode_flags(s, len, NULL, 0, out);
+}
+
 /* Try "comm-pid CPUflags TIMEus<mark>: text" with the time token at @tm. */
 static bool tl_try_latency(struct tl_parser *p, const char *line, const char *tm,
 			   struct trace_lat_entry *e)
@@ -636,8 +650,7 @@ static bool tl_try_latency(struct tl_parser *p, const char *line, const char *tm
 	e->cpu = (int)cpu;
 	e->mark = mark;
 	e->mark_min_us = trace_lat_mark_min_us(mark);
-	if (trace_lat_decode_flags(q, (size_t)(fe - q), p->ncols ? p->cols : NULL, p->ncols,
-				   &e->flags))
+	if (tl_decode(p, q, (size_t)(fe - q), &e->flags))
 		tl_problem(p, "flags '%.*s' do not match the columns", (int)(fe - q), q);
 	e->comm = strndup(cs, (size_t)(ce - cs));
 	if (!e->comm)
@@ -668,8 +681,7 @@ static bool tl_try_normal(struct tl_parser *p, const char *line, struct trace_la
 		q = tl_skip_ws(fe);
 		if (fe == fs || !tl_abs_time(q, &e->time_ns, &rest))
 			return false;
-		if (trace_lat_decode_flags(fs, (size_t)(fe - fs), p->ncols ? p->cols : NULL,
-					   p->ncols, &e->flags))
+		if (tl_decode(p, fs, (size_t)(fe - fs), &e->flags))
 			tl_problem(p, "flags '%.*s' do not match the columns", (int)(fe - fs), fs);
 	} else {
 		trace_lat_decode_flags("", 0, NULL, 0, &e->flags);

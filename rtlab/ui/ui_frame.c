@@ -54,3 +54,39 @@ void ui_frame_scroll_marks(WINDOW *win, int y, int x, int h, int w, int above, i
 		ui_text_put(win, y + h - 1, x + w - 3, ui_text_glyph("\xe2\x96\xbc", "v"), 1);
 	wattroff(win, a);
 }
+
+void ui_frame_bar(WINDOW *win, int y, int x, int cols, enum ui_role role)
+{
+	wattron(win, ui_theme_attr(role));
+	mvwhline(win, y, x, ' ', cols);
+	wattroff(win, ui_theme_attr(role));
+}
+
+int ui_frame_put(WINDOW *win, int y, int x, const char *s, int cols, enum ui_role role)
+{
+	int n;
+
+	if (cols <= 0)
+		return 0;
+	wattron(win, ui_theme_attr(role));
+	n = ui_text_put(win, y, x, s, cols);
+	wattroff(win, ui_theme_attr(role));
+	return n;
+}
+
+void ui_frame_footer(WINDOW *win, int y, int x, int cols, const char *const *keys, size_t n)
+{
+	int cx = x + 1;
+
+	for (size_t i = 0; i + 1 < n && cx < x + cols - 2; i += 2) {
+		wattron(win, ui_theme_attr(UI_ROLE_KEY));
+		mvwaddch(win, y, cx, ' ');
+		cx += 1 + ui_text_put(win, y, cx + 1, keys[i], x + cols - cx - 2);
+		waddch(win, ' ');
+		cx++;
+		wattroff(win, ui_theme_attr(UI_ROLE_KEY));
+		cx += 1 + ui_frame_put(win, y, cx + 1, keys[i + 1], x + cols - cx - 2,
+				       UI_ROLE_FOOTER);
+		cx += 2;
+	}
+}

@@ -77,6 +77,38 @@ static const struct help_line help_lab[] = {
 	{ NULL, NULL },
 };
 
+static const struct help_line help_lab_ftrace[] = {
+	{ NULL, "Ftrace lab: setup" },
+	{ "Up, k / Down, j", "move between the settings" },
+	{ "Space, Left / Right", "change it; on a tracer row: choose it" },
+	{ "+ / -", "threshold or duration up / down" },
+	{ "0-9, Backspace", "type the hunt's seed (empty: random)" },
+	{ "Enter, r", "start the run" },
+	{ NULL, "Ftrace lab: while measuring" },
+	{ "q, Esc", "stop the run, save what was measured, back" },
+	{ NULL, "Ftrace lab: summary" },
+	{ "v", "read this run's trace in the viewer" },
+	{ "d", "diagnose the hunt: cause, function, tracer" },
+	{ "Tab, Up/Down; Enter", "diagnosis: next field; store and grade" },
+	{ "r, Enter / q, Esc", "new run / back to the menu" },
+	{ NULL, NULL },
+};
+
+static const struct help_line help_trace[] = {
+	{ NULL, "In the trace viewer" },
+	{ "Up, k / Down, j", "previous / next line" },
+	{ "PgUp, b / PgDn, Space", "one page up / down" },
+	{ "Home, g / End, G", "first / last line" },
+	{ "Left, h / Right, l", "scroll long lines sideways" },
+	{ "/ word Enter", "search: task, function, any text" },
+	{ "n / N", "next / previous match (wraps around)" },
+	{ "m / M", "next / previous delay mark" },
+	{ "w", "the widest delay mark" },
+	{ "r", "raw file / decoded view" },
+	{ "q, Esc", "close the viewer" },
+	{ NULL, NULL },
+};
+
 static const struct help_line help_anywhere[] = {
 	{ NULL, "Anywhere" },
 	{ "?", "this help; any key closes it" },
@@ -93,7 +125,8 @@ static int help_collect(enum ui_help_topic topic, const struct help_line **out)
 {
 	const struct help_line *groups[2] = {
 		topic == UI_HELP_READER ? help_reader : topic == UI_HELP_QUIZ ? help_quiz :
-		topic == UI_HELP_LAB ? help_lab : help_menu,
+		topic == UI_HELP_LAB ? help_lab : topic == UI_HELP_LAB_FTRACE ? help_lab_ftrace :
+		topic == UI_HELP_TRACE ? help_trace : help_menu,
 		help_anywhere,
 	};
 	int n = 0;

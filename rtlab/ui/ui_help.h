@@ -16,6 +16,8 @@ enum ui_help_topic {
 	UI_HELP_READER,		/* the lesson reader */
 	UI_HELP_QUIZ,		/* a quiz question inside the reader */
 	UI_HELP_LAB,		/* the latency lab's live screen */
+	UI_HELP_LAB_FTRACE,	/* the ftrace lab's live screen */
+	UI_HELP_TRACE,		/* the trace viewer (rtlab trace view, the ftrace lab) */
 };
 
 /* Draw the keys of @topic centred in the @h x @cols area at (@y, @x). */

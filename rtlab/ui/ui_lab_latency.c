@@ -2,9 +2,10 @@
  * ui_lab_latency: the live screen of the latency lab.
  *
  * Threads: the UI thread only draws and takes keys. Enter on the setup
- * panel starts one worker thread that calls lab_latency.run(), exactly what
- * `rtlab lab run latency` does: the run starts the load and the measuring
- * threads, drains their rings into histograms and keeps ctx.live current.
+ * panel starts one worker thread (ui_lab_run, shared with the other lab
+ * screens) that calls lab_latency.run(), exactly what `rtlab lab run
+ * latency` does: the run starts the load and the measuring threads, drains
+ * their rings into histograms and keeps ctx.live current.
  * The UI reads that model with latency_live_snapshot(), a short copy under
  * the model's lock that the measuring threads never take, so however slow
  * the terminal is, the probe does not wait for it. The worker blocks the
@@ -29,7 +30,6 @@
 #include <limits.h>
 #include <math.h>
 #include <sched.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,16 +37,15 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_file.h"
-#include "core/rt_journal.h"
 #include "core/rt_log.h"
 #include "core/rt_paths.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
-#include "core/rt_sink.h"
 #include "grade/report.h"
 #include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
 #include "lesson/lesson_progress.h"
+#include "ui_frame.h"
 #include "ui_text.h"
 #include "ui_theme.h"
 
@@ -55,19 +54,6 @@
 /* Durations the +/- keys step through, in seconds. */
 static const unsigned int durations_s[] = { 1, 2, 3, 5, 10, 15, 20, 30, 60, 120, 300, 600 };
 #define NDURATIONS (sizeof(durations_s) / sizeof(durations_s[0]))
-
-static void say(struct ui_lab_latency *s, bool warn, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static void say(struct ui_lab_latency *s, bool warn, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(s->message, sizeof(s->message), fmt, ap);
-	va_end(ap);
-	s->message_warn = warn;
-}
 
 /* ---- Setup model ------------------------------------------------------------- */
 
@@ -137,8 +123,9 @@ static void load_predictions(struct ui_lab_latency *s)
 			struct ui_lab_prediction *p = &s->preds[s->npreds];
 			struct rt_progress_prediction pr;
 
-			if (qz->kind != QUIZ_PREDICT || !qz->lab || strcmp(qz->lab, s->lab->name) ||
-			    !qz->scenario || !latency_scenario_find(qz->scenario))
+			if (qz->kind != QUIZ_PREDICT || !qz->lab ||
+			    strcmp(qz->lab, s->run.lab->name) || !qz->scenario ||
+			    !latency_scenario_find(qz->scenario))
 				continue;
 			lesson_progress_id(le->number, p->lesson);
 			snprintf(p->id, sizeof(p->id), "%s", qz->id);
@@ -156,15 +143,21 @@ static void load_predictions(struct ui_lab_latency *s)
 	lesson_index_free(idx);
 }
 
+static void start_run(void *owner);
+static void run_ended(void *owner, int ret);
+
+static const struct ui_lab_run_ops run_ops = {
+	.start = start_run,
+	.ended = run_ended,
+	.stopping = "stopping: the load and the measuring threads are ending",
+};
+
 int ui_lab_latency_init(struct ui_lab_latency *s, const struct lab_ops *lab)
 {
 	struct latency_params defaults;
-	struct doctor_opts o;
-	char *cause = NULL;
 
 	memset(s, 0, sizeof(*s));
-	s->lab = lab;
-	s->state = UI_LAB_SETUP;
+	ui_lab_run_init(&s->run, lab, &run_ops, s);
 	latency_params_init(&defaults);
 	s->duration_ms = defaults.duration_ms;
 	for (unsigned int i = 0; i < defaults.nplans; i++)
@@ -172,20 +165,7 @@ int ui_lab_latency_init(struct ui_lab_latency *s, const struct lab_ops *lab)
 			if (!strcmp(defaults.plan[i].name, latency_scenarios[k].name))
 				s->chosen[k] = true;
 
-	/* As the CLI's run: measured facts, but nothing mounted or created. */
-	doctor_opts_init(&o);
-	o.try_instance = false;
-	o.mount_tracefs = false;
-	o.scan_journals = false;
-	if (doctor_probe(&s->doctor, &o, &cause) == 0) {
-		s->have_doctor = true;
-		for (size_t i = 0; i < s->doctor.nlabs; i++)
-			if (s->doctor.labs[i].lab == lab)
-				s->dlab = &s->doctor.labs[i];
-	} else {
-		rt_log(RT_LOG_WARN, "latency: %s", cause ? cause : "the machine was not probed");
-	}
-	free(cause);
+	s->have_doctor = ui_lab_run_probe(lab, &s->doctor, &s->dlab);
 	load_predictions(s);
 	if (latency_live_init(&s->live) == 0)
 		s->live_ok = true;
@@ -193,24 +173,6 @@ int ui_lab_latency_init(struct ui_lab_latency *s, const struct lab_ops *lab)
 }
 
 /* ---- Running --------------------------------------------------------------------- */
-
-static void *worker_main(void *arg)
-{
-	struct ui_lab_latency *s = arg;
-	/* No progress lines: the screen reads the live model instead. */
-	struct rt_sink sink = { 0 };
-	int ret;
-
-	ret = s->lab->run(&s->ctx, &sink, &s->res);
-	s->run_ret = ret;
-	__atomic_store_n(&s->done, 1, __ATOMIC_RELEASE);
-	return NULL;
-}
-
-static bool worker_done(const struct ui_lab_latency *s)
-{
-	return __atomic_load_n(&s->done, __ATOMIC_ACQUIRE) != 0;
-}
 
 /* The chosen scenarios as lab options, parsed by the lab itself. */
 static int build_params(struct ui_lab_latency *s, char **cause)
@@ -230,7 +192,7 @@ static int build_params(struct ui_lab_latency *s, char **cause)
 		return -EINVAL;
 	}
 	snprintf(dur, sizeof(dur), "%ums", s->duration_ms);
-	argv[0] = (char *)s->lab->name;
+	argv[0] = (char *)s->run.lab->name;
 	argv[1] = (char *)"--scenario";
 	argv[2] = names;
 	argv[3] = (char *)"--duration";
@@ -239,52 +201,40 @@ static int build_params(struct ui_lab_latency *s, char **cause)
 	return latency_params_parse(5, argv, &s->params, cause);
 }
 
-static void start_run(struct ui_lab_latency *s)
+static void start_run(void *owner)
 {
-	sigset_t block, old;
+	struct ui_lab_latency *s = owner;
 	char *cause = NULL;
 	size_t cap;
 	int ret;
 
 	if (!s->have_doctor || !s->dlab || s->dlab->tier == DOCTOR_TIER_NONE) {
-		say(s, true, "the lab cannot run here: %s", s->dlab && s->dlab->reason ?
-		    s->dlab->reason : "the machine could not be probed");
+		ui_lab_run_say(&s->run, true, "the lab cannot run here: %s",
+			       s->dlab && s->dlab->reason ? s->dlab->reason :
+			       "the machine could not be probed");
 		return;
 	}
 	ret = build_params(s, &cause);
 	if (ret) {
-		say(s, true, "%s", cause ? cause : "bad settings");
+		ui_lab_run_say(&s->run, true, "%s", cause ? cause : "bad settings");
 		free(cause);
 		return;
 	}
-	lab_result_fini(&s->res);
-	memset(&s->ctx, 0, sizeof(s->ctx));
-	s->ctx.tier = doctor_tier_name(s->dlab->tier);
-	s->ctx.degraded = s->dlab->degraded;
-	s->ctx.degraded_why = s->dlab->degraded ? s->dlab->reason : NULL;
-	s->ctx.env = &s->doctor.env;
-	s->ctx.params = &s->params;
-	s->ctx.stop = &s->stop;
-	s->ctx.seed = (uint64_t)time(NULL);
-	s->ctx.live = &s->live;
-	ret = s->lab->check_capabilities ? s->lab->check_capabilities(&s->ctx, &cause) : 0;
-	if (ret) {
-		say(s, true, "%s", cause ? cause : strerror(-ret));
-		free(cause);
+	if (ui_lab_run_prepare(&s->run, &s->doctor, s->dlab, &s->params, &s->live,
+			       (uint64_t)time(NULL)))
 		return;
-	}
 	cap = s->params.hist_max_us + 16u;
 	free(s->counts);
 	s->counts = calloc(cap, sizeof(*s->counts));
 	if (!s->counts) {
-		say(s, true, "out of memory for the plot");
+		ui_lab_run_say(&s->run, true, "out of memory for the plot");
 		return;
 	}
 	/* A fresh model: nothing of the last run may show. */
 	latency_live_fini(&s->live);
 	s->live_ok = latency_live_init(&s->live) == 0;
 	if (!s->live_ok) {
-		say(s, true, "out of memory");
+		ui_lab_run_say(&s->run, true, "out of memory");
 		return;
 	}
 	memset(&s->snap, 0, sizeof(s->snap));
@@ -293,131 +243,37 @@ static void start_run(struct ui_lab_latency *s)
 	memset(s->last_pct, 0, sizeof(s->last_pct));
 	s->last_index = 0;
 	s->paused = false;
-	s->stop = 0;
-	s->done = 0;
-	s->close_after_stop = false;
-	free(s->saved_path);
 	free(s->html_path);
-	s->saved_path = s->html_path = NULL;
+	s->html_path = NULL;
 
-	/* The UI's signal handlers are installed, so the journal passes stops on to them. */
-	s->journal = rt_journal_open(NULL, &cause);
-	if (!s->journal) {
-		rt_log(RT_LOG_WARN, "no undo journal (%s); this run changes nothing that "
-		       "outlives it, so it goes on", cause ? cause : "unknown error");
-		free(cause);
-	}
-	/* The worker and the threads it starts leave the stop signals to this thread. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGQUIT);
-	sigaddset(&block, SIGWINCH);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	ret = pthread_create(&s->worker, NULL, worker_main, s);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (ret) {
-		say(s, true, "cannot start the run: %s", strerror(ret));
-		rt_journal_close(s->journal);
-		s->journal = NULL;
-		return;
-	}
-	s->worker_started = true;
-	s->state = UI_LAB_RUNNING;
-	say(s, false, "measuring on the lab's own threads; this screen only draws");
+	/* It changes nothing that outlives the process, so it runs without a journal too. */
+	if (ui_lab_run_start(&s->run, false) == 0)
+		ui_lab_run_say(&s->run, false, "measuring on the lab's own threads; this screen "
+			       "only draws");
 }
 
-/* Write the document to the default results path. 0 or -errno. */
-static int save_document(struct ui_lab_latency *s)
+/* The worker has been joined; ui_lab_run saves the document after this. */
+static void run_ended(void *owner, int ret)
 {
-	char *path, *cause = NULL;
-	int ret;
+	struct ui_lab_latency *s = owner;
 
-	if (!s->res.res)
-		return -ENODATA;
-	/* Once saved, w writes the same file again rather than a copy. */
-	path = s->saved_path ? strdup(s->saved_path) : lab_result_default_path(s->lab->name);
-	if (!path) {
-		say(s, true, "no place for the results document (state dir not writable)");
-		return -ENOENT;
-	}
-	ret = rt_result_write(s->res.res, path, &cause);
-	if (ret) {
-		say(s, true, "not saved: %s", cause ? cause : strerror(-ret));
-		rt_log(RT_LOG_ERR, "latency: results not saved: %s", cause ? cause : strerror(-ret));
-		free(cause);
-		free(path);
-		return ret;
-	}
-	free(s->saved_path);
-	s->saved_path = path;
-	lab_record_progress(s->lab->name, s->res.interrupted ? "interrupted" : "done", path);
-	return 0;
-}
-
-/* The worker has returned: join it, close the journal, save the document. */
-static void finish_run(struct ui_lab_latency *s)
-{
-	pthread_join(s->worker, NULL);
-	s->worker_started = false;
-	if (s->journal) {
-		rt_journal_close(s->journal);
-		s->journal = NULL;
-	}
 	/* The last state of the model, so the summary's plot is complete. */
 	if (s->live_ok)
 		latency_live_snapshot(&s->live, &s->snap);
-	if (s->run_ret || !s->res.res) {
-		say(s, true, "the run failed (%s); the log has the details",
-		    strerror(s->run_ret < 0 ? -s->run_ret : EIO));
-		s->state = UI_LAB_SETUP;
-		return;
-	}
-	if (save_document(s) == 0) {
-		say(s, false, "results saved to %s%s", s->saved_path,
-		    s->res.interrupted ? " (stopped early: partial)" : "");
-		rt_log(RT_LOG_INFO, "latency: results saved to %s%s", s->saved_path,
-		       s->res.interrupted ? " (stopped early: partial)" : "");
-	}
-	s->state = UI_LAB_DONE;
-}
-
-enum ui_lab_action ui_lab_latency_tick(struct ui_lab_latency *s)
-{
-	if ((s->state == UI_LAB_RUNNING || s->state == UI_LAB_STOPPING) && worker_done(s)) {
-		bool close = s->close_after_stop;
-
-		finish_run(s);
-		if (close)
-			return UI_LAB_CLOSE;
-	}
-	return UI_LAB_NONE;
-}
-
-bool ui_lab_latency_busy(const struct ui_lab_latency *s)
-{
-	return s->state == UI_LAB_RUNNING || s->state == UI_LAB_STOPPING;
+	if (ret)
+		ui_lab_run_say(&s->run, true, "the run failed (%s); the log has the details",
+			       strerror(-ret));
 }
 
 void ui_lab_latency_fini(struct ui_lab_latency *s)
 {
-	if (s->worker_started) {
-		s->stop = 1;
-		while (!worker_done(s)) {
-			struct timespec ts = { 0, 10 * 1000000 };
-
-			nanosleep(&ts, NULL);
-		}
-		finish_run(s);
-	}
-	lab_result_fini(&s->res);
+	/* First: a run still on is stopped, and saved, while what it uses is here. */
+	ui_lab_run_fini(&s->run);
 	if (s->live_ok)
 		latency_live_fini(&s->live);
 	if (s->have_doctor)
 		doctor_report_fini(&s->doctor);
 	free(s->counts);
-	free(s->saved_path);
 	free(s->html_path);
 	memset(s, 0, sizeof(*s));
 }
@@ -438,7 +294,7 @@ static unsigned int duration_step(unsigned int ms, int dir)
 	return durations_s[i > 0 ? i - 1 : 0] * 1000u;
 }
 
-static enum ui_lab_action setup_key(struct ui_lab_latency *s, int key)
+static void setup_key(struct ui_lab_latency *s, int key)
 {
 	unsigned int n = (unsigned int)latency_nscenarios;
 
@@ -464,8 +320,8 @@ static enum ui_lab_action setup_key(struct ui_lab_latency *s, int key)
 	case ' ':
 	case 'x':
 		if (!scenario_allowed(s, s->cursor)) {
-			say(s, true, "%s needs a PREEMPT_RT kernel, and this one is not",
-			    latency_scenarios[s->cursor].name);
+			ui_lab_run_say(&s->run, true, "%s needs a PREEMPT_RT kernel, and this one "
+				       "is not", latency_scenarios[s->cursor].name);
 			break;
 		}
 		s->chosen[s->cursor] = !s->chosen[s->cursor];
@@ -486,37 +342,25 @@ static enum ui_lab_action setup_key(struct ui_lab_latency *s, int key)
 	case KEY_LEFT:
 		s->duration_ms = duration_step(s->duration_ms, -1);
 		break;
-	case '\n':
-	case '\r':
-	case KEY_ENTER:
-	case 'r':
-		start_run(s);
-		break;
-	case '?':
-		return UI_LAB_HELP;
-	case 'q':
-	case KEY_ESC:
-		return UI_LAB_CLOSE;
 	default:
 		break;
 	}
-	return UI_LAB_NONE;
 }
 
 static void write_html(struct ui_lab_latency *s)
 {
 	struct rt_buf b = RT_BUF_INIT;
 	char *path = NULL, *cause = NULL;
-	size_t len = strlen(s->saved_path);
+	size_t len = strlen(s->run.saved_path);
 	int ret;
 
-	if (len > 5 && !strcmp(s->saved_path + len - 5, ".json"))
-		ret = asprintf(&path, "%.*s.html", (int)(len - 5), s->saved_path);
+	if (len > 5 && !strcmp(s->run.saved_path + len - 5, ".json"))
+		ret = asprintf(&path, "%.*s.html", (int)(len - 5), s->run.saved_path);
 	else
-		ret = asprintf(&path, "%s.html", s->saved_path);
+		ret = asprintf(&path, "%s.html", s->run.saved_path);
 	if (ret < 0)
 		return;
-	ret = report_html(s->res.res, &b);
+	ret = report_html(s->run.res.res, &b);
 	if (!ret)
 		ret = rt_file_write_atomic(path, rt_buf_str(&b), b.len, 0644, &cause);
 	if (!ret) {
@@ -531,115 +375,70 @@ static void write_html(struct ui_lab_latency *s)
 	rt_buf_fini(&b);
 }
 
+static void running_key(struct ui_lab_latency *s, int key)
+{
+	switch (key) {
+	case 'p':
+	case ' ':
+		s->paused = !s->paused;
+		ui_lab_run_say(&s->run, false, "%s", s->paused ? "display paused; the measurement "
+			       "goes on (p resumes)" : "display resumed");
+		break;
+	case 's':
+		latency_live_skip(&s->live);
+		ui_lab_run_say(&s->run, false, "ending %s early, going on with the next scenario",
+			       s->snap.scenario[0] ? s->snap.scenario : "this scenario");
+		break;
+	case 'w':
+		ui_lab_run_say(&s->run, false, "the results are saved when the run ends; q stops "
+			       "it now and saves what was measured");
+		break;
+	default:
+		break;
+	}
+}
+
+/* w on the summary: the document again (the same file), and an HTML report beside it. */
+static void save_again(struct ui_lab_latency *s)
+{
+	if (ui_lab_run_save(&s->run, true))
+		return;
+	write_html(s);
+	ui_lab_run_say(&s->run, false, "saved to %s%s%s", s->run.saved_path,
+		       s->html_path ? " and " : "", s->html_path ? s->html_path : "");
+	rt_log(RT_LOG_INFO, "latency: results saved to %s", s->run.saved_path);
+}
+
 enum ui_lab_action ui_lab_latency_key(struct ui_lab_latency *s, int key)
 {
-	switch (s->state) {
+	enum ui_lab_action act;
+
+	if (ui_lab_run_key(&s->run, key, &act))
+		return act;
+	switch (s->run.state) {
 	case UI_LAB_SETUP:
-		return setup_key(s, key);
+		setup_key(s, key);
+		break;
 	case UI_LAB_RUNNING:
-		switch (key) {
-		case 'p':
-		case ' ':
-			s->paused = !s->paused;
-			say(s, false, s->paused ? "display paused; the measurement goes on (p resumes)"
-			    : "display resumed");
-			break;
-		case 's':
-			latency_live_skip(&s->live);
-			say(s, false, "ending %s early, going on with the next scenario",
-			    s->snap.scenario[0] ? s->snap.scenario : "this scenario");
-			break;
-		case 'w':
-			say(s, false, "the results are saved when the run ends; q stops it now "
-			    "and saves what was measured");
-			break;
-		case 'q':
-		case KEY_ESC:
-			s->stop = 1;
-			s->close_after_stop = true;
-			s->state = UI_LAB_STOPPING;
-			say(s, false, "stopping: the load and the measuring threads are ending");
-			break;
-		case '?':
-			return UI_LAB_HELP;
-		default:
-			break;
-		}
-		return UI_LAB_NONE;
+		running_key(s, key);
+		break;
 	case UI_LAB_STOPPING:
-		return UI_LAB_NONE;
+		break;
 	case UI_LAB_DONE:
-		switch (key) {
-		case 'w':
-			if (save_document(s) == 0) {
-				write_html(s);
-				say(s, false, "saved to %s%s%s", s->saved_path,
-				    s->html_path ? " and " : "", s->html_path ? s->html_path : "");
-				rt_log(RT_LOG_INFO, "latency: results saved to %s", s->saved_path);
-			}
-			break;
-		case 'r':
-		case '\n':
-		case '\r':
-		case KEY_ENTER:
-			s->state = UI_LAB_SETUP;
-			s->message[0] = '\0';
-			break;
-		case '?':
-			return UI_LAB_HELP;
-		case 'q':
-		case KEY_ESC:
-			return UI_LAB_CLOSE;
-		default:
-			break;
-		}
-		return UI_LAB_NONE;
+		if (key == 'w')
+			save_again(s);
+		break;
 	}
 	return UI_LAB_NONE;
 }
 
 /* ---- Drawing helpers --------------------------------------------------------------- */
 
-static void bar(WINDOW *win, int y, int x, int cols, enum ui_role role)
-{
-	wattron(win, ui_theme_attr(role));
-	mvwhline(win, y, x, ' ', cols);
-	wattroff(win, ui_theme_attr(role));
-}
-
-static int put(WINDOW *win, int y, int x, const char *s, int cols, enum ui_role role)
-{
-	int n;
-
-	if (cols <= 0)
-		return 0;
-	wattron(win, ui_theme_attr(role));
-	n = ui_text_put(win, y, x, s, cols);
-	wattroff(win, ui_theme_attr(role));
-	return n;
-}
-
-static void footer(WINDOW *win, int y, int x, int cols, const char *const *keys, size_t n)
-{
-	int cx = x + 1;
-
-	for (size_t i = 0; i + 1 < n && cx < x + cols - 2; i += 2) {
-		wattron(win, ui_theme_attr(UI_ROLE_KEY));
-		mvwaddch(win, y, cx, ' ');
-		cx += 1 + ui_text_put(win, y, cx + 1, keys[i], x + cols - cx - 2);
-		waddch(win, ' ');
-		cx++;
-		wattroff(win, ui_theme_attr(UI_ROLE_KEY));
-		cx += 1 + put(win, y, cx + 1, keys[i + 1], x + cols - cx - 2, UI_ROLE_FOOTER);
-		cx += 2;
-	}
-}
-
 static void status_line(struct ui_lab_latency *s, WINDOW *win, int y, int x, int cols)
 {
-	if (s->message[0])
-		put(win, y, x + 1, s->message, cols - 2,
-		    s->message_warn ? UI_ROLE_WARN : UI_ROLE_DIM);
+	if (s->run.message[0])
+		ui_frame_put(win, y, x + 1, s->run.message, cols - 2,
+			     s->run.message_warn ? UI_ROLE_WARN : UI_ROLE_DIM);
 }
 
 static void fmt_us(char *buf, size_t size, double ns)
@@ -671,9 +470,9 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 	int row = y, bottom = y + h - 2;
 	bool permitted;
 
-	bar(win, row, x, cols, UI_ROLE_TITLE);
-	put(win, row, x + 1, "Latency lab: choose the scenarios, then Enter to measure", cols - 2,
-	    UI_ROLE_TITLE);
+	ui_frame_bar(win, row, x, cols, UI_ROLE_TITLE);
+	ui_frame_put(win, row, x + 1, "Latency lab: choose the scenarios, then Enter to measure",
+		     cols - 2, UI_ROLE_TITLE);
 	row += 2;
 	if (s->have_doctor) {
 		const struct rt_env *e = &s->doctor.env;
@@ -683,23 +482,23 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 			 e->preempt_model ? e->preempt_model : "unknown",
 			 e->in_vm ? ", inside a VM: " : ", not a VM",
 			 e->in_vm && e->vm_type ? e->vm_type : "");
-		put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
 	}
 	permitted = rt_permitted(s, why, sizeof(why));
-	put(win, row, x + 1, "Real-time: ", cols - 2, UI_ROLE_LABEL);
-	put(win, row++, x + 12, why, cols - 13, permitted ? UI_ROLE_READY : UI_ROLE_WARN);
+	ui_frame_put(win, row, x + 1, "Real-time: ", cols - 2, UI_ROLE_LABEL);
+	ui_frame_put(win, row++, x + 12, why, cols - 13, permitted ? UI_ROLE_READY : UI_ROLE_WARN);
 	row++;
-	put(win, row++, x + 1, "Scenarios", cols - 2, UI_ROLE_SECTION);
+	ui_frame_put(win, row++, x + 1, "Scenarios", cols - 2, UI_ROLE_SECTION);
 	for (unsigned int i = 0; i < latency_nscenarios && row < bottom; i++, row++) {
 		const struct latency_scenario *sc = &latency_scenarios[i];
 		bool sel = i == s->cursor, ok = scenario_allowed(s, i);
 		enum ui_role role = sel ? UI_ROLE_SELECTED : ok ? UI_ROLE_NORMAL : UI_ROLE_DIM;
 
 		if (sel)
-			bar(win, row, x, cols, UI_ROLE_SELECTED);
+			ui_frame_bar(win, row, x, cols, UI_ROLE_SELECTED);
 		snprintf(line, sizeof(line), "[%c] %-24s %s%s", s->chosen[i] ? 'x' : ' ', sc->name,
 			 ok ? "" : "(needs PREEMPT_RT) ", sc->summary);
-		put(win, row, x + 2, line, cols - 3, role);
+		ui_frame_put(win, row, x + 2, line, cols - 3, role);
 		total += s->chosen[i];
 	}
 	row++;
@@ -707,11 +506,11 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 		 "about %u s in all", s->duration_ms / 1000, total, total == 1 ? "" : "s",
 		 total * (s->duration_ms / 1000 + 1));
 	if (row < bottom)
-		put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
 	row++;
 	if (row < bottom)
-		put(win, row++, x + 1, "Your predictions for these scenarios", cols - 2,
-		    UI_ROLE_SECTION);
+		ui_frame_put(win, row++, x + 1, "Your predictions for these scenarios", cols - 2,
+			     UI_ROLE_SECTION);
 	for (unsigned int i = 0; i < latency_nscenarios && row < bottom; i++) {
 		const struct ui_lab_prediction *p;
 		unsigned int from = 0;
@@ -727,15 +526,17 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 			else
 				snprintf(line, sizeof(line), "%-24s %s: no prediction yet (lesson %s, "
 					 "question %s)", p->scenario, p->metric, p->lesson, p->id);
-			put(win, row++, x + 3, line, cols - 4, p->have ? UI_ROLE_NORMAL : UI_ROLE_DIM);
+			ui_frame_put(win, row++, x + 3, line, cols - 4,
+				     p->have ? UI_ROLE_NORMAL : UI_ROLE_DIM);
 			shown++;
 		}
 	}
 	if (!shown && row < bottom)
-		put(win, row++, x + 3, "(no predict question of the lessons is about the ticked "
-		    "scenarios)", cols - 4, UI_ROLE_DIM);
+		ui_frame_put(win, row++, x + 3,
+			     "(no predict question of the lessons is about the ticked "
+			     "scenarios)", cols - 4, UI_ROLE_DIM);
 	status_line(s, win, y + h - 2, x, cols);
-	footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
+	ui_frame_footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
 }
 
 /* ---- Live run ------------------------------------------------------------------------ */
@@ -774,8 +575,8 @@ static int draw_progress(struct ui_lab_latency *s, WINDOW *win, int y, int x, in
 		if (bw < 10)
 			bw = 10;
 		fill = (int)((long)bw * pct / 100);
-		put(win, y + (int)r, x + 1, s->params.plan[i].name, 24,
-		    i == sn->index ? UI_ROLE_LABEL : UI_ROLE_NORMAL);
+		ui_frame_put(win, y + (int)r, x + 1, s->params.plan[i].name, 24,
+			     i == sn->index ? UI_ROLE_LABEL : UI_ROLE_NORMAL);
 		wmove(win, y + (int)r, x + 26);
 		wattron(win, ui_theme_attr(UI_ROLE_READY));
 		for (int c = 0; c < fill; c++)
@@ -786,7 +587,7 @@ static int draw_progress(struct ui_lab_latency *s, WINDOW *win, int y, int x, in
 			waddstr(win, empty);
 		wattroff(win, ui_theme_attr(UI_ROLE_DIM));
 		snprintf(tail, sizeof(tail), " %3u%% %s", pct, state);
-		put(win, y + (int)r, x + 26 + bw, tail, cols - 27 - bw, UI_ROLE_NORMAL);
+		ui_frame_put(win, y + (int)r, x + 26 + bw, tail, cols - 27 - bw, UI_ROLE_NORMAL);
 	}
 	return (int)rows;
 }
@@ -799,7 +600,7 @@ static int draw_table(struct ui_lab_latency *s, WINDOW *win, int y, int x, int c
 
 	snprintf(line, sizeof(line), "%-7s %7s %9s %9s %9s %9s %8s %10s %7s", "thread", "tid",
 		 "cur us", "min us", "avg us", "max us", "p99 us", "samples", "drops");
-	put(win, y + row++, x + 1, line, cols - 2, UI_ROLE_LABEL);
+	ui_frame_put(win, y + row++, x + 1, line, cols - 2, UI_ROLE_LABEL);
 	for (unsigned int t = 0; t < sn->nthreads && row < maxrows; t++, row++) {
 		const struct latency_live_thread *lt = &sn->threads[t];
 
@@ -820,7 +621,8 @@ static int draw_table(struct ui_lab_latency *s, WINDOW *win, int y, int x, int c
 		snprintf(line, sizeof(line), "T%-6u %7d %9s %9s %9s %9s %8s %10llu %7llu", t,
 			 lt->tid, cur, mn, avg, mx, p99, (unsigned long long)lt->samples,
 			 (unsigned long long)lt->drops);
-		put(win, y + row, x + 1, line, cols - 2, lt->drops ? UI_ROLE_WARN : UI_ROLE_NORMAL);
+		ui_frame_put(win, y + row, x + 1, line, cols - 2,
+			     lt->drops ? UI_ROLE_WARN : UI_ROLE_NORMAL);
 	}
 	return row;
 }
@@ -877,12 +679,12 @@ static void draw_plot(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h
 		}
 	snprintf(title, sizeof(title), "Latency histogram, %s, all threads (x: us, linear; "
 		 "y: count, log)", sn->scenario[0] ? sn->scenario : "waiting for samples");
-	put(win, y, x + 1, title, cols - 2, UI_ROLE_SECTION);
+	ui_frame_put(win, y, x + 1, title, cols - 2, UI_ROLE_SECTION);
 	if (sn->overflow) {
 		snprintf(title, sizeof(title), " +%llu above %u us",
 			 (unsigned long long)sn->overflow, nb ? nb - 1 : 0);
-		put(win, y, x + cols - 1 - ui_text_width(title), title, ui_text_width(title),
-		    UI_ROLE_WARN);
+		ui_frame_put(win, y, x + cols - 1 - ui_text_width(title), title,
+			     ui_text_width(title), UI_ROLE_WARN);
 	}
 	ncols = (unsigned int)(cols - lw - 3);
 	xmax = nice_ceil(last + 1 < 10 ? 10 : last + 1);
@@ -897,7 +699,7 @@ static void draw_plot(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h
 
 		count_label(lab, sizeof(lab), d);
 		if (ry >= y + 1)
-			put(win, ry, x + 1, lab, lw - 1, UI_ROLE_DIM);
+			ui_frame_put(win, ry, x + 1, lab, lw - 1, UI_ROLE_DIM);
 	}
 	wattron(win, ui_theme_attr(UI_ROLE_DIM));
 	mvwvline_set(win, y + 1, x + lw, WACS_VLINE, ph);
@@ -928,12 +730,13 @@ static void draw_plot(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h
 		wattroff(win, ui_theme_attr(UI_ROLE_READY));
 	}
 	/* x labels: 0, the middle and the end. */
-	put(win, y + 2 + ph, x + lw, "0", 2, UI_ROLE_DIM);
+	ui_frame_put(win, y + 2 + ph, x + lw, "0", 2, UI_ROLE_DIM);
 	snprintf(lab, sizeof(lab), "%u", xmax / 2);
-	put(win, y + 2 + ph, x + lw + 1 + (int)ncols / 2 - ui_text_width(lab) / 2, lab, 8,
-	    UI_ROLE_DIM);
+	ui_frame_put(win, y + 2 + ph, x + lw + 1 + (int)ncols / 2 - ui_text_width(lab) / 2, lab, 8,
+		     UI_ROLE_DIM);
 	snprintf(lab, sizeof(lab), "%u us", xmax);
-	put(win, y + 2 + ph, x + lw + 1 + (int)ncols - ui_text_width(lab), lab, 12, UI_ROLE_DIM);
+	ui_frame_put(win, y + 2 + ph, x + lw + 1 + (int)ncols - ui_text_width(lab), lab, 12,
+		     UI_ROLE_DIM);
 }
 
 static void draw_running(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h, int cols)
@@ -952,21 +755,22 @@ static void draw_running(struct ui_lab_latency *s, WINDOW *win, int y, int x, in
 	pol = sn->policy ? sn->policy : "other";
 	if (sn->index < s->params.nplans)
 		plan = &s->params.plan[sn->index];
-	bar(win, row, x, cols, UI_ROLE_TITLE);
+	ui_frame_bar(win, row, x, cols, UI_ROLE_TITLE);
 	snprintf(line, sizeof(line), "Latency lab: %s %s (%u of %u), %s%s",
-		 s->state == UI_LAB_STOPPING ? "stopping" : sn->running ? "measuring" : "starting",
+		 s->run.state == UI_LAB_STOPPING ? "stopping" : sn->running ? "measuring" :
+		 "starting",
 		 sn->scenario[0] ? sn->scenario : s->params.plan[0].name, sn->index + 1,
 		 s->params.nplans, sn->scenario[0] ? plan_policy_name(
 			 !strcmp(pol, "fifo") ? SCHED_FIFO : !strcmp(pol, "rr") ? SCHED_RR :
 			 SCHED_OTHER) : "", s->paused ? "  [PAUSED: display frozen]" : "");
-	put(win, row++, x + 1, line, cols - 2, UI_ROLE_TITLE);
+	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_TITLE);
 	/* The warning row: an RT policy asked for but refused. */
 	if (plan && plan->policy != SCHED_OTHER && sn->scenario[0] && !strcmp(pol, "other")) {
 		snprintf(line, sizeof(line), "SCHED_OTHER: real-time refused (%s); this scenario "
 			 "is measured as SCHED_OTHER, and the document says so",
 			 s->have_doctor && !s->doctor.priv.root ? "not root" :
 			 "the kernel said no");
-		put(win, row, x + 1, line, cols - 2, UI_ROLE_WARN);
+		ui_frame_put(win, row, x + 1, line, cols - 2, UI_ROLE_WARN);
 	}
 	row += 2;
 	maxbars = h / 5 > 1 ? h / 5 : 1;
@@ -976,7 +780,7 @@ static void draw_running(struct ui_lab_latency *s, WINDOW *win, int y, int x, in
 	row++;
 	draw_plot(s, win, row, x, bottom - row, cols);
 	status_line(s, win, y + h - 2, x, cols);
-	footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
+	ui_frame_footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
 }
 
 /* ---- Summary --------------------------------------------------------------------------- */
@@ -998,21 +802,21 @@ static void draw_done(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h
 	static const char *const keys[] = {
 		"w", "save (+HTML)", "r", "new run", "?", "help", "q", "back",
 	};
-	json_t *doc = s->res.res ? rt_result_json(s->res.res) : NULL;
+	json_t *doc = s->run.res.res ? rt_result_json(s->run.res.res) : NULL;
 	json_t *extra = json_object_get(doc, "extra"), *sc, *pr;
 	int row = y, bottom = y + h - 2;
 	char line[512];
 	size_t i;
 	bool any = false;
 
-	bar(win, row, x, cols, UI_ROLE_TITLE);
-	snprintf(line, sizeof(line), "Latency lab: %s", s->res.interrupted ?
+	ui_frame_bar(win, row, x, cols, UI_ROLE_TITLE);
+	snprintf(line, sizeof(line), "Latency lab: %s", s->run.res.interrupted ?
 		 "stopped early, partial results" : "done");
-	put(win, row++, x + 1, line, cols - 2, UI_ROLE_TITLE);
+	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_TITLE);
 	row++;
 	snprintf(line, sizeof(line), "%-24s %-6s %9s %8s %8s %8s %9s %6s", "scenario", "policy",
 		 "samples", "min us", "avg us", "p99 us", "max us", "drops");
-	put(win, row++, x + 1, line, cols - 2, UI_ROLE_LABEL);
+	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_LABEL);
 	json_array_foreach(json_object_get(extra, "scenarios"), i, sc) {
 		bool refused = strcmp(jstr(sc, "policy"), jstr(sc, "policy_requested")) != 0;
 
@@ -1026,11 +830,13 @@ static void draw_done(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h
 			 (long long)jnum(sc, "dropped_count"),
 			 refused ? "  RT refused" : json_is_true(json_object_get(sc, "skipped")) ?
 			 "  ended early" : "");
-		put(win, row++, x + 1, line, cols - 2, refused ? UI_ROLE_WARN : UI_ROLE_NORMAL);
+		ui_frame_put(win, row++, x + 1, line, cols - 2,
+			     refused ? UI_ROLE_WARN : UI_ROLE_NORMAL);
 	}
 	row++;
 	if (row < bottom)
-		put(win, row++, x + 1, "Prediction against measurement", cols - 2, UI_ROLE_SECTION);
+		ui_frame_put(win, row++, x + 1, "Prediction against measurement", cols - 2,
+			     UI_ROLE_SECTION);
 	json_array_foreach(json_object_get(extra, "predictions"), i, pr) {
 		json_t *pv = json_object_get(pr, "predicted"), *mv = json_object_get(pr, "measured");
 		int n;
@@ -1052,39 +858,42 @@ static void draw_done(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h
 				 "(lesson %s, question %s)", json_number_value(mv),
 				 jstr(pr, "unit"), jstr(pr, "lesson"), jstr(pr, "id"));
 		}
-		put(win, row++, x + 3, line, cols - 4, json_is_number(pv) ? UI_ROLE_NORMAL :
-		    UI_ROLE_DIM);
+		ui_frame_put(win, row++, x + 3, line, cols - 4,
+			     json_is_number(pv) ? UI_ROLE_NORMAL : UI_ROLE_DIM);
 		any = true;
 	}
 	if (!any && row < bottom)
-		put(win, row++, x + 3, "(no predict question of the lessons is about these "
-		    "scenarios)", cols - 4, UI_ROLE_DIM);
+		ui_frame_put(win, row++, x + 3,
+			     "(no predict question of the lessons is about these "
+			     "scenarios)", cols - 4, UI_ROLE_DIM);
 	row++;
 	if (row < bottom) {
-		snprintf(line, sizeof(line), "Results document: %s", s->saved_path ? s->saved_path :
-			 "not saved (press w)");
-		put(win, row++, x + 1, line, cols - 2, s->saved_path ? UI_ROLE_NORMAL : UI_ROLE_WARN);
+		snprintf(line, sizeof(line), "Results document: %s", s->run.saved_path ?
+			 s->run.saved_path : "not saved (press w)");
+		ui_frame_put(win, row++, x + 1, line, cols - 2,
+			     s->run.saved_path ? UI_ROLE_NORMAL : UI_ROLE_WARN);
 	}
 	if (s->html_path && row < bottom) {
 		snprintf(line, sizeof(line), "HTML report: %s", s->html_path);
-		put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
 	}
 	if (row < bottom)
-		put(win, row++, x + 1, "Grade it with: rtlab grade FILE; pictures with: rtlab lab "
-		    "report FILE --html F", cols - 2, UI_ROLE_DIM);
+		ui_frame_put(win, row++, x + 1,
+			     "Grade it with: rtlab grade FILE; pictures with: rtlab lab "
+			     "report FILE --html F", cols - 2, UI_ROLE_DIM);
 	json_array_foreach(json_object_get(doc, "notes"), i, pr) {
 		if (row >= bottom)
 			break;
 		snprintf(line, sizeof(line), "note: %s", json_string_value(pr));
-		put(win, row++, x + 1, line, cols - 2, UI_ROLE_DIM);
+		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_DIM);
 	}
 	status_line(s, win, y + h - 2, x, cols);
-	footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
+	ui_frame_footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
 }
 
 void ui_lab_latency_draw(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h, int cols)
 {
-	switch (s->state) {
+	switch (s->run.state) {
 	case UI_LAB_SETUP:
 		draw_setup(s, win, y, x, h, cols);
 		break;

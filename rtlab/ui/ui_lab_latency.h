@@ -14,8 +14,6 @@
 #ifndef RTLAB_UI_UI_LAB_LATENCY_H
 #define RTLAB_UI_UI_LAB_LATENCY_H
 
-#include <pthread.h>
-#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -24,22 +22,10 @@
 #include "doctor/doctor.h"
 #include "labs/lab.h"
 #include "labs/lab_latency.h"
+#include "ui_lab_run.h"
 
 #define UI_LAB_MAX_PREDICTIONS 16u
 #define UI_LAB_PLOT_BUCKETS (LATENCY_MAX_HIST_US + 1u)
-
-enum ui_lab_state {
-	UI_LAB_SETUP,		/* choosing scenarios and a duration */
-	UI_LAB_RUNNING,		/* the worker measures; the screen draws the live model */
-	UI_LAB_STOPPING,	/* q was pressed: waiting for the worker to wind down */
-	UI_LAB_DONE,		/* the summary of the finished run */
-};
-
-enum ui_lab_action {
-	UI_LAB_NONE,
-	UI_LAB_CLOSE,		/* back to the menu */
-	UI_LAB_HELP,		/* show the help overlay for this screen */
-};
 
 /* A predict question of the lessons that concerns this lab, and the learner's answer. */
 struct ui_lab_prediction {
@@ -53,8 +39,8 @@ struct ui_lab_prediction {
 };
 
 struct ui_lab_latency {
-	const struct lab_ops *lab;	/* borrowed: lab_latency */
-	enum ui_lab_state state;
+	/* The run's lifecycle and the status message; run.lab is lab_latency. */
+	struct ui_lab_run run;
 
 	/* Setup */
 	bool chosen[LATENCY_MAX_SCENARIOS];
@@ -66,19 +52,10 @@ struct ui_lab_latency {
 	struct ui_lab_prediction preds[UI_LAB_MAX_PREDICTIONS];
 	unsigned int npreds;
 
-	/* The run; the worker owns res until it has set done. */
+	/* What the run's ctx borrows: the options and the live model. */
 	struct latency_params params;
 	struct latency_live live;
 	bool live_ok;
-	struct lab_ctx ctx;
-	struct lab_result res;
-	struct rt_journal *journal;	/* owned while a run is on */
-	volatile sig_atomic_t stop;
-	pthread_t worker;
-	bool worker_started;
-	int done;			/* set (ck_pr) by the worker when run() returned */
-	int run_ret;
-	bool close_after_stop;		/* q while running: back to the menu once stopped */
 
 	/* What the screen shows */
 	struct latency_live_snap snap;	/* the last copy; frozen while paused */
@@ -86,10 +63,7 @@ struct ui_lab_latency {
 	bool paused;
 	unsigned int last_index;	/* for the per-scenario progress bars */
 	unsigned int last_pct[LATENCY_MAX_SCENARIOS];
-	char *saved_path;		/* owned: where the document was written */
 	char *html_path;		/* owned: the HTML report written by w */
-	char message[256];		/* one line of feedback for the status row */
-	bool message_warn;
 };
 
 /**
@@ -110,16 +84,5 @@ void ui_lab_latency_draw(struct ui_lab_latency *s, WINDOW *win, int y, int x, in
 
 /* React to @key. */
 enum ui_lab_action ui_lab_latency_key(struct ui_lab_latency *s, int key);
-
-/**
- * ui_lab_latency_tick - notice a run that ended (save, record progress)
- *
- * Call once per loop turn, also while the terminal is too small to draw.
- * Returns UI_LAB_CLOSE when a stop asked with q has completed.
- */
-enum ui_lab_action ui_lab_latency_tick(struct ui_lab_latency *s);
-
-/* True while a run is on: the caller then redraws about ten times a second. */
-bool ui_lab_latency_busy(const struct ui_lab_latency *s);
 
 #endif

@@ -7,6 +7,9 @@
  * beyond re-reading the size. While a lab measures, the loop wakes ten times a second to
  * redraw its live model (the lab runs on threads of its own, so drawing never holds it up).
  *
+ * `rtlab trace view` runs the trace viewer alone through the same terminal
+ * setup (term_open/term_close) and the same too-small and help handling.
+ *
  * The terminal is restored on every way out: a quit, SIGINT, SIGTERM or
  * SIGHUP. The signal handlers only set a flag; the loop polls for keys with
  * a timeout, so it notices the flag within a fraction of a second and leaves
@@ -26,16 +29,20 @@
 #include "core/rt_log.h"
 #include "core/rt_version.h"
 #include "labs/lab.h"
+#include "labs/lab_ftrace.h"
 #include "labs/lab_latency.h"
 #include "lesson/lesson_index.h"
+#include "trace/trace_explain.h"
 #include "ui_details.h"
 #include "ui_help.h"
+#include "ui_lab_ftrace.h"
 #include "ui_lab_latency.h"
 #include "ui_log.h"
 #include "ui_menu.h"
 #include "ui_reader.h"
 #include "ui_text.h"
 #include "ui_theme.h"
+#include "ui_trace_view.h"
 
 /* Last: it defines macros such as "lines" that clash with field names. */
 #include <term.h>
@@ -53,14 +60,30 @@ static void ui_on_signal(int sig)
 	ui_stop_signal = sig;
 }
 
+/* The labs with a live screen of their own; Enter on one opens it instead of the details. */
+enum ui_lab_screen {
+	UI_LAB_SCREEN_NONE,
+	UI_LAB_SCREEN_LATENCY,
+	UI_LAB_SCREEN_FTRACE,
+};
+
+static const struct {
+	const struct lab_ops *lab;
+	enum ui_lab_screen screen;
+} ui_lab_screens[] = {
+	{ &lab_latency, UI_LAB_SCREEN_LATENCY },
+	{ &lab_ftrace, UI_LAB_SCREEN_FTRACE },
+};
+
 struct ui_app {
 	struct ui_menu menu;
 	struct ui_details details;
 	struct ui_reader reader;
-	struct ui_lab_latency lab;
+	struct ui_lab_latency latency;
+	struct ui_lab_ftrace ftrace;
 	bool details_open;
 	bool reader_open;
-	bool lab_open;
+	enum ui_lab_screen lab_open;	/* the lab screen that is open, if any */
 	bool help_open;
 	bool quit;
 };
@@ -130,10 +153,11 @@ static void define_home_end(void)
 			define_key(extra[i].seq, extra[i].key);
 }
 
-static void refuse(const char *why)
+/* @what: "the menu", "the trace viewer"; @hint: what works without a terminal. */
+static void refuse(const char *what, const char *why, const char *hint)
 {
-	rt_log(RT_LOG_ERR, "cannot open the menu: %s", why);
-	rt_log(RT_LOG_INFO, "run 'rtlab --help' for the commands that work without a terminal");
+	rt_log(RT_LOG_ERR, "cannot open %s: %s", what, why);
+	rt_log(RT_LOG_INFO, "%s", hint);
 }
 
 /* ---- Drawing -------------------------------------------------------------- */
@@ -247,6 +271,27 @@ static void draw_status(const struct ui_app *app)
 	}
 }
 
+/* The run of the open lab screen, which ui_lab_run ticks the same way for every lab. */
+static struct ui_lab_run *lab_run(struct ui_app *app)
+{
+	return app->lab_open == UI_LAB_SCREEN_LATENCY ? &app->latency.run : &app->ftrace.run;
+}
+
+/* The open lab screen, and the help over it; the ftrace lab's help follows its trace viewer. */
+static void lab_draw(struct ui_app *app)
+{
+	enum ui_help_topic topic = UI_HELP_LAB;
+
+	if (app->lab_open == UI_LAB_SCREEN_LATENCY) {
+		ui_lab_latency_draw(&app->latency, stdscr, 0, 0, LINES, COLS);
+	} else {
+		ui_lab_ftrace_draw(&app->ftrace, stdscr, 0, 0, LINES, COLS);
+		topic = ui_lab_ftrace_help_topic(&app->ftrace);
+	}
+	if (app->help_open)
+		ui_help_draw(stdscr, topic, 1, 0, LINES - 2, COLS);
+}
+
 static void draw(struct ui_app *app)
 {
 	erase();
@@ -264,9 +309,7 @@ static void draw(struct ui_app *app)
 		return;
 	}
 	if (app->lab_open) {
-		ui_lab_latency_draw(&app->lab, stdscr, 0, 0, LINES, COLS);
-		if (app->help_open)
-			ui_help_draw(stdscr, UI_HELP_LAB, 1, 0, LINES - 2, COLS);
+		lab_draw(app);
 		refresh();
 		return;
 	}
@@ -284,10 +327,51 @@ static void draw(struct ui_app *app)
 
 /* ---- Keys ----------------------------------------------------------------- */
 
+/* Stops a run that is still on: load and probe end, the journal is replayed. */
 static void close_lab(struct ui_app *app)
 {
-	ui_lab_latency_fini(&app->lab);
-	app->lab_open = false;
+	switch (app->lab_open) {
+	case UI_LAB_SCREEN_LATENCY:
+		ui_lab_latency_fini(&app->latency);
+		break;
+	case UI_LAB_SCREEN_FTRACE:
+		ui_lab_ftrace_fini(&app->ftrace);
+		break;
+	case UI_LAB_SCREEN_NONE:
+		break;
+	}
+	app->lab_open = UI_LAB_SCREEN_NONE;
+}
+
+/* The live screen of @lab, or UI_LAB_SCREEN_NONE when it has none. */
+static enum ui_lab_screen lab_screen_of(const struct lab_ops *lab)
+{
+	for (size_t i = 0; i < sizeof(ui_lab_screens) / sizeof(ui_lab_screens[0]); i++)
+		if (ui_lab_screens[i].lab == lab)
+			return ui_lab_screens[i].screen;
+	return UI_LAB_SCREEN_NONE;
+}
+
+static void open_lab(struct ui_app *app, const struct lab_ops *lab)
+{
+	int ret = -ENOENT;
+
+	app->lab_open = lab_screen_of(lab);
+	if (app->lab_open == UI_LAB_SCREEN_LATENCY)
+		ret = ui_lab_latency_init(&app->latency, lab);
+	else if (app->lab_open == UI_LAB_SCREEN_FTRACE)
+		ret = ui_lab_ftrace_init(&app->ftrace, lab);
+	if (ret < 0) {
+		close_lab(app);
+		rt_log(RT_LOG_ERR, "cannot open the lab: %s", strerror(-ret));
+	}
+}
+
+static enum ui_lab_action lab_key(struct ui_app *app, int key)
+{
+	if (app->lab_open == UI_LAB_SCREEN_LATENCY)
+		return ui_lab_latency_key(&app->latency, key);
+	return ui_lab_ftrace_key(&app->ftrace, key);
 }
 
 /*
@@ -301,14 +385,8 @@ static void open_row(struct ui_app *app, bool info)
 
 	if (!row)
 		return;
-	if (row->kind == UI_ROW_LAB && !info && row->lab == &lab_latency) {
-		ret = ui_lab_latency_init(&app->lab, row->lab);
-		if (ret < 0) {
-			ui_lab_latency_fini(&app->lab);
-			rt_log(RT_LOG_ERR, "cannot open the lab: %s", strerror(-ret));
-			return;
-		}
-		app->lab_open = true;
+	if (row->kind == UI_ROW_LAB && !info && lab_screen_of(row->lab) != UI_LAB_SCREEN_NONE) {
+		open_lab(app, row->lab);
 		return;
 	}
 	if (row->kind == UI_ROW_LESSON && !info) {
@@ -368,7 +446,7 @@ static void handle_key(struct ui_app *app, int key)
 		return;
 	}
 	if (app->lab_open) {
-		switch (ui_lab_latency_key(&app->lab, key)) {
+		switch (lab_key(app, key)) {
 		case UI_LAB_CLOSE:
 			close_lab(app);
 			ui_menu_refresh(&app->menu);
@@ -419,11 +497,11 @@ static void run_loop(struct ui_app *app)
 		int key;
 
 		/* Also while the window is too small: a run goes on and ends there too. */
-		if (app->lab_open && ui_lab_latency_tick(&app->lab) == UI_LAB_CLOSE) {
+		if (app->lab_open && ui_lab_run_tick(lab_run(app)) == UI_LAB_CLOSE) {
 			close_lab(app);
 			ui_menu_refresh(&app->menu);
 		}
-		timeout(app->lab_open && ui_lab_latency_busy(&app->lab) ? UI_LIVE_POLL_MS :
+		timeout(app->lab_open && ui_lab_run_busy(lab_run(app)) ? UI_LIVE_POLL_MS :
 			UI_POLL_MS);
 		draw(app);
 		key = getch();
@@ -463,7 +541,6 @@ static void app_fini(struct ui_app *app)
 	/* Saves the reading position, also when a signal ended the loop. */
 	if (app->reader_open)
 		ui_reader_fini(&app->reader);
-	/* Stops a run that is still on: load and probe end, the journal is replayed. */
 	if (app->lab_open)
 		close_lab(app);
 	if (app->details_open)
@@ -471,38 +548,45 @@ static void app_fini(struct ui_app *app)
 	ui_menu_fini(&app->menu);
 }
 
-int ui_main(void)
-{
+/* The terminal while a screen owns it: what term_open() set up and term_close() undoes. */
+struct ui_term {
 	struct sigaction old[UI_NSIGNALS];
+	SCREEN *screen;
+};
+
+/*
+ * Check the terminal, take over signals, start curses and route rt_log to
+ * the status line. Returns 0, or 1 after logging why the terminal cannot be
+ * used (nothing is left changed then).
+ */
+static int term_open(struct ui_term *t, const char *what, const char *hint)
+{
 	char why[160];
 	const char *problem;
-	struct ui_app app;
-	SCREEN *screen;
-	int status = 0;
 
 	problem = terminal_problem(why, sizeof(why));
 	if (problem) {
-		refuse(problem);
+		refuse(what, problem, hint);
 		return 1;
 	}
 	ui_text_init();
 	ui_stop_signal = 0;
-	signals_install(old);
-	screen = newterm(NULL, stdout, stdin);
-	if (!screen) {
+	signals_install(t->old);
+	t->screen = newterm(NULL, stdout, stdin);
+	if (!t->screen) {
 		snprintf(why, sizeof(why), "TERM=%s is not a terminal type this system knows",
 			 getenv("TERM"));
-		refuse(why);
-		status = 1;
-		goto out_signals;
+		refuse(what, why, hint);
+		signals_restore(t->old);
+		return 1;
 	}
 	if (!cursor_address) {
 		endwin();
-		delscreen(screen);
+		delscreen(t->screen);
 		snprintf(why, sizeof(why), "TERM=%s cannot move the cursor", getenv("TERM"));
-		refuse(why);
-		status = 1;
-		goto out_signals;
+		refuse(what, why, hint);
+		signals_restore(t->old);
+		return 1;
 	}
 
 	/* From here on stderr would scribble over the screen. */
@@ -515,23 +599,102 @@ int ui_main(void)
 	curs_set(0);
 	timeout(UI_POLL_MS);
 	ui_theme_init();
+	return 0;
+}
 
+/* Give the terminal back. Returns @status, or 128 + the signal that ended the loop. */
+static int term_close(struct ui_term *t, int status)
+{
+	curs_set(1);
+	endwin();
+	delscreen(t->screen);
+	ui_log_stop();
+	if (ui_stop_signal)
+		status = 128 + ui_stop_signal;
+	signals_restore(t->old);
+	return status;
+}
+
+int ui_main(void)
+{
+	struct ui_term term;
+	struct ui_app app;
+	int status = 0;
+
+	if (term_open(&term, "the menu",
+		      "run 'rtlab --help' for the commands that work without a terminal"))
+		return 1;
 	if (app_init(&app) < 0) {
 		status = 1;	/* reported below, once stderr is ours again */
 	} else {
 		run_loop(&app);
 		app_fini(&app);
 	}
-
-	curs_set(1);
-	endwin();
-	delscreen(screen);
-	ui_log_stop();
+	status = term_close(&term, status);
 	if (status == 1)
 		rt_log(RT_LOG_ERR, "cannot build the menu: out of memory");
-	if (ui_stop_signal)
-		status = 128 + ui_stop_signal;
-out_signals:
-	signals_restore(old);
+	return status;
+}
+
+/* ---- The trace viewer alone (rtlab trace view) ----------------------------- */
+
+int ui_view_trace(const char *path)
+{
+	struct ui_trace_view *v = NULL;
+	struct ui_term term;
+	char *text = NULL, *cause = NULL;
+	bool help = false, quit = false;
+	size_t len = 0;
+	int status = 1;
+
+	/* Everything that can be wrong with the file is said before the screen changes. */
+	if (trace_explain_read_file(path, &text, &len, &cause) == 0)
+		v = ui_trace_view_new(text, len, path, &cause);
+	free(text);
+	if (!v) {
+		rt_log(RT_LOG_ERR, "%s", cause ? cause : strerror(errno));
+		goto out;
+	}
+	if (term_open(&term, "the trace viewer",
+		      "'rtlab trace explain FILE' prints the same explanation without a terminal"))
+		goto out;
+	while (!quit && !ui_stop_signal) {
+		int key;
+
+		erase();
+		if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES) {
+			draw_too_small();
+		} else {
+			ui_trace_view_draw(v, stdscr, 0, 0, LINES, COLS);
+			if (help)
+				ui_help_draw(stdscr, UI_HELP_TRACE, 1, 0, LINES - 2, COLS);
+		}
+		refresh();
+		key = getch();
+		if (key == ERR || key == KEY_RESIZE)
+			continue;
+		ui_log_clear();
+		if (key == KEY_CTRL('l'))
+			clearok(curscr, TRUE);
+		else if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES)
+			quit = key == 'q';
+		else if (help)
+			help = !ui_help_key(key);
+		else
+			switch (ui_trace_view_key(v, key)) {
+			case UI_TRACE_VIEW_CLOSE:
+				quit = true;
+				break;
+			case UI_TRACE_VIEW_HELP:
+				help = true;
+				break;
+			case UI_TRACE_VIEW_NONE:
+				break;
+			}
+	}
+	status = term_close(&term, 0);
+out:
+	ui_trace_view_free(v);
+	free(cause);
 	return status;
 }

@@ -6,11 +6,18 @@
 #     lab offers irqsoff, preemptoff, preemptirqsoff; the injector is loaded everywhere;
 #   - lab: a 500 us irqs-off section from rtlab_inject is caught by the irqsoff tracer,
 #     which reports at least 500 us and names rtlab_inject_irqsoff_section;
+#   - lab: rtlab's own hunt in tracer mode (`rtlab lab run ftrace --mode tracer --hunt`):
+#     the module plants an irqs-off (preempt-off) section, the irqsoff (preemptoff) tracer
+#     reports at least the planted burst and its parsed trace names the truth's function;
+#     `rtlab grade` passes the right diagnosis and fails a wrong one;
+#   - rt: the ftrace lab's cross-check runs rtla timerlat and trace-cmd inside the VM;
+#   - lab: vm/guest/capture-traces.sh captures every latency tracer's trace;
 #   - rt: a 5-second latency lab run gives a valid rtlab.result/1 document;
 #   - the state disk keeps what the guest wrote across a restart;
 #   - a boot that cannot reach rtlab in time fails with the console's last lines;
 #   - with working KVM (the doctor's probe), lab boots under KVM too.
-# Needs: RTLAB, SRCDIR, RTLAB_VM_DIR (the images, from `make vm`), jq, qemu-system-x86_64.
+# Needs: RTLAB, SRCDIR, RTLAB_VM_DIR (the images, from `make vm`), jq, qemu-system-x86_64;
+# debugfs (e2fsprogs) to read files from a guest's state disk.
 set -u
 
 : "${RTLAB:?set RTLAB to the rtlab binary}"
@@ -58,7 +65,7 @@ vmexec() {
 rc() { cat "$tmp/$1.rc"; }
 ready_ms() { sed -n 's/.* ready after \([0-9]*\) ms.*/\1/p' "$tmp/$1.err"; }
 
-echo "1..29"
+echo "1..46"
 
 # ---- usage and missing images (no boot) ----
 "$RTLAB" vm >/dev/null 2>&1; a=$?
@@ -117,6 +124,124 @@ grep -q '=> started at: rtlab_inject_preemptoff_section' "$tmp/inject.out"
 ok $? "lab: the preemptoff trace names rtlab_inject_preemptoff_section"
 grep -q '^refused-too-long$' "$tmp/inject.out"
 ok $? "lab: the injector refuses a 20 ms section"
+
+# ---- rtlab's hunt in tracer mode inside lab: the module plants, the tracer catches ----
+# Seeds chosen with ftrace_hunt_pick (rtlab/labs/lab_ftrace_opts.c): with the module, seed 9
+# plants a 900 us irqs-off section and seed 1 a 900 us preempt-off section; the checks
+# below read the truth from the document, so a changed pick fails them with what it was.
+# The answers are recorded first and copied into the run's document. Under TCG the host
+# can stall a vCPU for ms, and such a stall with interrupts off beats any planted section
+# as the worst case: the runs use --threshold 800 (the trace keeps the last section above
+# it, and the injector's thread stops the tracer right after its last section), one vCPU
+# (with two, a section reported on the other CPU meanwhile voids ours), and up to 4
+# attempts each, until the trace starts in an rtlab_inject function. On a quiet host the
+# first attempt does; with three busy loops on the 2-core host about half do.
+hunt_sh='hunt() { rtlab lab answer ftrace cause $4 > /dev/null && rtlab lab answer ftrace function $5 > /dev/null && rtlab lab answer ftrace tracer $2 > /dev/null || return 1; i=1; while :; do rtlab lab run ftrace --mode tracer --tracer $2 --no-function-trace --threshold 800 --hunt --seed $3 --duration 5s --no-cross-check --json /state/$1.json > /dev/null 2> /state/$1.err || { cat /state/$1.err; return 1; }; grep -q started_at.:.*rtlab_inject_ /state/$1.json && break; [ $i -ge 4 ] && break; i=$((i + 1)); done; echo $1 attempts=$i; }'
+fetch() {	# fetch IMAGE PATH DEST: copy PATH out of the guest's ext2 state disk
+	debugfs -R "dump $2 $3" "$1" >/dev/null 2>&1 && [ -s "$3" ]
+}
+if command -v debugfs >/dev/null; then
+	hstate=$tmp/hunt-state.img
+	vmexec hunt lab --smp 1 --timeout 600 --state "$hstate" -- "$hunt_sh; hunt hunt-irq irqsoff 9 irqsoff rtlab_inject_irqsoff_section && hunt hunt-pre preemptoff 1 preemptoff rtlab_inject_preemptoff_section"
+	ok "$(rc hunt)" "lab: rtlab lab run ftrace --mode tracer --hunt ran (irqsoff seed 9, preemptoff seed 1)"
+	sed 's/^/# /' "$tmp/hunt.out"
+	fetch "$hstate" /hunt-irq.json "$tmp/hunt-irq.json"
+	fetch "$hstate" /hunt-pre.json "$tmp/hunt-pre.json"
+	for h in irq:irqsoff pre:preemptoff; do
+		f=$tmp/hunt-${h%%:*}.json tr=${h#*:}
+		jq -r --arg tr "$tr" '"# \($tr): truth \(.extra.hunt.truth.kind) \(.extra.hunt.burst_us) us x \(.extra.hunt.planted_count), tracer latency \(.extra.tracer.latency_us) us, started at \(.extra.tracer.started_at), ended at \(.extra.tracer.ended_at), \(.extra.tracer.entries_count) entries"' "$f" 2>/dev/null
+		[ "$(jq -r --arg tr "$tr" '.params.mode == "tracer" and .extra.mode == "tracer" and
+			.params.tracer == $tr and .extra.tracer.name == $tr and .extra.tracer.parsed and
+			.extra.tracer.problems_count == 0' "$f" 2>/dev/null)" = true ]
+		ok $? "lab: the $tr hunt ran in tracer mode with the $tr tracer (not refused) and its trace parsed"
+		[ "$(jq -r --arg tr "$tr" '.extra.hunt.injector == "module" and
+			.extra.hunt.truth.kind == $tr and (.extra.hunt.truth.tracers | index($tr)) != null
+			and .extra.hunt.planted_count > 0 and .extra.hunt.refused_count == 0' \
+			"$f" 2>/dev/null)" = true ]
+		ok $? "lab: the $tr hunt's truth: the module planted $tr sections, which $tr shows"
+		[ "$(jq -r '.extra.tracer.latency_us >= .extra.hunt.burst_us and
+			.extra.tracer.max_latency_us >= .extra.hunt.burst_us' "$f" 2>/dev/null)" = true ]
+		ok $? "lab: the $tr tracer's latency is at least the planted burst"
+		[ "$(jq -r '.extra.hunt.truth.function as $fn | .extra.tracer.started_at == $fn and
+			([.extra.tracer.lines[] | select(.text | contains($fn))] | length) > 0' \
+			"$f" 2>/dev/null)" = true ]
+		ok $? "lab: the $tr trace starts in the truth's function and its lines name it"
+	done
+	[ "$(jq -r '[.extra.tracer.lines[] | select(.irqs_off)] | length > 0' "$tmp/hunt-irq.json" \
+		2>/dev/null)" = true ] &&
+		[ "$(jq -r '[.extra.tracer.lines[] | select(.preempt_depth > 0)] | length > 0' \
+		"$tmp/hunt-pre.json" 2>/dev/null)" = true ]
+	ok $? "lab: decoded flags: irqs-off lines in the irqsoff trace, preempt depth in the preemptoff one"
+	"$RTLAB" grade "$tmp/hunt-irq.json" > "$tmp/grade-irq.out" 2>&1 &&
+		"$RTLAB" grade "$tmp/hunt-pre.json" > "$tmp/grade-pre.out" 2>&1 &&
+		grep -q '^score: 100%' "$tmp/grade-irq.out" && grep -q '^score: 100%' "$tmp/grade-pre.out"
+	ok $? "lab: rtlab grade passes both hunts with the right diagnosis"
+	sed 's/^/# /' "$tmp/grade-irq.out"
+	jq '.answers.cause = "softirq" | .answers.function = "rtlab_inject_softirq_section"' \
+		"$tmp/hunt-irq.json" > "$tmp/hunt-wrong.json"
+	"$RTLAB" grade --json "$tmp/hunt-wrong.json" > "$tmp/grade-wrong.json" 2>/dev/null
+	g=$?
+	[ $g = 1 ] && [ "$(jq -r '.passed == false and ([.checks[] | select(.passed | not) |
+		.name] == ["cause", "function"])' "$tmp/grade-wrong.json" 2>/dev/null)" = true ]
+	ok $? "lab: a wrong diagnosis (softirq) fails the cause and function checks (exit $g)"
+else
+	for d in "the hunts ran" "irqsoff: tracer mode" "irqsoff: truth" "irqsoff: latency" \
+		"irqsoff: function" "preemptoff: tracer mode" "preemptoff: truth" \
+		"preemptoff: latency" "preemptoff: function" "decoded flags" "grade passes" \
+		"a wrong diagnosis fails"; do
+		skip "lab hunt: $d" "debugfs (e2fsprogs) is not installed to read the state disk"
+	done
+fi
+
+# ---- the cross-check inside rt: rtla timerlat and trace-cmd can run there ----
+# The images carry the host's rtla and trace-cmd (vm/mkinitramfs.sh); a tool the host
+# lacks must be reported by the document as not installed.
+vmexec xc rt --timeout 600 -- 'rtlab lab run ftrace --duration 5s --json /tmp/x.json > /dev/null && cat /tmp/x.json'
+ok "$(rc xc)" "rt: rtlab lab run ftrace (event mode, 5 s, cross-check on) ran inside the VM"
+jq -c '.extra.cross_check' "$tmp/xc.out" 2>/dev/null | sed 's/^/# cross_check: /'
+if command -v trace-cmd >/dev/null; then
+	[ "$(jq -r '.extra.cross_check.trace_cmd | .ran == true and .matched_count > 0 and
+		.count_ratio_to_rtlab > 0 and (.p50_us | type) == "number"' "$tmp/xc.out" \
+		2>/dev/null)" = true ]
+	ok $? "rt: trace-cmd recorded the same wake-ups: count ratio to rtlab's events and its p50"
+else
+	jq -r '.extra.cross_check.trace_cmd | .ran == false and (.reason | test("not installed"))' \
+		"$tmp/xc.out" 2>/dev/null | grep -q true
+	ok $? "rt: trace-cmd is not in the image (not on this host) and the document says so"
+fi
+if command -v rtla >/dev/null; then
+	[ "$(jq -r '.extra.cross_check.rtla | .ran == true and .thread_count > 0 and
+		(.thread_avg_us | type) == "number" and .thread_max_us >= .thread_avg_us' \
+		"$tmp/xc.out" 2>/dev/null)" = true ]
+	ok $? "rt: rtla timerlat hist ran on the probe's CPU and its summary was read"
+else
+	jq -r '.extra.cross_check.rtla | .ran == false and (.reason | test("not installed"))' \
+		"$tmp/xc.out" 2>/dev/null | grep -q true
+	ok $? "rt: rtla is not in the image (not on this host) and the document says so"
+fi
+
+# ---- vm/guest/capture-traces.sh: the parser's fixtures can be made again ----
+if command -v debugfs >/dev/null; then
+	cstate=$tmp/capture-state.img
+	vmexec capture lab --smp 1 --timeout 600 --state "$cstate" -- 'sh /usr/lib/rtlab-vm/capture-traces.sh /state/traces'
+	ok "$(rc capture)" "lab: capture-traces.sh ran (--smp 1)"
+	bad=
+	for t in irqsoff irqsoff-ftrace preemptoff preemptoff-ftrace preemptirqsoff \
+		preemptirqsoff-ftrace wakeup wakeup_rt wakeup_dl; do
+		f=$tmp/cap-$t.txt
+		if ! fetch "$cstate" "/traces/$t.txt" "$f" ||
+			! grep -q "^# tracer: ${t%-ftrace}\$" "$f" || ! grep -q '^# latency: [0-9]* us' "$f"; then
+			bad="$bad $t"
+		fi
+	done
+	fetch "$cstate" /traces/timerlat.txt "$tmp/cap-timerlat.txt" &&
+		grep -q '^# tracer: timerlat$' "$tmp/cap-timerlat.txt" || bad="$bad timerlat"
+	[ -z "$bad" ]
+	ok $? "lab: every latency tracer's trace was captured with its header${bad:+ (missing or bad:$bad)}"
+else
+	skip "lab: capture-traces.sh ran" "debugfs (e2fsprogs) is not installed"
+	skip "lab: every latency tracer's trace was captured" "debugfs (e2fsprogs) is not installed"
+fi
 
 # ---- a 5-second latency lab inside rt ----
 if "$RTLAB" lab list 2>/dev/null | grep -q '^ *latency\b'; then

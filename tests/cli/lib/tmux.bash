@@ -76,3 +76,27 @@ wait_status() {
 	sed 's/^/#   |/' "$tmp/$1.err" 2>/dev/null
 	return 1
 }
+
+# tui_start NAME COLSxLINES: rtlab's menu in a new detached session; its
+# stderr goes to $tmp/NAME.err and its exit status to $tmp/NAME.status.
+tui_start() {
+	local name=$1 size=$2
+	cat >"$tmp/$name.sh" <<-EOS
+	trap : INT
+	env TERM=xterm-256color "$RTLAB" 2>"$tmp/$name.err"
+	echo "exit=\$?" >"$tmp/$name.status"
+	EOS
+	tm new-session -d -s "$name" -x "${size%x*}" -y "${size#*x}" \
+		"sh $tmp/$name.sh" \; set-option -g remain-on-exit on
+}
+
+# menu_open NAME TEXT: move the menu's selection (the row with the marker)
+# to the row containing TEXT and press Enter.
+menu_open() {
+	for _ in $(seq 40); do
+		screen "$1" | grep -F "$(printf '\xe2\x96\xb8')" | grep -qF -- "$2" && break
+		tm send-keys -t "$1" j
+		sleep 0.05
+	done
+	tm send-keys -t "$1" Enter
+}

@@ -1,0 +1,365 @@
+/*
+ * cli_trace: `rtlab trace view FILE` opens the trace viewer on a latency
+ * trace (or an ftrace lab results document); `rtlab trace explain FILE
+ * [--json]` prints what the viewer shows, without a terminal: the header in
+ * words, then every entry with its line, its flags decoded and its delay
+ * mark. All the words come from trace_explain, so the two agree.
+ *
+ * Lines the parser could not read do not stop the explanation: they are
+ * listed (text: a "Problems" section, JSON: "problems") and warned about on
+ * stderr, and the exit status stays 0. A file that holds no trace at all is
+ * an error (1), named with its line where the parser gave one.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <locale.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_log.h"
+#include "trace/trace_explain.h"
+#include "ui/ui.h"
+
+#define CLI_TRACE_SCHEMA "rtlab.trace-explain/1"
+
+static const char *kind_name(enum trace_lat_kind k)
+{
+	switch (k) {
+	case TRACE_LAT_FUNC:
+		return "function";
+	case TRACE_LAT_SCHED:
+		return "sched";
+	case TRACE_LAT_STACK:
+		return "stack";
+	default:
+		return "text";
+	}
+}
+
+/* Append each line of @text (lines end in '\n') to @arr as a string. */
+static void lines_to_json(const char *text, json_t *arr)
+{
+	while (*text) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) : strlen(text);
+
+		json_array_append_new(arr, json_stringn(text, n));
+		text += n + (nl ? 1 : 0);
+	}
+}
+
+static json_t *int_or_null(int v)
+{
+	return v >= 0 ? json_integer(v) : json_null();
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *header_json(const struct trace_explain *x)
+{
+	const struct trace_latency *t = x->trace;
+	json_t *h = json_object(), *task = json_null();
+
+	if (t->have_task)
+		task = json_pack("{s:o, s:i, s:i, s:i, s:i, s:o, s:i}",
+				 "comm", str_or_null(t->task_comm), "pid", t->task_pid,
+				 "uid", t->task_uid, "nice", t->task_nice,
+				 "policy", t->task_policy,
+				 "policy_name", str_or_null(trace_explain_policy(t->task_policy)),
+				 "rt_prio", t->task_rt_prio);
+	json_object_set_new(h, "tracer", str_or_null(t->tracer));
+	json_object_set_new(h, "measures", str_or_null(trace_explain_measures(t->tracer)));
+	json_object_set_new(h, "kernel", str_or_null(t->kernel));
+	json_object_set_new(h, "format_version", str_or_null(t->format_version));
+	json_object_set_new(h, "latency_us", t->have_latency ?
+			    json_integer((json_int_t)t->latency_us) : json_null());
+	json_object_set_new(h, "shown", t->have_latency ? json_integer(t->shown) : json_null());
+	json_object_set_new(h, "total", t->have_latency ? json_integer(t->total) : json_null());
+	json_object_set_new(h, "cpu", int_or_null(t->cpu));
+	json_object_set_new(h, "preempt_model", str_or_null(t->preempt_model));
+	json_object_set_new(h, "nr_cpus", int_or_null(t->nr_cpus));
+	json_object_set_new(h, "task", task ? task : json_null());
+	json_object_set_new(h, "started_at", str_or_null(t->started_at));
+	json_object_set_new(h, "ended_at", str_or_null(t->ended_at));
+	return h;
+}
+
+static json_t *flags_json(const struct trace_lat_flags *f)
+{
+	json_t *o = json_object();
+
+	json_object_set_new(o, "raw", json_string(f->raw));
+	json_object_set_new(o, "known", json_boolean(f->known));
+	json_object_set_new(o, "irqs_off", json_boolean(f->irqs_off));
+	json_object_set_new(o, "bh_off", json_boolean(f->bh_off));
+	json_object_set_new(o, "irqs_unsupported", json_boolean(f->irqs_unsupported));
+	json_object_set_new(o, "need_resched", json_boolean(f->need_resched));
+	json_object_set_new(o, "preempt_resched", json_boolean(f->preempt_resched));
+	json_object_set_new(o, "lazy_resched", json_boolean(f->lazy_resched));
+	json_object_set_new(o, "context", f->ctx == TRACE_LAT_CTX_UNKNOWN ? json_null() :
+			    json_string(trace_lat_ctx_name(f->ctx)));
+	json_object_set_new(o, "preempt_depth", int_or_null(f->preempt_depth));
+	json_object_set_new(o, "preempt_lazy_depth", int_or_null(f->preempt_lazy_depth));
+	json_object_set_new(o, "migrate_disable", int_or_null(f->migrate_disable));
+	return o;
+}
+
+/* One entry as JSON; -ENOMEM from the word builders. */
+static int entry_json(const struct trace_explain *x, const struct trace_lat_entry *e,
+		      json_t *arr)
+{
+	struct rt_buf words = RT_BUF_INIT, ftext = RT_BUF_INIT, time = RT_BUF_INIT;
+	const char *raw;
+	size_t rlen = 0;
+	json_t *o, *ex;
+	int ret;
+
+	ret = trace_explain_entry(x, e, &words);
+	ret = ret ? ret : trace_explain_flags(&e->flags, false, &ftext);
+	ret = ret ? ret : trace_explain_time(x, e, &time);
+	if (ret)
+		goto out;
+	raw = trace_explain_line(x, e->line, &rlen);
+	o = json_object();
+	ex = json_array();
+	lines_to_json(rt_buf_str(&words), ex);
+	json_object_set_new(o, "line", json_integer(e->line));
+	json_object_set_new(o, "raw", raw ? json_stringn(raw, rlen) : json_null());
+	json_object_set_new(o, "comm", str_or_null(e->comm));
+	json_object_set_new(o, "pid", json_integer(e->pid));
+	json_object_set_new(o, "cpu", json_integer(e->cpu));
+	json_object_set_new(o, "time_ns", json_integer((json_int_t)e->time_ns));
+	json_object_set_new(o, "time", json_string(rt_buf_str(&time)));
+	json_object_set_new(o, "flags", flags_json(&e->flags));
+	json_object_set_new(o, "flags_text", json_string(rt_buf_str(&ftext)));
+	if (e->mark_min_us && e->mark_min_us != UINT64_MAX) {
+		json_object_set_new(o, "mark", json_stringn(&e->mark, 1));
+		json_object_set_new(o, "gap_min_us", json_integer((json_int_t)e->mark_min_us));
+	} else {
+		json_object_set_new(o, "mark", json_null());
+		json_object_set_new(o, "gap_min_us", json_null());
+	}
+	json_object_set_new(o, "kind", json_string(kind_name(e->kind)));
+	json_object_set_new(o, "function", str_or_null(e->function));
+	json_object_set_new(o, "caller", str_or_null(e->caller));
+	json_object_set_new(o, "text", str_or_null(e->text));
+	if (e->kind == TRACE_LAT_STACK) {
+		json_t *st = json_array();
+
+		for (size_t i = 0; i < e->stack_count; i++)
+			json_array_append_new(st, json_string(x->trace->stack[e->stack_first + i]));
+		json_object_set_new(o, "stack", st);
+	}
+	json_object_set_new(o, "explanation", ex);
+	json_array_append_new(arr, o);
+out:
+	rt_buf_fini(&words);
+	rt_buf_fini(&ftext);
+	rt_buf_fini(&time);
+	return ret;
+}
+
+static int explain_json(const struct trace_explain *x, const char *header, FILE *out)
+{
+	const struct trace_latency *t = x->trace;
+	json_t *root = json_object(), *ex = json_array(), *entries = json_array();
+	json_t *probs = json_array();
+	int ret = 0;
+
+	lines_to_json(header, ex);
+	for (size_t i = 0; !ret && i < t->nentries; i++)
+		ret = entry_json(x, &t->entries[i], entries);
+	for (size_t i = 0; i < t->nproblems; i++)
+		json_array_append_new(probs, json_string(t->problems[i].what));
+	json_object_set_new(root, "schema", json_string(CLI_TRACE_SCHEMA));
+	json_object_set_new(root, "file", json_string(x->name));
+	json_object_set_new(root, "source", json_string(x->from_results ? "results" : "trace"));
+	json_object_set_new(root, "truncated", json_boolean(x->truncated));
+	json_object_set_new(root, "header", header_json(x));
+	json_object_set_new(root, "explanation", ex);
+	json_object_set_new(root, "marks", json_pack(
+		"{s:I, s:o}", "count", (json_int_t)x->nmarks, "widest_line",
+		x->nmarks ? json_integer(t->entries[x->worst_mark].line) : json_null()));
+	json_object_set_new(root, "entries", entries);
+	json_object_set_new(root, "problems", probs);
+	json_object_set_new(root, "problems_total", json_integer((json_int_t)t->nproblems_total));
+	if (!ret && (json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
+		     fputc('\n', out) == EOF))
+		ret = -EIO;
+	json_decref(root);
+	return ret;
+}
+
+/* Every line of @text, each prefixed with @indent. */
+static int put_indented(struct rt_buf *out, const char *text, const char *indent)
+{
+	int ret = 0;
+
+	while (*text && !ret) {
+		const char *nl = strchr(text, '\n');
+		size_t n = nl ? (size_t)(nl - text) : strlen(text);
+
+		ret = rt_buf_puts(out, indent);
+		ret = ret ? ret : rt_buf_append(out, text, n);
+		ret = ret ? ret : rt_buf_puts(out, "\n");
+		text += n + (nl ? 1 : 0);
+	}
+	return ret;
+}
+
+static int explain_text(const struct trace_explain *x, const char *header, FILE *out)
+{
+	const struct trace_latency *t = x->trace;
+	struct rt_buf b = RT_BUF_INIT, words = RT_BUF_INIT;
+	int ret;
+
+	ret = rt_buf_printf(&b, "%s%s\n\nHeader\n", x->name,
+			    x->from_results ? " (the trace kept in this results document)" : "");
+	ret = ret ? ret : put_indented(&b, header, "  ");
+	ret = ret ? ret : rt_buf_printf(&b, "\nEntries (%zu)\n", t->nentries);
+	for (size_t i = 0; !ret && i < t->nentries; i++) {
+		const struct trace_lat_entry *e = &t->entries[i];
+		size_t rlen = 0;
+		const char *raw = trace_explain_line(x, e->line, &rlen);
+
+		while (raw && rlen && *raw == ' ') {
+			raw++;
+			rlen--;
+		}
+		rt_buf_reset(&words);
+		ret = rt_buf_printf(&b, "  line %u: %.*s\n", e->line, (int)rlen, raw ? raw : "");
+		ret = ret ? ret : trace_explain_entry(x, e, &words);
+		ret = ret ? ret : put_indented(&b, rt_buf_str(&words), "    ");
+	}
+	if (!ret && t->nproblems_total) {
+		ret = rt_buf_printf(&b, "\nProblems (%zu)\n", t->nproblems_total);
+		for (size_t i = 0; !ret && i < t->nproblems; i++)
+			ret = rt_buf_printf(&b, "  %s\n", t->problems[i].what);
+		if (!ret && t->nproblems < t->nproblems_total)
+			ret = rt_buf_printf(&b, "  (%zu more not kept)\n",
+					    t->nproblems_total - t->nproblems);
+	}
+	if (!ret && fwrite(rt_buf_str(&b), 1, b.len, out) != b.len)
+		ret = -EIO;
+	rt_buf_fini(&b);
+	rt_buf_fini(&words);
+	return ret;
+}
+
+static int trace_explain_cmd(const char *path, bool json)
+{
+	struct trace_explain *x = NULL;
+	struct rt_buf header = RT_BUF_INIT;
+	char *text = NULL, *cause = NULL;
+	size_t len = 0;
+	int ret, status = CLI_EXIT_FAIL;
+
+	ret = trace_explain_read_file(path, &text, &len, &cause);
+	if (!ret)
+		ret = trace_explain_load(text, len, path, &x, &cause);
+	if (ret) {
+		rt_log(RT_LOG_ERR, "%s", cause ? cause : strerror(-ret));
+		goto out;
+	}
+	ret = trace_explain_header(x, &header);
+	if (!ret)
+		ret = json ? explain_json(x, rt_buf_str(&header), stdout) :
+		      explain_text(x, rt_buf_str(&header), stdout);
+	if (!ret && fflush(stdout))
+		ret = -EIO;
+	if (ret) {
+		rt_log(RT_LOG_ERR, "cannot explain %s: %s", path, strerror(-ret));
+		goto out;
+	}
+	for (size_t i = 0; i < x->trace->nproblems; i++)
+		rt_log(RT_LOG_WARN, "%s", x->trace->problems[i].what);
+	status = CLI_EXIT_OK;
+out:
+	rt_buf_fini(&header);
+	trace_explain_free(x);
+	free(text);
+	free(cause);
+	return status;
+}
+
+static int trace_main(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool json = false;
+	const char *sub;
+	int c;
+
+	setlocale(LC_NUMERIC, "C");
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			cli_cmd_help(cmd, stdout);
+			return CLI_EXIT_OK;
+		default:
+			return cli_usage_error(cmd, "unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return cli_usage_error(cmd, "which subcommand? 'view FILE' or 'explain FILE'");
+	sub = argv[optind];
+	if (strcmp(sub, "view") && strcmp(sub, "explain"))
+		return cli_usage_error(cmd, "unknown subcommand '%s'", sub);
+	if (optind + 1 >= argc)
+		return cli_usage_error(cmd, "%s which file? (a trace or an ftrace results "
+				       "document)", sub);
+	if (optind + 2 < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind + 2]);
+	if (!strcmp(sub, "view")) {
+		if (json)
+			return cli_usage_error(cmd, "--json is for 'trace explain'");
+		return ui_view_trace(argv[optind + 1]);
+	}
+	return trace_explain_cmd(argv[optind + 1], json);
+}
+
+const struct cli_cmd cli_cmd_trace = {
+	.name = "trace",
+	.usage = "view FILE | explain FILE [--json]",
+	.summary = "read a latency trace: header, flag columns and delay marks in words",
+	.help = "FILE is the `trace` file a latency tracer left in tracefs (irqsoff,\n"
+		"preemptoff, preemptirqsoff, wakeup, wakeup_rt, wakeup_dl), or a results\n"
+		"document of `rtlab lab run ftrace --mode tracer --json FILE`, which keeps\n"
+		"the trace of that run.\n"
+		"\n"
+		"  view FILE     the interactive viewer: the header explained at the top,\n"
+		"                one row per line with its flag columns decoded, delay\n"
+		"                marks highlighted, search (/ n N), jumps between delay\n"
+		"                marks (m M), raw or decoded (r); ? lists the keys\n"
+		"  explain FILE  the same explanation as plain text: the header in words,\n"
+		"                then every entry with its line, flags and delay mark\n"
+		"\n"
+		"Options:\n"
+		"  --json        explain: print the rtlab.trace-explain/1 JSON\n"
+		"                (doc/cli-json.md)\n"
+		"  -h, --help    show this help\n"
+		"\n"
+		"Lines the parser cannot read are listed (and warned about on stderr) but\n"
+		"do not fail the command.\n"
+		"\n"
+		"Exit status: 0 success; 1 the file cannot be read or holds no trace (or,\n"
+		"for view, there is no usable terminal); 2 bad usage.\n",
+	.main = trace_main,
+};

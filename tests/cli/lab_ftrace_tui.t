@@ -1,0 +1,243 @@
+#!/bin/bash
+# The ftrace lab's live screen end to end at 80x24, in a detached pane of a
+# private tmux server, as root on the real tracefs: open the lab from the
+# menu; the setup shows tracefs, root and each latency tracer with, for a
+# missing one, its kernel option, and refuses to choose it with the lab's
+# reason; a 2 s event-mode hunt with a typed seed runs with live counts and
+# ends in a summary with counts; v says why an event-mode run has no trace;
+# d takes the right diagnosis (read from the document's extra.hunt.truth)
+# and shows a passing grade, which `rtlab grade` agrees with on the saved
+# file, then a wrong one that fails; a random seed never shows; q during a
+# run stops it and removes its instances. The top-level tracing state is the
+# same after as before. TAP for prove; needs RTLAB and SRCDIR. About 30 s.
+set -u
+: "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
+
+. "$SRCDIR/tests/cli/lib/tmux.bash" ftracetui
+export RTLAB_DATADIR=$SRCDIR
+results=$tmp/state/rtlab/results
+T=/sys/kernel/tracing
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "1..0 # SKIP the ftrace lab runs live only as root (tracefs, SCHED_FIFO)"
+	exit 0
+fi
+mounted_here=
+if [ ! -e "$T/available_tracers" ]; then
+	if ! mount -t tracefs nodev "$T" 2>"$tmp/mount.err"; then
+		echo "1..0 # SKIP tracefs is not mounted at $T and cannot be: $(head -c 200 "$tmp/mount.err")"
+		exit 0
+	fi
+	mounted_here=1
+fi
+if [ ! -w "$T/instances" ]; then
+	echo "1..0 # SKIP $T/instances is not writable: the lab needs a private instance"
+	exit 0
+fi
+finish() {
+	cleanup
+	[ -n "$mounted_here" ] && umount "$T" 2>/dev/null
+}
+trap finish EXIT
+
+skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+json_get() { # json_get FILE PYTHON-EXPR(d)
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(($2))" "$1"
+}
+# The top-level state the lab must leave alone: instances of live processes
+# other than rtlab's test ones are someone else's and ignored.
+state() {
+	for f in current_tracer tracing_on set_event tracing_thresh; do
+		echo "$f=$(cat "$T/$f" 2>/dev/null)"
+	done
+	for d in "$T"/instances/*/; do
+		[ -d "$d" ] || continue
+		i=$(basename "$d")
+		p=${i##*-}
+		case $p in *[!0-9]*|"") echo "instance $i"; continue ;; esac
+		kill -0 "$p" 2>/dev/null || echo "instance $i"
+	done
+}
+newest_result() { ls -t "$results"/ftrace-*.json 2>/dev/null | head -n1; }
+# select_row NAME LABEL: move the setup's cursor (the marker) to the row LABEL.
+select_row() {
+	tm send-keys -t "$1" g
+	for _ in $(seq 20); do
+		screen "$1" | grep -qE "^ $(printf '\xe2\x96\xb8') $2 " && return 0
+		tm send-keys -t "$1" j
+		sleep 0.05
+	done
+	return 1
+}
+# The probe's wake-ups: the second column of the row "probe" on the screen.
+probe_count() { screen "$1" | awk '$1 == "probe" { print $2; exit }'; }
+counts_grow() {
+	local a b
+	a=$(probe_count "$1")
+	sleep 0.5
+	b=$(probe_count "$1")
+	echo "# probe wake-ups $a -> $b"
+	[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt "$a" ]
+}
+# rtlab's pid in session NAME (the child of the pane's shell).
+rtlab_pid() { pgrep -P "$(tm list-panes -t "$1" -F '#{pane_pid}')" | head -n1; }
+our_instances() { ls "$T/instances" | grep -E -- "^rtlab-.*-$1\$"; }
+# choose_kind NAME KIND: step the form's cause with Right until it shows KIND.
+choose_kind() {
+	for _ in $(seq 12); do
+		screen "$1" | grep -qF "< $2 >" && return 0
+		tm send-keys -t "$1" Right
+		sleep 0.05
+	done
+	return 1
+}
+
+before=$(state)
+
+# ---- Setup -----------------------------------------------------------------------------
+
+tui_start run 80x24
+check "the menu opens at 80x24" wait_for run "Hunting latencies with ftrace"
+menu_open run "Hunting latencies with ftrace"
+check "Enter on the ftrace lab opens its setup panel" wait_for run "Ftrace lab: choose the settings"
+check "the setup says tracefs is mounted and writable" wait_for run "tracefs: mounted at"
+check "the setup says we run as root" wait_for run "running as root"
+check "the setup says the lab runs live here" wait_for run "Live: runs live here"
+check "event mode is the default" wait_for run "events: sched_waking -> sched_switch"
+if grep -qw irqsoff "$T/available_tracers"; then
+	skip "missing-tracer reason: this kernel has irqsoff"
+	skip "refusal on the status line: this kernel has irqsoff"
+	skip "refused tracer leaves event mode: this kernel has irqsoff"
+else
+	check "irqsoff is listed as missing, with its kernel option" \
+		bash -c "tmux -L $sock capture-pane -p -t run | grep -qE 'irqsoff +missing: CONFIG_IRQSOFF_TRACER'"
+	select_row run Tracer
+	tm send-keys -t run Space
+	check "choosing irqsoff is refused with the lab's reason" \
+		wait_for run "the irqsoff tracer is not in this kernel"
+	check "the reason names the option and the bundled kernel" \
+		wait_for run "CONFIG_IRQSOFF_TRACER, which the bundled lab kernel has"
+	check "the refused tracer leaves event mode on" \
+		wait_for run "events: sched_waking -> sched_switch"
+fi
+select_row run Hunt
+tm send-keys -t run Space
+check "Space turns the hunt on" wait_for run "on: rtlab plants a hidden cause"
+select_row run Seed
+tm send-keys -t run 7 3
+check "a typed seed shows in the setup" wait_for run "73 (typed"
+select_row run Duration
+tm send-keys -t run - -
+check "- - makes the run 2 s" wait_for run "Duration       2 s"
+tm send-keys -t run '?'
+check "? shows the lab's keys" wait_for run "diagnose the hunt: cause, function, tracer"
+tm send-keys -t run x
+check "any key closes the help" wait_for run "Ftrace lab: choose the settings"
+
+# ---- A 2 s hunt -----------------------------------------------------------------------------
+
+tm send-keys -t run Enter
+check "Enter leaves the setup for the run" wait_gone run "Ftrace lab: choose the settings"
+check "the run gets to measuring" wait_for run "Ftrace lab: measuring (event mode)" 150
+check "the live view shows the probe's and the events' counts" wait_for run "wake-ups"
+check "the probe's count grows while it measures" counts_grow run
+check "the summary appears when the run ends" wait_for run "Ftrace lab: done (event mode, hunt)" 300
+check "the summary counts over 1000 probe wake-ups" \
+	bash -c "[ \"\$(tmux -L $sock capture-pane -p -t run | awk '\$1 == \"probe\" { print \$2; exit }')\" -ge 1000 ]"
+check "the summary counts matched events" \
+	bash -c "tmux -L $sock capture-pane -p -t run | grep -qE '^ events +[1-9][0-9]* '"
+check "the summary has the agreement verdict" wait_for run "Agreement: agree"
+check "the summary says there was no tracer" wait_for run "Tracer: none (event mode)"
+check "a typed seed shows on the summary" wait_for run "Hunt: seed 73, "
+check "the summary says where the document was saved" wait_for run "Results document: $results/"
+doc=$(newest_result)
+check "the run saved its document" test -s "$doc"
+check "the document is the hunt with seed 73" [ "$(json_get "$doc" 'd["extra"]["hunt"]["seed"]')" = 73 ]
+check "the progress file records the run" \
+	grep -q "\"result\": \"$results/ftrace-" "$XDG_STATE_HOME/rtlab/progress.json"
+
+tm send-keys -t run v
+check "v on an event-mode run says why there is no trace" wait_for run "no tracer trace"
+check "and the summary stays" wait_for run "Ftrace lab: done"
+
+# ---- Diagnosis ------------------------------------------------------------------------------
+
+kind=$(json_get "$doc" 'd["extra"]["hunt"]["truth"]["kind"]')
+func=$(json_get "$doc" 'd["extra"]["hunt"]["truth"]["function"]')
+echo "# planted: $kind in $func"
+tm send-keys -t run d
+check "d opens the diagnosis form" wait_for run "Diagnosis of the hunt"
+check "the cause can be chosen from the list" choose_kind run "$kind"
+tm send-keys -t run Tab
+tm send-keys -t run -l "$func"
+check "the function is typed into its field" wait_for run "$func"
+tm send-keys -t run Tab
+check "the tracer list starts with events" wait_for run "< events >"
+tm send-keys -t run Enter
+check "the right diagnosis passes the grade" wait_for run "Grade: passed, 7 of 7"
+check "the cause check passed" wait_for run "[pass] cause"
+check "the answers went into the progress file" \
+	bash -c "python3 -c 'import json,sys; a=json.load(open(sys.argv[1]))[\"labs\"][\"ftrace\"][\"answers\"]; sys.exit(0 if a[\"cause\"][\"text\"] == sys.argv[2] and a[\"function\"][\"text\"] == sys.argv[3] and a[\"tracer\"][\"text\"] == \"events\" else 1)' '$XDG_STATE_HOME/rtlab/progress.json' '$kind' '$func'"
+check "rtlab lab answer reads the same answers" \
+	bash -c "'$RTLAB' lab answer ftrace cause | grep -qx 'cause: $kind'"
+check "rtlab grade passes the saved document too" bash -c "'$RTLAB' grade '$doc' >/dev/null"
+
+tm send-keys -t run d
+wait_for run "Diagnosis of the hunt" >/dev/null
+check "the form keeps the stored answers" wait_for run "< $kind >"
+tm send-keys -t run Right
+check "Right picks another cause" wait_gone run "< $kind >"
+tm send-keys -t run Enter
+check "a wrong cause fails the grade" wait_for run "Grade: not passed, 6 of 7"
+check "the cause check failed" wait_for run "[FAIL] cause"
+check "rtlab grade fails the saved document now" not bash -c "'$RTLAB' grade '$doc' >/dev/null"
+
+# ---- A random seed stays hidden ----------------------------------------------------------
+
+tm send-keys -t run r
+wait_for run "Ftrace lab: choose the settings" >/dev/null
+select_row run Seed
+tm send-keys -t run Space
+check "Space makes the seed random again" wait_for run "random, kept hidden"
+select_row run Duration
+tm send-keys -t run -
+check "- makes the run 1 s" wait_for run "Duration       1 s"
+tm send-keys -t run Enter
+check "the random hunt ends" wait_for run "Ftrace lab: done (event mode, hunt)" 300
+doc2=$(newest_result)
+seed2=$(json_get "$doc2" 'd["extra"]["hunt"]["seed"]')
+check "the summary says the seed is hidden" wait_for run "Hunt: random seed (hidden)"
+tm send-keys -t run d
+wait_for run "Diagnosis of the hunt" >/dev/null
+tm send-keys -t run Enter
+check "its grade hides the seed too" wait_for run "a cause was planted (seed (hidden)"
+check "the random seed is nowhere on the screen" not bash -c "tmux -L $sock capture-pane -p -t run | grep -qF '$seed2'"
+
+# ---- q stops a run ----------------------------------------------------------------------
+
+tm send-keys -t run r
+wait_for run "Ftrace lab: choose the settings" >/dev/null
+select_row run Duration
+tm send-keys -t run + + + + + + +
+check "a 30 s run can be chosen" wait_for run "Duration       30 s"
+tm send-keys -t run Enter
+wait_for run "Ftrace lab: measuring" 150 >/dev/null
+pid=$(rtlab_pid run)
+for _ in $(seq 100); do our_instances "$pid" | grep -q . && break; sleep 0.1; done
+check "the run has its private instance" bash -c "ls '$T/instances' | grep -qx 'rtlab-ftrace-$pid'"
+sleep 1
+tm send-keys -t run q
+check "q stops the run and goes back to the menu" wait_for run "learn real-time Linux" 150
+check "the stopped run removed its instances" bash -c "! ls '$T/instances' | grep -qE -- '^rtlab-.*-$pid\$'"
+check "the stopped run left a partial document" \
+	[ "$(json_get "$(newest_result)" 'd["extra"]["interrupted"]')" = True ]
+check "no journal is left behind" bash -c "! ls '$RTLAB_JOURNAL_DIR'/*.journal 2>/dev/null"
+tm send-keys -t run q
+check "q on the menu exits with status 0" wait_status run 0
+check "nothing leaked onto stderr" test ! -s "$tmp/run.err"
+
+after=$(state)
+check "the top-level tracing state is as before" [ "$before" = "$after" ]
+[ "$before" = "$after" ] || diff <(echo "$before") <(echo "$after") | sed 's/^/# /'
+
+tap_done

@@ -1,0 +1,397 @@
+/*
+ * Unit tests for trace_explain: loading raw traces and ftrace results
+ * documents (with and without a trace), the line index, and the words for
+ * headers, flag blocks, delay marks and entries, on the fixtures in
+ * tests/data/traces and on small inline traces.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <jansson.h>
+
+#include "core/rt_buf.h"
+#include "trace/trace_explain.h"
+
+static char *fixture_text(const char *name, size_t *len)
+{
+	const char *srcdir = getenv("SRCDIR");
+	char path[512], *text = NULL, *cause = NULL;
+
+	snprintf(path, sizeof(path), "%s/tests/data/traces/%s", srcdir ? srcdir : ".", name);
+	assert_int_equal(trace_explain_read_file(path, &text, len, &cause), 0);
+	assert_null(cause);
+	return text;
+}
+
+static struct trace_explain *load_fixture(const char *name)
+{
+	struct trace_explain *x = NULL;
+	char *cause = NULL;
+	size_t len;
+	char *text = fixture_text(name, &len);
+
+	assert_int_equal(trace_explain_load(text, len, name, &x, &cause), 0);
+	assert_null(cause);
+	free(text);
+	return x;
+}
+
+static char *header_of(const struct trace_explain *x)
+{
+	struct rt_buf b = RT_BUF_INIT;
+
+	assert_int_equal(trace_explain_header(x, &b), 0);
+	return rt_buf_take(&b);
+}
+
+static void test_header_irqsoff(void **state)
+{
+	struct trace_explain *x = load_fixture("irqsoff.txt");
+	char *h = header_of(x);
+
+	(void)state;
+	assert_non_null(strstr(h, "Tracer irqsoff: the longest time hard interrupts stayed "
+				  "disabled on one CPU.\n"));
+	assert_non_null(strstr(h, "Worst latency 512 us on CPU 1; task sh-142 (pid 142, "
+				  "SCHED_OTHER, nice 0).\n"));
+	assert_non_null(strstr(h, "Started at rtlab_inject_irqsoff, ended at "
+				  "rtlab_inject_irqsoff.\n"));
+	assert_non_null(strstr(h, "Shown 6 of 6 entries; kernel 6.12.22-rtlab, model "
+				  "preempt_rt, 2 CPUs.\n"));
+	assert_non_null(strstr(h, "1 delay mark; the widest, '!' (> 100 us), is on line 23 "
+				  "(rtlab_inject_busy_wait).\n"));
+	assert_null(strstr(h, "could not be read"));
+	assert_false(x->from_results);
+	assert_int_equal(x->nmarks, 1);
+	free(h);
+	trace_explain_free(x);
+}
+
+static void test_header_wakeup_rt(void **state)
+{
+	struct trace_explain *x = load_fixture("wakeup_rt.txt");
+	char *h = header_of(x);
+
+	(void)state;
+	/* The woken task, its rt_prio and the kernel priority the lines print. */
+	assert_non_null(strstr(h, "woken task sleep-2389 (pid 2389, SCHED_FIFO, rt_prio 5 = "
+				  "kernel prio 94)"));
+	assert_non_null(strstr(h, "real-time task"));
+	assert_null(strstr(h, "Started at"));	/* wake-up traces have no such lines */
+	free(h);
+	trace_explain_free(x);
+}
+
+/* timerlat has no latency header: the worst activation per context is read from the lines. */
+static void test_header_timerlat(void **state)
+{
+	static const char text[] =
+		"# tracer: timerlat\n"
+		"#\n"
+		"           <...>-213     [000] d..h1..     9.541248: #1     context    irq "
+		"timer_latency     91238 ns\n"
+		"           <...>-212     [000] .......     9.541382: #1     context thread "
+		"timer_latency    261249 ns\n"
+		"           <...>-213     [001] d..h...     9.543240: #2     context    irq "
+		"timer_latency    118002 ns\n"
+		"           <...>-212     [001] .......     9.543353: #2     context thread "
+		"timer_latency    233280 ns\n";
+	struct trace_explain *x = NULL;
+	char *cause = NULL, *h;
+
+	(void)state;
+	assert_int_equal(trace_explain_load(text, sizeof(text) - 1, "tl.txt", &x, &cause), 0);
+	h = header_of(x);
+	assert_non_null(strstr(h, "Tracer timerlat: how late"));
+	assert_non_null(strstr(h, "Worst latency 261 us in thread context (line 4, CPU 0); "
+				  "the worst in irq context was 118 us."));
+	free(h);
+	trace_explain_free(x);
+}
+
+static void test_lines_and_lookup(void **state)
+{
+	struct trace_explain *x = load_fixture("irqsoff.txt");
+	const struct trace_lat_entry *e;
+	const char *s;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(x->nlines, 34);
+	s = trace_explain_line(x, 1, &len);
+	assert_int_equal(len, strlen("# tracer: irqsoff"));
+	assert_memory_equal(s, "# tracer: irqsoff", len);
+	s = trace_explain_line(x, 34, &len);
+	assert_non_null(strstr(s, "entry_SYSCALL_64_after_hwframe"));
+	assert_null(trace_explain_line(x, 35, &len));
+	assert_null(trace_explain_line(x, 0, &len));
+	e = trace_explain_entry_at(x, 23);
+	assert_non_null(e);
+	assert_string_equal(e->function, "rtlab_inject_busy_wait");
+	assert_int_equal(e->mark, '!');
+	assert_null(trace_explain_entry_at(x, 1));	/* header */
+	assert_null(trace_explain_entry_at(x, 28));	/* a stack frame */
+	assert_ptr_equal(&x->trace->entries[x->worst_mark], e);
+	trace_explain_free(x);
+}
+
+static void test_flags_words(void **state)
+{
+	struct trace_lat_flags f;
+	struct rt_buf b = RT_BUF_INIT;
+
+	(void)state;
+	assert_int_equal(trace_lat_decode_flags("dNh1.", 5, NULL, 0, &f), 0);
+	assert_int_equal(trace_explain_flags(&f, false, &b), 0);
+	assert_string_equal(rt_buf_str(&b), "irqs off, need-resched, hardirq, preempt depth 1");
+	rt_buf_reset(&b);
+	assert_int_equal(trace_explain_flags(&f, true, &b), 0);
+	assert_string_equal(rt_buf_str(&b), "hard irqs disabled; reschedule pending (need-resched "
+			    "flag and preempt bit); in hardirq; preemption disabled (preempt depth "
+			    "1); may migrate");
+	rt_buf_reset(&b);
+
+	/* Nothing set reads as the normal state, not as an empty string. */
+	assert_int_equal(trace_lat_decode_flags("....", 4, NULL, 0, &f), 0);
+	assert_int_equal(trace_explain_flags(&f, false, &b), 0);
+	assert_string_equal(rt_buf_str(&b), "irqs on, preemptible");
+	rt_buf_reset(&b);
+
+	assert_int_equal(trace_lat_decode_flags(".ns2", 4, NULL, 0, &f), 0);
+	assert_int_equal(trace_explain_flags(&f, false, &b), 0);
+	assert_string_equal(rt_buf_str(&b), "need-resched (flag only), softirq, preempt depth 2");
+	rt_buf_reset(&b);
+
+	assert_int_equal(trace_lat_decode_flags("Dp.3", 4, NULL, 0, &f), 0);
+	assert_int_equal(trace_explain_flags(&f, false, &b), 0);
+	assert_string_equal(rt_buf_str(&b), "irqs off, BH off, need-resched (preempt bit only), "
+			    "preempt depth 3");
+	rt_buf_reset(&b);
+
+	/* A block the decoder could not fully read says so. */
+	assert_int_not_equal(trace_lat_decode_flags("d?.1", 4, NULL, 0, &f), 0);
+	assert_int_equal(trace_explain_flags(&f, false, &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "not understood"));
+	rt_buf_fini(&b);
+}
+
+static void test_gap_and_names(void **state)
+{
+	char buf[24];
+
+	(void)state;
+	assert_string_equal(trace_explain_gap('+', buf, sizeof(buf)), "> 10 us");
+	assert_string_equal(trace_explain_gap('!', buf, sizeof(buf)), "> 100 us");
+	assert_string_equal(trace_explain_gap('#', buf, sizeof(buf)), "> 1000 us");
+	assert_string_equal(trace_explain_gap('*', buf, sizeof(buf)), "> 10 ms");
+	assert_string_equal(trace_explain_gap('@', buf, sizeof(buf)), "> 100 ms");
+	assert_string_equal(trace_explain_gap('$', buf, sizeof(buf)), "> 1 s");
+	assert_string_equal(trace_explain_gap(' ', buf, sizeof(buf)), "");
+	assert_string_equal(trace_explain_gap('x', buf, sizeof(buf)), "");
+	assert_string_equal(trace_explain_policy(1), "SCHED_FIFO");
+	assert_string_equal(trace_explain_policy(6), "SCHED_DEADLINE");
+	assert_null(trace_explain_policy(42));
+	assert_non_null(trace_explain_measures("preemptoff"));
+	assert_null(trace_explain_measures("no-such-tracer"));
+	assert_null(trace_explain_measures(NULL));
+	assert_true(trace_explain_is_wakeup("wakeup_dl"));
+	assert_false(trace_explain_is_wakeup("irqsoff"));
+}
+
+static void test_entry_words(void **state)
+{
+	struct trace_explain *x = load_fixture("wakeup_rt.txt");
+	struct rt_buf b = RT_BUF_INIT;
+
+	(void)state;
+	/* A scheduler line in words. */
+	assert_int_equal(trace_explain_entry(x, trace_explain_entry_at(x, 21), &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "<idle>-0 on CPU 2 at +28 us: switch on CPU 2: "
+			       "now runs sleep-2389 (kernel prio 94 = rt_prio 5, runnable)"));
+	assert_non_null(strstr(rt_buf_str(&b), "flags \"d..2\": hard irqs disabled"));
+	rt_buf_reset(&b);
+	/* A delay mark. */
+	assert_int_equal(trace_explain_entry(x, trace_explain_entry_at(x, 19), &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "delay mark '+': the next entry came > 10 us "
+			       "later\n"));
+	rt_buf_reset(&b);
+	/* The stack trace lists its frames, innermost first. */
+	assert_int_equal(trace_explain_entry(x, trace_explain_entry_at(x, 22), &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "2 frames, innermost first"));
+	assert_non_null(strstr(rt_buf_str(&b),
+			       "  frame 1: __schedule\n  frame 2: schedule_idle\n"));
+	rt_buf_fini(&b);
+	trace_explain_free(x);
+}
+
+static void test_problems_and_normal_format(void **state)
+{
+	static const char text[] =
+		"  bash-1234  [001] d..1. 100.000500: do_thing <-caller\n"
+		"this line is nothing\n"
+		"\tbash-1234  [001] ..... 100.250000: other <-caller\r\n";
+	struct trace_explain *x = NULL;
+	struct rt_buf b = RT_BUF_INIT;
+	const struct trace_lat_problem *p;
+	char *cause = NULL, *h;
+
+	(void)state;
+	assert_int_equal(trace_explain_load(text, sizeof(text) - 1, "n.txt", &x, &cause), 0);
+	assert_int_equal(x->trace->nentries, 2);
+	p = trace_explain_problem_at(x, 2);
+	assert_non_null(p);
+	assert_non_null(strstr(p->what, "n.txt:2:"));
+	h = header_of(x);
+	assert_non_null(strstr(h, "No '# tracer:' line"));
+	assert_non_null(strstr(h, "1 line could not be read; the first: n.txt:2:"));
+	free(h);
+	/* Absolute time in seconds, not "+N us". */
+	assert_int_equal(trace_explain_time(x, &x->trace->entries[0], &b), 0);
+	assert_string_equal(rt_buf_str(&b), "100.000500 s");
+	/* Tabs and CRs draw as blanks: no control byte reaches the screen. */
+	for (size_t i = 0; i < x->len; i++)
+		assert_true(x->text[i] == '\n' || (unsigned char)x->text[i] >= 0x20);
+	rt_buf_fini(&b);
+	trace_explain_free(x);
+}
+
+static char *results_doc(const char *mode, const char *trace, bool truncated)
+{
+	json_t *doc = json_pack("{s:s, s:s, s:{s:s}}", "schema", "rtlab.result/1", "lab",
+				"ftrace", "extra", "mode", mode);
+	char *s;
+
+	if (trace)
+		json_object_set_new(json_object_get(doc, "extra"), "tracer",
+				    json_pack("{s:s, s:b}", "trace_text", trace,
+					      "trace_text_truncated", truncated));
+	s = json_dumps(doc, 0);
+	json_decref(doc);
+	return s;
+}
+
+static void test_results_documents(void **state)
+{
+	struct trace_explain *x = NULL;
+	char *cause = NULL, *doc, *h;
+	size_t len;
+	char *trace = fixture_text("irqsoff.txt", &len);
+
+	(void)state;
+	/* A tracer-mode document: the trace inside it, same lines as the file. */
+	doc = results_doc("tracer", trace, true);
+	assert_int_equal(trace_explain_load(doc, strlen(doc), "r.json", &x, &cause), 0);
+	assert_true(x->from_results);
+	assert_true(x->truncated);
+	assert_int_equal(x->nlines, 34);
+	assert_non_null(trace_explain_entry_at(x, 23));
+	h = header_of(x);
+	assert_non_null(strstr(h, "cut this trace"));
+	free(h);
+	trace_explain_free(x);
+	free(doc);
+
+	/* An event-mode document says why there is no trace and how to get one. */
+	doc = results_doc("events", NULL, false);
+	assert_int_equal(trace_explain_load(doc, strlen(doc), "e.json", &x, &cause), -EINVAL);
+	assert_null(x);
+	assert_non_null(strstr(cause, "e.json: an event-mode run"));
+	assert_non_null(strstr(cause, "rtlab lab run ftrace --mode tracer --json FILE"));
+	assert_non_null(strstr(cause, "rtlab vm run --kernel lab"));
+	free(cause);
+	cause = NULL;
+	free(doc);
+
+	/* Another lab's results, and JSON that is no results document. */
+	doc = strdup("{\"schema\": \"rtlab.result/1\", \"lab\": \"latency\"}");
+	assert_int_equal(trace_explain_load(doc, strlen(doc), "l.json", &x, &cause), -EINVAL);
+	assert_non_null(strstr(cause, "results of the latency lab"));
+	free(cause);
+	cause = NULL;
+	free(doc);
+	assert_int_equal(trace_explain_load(" {\"a\": 1}", 9, "a.json", &x, &cause), -EINVAL);
+	assert_non_null(strstr(cause, "not an rtlab results document"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(trace_explain_load("{oops", 5, "b.json", &x, &cause), -EINVAL);
+	assert_non_null(strstr(cause, "b.json:1:"));
+	free(cause);
+	free(trace);
+}
+
+static void test_not_a_trace(void **state)
+{
+	struct trace_explain *x = NULL;
+	char *cause = NULL, *text = NULL;
+	size_t len;
+
+	(void)state;
+	assert_int_equal(trace_explain_load("hello\nworld\n", 12, "t.txt", &x, &cause), -EINVAL);
+	assert_null(x);
+	assert_non_null(strstr(cause, "t.txt:1:"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(trace_explain_read_file("/nonexistent/trace", &text, &len, &cause),
+			 -ENOENT);
+	assert_non_null(strstr(cause, "/nonexistent/trace: cannot read it"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(trace_explain_read_file("/", &text, &len, &cause), -EISDIR);
+	assert_null(text);
+	free(cause);
+}
+
+/* Every fixture loads and every entry can be put into words. */
+static void test_all_fixtures(void **state)
+{
+	static const char *const names[] = {
+		"irqsoff.txt", "preemptoff.txt", "preemptirqsoff.txt", "wakeup.txt",
+		"wakeup_rt.txt", "wakeup_dl.txt",
+	};
+	struct rt_buf b = RT_BUF_INIT;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct trace_explain *x = load_fixture(names[i]);
+		char *h = header_of(x);
+
+		assert_non_null(strstr(h, "Worst latency"));
+		for (size_t k = 0; k < x->trace->nentries; k++) {
+			rt_buf_reset(&b);
+			assert_int_equal(trace_explain_entry(x, &x->trace->entries[k], &b), 0);
+			assert_true(b.len > 0);
+			assert_ptr_equal(trace_explain_entry_at(x, x->trace->entries[k].line),
+					 &x->trace->entries[k]);
+		}
+		free(h);
+		trace_explain_free(x);
+	}
+	rt_buf_fini(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_header_irqsoff),
+		cmocka_unit_test(test_header_wakeup_rt),
+		cmocka_unit_test(test_header_timerlat),
+		cmocka_unit_test(test_lines_and_lookup),
+		cmocka_unit_test(test_flags_words),
+		cmocka_unit_test(test_gap_and_names),
+		cmocka_unit_test(test_entry_words),
+		cmocka_unit_test(test_problems_and_normal_format),
+		cmocka_unit_test(test_results_documents),
+		cmocka_unit_test(test_not_a_trace),
+		cmocka_unit_test(test_all_fixtures),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
