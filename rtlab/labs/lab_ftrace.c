@@ -76,7 +76,8 @@
 #define TID_WAIT_MS 1000u
 #define RTLA_DURATION_S 2u
 #define XC_TIMEOUT_MS 15000u
-#define HOG_PRIO_ABOVE 5		/* the user-space hog runs this far above the probe */
+#define HOG_PRIO_ABOVE 5
+#define TRACE_READ_TRIES 5		/* reads of `trace` while it lacks its header */		/* the user-space hog runs this far above the probe */
 
 const char *const ftrace_questions[] = { "cause", "function", "tracer", NULL };
 
@@ -1185,14 +1186,46 @@ static int record_tracer(struct ft_run *r, json_t *extra)
 	json_t *o;
 
 	have_max = trace_ctl_max_latency(r->ctl, &max_lat, NULL) == 0;
-	text = trace_ctl_read_trace(r->ctl, &len, &cause);
+	/*
+	 * A latency tracer swaps its snapshot buffer in when it records a new
+	 * maximum; read at that moment, `trace` holds only "# tracer:". Seen in
+	 * the lab kernel under emulation while the screen kept the serial
+	 * console busy. When tracing_max_latency says something was recorded,
+	 * read again a few times before giving up.
+	 */
+	for (unsigned int attempt = 0;; attempt++) {
+		text = trace_ctl_read_trace(r->ctl, &len, &cause);
+		if (text && trace_latency_parse(text, len, "trace", &t, NULL) == 0 &&
+		    t->have_latency)
+			break;
+		trace_latency_free(t);
+		t = NULL;
+		if (attempt + 1 >= TRACE_READ_TRIES || !have_max || max_lat == 0)
+			break;
+		free(text);
+		free(cause);
+		cause = NULL;
+		nanosleep(&(struct timespec){ .tv_nsec = 200 * 1000000L }, NULL);
+	}
 	if (!text) {
 		rt_result_add_note(r->res, "the tracer's trace could not be read");
 		rt_log(RT_LOG_WARN, "ftrace: %s", cause ? cause : "trace not read");
-	} else if (trace_latency_parse(text, len, "trace", &t, &cause)) {
-		rt_result_add_note(r->res, "the tracer's trace held nothing rtlab could parse "
-				   "(no latency above the threshold?)");
+	} else if (!t || !t->have_latency) {
+		trace_latency_free(t);
 		t = NULL;
+		if (trace_latency_parse(text, len, "trace", &t, NULL))
+			t = NULL;
+		if (have_max && max_lat) {
+			char note[160];
+
+			snprintf(note, sizeof(note), "the tracer recorded %llu us "
+				 "(tracing_max_latency), but its trace held no latency header "
+				 "when read", max_lat);
+			rt_result_add_note(r->res, note);
+		} else {
+			rt_result_add_note(r->res, "the tracer's trace held nothing rtlab could "
+					   "parse (no latency above the threshold?)");
+		}
 	}
 	free(cause);
 	o = tracer_json(t, r->tracer, trace_ctl_is_top_level(r->ctl), r->p, max_lat, have_max);

@@ -32,7 +32,7 @@
 
 #define TV_KEY_ESC 27
 #define TV_KEY_CTRL(c) ((c) & 0x1f)
-#define TV_GUTTER 10		/* "> 1000 us" and a blank */
+#define TV_GUTTER 11		/* a blank, "> 1000 us" and a blank */
 #define TV_FLAGS_MIN_COLS 120	/* from here the flags get their own column */
 #define TV_HSTEP 8
 

@@ -285,6 +285,55 @@ if command -v tmux >/dev/null; then
 		sleep 0.5
 	done
 	ok $seen "vm run: rtlab's menu appears on the VM's console"
+
+	# The ftrace lab's screen in tracer mode on the lab kernel, then its trace in the viewer.
+	pane() { tmux capture-pane -p -t "$sess"; }
+	# The marker of the selected row: '>' in the VM, whose console has no UTF-8 locale.
+	marker_re="^ *($(printf '\xe2\x96\xb8')|>) "
+	until_screen() { # TEXT HALF-SECONDS
+		local i
+		for i in $(seq 1 "$2"); do pane | grep -qF -- "$1" && return 0; sleep 0.5; done
+		return 1
+	}
+	# to_row TEXT: move the marker (menu or setup panel) to the row holding TEXT.
+	to_row() {
+		local i
+		for i in $(seq 1 30); do
+			pane | grep -E "$marker_re" | grep -qF -- "$1" && return 0
+			tmux send-keys -t "$sess" j
+			sleep 0.3
+		done
+		return 1
+	}
+	if [ $seen = 0 ]; then
+		to_row "Hunting latencies with ftrace" && tmux send-keys -t "$sess" Enter
+		until_screen "Ftrace lab: choose the settings" 60
+		ok $? "vm run (lab): Enter on the ftrace lab opens its setup"
+		to_row "irqsoff" && tmux send-keys -t "$sess" Space
+		until_screen "(*) irqsoff" 20
+		ok $? "vm run (lab): irqsoff is here and chosen (tracer mode)"
+		# Function tracing off: under TCG its cost makes every irq entry look long.
+		to_row "Function trace" && tmux send-keys -t "$sess" Space
+		until_screen "Function trace off" 20
+		tmux send-keys -t "$sess" Enter
+		until_screen "Tracer irqsoff: worst latency" 180
+		ok $? "vm run (lab): the run ends with the tracer's worst latency in the summary"
+		pane | grep -E 'Tracer irqsoff|saved' | sed 's/^/# /'
+		tmux send-keys -t "$sess" v
+		until_screen "the longest time hard interrupts stayed disabled" 40
+		ok $? "vm run (lab): v shows the run's irqsoff trace in the viewer, header in words"
+		pane | grep -E '^ (Worst|Started) ' | sed 's/^/# /'
+
+		tmux send-keys -t "$sess" q
+		sleep 0.5
+		tmux send-keys -t "$sess" q
+		until_screen "Lessons" 40
+		ok $? "vm run (lab): q closes the viewer, q again goes back to the menu"
+	else
+		for what in "setup" "tracer chosen" "summary" "viewer" "back to the menu"; do
+			skip "vm run (lab): ftrace screen, $what" "the menu did not appear"
+		done
+	fi
 	tmux send-keys -t "$sess" C-a x
 	for _ in $(seq 1 40); do [ -s "$tmp/run.rc" ] && break; sleep 0.25; done
 	[ "$(cat "$tmp/run.rc" 2>/dev/null)" = 0 ] && grep -q 'the VM stopped' "$tmp/run.err"
@@ -293,6 +342,9 @@ if command -v tmux >/dev/null; then
 	tmux kill-session -t "$sess" 2>/dev/null
 else
 	skip "vm run: rtlab's menu on the console" "tmux is not installed"
+	for what in "setup" "tracer chosen" "summary" "viewer" "back to the menu"; do
+		skip "vm run (lab): ftrace screen, $what" "tmux is not installed"
+	done
 	skip "vm run: Ctrl-A x ends the VM" "tmux is not installed"
 fi
 
