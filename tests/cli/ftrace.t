@@ -30,19 +30,7 @@ run() { # run ARGS... -> $tmp/out, $tmp/err, $rc
 json_get() { # json_get FILE PYTHON-EXPR(d)
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(($2))" "$1"
 }
-# The top-level state the lab must leave alone (instances of other live processes excluded).
-state() {
-	for f in current_tracer tracing_on set_event tracing_thresh; do
-		echo "$f=$(cat "$T/$f" 2>/dev/null)"
-	done
-	for d in "$T"/instances/*/; do
-		[ -d "$d" ] || continue
-		i=$(basename "$d")
-		p=${i##*-}
-		case $p in *[!0-9]*|"") echo "instance $i"; continue ;; esac
-		kill -0 "$p" 2>/dev/null || echo "instance $i"
-	done
-}
+. "$SRCDIR/tests/cli/lib/tracefs.bash"
 
 # ---- usage errors (no root needed) -----------------------------------------------
 for args in "--mode both" "--tracer function" "--seed 3" "--threshold x" "--bogus"; do

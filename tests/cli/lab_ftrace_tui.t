@@ -44,20 +44,7 @@ skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
 json_get() { # json_get FILE PYTHON-EXPR(d)
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(($2))" "$1"
 }
-# The top-level state the lab must leave alone: instances of live processes
-# other than rtlab's test ones are someone else's and ignored.
-state() {
-	for f in current_tracer tracing_on set_event tracing_thresh; do
-		echo "$f=$(cat "$T/$f" 2>/dev/null)"
-	done
-	for d in "$T"/instances/*/; do
-		[ -d "$d" ] || continue
-		i=$(basename "$d")
-		p=${i##*-}
-		case $p in *[!0-9]*|"") echo "instance $i"; continue ;; esac
-		kill -0 "$p" 2>/dev/null || echo "instance $i"
-	done
-}
+. "$SRCDIR/tests/cli/lib/tracefs.bash"
 newest_result() { ls -t "$results"/ftrace-*.json 2>/dev/null | head -n1; }
 # select_row NAME LABEL: move the setup's cursor (the marker) to the row LABEL.
 select_row() {
