@@ -15,6 +15,8 @@
 #   - rt: a 5-second latency lab run gives a valid rtlab.result/1 document;
 #   - the state disk keeps what the guest wrote across a restart;
 #   - a boot that cannot reach rtlab in time fails with the console's last lines;
+#   - `rtlab vm run` (lab): the menu on the console, the ftrace lab's screen in tracer
+#     mode with irqsoff, its summary, and the run's trace in the viewer;
 #   - with working KVM (the doctor's probe), lab boots under KVM too.
 # Needs: RTLAB, SRCDIR, RTLAB_VM_DIR (the images, from `make vm`), jq, qemu-system-x86_64;
 # debugfs (e2fsprogs) to read files from a guest's state disk.
@@ -65,7 +67,7 @@ vmexec() {
 rc() { cat "$tmp/$1.rc"; }
 ready_ms() { sed -n 's/.* ready after \([0-9]*\) ms.*/\1/p' "$tmp/$1.err"; }
 
-echo "1..46"
+echo "1..51"
 
 # ---- usage and missing images (no boot) ----
 "$RTLAB" vm >/dev/null 2>&1; a=$?
