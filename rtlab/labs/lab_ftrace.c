@@ -774,6 +774,11 @@ struct ft_run {
 	bool interrupted;
 	double measured_s;
 	json_t *extra_hunt;			/* owned */
+	/* Tracer mode: the last trace read during the run that had its latency header. */
+	char *kept_text;			/* owned, or NULL */
+	size_t kept_len;
+	unsigned long long kept_max_us;		/* tracing_max_latency when it was read */
+	double kept_at_s;			/* when (now_s()) */
 };
 
 static int last_cpu(void)
@@ -786,6 +791,36 @@ static int last_cpu(void)
 			if (CPU_ISSET(c, &set))
 				cpu = c;
 	return cpu;
+}
+
+/*
+ * Tracer mode, during the run: when tracing_max_latency has grown, read the
+ * trace and keep it if it has its latency header (at most once a second:
+ * opening `trace` pauses the tracer). The lab kernel has been seen to
+ * record a new maximum without the snapshot that goes with it, leaving
+ * `trace` headerless at the end; record_tracer() then falls back on this.
+ */
+static void keep_trace(struct ft_run *r)
+{
+	struct trace_latency *t = NULL;
+	unsigned long long max_us;
+	size_t len = 0;
+	char *text;
+
+	if (!r->ctl || now_s() - r->kept_at_s < 1.0 ||
+	    trace_ctl_max_latency(r->ctl, &max_us, NULL) || max_us <= r->kept_max_us)
+		return;
+	r->kept_at_s = now_s();
+	text = trace_ctl_read_trace(r->ctl, &len, NULL);
+	if (text && trace_latency_parse(text, len, "trace", &t, NULL) == 0 && t->have_latency) {
+		free(r->kept_text);
+		r->kept_text = text;
+		r->kept_len = len;
+		r->kept_max_us = t->latency_us;
+		text = NULL;
+	}
+	trace_latency_free(t);
+	free(text);
 }
 
 static int start_probe(struct ft_run *r, char **cause)
@@ -946,6 +981,7 @@ static void run_cleanup(struct ft_run *r)
 	rt_hist_free(r->phist);
 	r->phist = NULL;
 	free(r->rt_refused);
+	free(r->kept_text);
 	free(r->tc.reason);
 	json_decref(r->extra_hunt);
 	rt_result_free(r->res);
@@ -1049,6 +1085,7 @@ static int measure(struct lab_ctx *ctx, const struct rt_sink *sink, struct ft_ru
 			last_pct = pct;
 		}
 		live_update(ctx, r, FTRACE_LIVE_MEASURING, pct, now_s() - t0);
+		keep_trace(r);
 	}
 	/* With the module, its thread plants a last section and stops the tracer itself. */
 	stop_hunt(r);
@@ -1210,6 +1247,21 @@ static int record_tracer(struct ft_run *r, json_t *extra)
 	if (!text) {
 		rt_result_add_note(r->res, "the tracer's trace could not be read");
 		rt_log(RT_LOG_WARN, "ftrace: %s", cause ? cause : "trace not read");
+	} else if ((!t || !t->have_latency) && r->kept_text) {
+		char note[200];
+
+		/* The end had no snapshot: the last good trace read during the run. */
+		trace_latency_free(t);
+		free(text);
+		text = r->kept_text;
+		len = r->kept_len;
+		r->kept_text = NULL;
+		if (trace_latency_parse(text, len, "trace", &t, NULL))
+			t = NULL;
+		snprintf(note, sizeof(note), "the tracer recorded %llu us at the end, but the kernel "
+			 "kept no trace of it; the trace shown is the last one read during the run "
+			 "(%llu us)", max_lat, r->kept_max_us);
+		rt_result_add_note(r->res, note);
 	} else if (!t || !t->have_latency) {
 		trace_latency_free(t);
 		t = NULL;

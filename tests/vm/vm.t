@@ -318,9 +318,14 @@ if command -v tmux >/dev/null; then
 		to_row "Function trace" && tmux send-keys -t "$sess" Space
 		until_screen "Function trace off" 20
 		tmux send-keys -t "$sess" Enter
-		until_screen "Tracer irqsoff: worst latency" 180
-		ok $? "vm run (lab): the run ends with the tracer's worst latency in the summary"
-		pane | grep -E 'Tracer irqsoff|saved' | sed 's/^/# /'
+		# Known: with the screen busy on the serial console, the lab kernel sometimes
+		# records a maximum without its trace; the summary must then say so, with the figure.
+		until_screen "Ftrace lab: done" 180 &&
+			{ pane | grep -qF "Tracer irqsoff: worst latency" ||
+			  { pane | grep -qF "Tracer irqsoff: no latency parsed" &&
+			    pane | grep -qE "note: the tracer recorded [0-9]+ us"; }; }
+		ok $? "vm run (lab): the summary gives the tracer's worst latency, or says why it has none"
+		pane | grep -E 'Tracer irqsoff|saved|note:' | sed 's/^/# /'
 		tmux send-keys -t "$sess" v
 		until_screen "the longest time hard interrupts stayed disabled" 40
 		ok $? "vm run (lab): v shows the run's irqsoff trace in the viewer, header in words"
