@@ -76,8 +76,7 @@
 #define TID_WAIT_MS 1000u
 #define RTLA_DURATION_S 2u
 #define XC_TIMEOUT_MS 15000u
-#define HOG_PRIO_ABOVE 5
-#define TRACE_READ_TRIES 5		/* reads of `trace` while it lacks its header */		/* the user-space hog runs this far above the probe */
+#define HOG_PRIO_ABOVE 5		/* the user-space hog runs this far above the probe */
 
 const char *const ftrace_questions[] = { "cause", "function", "tracer", NULL };
 
@@ -774,11 +773,6 @@ struct ft_run {
 	bool interrupted;
 	double measured_s;
 	json_t *extra_hunt;			/* owned */
-	/* Tracer mode: the last trace read during the run that had its latency header. */
-	char *kept_text;			/* owned, or NULL */
-	size_t kept_len;
-	unsigned long long kept_max_us;		/* tracing_max_latency when it was read */
-	double kept_at_s;			/* when (now_s()) */
 };
 
 static int last_cpu(void)
@@ -791,36 +785,6 @@ static int last_cpu(void)
 			if (CPU_ISSET(c, &set))
 				cpu = c;
 	return cpu;
-}
-
-/*
- * Tracer mode, during the run: when tracing_max_latency has grown, read the
- * trace and keep it if it has its latency header (at most once a second:
- * opening `trace` pauses the tracer). The lab kernel has been seen to
- * record a new maximum without the snapshot that goes with it, leaving
- * `trace` headerless at the end; record_tracer() then falls back on this.
- */
-static void keep_trace(struct ft_run *r)
-{
-	struct trace_latency *t = NULL;
-	unsigned long long max_us;
-	size_t len = 0;
-	char *text;
-
-	if (!r->ctl || now_s() - r->kept_at_s < 1.0 ||
-	    trace_ctl_max_latency(r->ctl, &max_us, NULL) || max_us <= r->kept_max_us)
-		return;
-	r->kept_at_s = now_s();
-	text = trace_ctl_read_trace(r->ctl, &len, NULL);
-	if (text && trace_latency_parse(text, len, "trace", &t, NULL) == 0 && t->have_latency) {
-		free(r->kept_text);
-		r->kept_text = text;
-		r->kept_len = len;
-		r->kept_max_us = t->latency_us;
-		text = NULL;
-	}
-	trace_latency_free(t);
-	free(text);
 }
 
 static int start_probe(struct ft_run *r, char **cause)
@@ -981,7 +945,6 @@ static void run_cleanup(struct ft_run *r)
 	rt_hist_free(r->phist);
 	r->phist = NULL;
 	free(r->rt_refused);
-	free(r->kept_text);
 	free(r->tc.reason);
 	json_decref(r->extra_hunt);
 	rt_result_free(r->res);
@@ -1085,7 +1048,6 @@ static int measure(struct lab_ctx *ctx, const struct rt_sink *sink, struct ft_ru
 			last_pct = pct;
 		}
 		live_update(ctx, r, FTRACE_LIVE_MEASURING, pct, now_s() - t0);
-		keep_trace(r);
 	}
 	/* With the module, its thread plants a last section and stops the tracer itself. */
 	stop_hunt(r);
@@ -1223,50 +1185,16 @@ static int record_tracer(struct ft_run *r, json_t *extra)
 	json_t *o;
 
 	have_max = trace_ctl_max_latency(r->ctl, &max_lat, NULL) == 0;
-	/*
-	 * A latency tracer swaps its snapshot buffer in when it records a new
-	 * maximum; read at that moment, `trace` holds only "# tracer:". Seen in
-	 * the lab kernel under emulation while the screen kept the serial
-	 * console busy. When tracing_max_latency says something was recorded,
-	 * read again a few times before giving up.
-	 */
-	for (unsigned int attempt = 0;; attempt++) {
-		text = trace_ctl_read_trace(r->ctl, &len, &cause);
-		if (text && trace_latency_parse(text, len, "trace", &t, NULL) == 0 &&
-		    t->have_latency)
-			break;
-		trace_latency_free(t);
-		t = NULL;
-		if (attempt + 1 >= TRACE_READ_TRIES || !have_max || max_lat == 0)
-			break;
-		free(text);
-		free(cause);
-		cause = NULL;
-		nanosleep(&(struct timespec){ .tv_nsec = 200 * 1000000L }, NULL);
-	}
+	text = trace_ctl_read_trace(r->ctl, &len, &cause);
 	if (!text) {
 		rt_result_add_note(r->res, "the tracer's trace could not be read");
 		rt_log(RT_LOG_WARN, "ftrace: %s", cause ? cause : "trace not read");
-	} else if ((!t || !t->have_latency) && r->kept_text) {
-		char note[200];
-
-		/* The end had no snapshot: the last good trace read during the run. */
-		trace_latency_free(t);
-		free(text);
-		text = r->kept_text;
-		len = r->kept_len;
-		r->kept_text = NULL;
-		if (trace_latency_parse(text, len, "trace", &t, NULL))
-			t = NULL;
-		snprintf(note, sizeof(note), "the tracer recorded %llu us at the end, but the kernel "
-			 "kept no trace of it; the trace shown is the last one read during the run "
-			 "(%llu us)", max_lat, r->kept_max_us);
-		rt_result_add_note(r->res, note);
-	} else if (!t || !t->have_latency) {
-		trace_latency_free(t);
-		t = NULL;
-		if (trace_latency_parse(text, len, "trace", &t, NULL))
-			t = NULL;
+	} else if (trace_latency_parse(text, len, "trace", &t, NULL) || !t->have_latency) {
+		/*
+		 * The lab kernel, with rtlab's screen busy on its serial console,
+		 * has been seen to record a maximum and leave `trace` with its
+		 * first line only (labs/ftrace/README.md): say so with the figure.
+		 */
 		if (have_max && max_lat) {
 			char note[160];
 
