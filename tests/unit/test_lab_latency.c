@@ -261,15 +261,15 @@ static struct rt_result *make_doc(const struct docspec *d)
 			json_string("not root") : json_null())), 0);
 	}
 	assert_int_equal(json_array_append_new(preds, json_pack("{s:s, s:s}", "answer_key",
-		"predict.03.predict-load-fifo", "scenario", "load-fifo")), 0);
+		"predict.03.predict-fifo-p99", "scenario", "load-fifo")), 0);
 	assert_int_equal(json_array_append_new(preds, json_pack("{s:s, s:s}", "answer_key",
-		"predict.05.predict-rt-p99", "scenario", "load-fifo-rt")), 0);
+		"predict.05.predict-rt-p99-pinned", "scenario", "load-fifo-rt")), 0);
 	extra = rt_result_extra(res);
 	json_object_set_new(extra, "scenarios", scens);
 	json_object_set_new(extra, "predictions", preds);
 	json_object_set_new(extra, "interrupted", json_boolean(d->interrupted));
 	if (d->predictions)
-		assert_int_equal(rt_result_set_answer_num(res, "predict.03.predict-load-fifo", 20), 0);
+		assert_int_equal(rt_result_set_answer_num(res, "predict.03.predict-fifo-p99", 20), 0);
 	if (d->answers)
 		for (const char *const *q = latency_questions; *q; q++)
 			assert_int_equal(rt_result_set_answer_str(res, *q, "because"), 0);
