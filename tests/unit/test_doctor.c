@@ -627,7 +627,14 @@ static int mount_child(void)
 
 	if (unshare(CLONE_NEWNS) < 0 || mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
 		return 20;
+	/*
+	 * tracefs can be mounted twice: at /sys/kernel/tracing and, once debugfs is mounted,
+	 * automatically at /sys/kernel/debug/tracing. Remove both (debugfs with its automount)
+	 * in this private namespace, or the doctor finds the second one and mounts nothing.
+	 */
 	while (umount2("/sys/kernel/tracing", MNT_DETACH) == 0)
+		;
+	while (umount2("/sys/kernel/debug", MNT_DETACH) == 0)
 		;
 	if (doctor_probe_tracefs(&tf, "", true, true, false) < 0)
 		return 21;
