@@ -173,7 +173,7 @@ struct rt_journal_stale {
 	pid_t pid;		/* process that wrote it */
 	size_t entries;		/* changes it would undo */
 	bool other_boot;	/* written before the last reboot: discarded, not replayed */
-	bool corrupt;		/* unreadable: moved aside, not replayed */
+	bool corrupt;		/* ours, read, but not a journal: moved aside, not replayed */
 };
 
 /**

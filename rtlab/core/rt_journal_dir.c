@@ -468,8 +468,9 @@ static char *jr_left_alone(const char *dir, const char *name, const struct jr_fo
 		n = asprintf(&s, "journal %s/%s belongs to %s, not to this user: left alone (not "
 			     "read, replayed or moved)%s", dir, name,
 			     jr_owner_name(f->owner, owner, sizeof(owner)),
-			     geteuid() != 0 ? "; journals of runs as root are restored by "
-			     "`sudo rtlab doctor --restore`" : "");
+			     geteuid() != 0 ? "; journals of runs as root live in "
+			     RT_JOURNAL_ROOT_DIR " and are restored by `sudo rtlab doctor "
+			     "--restore`" : "");
 	else
 		n = asprintf(&s, "journal %s/%s is %s: left alone (not replayed or moved)", dir,
 			     name, f->why ? f->why : "not a regular file");
