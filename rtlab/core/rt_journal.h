@@ -18,10 +18,18 @@
  *   - a created network namespace (undo: delete it).
  *
  * Journals live in one directory (rt_journal_default_dir()), one file per
- * process, named "<pid>.journal". Each file records the boot id, so a journal
- * from before a reboot (whose changes the reboot already undid) is discarded
- * with a notice rather than replayed. Thread entries record the thread's
- * start time, so a recycled tid is never touched.
+ * process, named "<pid>.journal". As root that directory is /run/rtlab and
+ * nothing in the environment moves it; any directory is used only if it
+ * belongs to the effective user and no one else can write it, and only
+ * regular files of that user in it are read. Each entry may name only what
+ * its kind allows (tracefs files and a few listed kernel knobs, rtlab
+ * tracefs instances, /run/netns files); anything else is refused when
+ * recorded and skipped, with a warning, when replayed.
+ *
+ * Each file records the boot id, so a journal from before a reboot (whose
+ * changes the reboot already undid) is discarded with a notice rather than
+ * replayed. Thread entries record the thread's start time, so a recycled
+ * tid is never touched.
  *
  * Replay from a signal handler uses only async-signal-safe calls on state
  * prepared in advance.
@@ -36,17 +44,25 @@
 
 struct rt_journal;
 
+/* Root's journal directory: root-owned, mode 0700, emptied by a reboot. */
+#define RT_JOURNAL_ROOT_DIR "/run/rtlab"
+
 /**
  * rt_journal_default_dir - the directory journals live in
  *
- * $RTLAB_JOURNAL_DIR if set (tests use it), else "<state dir>/journal".
- * Returns a string the caller frees, or NULL with errno set.
+ * As root (effective uid 0) always RT_JOURNAL_ROOT_DIR: RTLAB_JOURNAL_DIR,
+ * XDG_STATE_HOME and HOME are ignored. Otherwise $RTLAB_JOURNAL_DIR if set
+ * (tests use it), else "<state dir>/journal". Returns a string the caller
+ * frees, or NULL with errno set.
  */
 char *rt_journal_default_dir(void);
 
 /**
  * rt_journal_open - start this process's journal in @dir
- * @dir: journal directory, created if missing; NULL means the default
+ * @dir: journal directory, created (mode 0700) if missing; NULL means the
+ *       default. It must be a directory (not a symlink) of the effective
+ *       user that neither group nor others can write, or the open fails
+ *       with -EPERM and @cause says whose it is and its mode.
  * @cause: on failure, why
  *
  * The file is created on the first change, so a run that changes nothing
@@ -86,9 +102,14 @@ int rt_journal_close(struct rt_journal *j);
  * @len: bytes of @value
  *
  * @path must exist and be readable (its old value, at most 1 MiB, is kept in
- * memory and in the journal); it is resolved to an absolute path at once.
- * Undo opens it with O_TRUNC and writes the old bytes back verbatim, so use
- * it for knobs whose read form can be written back.
+ * memory and in the journal); it is resolved (realpath) at once, and the
+ * resolved path must be a file entry may name: a tracefs file under
+ * /sys/kernel/tracing or /sys/kernel/debug/tracing, sched_rt_runtime_us or
+ * sched_rt_period_us under /proc/sys/kernel, or a debugfs
+ * sched/fair_server/cpuN/{runtime,period}; it is opened without following
+ * symlinks, and must be a regular file on that filesystem (-EPERM if not).
+ * Undo opens it the same way with O_TRUNC and writes the old bytes back
+ * verbatim, so use it for knobs whose read form can be written back.
  *
  * Returns 0 or a negative errno; on failure @cause names the file and what
  * the kernel said (for tracefs files, also tracefs's error log). If the
@@ -124,7 +145,9 @@ int rt_journal_set_affinity(struct rt_journal *j, pid_t tid, const cpu_set_t *se
  * rt_journal_create_instance - journal, then create the tracefs instance @name
  *
  * The instance directory is made under the "instances" directory of
- * tracefs_tracing_dir(). Undo removes it. Returns 0 or a negative errno
+ * tracefs_tracing_dir(), which must be /sys/kernel/tracing or
+ * /sys/kernel/debug/tracing, and @name must start with "rtlab" (-EPERM
+ * otherwise). Undo removes it. Returns 0 or a negative errno
  * (-EEXIST if it already exists: a stale one should be removed first). If
  * the creation fails, its entry is dropped: undoing it would remove an
  * instance that is not ours.
@@ -150,7 +173,7 @@ struct rt_journal_stale {
 	pid_t pid;		/* process that wrote it */
 	size_t entries;		/* changes it would undo */
 	bool other_boot;	/* written before the last reboot: discarded, not replayed */
-	bool corrupt;		/* unreadable: moved aside, not replayed */
+	bool corrupt;		/* ours, read, but not a journal: moved aside, not replayed */
 };
 
 /**
@@ -159,7 +182,9 @@ struct rt_journal_stale {
  * @out: on success, an array the caller frees with rt_journal_stale_free()
  * @n: on success, its length
  *
- * Returns 0 or a negative errno.
+ * Files recovery would leave alone (another user's, not regular files) are
+ * not listed; each is reported with a warning. Returns 0 or a negative
+ * errno (-EPERM for an untrusted directory, as rt_journal_recover()).
  */
 int rt_journal_scan(const char *dir, struct rt_journal_stale **out, size_t *n, char **cause);
 void rt_journal_stale_free(struct rt_journal_stale *v, size_t n);
@@ -171,9 +196,15 @@ void rt_journal_stale_free(struct rt_journal_stale *v, size_t n);
  * @cause: on failure, why
  *
  * Journals of live processes are left alone; journals from a previous boot
- * are removed without replay; unreadable ones are moved aside as
- * "<name>.corrupt". Each action is logged with rt_log(). Returns 0 or a
- * negative errno.
+ * are removed without replay; journals of ours that do not parse are moved
+ * aside as "<name>.corrupt". Anything else named like a journal (another
+ * user's file, a FIFO, a device, a symlink, a file we cannot read) is left
+ * exactly as it is: recovery goes on with the others, then returns -EPERM
+ * with @cause naming the first such file and whose or what it is. An entry
+ * that names what its kind may not touch is skipped with a warning. Each
+ * action is logged with rt_log(). An untrusted directory (see
+ * rt_journal_open()) is not read at all: -EPERM with @cause. A missing one
+ * is empty. Returns 0 or a negative errno.
  */
 int rt_journal_recover(const char *dir, unsigned int *restored, char **cause);
 

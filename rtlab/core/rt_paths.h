@@ -2,7 +2,8 @@
  * rt_paths: where rtlab keeps state and finds its data.
  *
  * State (progress, the undo journal) lives under $XDG_STATE_HOME/rtlab,
- * default ~/.local/state/rtlab. Data (lessons, labs, slides) is found, in
+ * default ~/.local/state/rtlab; as root the undo journal lives in
+ * /run/rtlab instead (rt_journal_default_dir()). Data (lessons, labs, slides) is found, in
  * order, in $RTLAB_DATADIR, next to a binary run from the build tree
  * (<exe>/../lessons), or in the install prefix compiled in as RTLAB_DATADIR.
  */

@@ -2,7 +2,8 @@
 # CLI tests for `rtlab doctor`: exit codes, the checklist, the rtlab.doctor/1
 # JSON document checked against the machine (uname, getconf, nproc), nothing
 # left behind (tracefs instances, veth pairs), the unprivileged run, and
-# --restore replaying a journal left by a "killed" run.
+# --restore replaying a journal left by a "killed" run (as another user: see
+# the section).
 #
 # Needs: RTLAB (the binary), SRCDIR (the source tree), jq.
 set -u
@@ -173,46 +174,70 @@ else
 fi
 
 # ---- stale journals and --restore ----------------------------------------
+# As root journals live in /run/rtlab, shared with every other rtlab on the
+# machine (any of which may replay a dead run's journal first), so this runs
+# as another user (nobody, when we are root) in a journal directory of its
+# own. The journal undoes a scheduling change of a sleeper of that user's,
+# as a killed run would have left it. Root's side is in journal_security.t.
 
-mkdir -p "$RTLAB_JOURNAL_DIR"
-printf 'new\n' >"$tmp/knob"
-sh -c 'exit 0' &
-dead=$!
-wait $dead
-{
-	echo 'rtlab-journal 1'
-	echo "boot $(cat /proc/sys/kernel/random/boot_id)"
-	echo "pid $dead 1"
-	echo "file \"$tmp/knob\" \"old\\x0a\""
-} >"$RTLAB_JOURNAL_DIR/$dead.journal"
+. "$SRCDIR/tests/cli/lib/journal.bash"
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	mkdir -p "$tmp/user"
+	chown 65534:65534 "$tmp/user"
+	install -m 0755 "$RTLAB" "$tmp/rtlab-user"
+	as_user() {
+		HOME="$tmp/user" RTLAB_JOURNAL_DIR="$tmp/user/journal" RTLAB_DATADIR="$SRCDIR" \
+			setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	}
+	user_rtlab=$tmp/rtlab-user
+	setpriv --reuid=65534 --regid=65534 --clear-groups sleep 600 >/dev/null 2>&1 </dev/null &
+else
+	mkdir -p "$tmp/user"
+	as_user() { HOME="$tmp/user" RTLAB_JOURNAL_DIR="$tmp/user/journal" "$@"; }
+	user_rtlab=$RTLAB
+	sleep 600 >/dev/null 2>&1 </dev/null &
+fi
+sleeper=$!
+trap 'kill "$sleeper" 2>/dev/null; rm -rf "$tmp"' EXIT
+ujd=$tmp/user/journal
+as_user mkdir -m 0700 "$ujd"
+policy() { chrt -p "$sleeper" | sed -n 's/.*scheduling policy: //p'; }
+chrt -b -p 0 "$sleeper"
+dead=$(dead_pid)
+as_user bash -c "$(declare -f plant_journal); plant_journal '$ujd' $dead \
+	'sched $sleeper $(proc_start "$sleeper") other 0'"
 
-"$RTLAB" doctor --json >"$tmp/json" 2>"$tmp/err"
+as_user "$user_rtlab" doctor --json >"$tmp/json" 2>"$tmp/err"
 [ $? -eq 0 ] && jq -e --argjson p "$dead" '.journals.stale | length == 1 and .[0].pid == $p
 	and .[0].entries == 1' "$tmp/json" >/dev/null
 ok $? "a journal left by a dead process is listed"
-"$RTLAB" doctor >"$tmp/out" 2>"$tmp/err"
+as_user "$user_rtlab" doctor >"$tmp/out" 2>"$tmp/err"
 grep -q '^  !!  1 journal left by killed runs' "$tmp/out" &&
 	grep -q 'rtlab doctor --restore' "$tmp/out"
 ok $? "the checklist flags it and says to run rtlab doctor --restore"
-[ "$(cat "$tmp/knob")" = new ] && [ -e "$RTLAB_JOURNAL_DIR/$dead.journal" ]
+[ "$(policy)" = SCHED_BATCH ] && [ -e "$ujd/$dead.journal" ]
 ok $? "without --restore nothing is replayed"
-"$RTLAB" doctor --restore --json >"$tmp/json" 2>"$tmp/err"
+as_user "$user_rtlab" doctor --restore --json >"$tmp/json" 2>"$tmp/err"
 st=$?
 [ $st -eq 0 ] && jq -e '.journals.restore.ok == true and .journals.restore.restored == 1' \
 	"$tmp/json" >/dev/null
 ok $? "doctor --restore replays it and reports one restored (exit $st)"
-[ "$(cat "$tmp/knob")" = old ] && [ ! -e "$RTLAB_JOURNAL_DIR/$dead.journal" ]
-ok $? "the old value is back and the journal is gone"
-"$RTLAB" doctor --restore >"$tmp/out" 2>"$tmp/err"
+[ "$(policy)" = SCHED_OTHER ] && [ ! -e "$ujd/$dead.journal" ]
+ok $? "the old policy is back and the journal is gone"
+as_user "$user_rtlab" doctor --restore >"$tmp/out" 2>"$tmp/err"
 [ $? -eq 0 ] && grep -q 'no journals left by killed runs' "$tmp/out" &&
 	grep -q -- '--restore: 0 journals replayed' "$tmp/out"
 ok $? "a second --restore finds nothing to do"
+kill "$sleeper"
+wait "$sleeper" 2>/dev/null
 
 printf 'x\n' >"$tmp/notadir"
-RTLAB_JOURNAL_DIR="$tmp/notadir" "$RTLAB" doctor --json >"$tmp/json" 2>"$tmp/err"
+as_user env RTLAB_JOURNAL_DIR="$tmp/notadir" "$user_rtlab" doctor --json >"$tmp/json" \
+	2>"$tmp/err"
 [ $? -eq 0 ] && jq -e '.journals.error | test("Not a directory")' "$tmp/json" >/dev/null
 ok $? "an unusable journal directory is reported, and the report still exits 0"
-RTLAB_JOURNAL_DIR="$tmp/notadir" "$RTLAB" doctor --restore >"$tmp/out" 2>"$tmp/err"
+as_user env RTLAB_JOURNAL_DIR="$tmp/notadir" "$user_rtlab" doctor --restore >"$tmp/out" \
+	2>"$tmp/err"
 st=$?
 [ $st -eq 1 ] && grep -q -- '--restore failed' "$tmp/out" && grep -q 'restore failed' "$tmp/err"
 ok $? "a failed --restore exits 1 and says why (exit $st)"

@@ -14,6 +14,7 @@ set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
 . "$SRCDIR/tests/cli/lib/tmux.bash" ftracetui
+. "$SRCDIR/tests/cli/lib/journal.bash"
 export RTLAB_DATADIR=$SRCDIR
 results=$tmp/state/rtlab/results
 T=/sys/kernel/tracing
@@ -218,7 +219,7 @@ check "q stops the run and goes back to the menu" wait_for run "learn real-time 
 check "the stopped run removed its instances" bash -c "! ls '$T/instances' | grep -qE -- '^rtlab-.*-$pid\$'"
 check "the stopped run left a partial document" \
 	[ "$(json_get "$(newest_result)" 'd["extra"]["interrupted"]')" = True ]
-check "no journal is left behind" bash -c "! ls '$RTLAB_JOURNAL_DIR'/*.journal 2>/dev/null"
+check "no journal is left behind" no_journal_of "$pid"
 tm send-keys -t run q
 check "q on the menu exits with status 0" wait_status run 0
 check "nothing leaked onto stderr" test ! -s "$tmp/run.err"

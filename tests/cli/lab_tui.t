@@ -11,6 +11,7 @@ set -u
 
 
 . "$SRCDIR/tests/cli/lib/tmux.bash" labtui
+. "$SRCDIR/tests/cli/lib/journal.bash"
 export RTLAB_DATADIR=$SRCDIR
 results=$tmp/state/rtlab/results
 
@@ -156,7 +157,8 @@ tm send-keys -t small q
 check "q stops the run and goes back to the menu" wait_for small "learn real-time Linux" 50
 check "the stopped run left a partial document" \
 	grep -q '"interrupted": true' "$(newest_result)"
-check "no journal is left behind" bash -c "! ls '$RTLAB_JOURNAL_DIR'/*.journal 2>/dev/null"
+check "no journal is left behind" \
+	no_journal_of "$(pgrep -P "$(tm list-panes -t small -F '#{pane_pid}')" | head -n1)"
 tm send-keys -t small q
 check "q quits with status 0" wait_status small 0
 

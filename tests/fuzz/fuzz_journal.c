@@ -3,8 +3,12 @@
  * a full disk or a person may have mangled. Whatever the bytes, parsing must
  * not crash, leak or read out of bounds; and whatever parses must survive a
  * round trip: formatting it and parsing that again gives the same text.
- * Nothing here touches the host (no replay).
+ * The kind table's verdicts must hold too: an entry the rules accept names
+ * a canonical path (no ".", "..", "//") in one of the allowed places, and
+ * the verdict is the same after the round trip. Nothing here touches the
+ * host (no replay).
  */
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +17,40 @@
 #include "core/rt_journal-int.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static bool starts(const char *s, const char *prefix)
+{
+	return !strncmp(s, prefix, strlen(prefix));
+}
+
+/* What an accepted path entry may look like, whatever the rules' code says. */
+static bool path_plausible(const struct rt_journal_entry *e)
+{
+	const char *p = e->path;
+
+	if (e->kind == RT_JOURNAL_SCHED || e->kind == RT_JOURNAL_AFFINITY)
+		return !p;
+	if (!p || p[0] != '/' || strstr(p, "//") || strstr(p, "/./") || strstr(p, "/../"))
+		return false;
+	if (strlen(p) >= 2 && (!strcmp(p + strlen(p) - 2, "/.") ||
+			       !strcmp(p + strlen(p) - 1, "/")))
+		return false;
+	if (strlen(p) >= 3 && !strcmp(p + strlen(p) - 3, "/.."))
+		return false;
+	switch (e->kind) {
+	case RT_JOURNAL_FILE:
+		return starts(p, "/sys/kernel/tracing/") || starts(p, "/sys/kernel/debug/tracing/") ||
+		       starts(p, "/proc/sys/kernel/sched_rt_") ||
+		       starts(p, "/sys/kernel/debug/sched/fair_server/cpu");
+	case RT_JOURNAL_INSTANCE:
+		return starts(p, "/sys/kernel/tracing/instances/rtlab") ||
+		       starts(p, "/sys/kernel/debug/tracing/instances/rtlab");
+	case RT_JOURNAL_NETNS:
+		return starts(p, "/run/netns/") && !strchr(p + strlen("/run/netns/"), '/');
+	default:
+		return true;
+	}
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -40,6 +78,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (rt_journal_format(&again, &two) || one.len != two.len ||
 	    memcmp(one.data, two.data, one.len))
 		abort();
+	for (const struct rt_journal_entry *e = doc.oldest, *f = again.oldest; e || f;
+	     e = e->newer, f = f->newer) {
+		if (!e || !f || !e->rejected != !f->rejected)
+			abort();
+		if (!e->rejected && !path_plausible(e))
+			abort();
+	}
 	rt_buf_fini(&one);
 	rt_buf_fini(&two);
 	rt_journal_doc_fini(&again);

@@ -5,8 +5,18 @@
  * earlier boot, corrupt and dead; and, as root, real scheduling attributes,
  * a real tracefs instance and a real network namespace are undone.
  *
- * Knobs are stand-in files in a temp dir. Children never call cmocka: they
- * report over a pipe and the parent asserts.
+ * The trust rules: as root the default directory is /run/rtlab whatever
+ * the environment says; a directory that is group/other writable, another
+ * user's or a symlink is not read; a FIFO, device, symlink, directory or
+ * another user's file named like a journal is left exactly as it is (and a
+ * FIFO does not hang recovery); an entry naming a path outside its kind's
+ * rules (a canary file, a canary directory) is refused at parse, record and
+ * replay time, symlinks on the way included.
+ *
+ * Knobs are stand-in files in a temp dir that rt_journal_test_allow() opens
+ * to file entries; canaries live in another temp dir that it does not.
+ * Children never call cmocka: they report over a pipe or their exit status
+ * and the parent asserts.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,6 +27,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <sched.h>
 #include <signal.h>
 #include <stdio.h>
@@ -26,6 +37,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -33,10 +45,12 @@
 #include "core/rt_file.h"
 #include "core/rt_journal-int.h"
 #include "core/rt_journal.h"
+#include "core/rt_log.h"
 
 struct fixture {
 	char dir[64];		/* journal dir */
 	char knobs[64];		/* stand-in knob files */
+	char canary[64];	/* files no journal may touch */
 	pid_t kids[8];		/* children still to reap if a test fails midway */
 	size_t nkids;
 };
@@ -74,7 +88,10 @@ static int setup(void **state)
 		return -1;
 	strcpy(f->dir, "/tmp/rtlab-test-journal-XXXXXX");
 	strcpy(f->knobs, "/tmp/rtlab-test-knobs-XXXXXX");
-	if (!mkdtemp(f->dir) || !mkdtemp(f->knobs))
+	strcpy(f->canary, "/tmp/rtlab-test-canary-XXXXXX");
+	if (!mkdtemp(f->dir) || !mkdtemp(f->knobs) || !mkdtemp(f->canary))
+		return -1;
+	if (rt_journal_test_allow(f->knobs))
 		return -1;
 	for (size_t i = 0; i < sizeof(long_old); i++)
 		long_old[i] = (char)(i * 7 + 3);
@@ -137,11 +154,12 @@ static void cleanup_leftovers(struct fixture *f)
 static int teardown(void **state)
 {
 	struct fixture *f = *state;
-	char cmd[192];
+	char cmd[256];
 
 	cleanup_leftovers(f);
 	current = NULL;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s'", f->dir, f->knobs);
+	rt_journal_test_allow(NULL);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s' '%s' '%s'", f->dir, f->knobs, f->canary);
 	if (system(cmd) != 0)
 		return -1;
 	free(f);
@@ -267,32 +285,81 @@ static void test_write_errors(void **state)
 	assert_int_equal(rt_journal_close(j), 0);
 }
 
-static void test_default_dir(void **state)
+#define NOBODY 65534
+
+/* In a child: become nobody (uid and gid 65534, no groups). 0 or -1. */
+static int become_nobody(void)
 {
-	struct fixture *f = *state;
-	char *old = getenv("RTLAB_JOURNAL_DIR") ? strdup(getenv("RTLAB_JOURNAL_DIR")) : NULL;
-	char *oldx = getenv("XDG_STATE_HOME") ? strdup(getenv("XDG_STATE_HOME")) : NULL;
+	if (setgroups(0, NULL) < 0 || setresgid(NOBODY, NOBODY, NOBODY) < 0 ||
+	    setresuid(NOBODY, NOBODY, NOBODY) < 0)
+		return -1;
+	return 0;
+}
+
+/* The default directory as a non-root user: RTLAB_JOURNAL_DIR, else the state dir. 0 if right. */
+static int check_user_default_dir(const struct fixture *f)
+{
 	char want[128], *d;
+	int bad = 0;
 
 	setenv("RTLAB_JOURNAL_DIR", f->dir, 1);
 	d = rt_journal_default_dir();
-	assert_string_equal(d, f->dir);
+	bad |= !d || strcmp(d, f->dir);
 	free(d);
 	unsetenv("RTLAB_JOURNAL_DIR");
 	setenv("XDG_STATE_HOME", f->knobs, 1);
 	d = rt_journal_default_dir();
 	snprintf(want, sizeof(want), "%s/rtlab/journal", f->knobs);
-	assert_string_equal(d, want);
+	bad |= !d || strcmp(d, want);
 	free(d);
+	return bad ? -1 : 0;
+}
+
+static void test_default_dir(void **state)
+{
+	struct fixture *f = *state;
+	char *old = getenv("RTLAB_JOURNAL_DIR") ? strdup(getenv("RTLAB_JOURNAL_DIR")) : NULL;
+	char *oldx = getenv("XDG_STATE_HOME") ? strdup(getenv("XDG_STATE_HOME")) : NULL;
+	char *oldh = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+	int status;
+	char *d;
+	pid_t pid;
+
+	if (geteuid() == 0) {
+		/* Root: nothing in the environment moves the journals. */
+		setenv("RTLAB_JOURNAL_DIR", f->dir, 1);
+		setenv("XDG_STATE_HOME", f->knobs, 1);
+		setenv("HOME", f->knobs, 1);
+		d = rt_journal_default_dir();
+		assert_non_null(d);
+		assert_string_equal(d, RT_JOURNAL_ROOT_DIR);
+		free(d);
+		/* Another user: its own variables decide (its XDG dir must be its own). */
+		assert_int_equal(chown(f->knobs, NOBODY, NOBODY), 0);
+		pid = spawn();
+		if (pid == 0)
+			_exit(become_nobody() || check_user_default_dir(f) ? 1 : 0);
+		assert_int_equal(wait_kid(pid, &status), pid);
+		assert_true(WIFEXITED(status));
+		assert_int_equal(WEXITSTATUS(status), 0);
+		assert_int_equal(chown(f->knobs, 0, 0), 0);
+	} else {
+		assert_int_equal(check_user_default_dir(f), 0);
+	}
 
 	if (old)
 		setenv("RTLAB_JOURNAL_DIR", old, 1);
+	else
+		unsetenv("RTLAB_JOURNAL_DIR");
 	if (oldx)
 		setenv("XDG_STATE_HOME", oldx, 1);
 	else
 		unsetenv("XDG_STATE_HOME");
+	if (oldh)
+		setenv("HOME", oldh, 1);
 	free(old);
 	free(oldx);
+	free(oldh);
 }
 
 /* ---- Children --------------------------------------------------------------- */
@@ -673,6 +740,521 @@ static void test_stale_journals(void **state)
 	assert_int_equal(restored, 0);
 }
 
+/* ---- Trust: directories, odd files, path rules ------------------------------- */
+
+static pid_t start_sleeper(void)
+{
+	pid_t pid = spawn();
+
+	if (pid == 0) {
+		for (;;)
+			pause();
+	}
+	return pid;
+}
+
+static void reap(pid_t pid)
+{
+	int status;
+
+	kill(pid, SIGKILL);
+	wait_kid(pid, &status);
+}
+
+/* Log messages, collected while a test looks at what the journal says. */
+static struct rt_buf logged = RT_BUF_INIT;
+
+static void log_collect(void *priv, enum rt_log_level level, const char *msg)
+{
+	(void)priv;
+	(void)level;
+	rt_buf_printf(&logged, "%s\n", msg);
+}
+
+static void logs_start(void)
+{
+	rt_buf_fini(&logged);
+	rt_log_set_sink(log_collect, NULL);
+}
+
+/* Everything logged since logs_start(); the caller frees it. */
+static char *logs_take(void)
+{
+	char *s;
+
+	rt_log_set_sink(NULL, NULL);
+	s = rt_buf_take(&logged);
+	return s ? s : strdup("");
+}
+
+/* "<dir>/<pid>.journal" of a dead process @pid with @entries after the header. */
+static void plant(const char *dir, pid_t pid, const char *entries)
+{
+	char boot[80], path[256], *text = NULL;
+
+	read_boot_id(boot, sizeof(boot));
+	assert_true(asprintf(&text, RT_JOURNAL_MAGIC "\nboot %s\npid %d 1\n%s", boot, (int)pid,
+			     entries) > 0);
+	snprintf(path, sizeof(path), "%s/%d.journal", dir, (int)pid);
+	put_file(path, text, strlen(text));
+	free(text);
+}
+
+/*
+ * A stand-in knob "<knobs>/knob" holding "untouched", and in @entry a file
+ * entry (with its newline) that would write @what to it.
+ */
+static void knob_and_entry(const struct fixture *f, char *knob, size_t ksize, char *entry,
+			   size_t esize, const char *what)
+{
+	snprintf(knob, ksize, "%s/knob", f->knobs);
+	put_file(knob, "untouched", 9);
+	snprintf(entry, esize, "file \"%s\" \"%s\"\n", knob, what);
+}
+
+static bool is_type(const char *path, mode_t type)
+{
+	struct stat st;
+
+	return lstat(path, &st) == 0 && (st.st_mode & S_IFMT) == type;
+}
+
+/* No "*.corrupt" in @dir: nothing was moved aside. */
+static bool none_corrupt(const char *dir)
+{
+	struct dirent *de;
+	bool none = true;
+	DIR *d = opendir(dir);
+
+	assert_non_null(d);
+	while ((de = readdir(d)))
+		if (strstr(de->d_name, ".corrupt"))
+			none = false;
+	closedir(d);
+	return none;
+}
+
+/*
+ * A directory others can write, another user's directory, or a symlink: its
+ * journals are neither listed nor replayed nor renamed, and nothing is
+ * written there.
+ */
+static void test_untrusted_dirs(void **state)
+{
+	struct fixture *f = *state;
+	char knob[128], open_dir[128], theirs[128], link[128], entry[256], jpath[192];
+	const char *dirs[3] = { open_dir, theirs, link };
+	const char *expect[3] = { "0777", "uid 65534", "symbolic link" };
+	struct rt_journal_stale *st = NULL;
+	unsigned int restored = 9;
+	size_t n = 9;
+
+	knob_and_entry(f, knob, sizeof(knob), entry, sizeof(entry), "written by a planted journal");
+	snprintf(open_dir, sizeof(open_dir), "%s/open", f->dir);
+	snprintf(theirs, sizeof(theirs), "%s/theirs", f->dir);
+	snprintf(link, sizeof(link), "%s/link", f->dir);
+	assert_int_equal(mkdir(open_dir, 0700), 0);
+	assert_int_equal(mkdir(theirs, 0700), 0);
+	assert_int_equal(symlink(f->dir, link), 0);
+	plant(open_dir, 999999001, entry);
+	assert_int_equal(chmod(open_dir, 0777), 0);
+	plant(theirs, 999999002, entry);
+	plant(f->dir, 999999003, entry);	/* reached through the symlink */
+	if (geteuid() == 0)
+		assert_int_equal(chown(theirs, NOBODY, NOBODY), 0);
+
+	for (int i = 0; i < 3; i++) {
+		char *cause = NULL;
+		struct rt_journal *j;
+
+		if (i == 1 && geteuid() != 0)
+			continue;	/* cannot give a directory away */
+		assert_int_equal(rt_journal_recover(dirs[i], &restored, &cause), -EPERM);
+		assert_non_null(cause);
+		if (!strstr(cause, dirs[i]) || !strstr(cause, expect[i]))
+			fail_msg("cause '%s' should name %s and '%s'", cause, dirs[i], expect[i]);
+		free(cause);
+		cause = NULL;
+		assert_int_equal(restored, 0);
+		assert_int_equal(rt_journal_scan(dirs[i], &st, &n, &cause), -EPERM);
+		assert_non_null(cause);
+		free(cause);
+		cause = NULL;
+		assert_int_equal(n, 0);
+		j = rt_journal_open(dirs[i], &cause);
+		assert_null(j);
+		assert_int_equal(errno, EPERM);
+		assert_non_null(cause);
+		free(cause);
+	}
+	assert_file(knob, "untouched", 9);
+	snprintf(jpath, sizeof(jpath), "%s/999999001.journal", open_dir);
+	assert_true(is_type(jpath, S_IFREG));
+	snprintf(jpath, sizeof(jpath), "%s/999999002.journal", theirs);
+	assert_true(is_type(jpath, S_IFREG));
+	assert_true(none_corrupt(open_dir));
+	assert_true(none_corrupt(theirs));
+	assert_true(none_corrupt(f->dir));
+	assert_int_equal(chmod(open_dir, 0700), 0);
+}
+
+/*
+ * A FIFO, a symlink, a directory, a device and another user's journal named
+ * like journals: recovery neither hangs nor reads, replays or renames them,
+ * and says what each is.
+ */
+static void test_odd_files(void **state)
+{
+	struct fixture *f = *state;
+	char knob[128], real[128], path[192], entry[256], *cause = NULL, *log;
+	struct rt_journal_stale *st = NULL;
+	unsigned int restored = 9;
+	size_t n = 9;
+
+	knob_and_entry(f, knob, sizeof(knob), entry, sizeof(entry), "written through an odd file");
+	snprintf(path, sizeof(path), "%s/999999011.journal", f->dir);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	/* A valid journal elsewhere, reached only by following the symlink. */
+	plant(f->knobs, 999999012, entry);
+	snprintf(real, sizeof(real), "%s/999999012.journal", f->knobs);
+	snprintf(path, sizeof(path), "%s/999999012.journal", f->dir);
+	assert_int_equal(symlink(real, path), 0);
+	snprintf(path, sizeof(path), "%s/999999013.journal", f->dir);
+	assert_int_equal(mkdir(path, 0700), 0);
+	if (geteuid() == 0) {
+		snprintf(path, sizeof(path), "%s/999999014.journal", f->dir);
+		assert_int_equal(mknod(path, S_IFCHR | 0600, makedev(1, 3)), 0);
+		plant(f->dir, 999999015, entry);
+		snprintf(path, sizeof(path), "%s/999999015.journal", f->dir);
+		assert_int_equal(chown(path, NOBODY, NOBODY), 0);
+	}
+
+	/* A FIFO that recovery opened for reading would block here: die instead. */
+	alarm(10);
+	logs_start();
+	assert_int_equal(rt_journal_scan(f->dir, &st, &n, NULL), 0);
+	assert_int_equal(n, 0);
+	rt_journal_stale_free(st, n);
+	assert_int_equal(rt_journal_recover(f->dir, &restored, &cause), -EPERM);
+	log = logs_take();
+	alarm(0);
+	assert_int_equal(restored, 0);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "999999011.journal is a FIFO"));
+	assert_non_null(strstr(cause, "more"));
+	free(cause);
+	cause = NULL;
+	if (!strstr(log, "999999011.journal is a FIFO, not a regular file") ||
+	    !strstr(log, "999999012.journal is a symbolic link") ||
+	    !strstr(log, "999999013.journal is a directory") ||
+	    (geteuid() == 0 && (!strstr(log, "999999014.journal is a character device") ||
+				!strstr(log, "999999015.journal belongs to nobody (uid 65534)"))))
+		fail_msg("the log does not say what each odd file is:\n%s", log);
+	free(log);
+
+	assert_file(knob, "untouched", 9);
+	snprintf(path, sizeof(path), "%s/999999011.journal", f->dir);
+	assert_true(is_type(path, S_IFIFO));
+	snprintf(path, sizeof(path), "%s/999999012.journal", f->dir);
+	assert_true(is_type(path, S_IFLNK));
+	assert_true(is_type(real, S_IFREG));
+	snprintf(path, sizeof(path), "%s/999999013.journal", f->dir);
+	assert_true(is_type(path, S_IFDIR));
+	if (geteuid() == 0) {
+		snprintf(path, sizeof(path), "%s/999999014.journal", f->dir);
+		assert_true(is_type(path, S_IFCHR));
+		snprintf(path, sizeof(path), "%s/999999015.journal", f->dir);
+		assert_true(is_type(path, S_IFREG));
+	}
+	assert_true(none_corrupt(f->dir));
+
+	/* Our own journal file may sit on a FIFO's name: it replaces it, without reading. */
+	snprintf(path, sizeof(path), "%s/%d.journal", f->dir, (int)getpid());
+	assert_int_equal(mkfifo(path, 0600), 0);
+	alarm(10);
+	{
+		struct rt_journal *j = rt_journal_open(f->dir, NULL);
+
+		assert_non_null(j);
+		assert_int_equal(rt_journal_write_file(j, knob, "1", 1, NULL), 0);
+		assert_true(is_type(path, S_IFREG));
+		assert_int_equal(rt_journal_close(j), 0);
+	}
+	alarm(0);
+	assert_false(exists(path));
+	assert_file(knob, "untouched", 9);
+
+	/* Another user's file with our name is theirs: no journal here rather than replace it. */
+	if (geteuid() == 0) {
+		struct rt_journal *j;
+
+		put_file(path, "theirs\n", 7);
+		assert_int_equal(chown(path, NOBODY, NOBODY), 0);
+		j = rt_journal_open(f->dir, &cause);
+		assert_null(j);
+		assert_int_equal(errno, EEXIST);
+		assert_non_null(strstr(cause, "belongs to nobody (uid 65534)"));
+		free(cause);
+		assert_file(path, "theirs\n", 7);
+		assert_true(none_corrupt(f->dir));
+	}
+}
+
+/*
+ * Entries that name what their kind may not touch: a canary file written,
+ * a canary file unlinked as a "netns", a canary directory removed as an
+ * "instance", paths with "..", and symlinks inside an allowed directory.
+ * Each is skipped and reported; the allowed entry in the same journal is
+ * still restored.
+ */
+static void test_rejected_entries(void **state)
+{
+	struct fixture *f = *state;
+	char cfile[128], cns[128], cdir[128], ok[128], link[128], sub[128], jpath[192];
+	char *entries = NULL;
+	struct rt_journal_doc doc;
+	const struct rt_journal_entry *e;
+	unsigned int restored = 0;
+	char *text, *log, *cause = NULL;
+	size_t len, nrejected = 0, hits = 0;
+	const char *base = strrchr(f->canary, '/') + 1;
+
+	snprintf(cfile, sizeof(cfile), "%s/file", f->canary);
+	snprintf(cns, sizeof(cns), "%s/ns", f->canary);
+	snprintf(cdir, sizeof(cdir), "%s/dir", f->canary);
+	snprintf(ok, sizeof(ok), "%s/ok", f->knobs);
+	snprintf(link, sizeof(link), "%s/link", f->knobs);
+	snprintf(sub, sizeof(sub), "%s/sub", f->knobs);
+	put_file(cfile, "canary", 6);
+	put_file(cns, "", 0);
+	assert_int_equal(mkdir(cdir, 0700), 0);
+	put_file(ok, "now", 3);
+	assert_int_equal(symlink(cfile, link), 0);
+	assert_int_equal(symlink(f->canary, sub), 0);
+	assert_true(asprintf(&entries,
+			     "file \"%s\" \"old\"\n"
+			     "file \"%s\" \"pwned\"\n"
+			     "file \"%s/../%s/file\" \"pwned\"\n"
+			     "file \"%s/link\" \"pwned\"\n"
+			     "file \"%s/sub/file\" \"pwned\"\n"
+			     "netns \"%s\"\n"
+			     "netns \"/run/netns/../..%s\"\n"
+			     "instance \"%s\"\n"
+			     "instance \"/sys/kernel/tracing/instances/../../../..%s\"\n",
+			     ok, cfile, f->knobs, base, f->knobs, f->knobs, cns, cns, cdir,
+			     cdir) > 0);
+	plant(f->dir, 999999021, entries);
+
+	/* The parser already marks what no rule allows; symlinks show only on the way. */
+	snprintf(jpath, sizeof(jpath), "%s/999999021.journal", f->dir);
+	assert_int_equal(rt_file_read(jpath, 1 << 20, &text, &len), 0);
+	assert_int_equal(rt_journal_parse(text, len, &doc, NULL, NULL), 0);
+	free(text);
+	for (e = doc.oldest; e; e = e->newer)
+		nrejected += e->rejected != NULL;
+	assert_int_equal(nrejected, 6);
+	assert_null(doc.oldest->rejected);			/* the allowed knob */
+	assert_null(doc.oldest->newer->newer->newer->rejected);	/* link: under the test root */
+	rt_journal_doc_fini(&doc);
+
+	logs_start();
+	assert_int_equal(rt_journal_recover(f->dir, &restored, &cause), 0);
+	log = logs_take();
+	assert_null(cause);
+	assert_int_equal(restored, 1);
+	assert_file(ok, "old", 3);
+	assert_file(cfile, "canary", 6);
+	assert_true(is_type(cns, S_IFREG));
+	assert_true(is_type(cdir, S_IFDIR));
+	assert_true(is_type(link, S_IFLNK));
+	for (const char *p = log; (p = strstr(p, "refused to restore")); p++)
+		hits++;
+	if (hits != 8)
+		fail_msg("want 8 refusals in the log, got %zu:\n%s", hits, log);
+	if (!strstr(log, "not a knob the journal may restore") ||
+	    !strstr(log, "symbolic link") || !strstr(log, "not canonical") ||
+	    !strstr(log, "not a network namespace file") ||
+	    !strstr(log, "not an rtlab tracefs instance"))
+		fail_msg("the log does not say why:\n%s", log);
+	free(log);
+	free(entries);
+}
+
+/* Replay checks again, whatever the entry's parse said (a journal in memory). */
+static void test_replay_rechecks(void **state)
+{
+	struct fixture *f = *state;
+	char cfile[128], cdir[128], link[128];
+	struct rt_journal_entry e;
+
+	snprintf(cfile, sizeof(cfile), "%s/file", f->canary);
+	snprintf(cdir, sizeof(cdir), "%s/dir", f->canary);
+	snprintf(link, sizeof(link), "%s/link", f->knobs);
+	put_file(cfile, "canary", 6);
+	assert_int_equal(mkdir(cdir, 0700), 0);
+	assert_int_equal(symlink(cfile, link), 0);
+
+	memset(&e, 0, sizeof(e));
+	e.kind = RT_JOURNAL_FILE;
+	e.old = (char *)"pwned";
+	e.old_len = 5;
+	e.path = cfile;
+	rt_journal_entry_replay(&e);
+	assert_int_equal(e.outcome, RT_JOURNAL_REJECTED);
+	assert_non_null(e.rejected);
+	e.path = link;
+	rt_journal_entry_replay(&e);
+	assert_int_equal(e.outcome, RT_JOURNAL_REJECTED);
+	assert_non_null(strstr(e.rejected, "symbolic link"));
+	assert_file(cfile, "canary", 6);
+
+	memset(&e, 0, sizeof(e));
+	e.kind = RT_JOURNAL_INSTANCE;
+	e.path = cdir;
+	rt_journal_entry_replay(&e);
+	assert_int_equal(e.outcome, RT_JOURNAL_REJECTED);
+	e.kind = RT_JOURNAL_NETNS;
+	e.path = cfile;
+	rt_journal_entry_replay(&e);
+	assert_int_equal(e.outcome, RT_JOURNAL_REJECTED);
+	assert_true(is_type(cdir, S_IFDIR));
+	assert_file(cfile, "canary", 6);
+}
+
+/* A change the journal could not undo is refused before it is made. */
+static void test_write_refused(void **state)
+{
+	struct fixture *f = *state;
+	char cfile[128], link[128], fifo[128], *cause = NULL;
+	struct rt_journal *j;
+	int ret;
+
+	snprintf(cfile, sizeof(cfile), "%s/file", f->canary);
+	snprintf(link, sizeof(link), "%s/link", f->knobs);
+	snprintf(fifo, sizeof(fifo), "%s/fifo", f->knobs);
+	put_file(cfile, "canary", 6);
+	assert_int_equal(symlink(cfile, link), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	j = rt_journal_open(f->dir, NULL);
+	assert_non_null(j);
+	assert_int_equal(rt_journal_write_file(j, cfile, "x", 1, &cause), -EPERM);
+	assert_non_null(strstr(cause, "may not change it"));
+	free(cause);
+	cause = NULL;
+	/* realpath resolves the link to the canary, which is not allowed. */
+	assert_int_equal(rt_journal_write_file(j, link, "x", 1, &cause), -EPERM);
+	free(cause);
+	cause = NULL;
+	alarm(10);
+	assert_int_equal(rt_journal_write_file(j, fifo, "x", 1, &cause), -EPERM);
+	alarm(0);
+	assert_non_null(strstr(cause, "not a regular file"));
+	free(cause);
+	cause = NULL;
+	/* -ENODEV only where tracefs is not there at all. */
+	ret = rt_journal_create_instance(j, "not-rtlab", &cause);
+	if (ret != -EPERM && ret != -ENODEV)
+		fail_msg("create_instance(not-rtlab): %d (%s)", ret, cause);
+	free(cause);
+	assert_int_equal(rt_journal_count(j), 0);
+	assert_int_equal(rt_journal_close(j), 0);
+	assert_file(cfile, "canary", 6);
+}
+
+/*
+ * As another user: a journal of root's in that user's own directory is
+ * left alone, not renamed, and the warning names root and how to restore;
+ * a directory of root's is not trusted. Runs as nobody in a child.
+ */
+static int nobody_checks(const struct fixture *f, const char *udir, const char *rootj)
+{
+	char aside[256], *cause = NULL, *log;
+	unsigned int restored = 9;
+	struct stat st;
+
+	if (become_nobody())
+		return 10;
+	logs_start();
+	if (rt_journal_recover(udir, &restored, &cause) != -EPERM || restored != 0)
+		return 11;
+	log = logs_take();
+	if (!cause || !strstr(cause, "belongs to root (uid 0)") ||
+	    !strstr(cause, "sudo rtlab doctor --restore"))
+		return 12;
+	free(cause);
+	cause = NULL;
+	free(log);
+	if (lstat(rootj, &st) < 0 || st.st_uid != 0)
+		return 13;
+	snprintf(aside, sizeof(aside), "%s.corrupt", rootj);
+	if (lstat(aside, &st) == 0)
+		return 14;
+	/* f->dir is root's: not this user's to trust. */
+	if (rt_journal_recover(f->dir, &restored, &cause) != -EPERM || !cause ||
+	    !strstr(cause, "owned by root (uid 0)"))
+		return 15;
+	free(cause);
+	return 0;
+}
+
+static void test_foreign_as_user(void **state)
+{
+	struct fixture *f = *state;
+	char udir[128], knob[128], rootj[192], entry[256];
+	int status;
+	pid_t pid;
+
+	if (geteuid() != 0) {
+		skip_because("needs root to act as two users");
+		return;
+	}
+	snprintf(udir, sizeof(udir), "%s/user", f->dir);
+	knob_and_entry(f, knob, sizeof(knob), entry, sizeof(entry), "x");
+	assert_int_equal(mkdir(udir, 0700), 0);
+	plant(udir, 999999031, entry);
+	snprintf(rootj, sizeof(rootj), "%s/999999031.journal", udir);
+	assert_int_equal(chmod(rootj, 0600), 0);
+	assert_int_equal(chown(udir, NOBODY, NOBODY), 0);
+	/* nobody must reach udir through f->dir. */
+	assert_int_equal(chmod(f->dir, 0711), 0);
+	pid = spawn();
+	if (pid == 0)
+		_exit(nobody_checks(f, udir, rootj));
+	assert_int_equal(wait_kid(pid, &status), pid);
+	assert_int_equal(chmod(f->dir, 0700), 0);
+	assert_true(WIFEXITED(status));
+	if (WEXITSTATUS(status))
+		fail_msg("check %d failed as nobody", WEXITSTATUS(status));
+	assert_true(is_type(rootj, S_IFREG));
+	assert_true(none_corrupt(udir));
+	assert_file(knob, "untouched", 9);
+}
+
+/* A thread entry acts only while the thread's start time is the recorded one. */
+static void test_thread_start_time(void **state)
+{
+	struct fixture *f = *state;
+	struct sched_param sp = { 0 };
+	unsigned long long start;
+	unsigned int restored = 0;
+	char entry[128];
+	pid_t victim;
+
+	victim = start_sleeper();
+	assert_int_equal(sched_setscheduler(victim, SCHED_BATCH, &sp), 0);
+	assert_int_equal(rt_journal_proc_start(victim, &start), 0);
+	snprintf(entry, sizeof(entry), "sched %d %llu other 0\n", (int)victim, start + 7);
+	plant(f->dir, 999999041, entry);
+	assert_int_equal(rt_journal_recover(f->dir, &restored, NULL), 0);
+	assert_int_equal(restored, 1);
+	assert_int_equal(sched_getscheduler(victim), SCHED_BATCH);
+	snprintf(entry, sizeof(entry), "sched %d %llu other 0\n", (int)victim, start);
+	plant(f->dir, 999999042, entry);
+	assert_int_equal(rt_journal_recover(f->dir, &restored, NULL), 0);
+	assert_int_equal(sched_getscheduler(victim), SCHED_OTHER);
+	reap(victim);
+}
+
 /* ---- Parser ----------------------------------------------------------------- */
 
 static void test_parse_format_roundtrip(void **state)
@@ -701,6 +1283,11 @@ static void test_parse_format_roundtrip(void **state)
 	e = doc.oldest;
 	assert_int_equal(e->kind, RT_JOURNAL_FILE);
 	assert_string_equal(e->path, "/sys/a b");
+	/* Parsed and kept, but no rule lets a file entry write it. */
+	assert_non_null(e->rejected);
+	assert_null(e->newer->rejected);
+	assert_null(doc.newest->older->rejected);	/* an rtlab instance */
+	assert_null(doc.newest->rejected);		/* a /run/netns file */
 	assert_int_equal(e->old_len, 7);
 	assert_memory_equal(e->old, "\0\"\\ ok\n", 7);
 	e = e->newer;
@@ -723,6 +1310,46 @@ static void test_parse_format_roundtrip(void **state)
 	rt_journal_doc_fini(&again);
 	rt_buf_fini(&b);
 	rt_journal_doc_fini(&doc);
+}
+
+/*
+ * The fuzz corpus holds one journal whose every entry the rules must reject
+ * and one whose every entry they must accept (tests/fuzz/corpus/journal/).
+ */
+static void test_corpus_verdicts(void **state)
+{
+	static const struct {
+		const char *name;
+		bool rejected;
+		size_t n;
+	} files[] = {
+		{ "rejected-paths.journal", true, 20 },
+		{ "allowed-paths.journal", false, 8 },
+	};
+	const char *srcdir = getenv("SRCDIR");
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		struct rt_journal_doc doc;
+		char path[512], *text = NULL;
+		size_t len = 0;
+
+		snprintf(path, sizeof(path), "%s/tests/fuzz/corpus/journal/%s",
+			 srcdir ? srcdir : ".", files[i].name);
+		if (access(path, R_OK) != 0) {
+			print_message("%s not found: run from the source tree or set SRCDIR\n", path);
+			skip();
+		}
+		assert_int_equal(rt_file_read(path, 1 << 20, &text, &len), 0);
+		assert_int_equal(rt_journal_parse(text, len, &doc, NULL, NULL), 0);
+		free(text);
+		assert_int_equal(doc.n, files[i].n);
+		for (const struct rt_journal_entry *e = doc.oldest; e; e = e->newer)
+			if (!e->rejected != !files[i].rejected)
+				fail_msg("%s: %s is %s", files[i].name, e->path ? e->path : "?",
+					 e->rejected ? e->rejected : "accepted");
+		rt_journal_doc_fini(&doc);
+	}
 }
 
 static void test_parse_rejects(void **state)
@@ -769,25 +1396,6 @@ static void test_parse_rejects(void **state)
 }
 
 /* ---- Root: scheduling, tracefs, netns ------------------------------------------ */
-
-static pid_t start_sleeper(void)
-{
-	pid_t pid = spawn();
-
-	if (pid == 0) {
-		for (;;)
-			pause();
-	}
-	return pid;
-}
-
-static void reap(pid_t pid)
-{
-	int status;
-
-	kill(pid, SIGKILL);
-	wait_kid(pid, &status);
-}
 
 static int first_allowed_cpu(const cpu_set_t *set)
 {
@@ -1054,8 +1662,16 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_exit_restores, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_fork_does_not_replay, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stale_journals, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_untrusted_dirs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_odd_files, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rejected_entries, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_replay_rechecks, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_foreign_as_user, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_thread_start_time, setup, teardown),
 		cmocka_unit_test(test_parse_format_roundtrip),
 		cmocka_unit_test(test_parse_rejects),
+		cmocka_unit_test(test_corpus_verdicts),
 		cmocka_unit_test_setup_teardown(test_sched_real, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_tracefs_instance_real, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_netns_real, setup, teardown),
