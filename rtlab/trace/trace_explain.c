@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
@@ -178,21 +177,24 @@ out_free:
 
 int trace_explain_read_file(const char *path, char **text, size_t *len, char **cause)
 {
-	struct stat st;
+	char *why = NULL;
 	int ret;
 
 	*text = NULL;
 	*len = 0;
-	/* rt_file_read() would read a directory as an error without saying so. */
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return rt_err(cause, -EISDIR, "%s: is a directory, not a trace file", path);
-	ret = rt_file_read(path, TRACE_EXPLAIN_MAX_FILE, text, len);
-	if (ret == -EFBIG)
-		return rt_err(cause, ret, "%s: larger than %u MiB, too big to be a trace to read",
-			      path, TRACE_EXPLAIN_MAX_FILE >> 20);
-	if (ret)
-		return rt_err(cause, ret, "%s: cannot read it: %s", path, strerror(-ret));
-	return 0;
+	ret = rt_file_load(path, 0, TRACE_EXPLAIN_MAX_FILE, text, len, &why);
+	if (ret == -EISDIR)
+		rt_err(cause, ret, "%s: is a directory, not a trace file", path);
+	else if (ret == -EINVAL)
+		rt_err(cause, ret, "%s", why ? why : strerror(-ret));
+	else if (ret == -EFBIG)
+		rt_err(cause, ret, "%s: larger than %u MiB, too big to be a trace to read; "
+		       "explain a part of it (e.g. the first 100000 lines: head -n 100000 FILE "
+		       ">part.txt)", path, TRACE_EXPLAIN_MAX_FILE >> 20);
+	else if (ret)
+		rt_err(cause, ret, "%s: cannot read it: %s", path, strerror(-ret));
+	free(why);
+	return ret;
 }
 
 void trace_explain_free(struct trace_explain *x)
