@@ -22,7 +22,7 @@
 
 #include "core/rt_err.h"
 #include "core/rt_file.h"
-#include "core/rt_json.h"
+#include "core/rt_result.h"
 
 #define TE_TRACER_MODE_HINT \
 	"to record one, run 'rtlab lab run ftrace --mode tracer --json FILE' on a kernel " \
@@ -37,13 +37,9 @@
 static int te_from_results(json_t *doc, const char *name, const char **text, size_t *len,
 			   bool *truncated, char **cause)
 {
-	json_t *schema = json_object_get(doc, "schema"), *lab = json_object_get(doc, "lab");
+	json_t *lab = json_object_get(doc, "lab");
 	json_t *extra = json_object_get(doc, "extra"), *tracer, *tt, *mode;
 
-	if (!json_is_string(schema) || strcmp(json_string_value(schema), "rtlab.result/1"))
-		return rt_err(cause, -EINVAL, "%s: a JSON document, but not an rtlab results "
-			      "document (no \"schema\": \"rtlab.result/1\"), so it holds no trace",
-			      name);
 	if (!json_is_string(lab) || strcmp(json_string_value(lab), "ftrace"))
 		return rt_err(cause, -EINVAL, "%s: results of the %s lab, which records no "
 			      "tracer trace; only the ftrace lab does (" TE_TRACER_MODE_HINT ")",
@@ -127,8 +123,8 @@ static void te_find_marks(struct trace_explain *x)
 int trace_explain_load(const char *text, size_t len, const char *name,
 		       struct trace_explain **out, char **cause)
 {
+	struct rt_result *res = NULL;
 	struct trace_explain *x;
-	json_t *doc = NULL;
 	size_t i = 0;
 	int ret;
 
@@ -147,10 +143,12 @@ int trace_explain_load(const char *text, size_t len, const char *name,
 			   text[i] == '\r'))
 		i++;
 	if (i < len && text[i] == '{') {
-		ret = rt_json_load(text, len, name, &doc, cause);
+		/* Validated as `lab report` and `grade` do, before anything is used. */
+		ret = rt_result_parse(text, len, name, &res, cause);
 		if (ret)
 			goto out_free;
-		ret = te_from_results(doc, name, &text, &len, &x->truncated, cause);
+		ret = te_from_results(rt_result_json(res), name, &text, &len, &x->truncated,
+				      cause);
 		if (ret)
 			goto out_free;
 		x->from_results = true;
@@ -165,12 +163,12 @@ int trace_explain_load(const char *text, size_t len, const char *name,
 		goto out_free;
 	}
 	te_find_marks(x);
-	json_decref(doc);
+	rt_result_free(res);
 	*out = x;
 	return 0;
 
 out_free:
-	json_decref(doc);
+	rt_result_free(res);
 	trace_explain_free(x);
 	return ret;
 }
