@@ -280,7 +280,8 @@ static int show_progress(bool json)
 			goto out_nomem;
 		printf("%s\n", text);
 	} else {
-		fputs(rt_buf_str(&r.text), stdout);
+		/* Names and paths from the progress file: escaped. */
+		cli_text_put(stdout, rt_buf_str(&r.text));
 	}
 	if (fflush(stdout)) {
 		rt_log(RT_LOG_ERR, "cannot write the progress: %s", strerror(errno));

@@ -77,7 +77,7 @@ static void say_md(struct quiz_run *r, const char *md, const char *first, const 
 	if (cli_lesson_snippet(md, r->width, first, rest, &b) == 0)
 		fputs(rt_buf_str(&b), r->talk);
 	else
-		fprintf(r->talk, "%s%s\n", first, md);	/* out of memory: unwrapped is fine */
+		cli_text_printf(r->talk, "%s%s\n", first, md);	/* out of memory: unwrapped */
 	rt_buf_fini(&b);
 }
 
@@ -108,10 +108,11 @@ static void prompt(struct quiz_run *r, const struct quiz *q)
 		fprintf(r->talk, "Your answer (letters a-%c, e.g. a,c): ", last);
 		break;
 	case QUIZ_NUMERIC:
-		fprintf(r->talk, "Your answer (a number, in %s): ", q->unit ? q->unit : "units");
+		cli_text_printf(r->talk, "Your answer (a number, in %s): ",
+				q->unit ? q->unit : "units");
 		break;
 	case QUIZ_PREDICT:
-		fprintf(r->talk, "Your prediction, in %s: ", q->unit ? q->unit : "units");
+		cli_text_printf(r->talk, "Your prediction, in %s: ", q->unit ? q->unit : "units");
 		break;
 	}
 	fflush(r->talk);
@@ -156,7 +157,8 @@ static void right_answer(struct quiz_run *r, const struct quiz *q)
 	bool first = true;
 
 	if (q->kind == QUIZ_NUMERIC) {
-		fprintf(r->talk, "The answer is %.10g %s", q->answer, q->unit ? q->unit : "");
+		cli_text_printf(r->talk, "The answer is %.10g %s", q->answer,
+				q->unit ? q->unit : "");
 		if (q->tolerance > 0)
 			fprintf(r->talk, " (give or take %.10g)", q->tolerance);
 		fputs(".\n", r->talk);
@@ -202,7 +204,7 @@ static bool ask(struct quiz_run *r, struct q_result *res, size_t n, size_t total
 
 	snprintf(head, sizeof(head), "Question %zu of %zu (%s, %s)", n, total, kind_label(q->kind),
 		 q->id);
-	fprintf(r->talk, "\n%s\n", head);
+	cli_text_printf(r->talk, "\n%s\n", head);
 	say_md(r, q->question, "", "");
 	for (size_t i = 0; i < q->noptions && i < QUIZ_INPUT_MAX_OPTIONS; i++) {
 		snprintf(opt, sizeof(opt), "  %c) ", quiz_input_letter(i));
@@ -231,14 +233,15 @@ static bool ask(struct quiz_run *r, struct q_result *res, size_t n, size_t total
 			break;
 		}
 		if (ret == -ENOTSUP || tries == QUIZ_TRIES) {
-			fprintf(r->talk, "Not accepted: %s.\nSkipped.\n",
-				why ? why : "this answer cannot be judged");
+			cli_text_printf(r->talk, "Not accepted: %s.\n",
+					why ? why : "this answer cannot be judged");
+			fputs("Skipped.\n", r->talk);
 			free(why);
 			res->status = Q_SKIPPED;
 			return true;
 		}
-		fprintf(r->talk, "Not accepted: %s. Try again (%u of %u).\n",
-			why ? why : "this answer cannot be judged", tries + 1, QUIZ_TRIES);
+		cli_text_printf(r->talk, "Not accepted: %s. Try again (%u of %u).\n",
+				why ? why : "this answer cannot be judged", tries + 1, QUIZ_TRIES);
 		free(why);
 	}
 	res->answer = strdup(in.text);
@@ -348,7 +351,7 @@ static bool lesson_ok(const char *path)
 	int n = lesson_lint_file(path, &errors);
 
 	if (n) {
-		fputs(rt_buf_str(&errors), stderr);
+		cli_text_put(stderr, rt_buf_str(&errors));
 		rt_log(RT_LOG_ERR, "%s is broken (%s); fix it before taking its quiz", path,
 		       n < 0 ? strerror(-n) : "see the problems above");
 	}
@@ -398,7 +401,7 @@ static int run_quiz(const char *arg, const char *only, bool json)
 		rt_log(RT_LOG_ERR, "lesson %02u has no question '%s'; its questions are:", e->number,
 		       only);
 		for (size_t i = 0; i < doc->nquizzes; i++)
-			fprintf(stderr, "  %s\n", doc->quizzes[i]->id);
+			cli_text_printf(stderr, "  %s\n", doc->quizzes[i]->id);
 		goto out;
 	}
 
@@ -408,8 +411,8 @@ static int run_quiz(const char *arg, const char *only, bool json)
 	r.width = cli_lesson_width(r.talk);
 	r.echo = !isatty(STDIN_FILENO);
 	r.budget = QUIZ_STDIN_BUDGET;
-	fprintf(r.talk, "Quiz of lesson %02u: %s (%zu question%s)\n", e->number,
-		e->title ? e->title : e->slug, r.nres, r.nres == 1 ? "" : "s");
+	cli_text_printf(r.talk, "Quiz of lesson %02u: %s (%zu question%s)\n", e->number,
+			e->title ? e->title : e->slug, r.nres, r.nres == 1 ? "" : "s");
 	for (size_t i = 0; i < r.nres; i++) {
 		if (!ask(&r, &r.res[i], i + 1, r.nres)) {
 			r.ended = true;
