@@ -4,8 +4,12 @@
  */
 #include "cli.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_text.h"
 
 const struct cli_cmd *const cli_table[] = {
 	&cli_cmd_doctor,
@@ -34,13 +38,41 @@ void cli_cmd_help(const struct cli_cmd *cmd, FILE *out)
 		fprintf(out, "\n%s", cmd->help);
 }
 
+static int text_vprintf(FILE *out, const char *fmt, va_list ap)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	int ret = rt_text_vprintf(&b, fmt, ap);
+
+	if (!ret && fwrite(rt_buf_str(&b), 1, b.len, out) != b.len)
+		ret = -EIO;
+	rt_buf_fini(&b);
+	return ret;
+}
+
+int cli_text_printf(FILE *out, const char *fmt, ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = text_vprintf(out, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int cli_text_put(FILE *out, const char *text)
+{
+	return rt_text_fputs(text, RT_TEXT_KEEP_NL, out);
+}
+
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 {
 	va_list ap;
 
 	fprintf(stderr, "rtlab %s: ", cmd->name);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	/* The message quotes the arguments, which may hold anything. */
+	text_vprintf(stderr, fmt, ap);
 	va_end(ap);
 	fprintf(stderr, "\nusage: rtlab %s %s\n", cmd->name, cmd->usage);
 	return CLI_EXIT_USAGE;

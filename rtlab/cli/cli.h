@@ -38,6 +38,23 @@ void cli_cmd_help(const struct cli_cmd *cmd, FILE *out);
 int cli_usage_error(const struct cli_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
+/**
+ * cli_text_printf - print one line to @out with every field escaped
+ *
+ * rt_text_printf() rules: for text whose fields come from files or people
+ * (notes, answers, parameters, seeds, names in a trace), so that no control
+ * character reaches the terminal raw and no field starts a line of its own.
+ * Returns 0 or a negative errno.
+ */
+int cli_text_printf(FILE *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * cli_text_put - write multi-line text built from files to @out, controls
+ * escaped but newlines and tabs kept (rt_text, RT_TEXT_KEEP_NL). 0 or -EIO.
+ */
+int cli_text_put(FILE *out, const char *text);
+
 /* `rtlab --help` text. */
 void cli_help(FILE *out);
 

@@ -65,7 +65,7 @@ static int grade_main(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "which results document?");
 	ret = rt_result_read(file, &lr.res, &cause);
 	if (ret) {
-		fprintf(stderr, "rtlab grade: %s\n", cause ? cause : strerror(-ret));
+		cli_text_printf(stderr, "rtlab grade: %s\n", cause ? cause : strerror(-ret));
 		free(cause);
 		return CLI_EXIT_FAIL;
 	}
@@ -77,17 +77,20 @@ static int grade_main(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	ret = lab->grade(&lr, &rep);
 	if (ret) {
-		fprintf(stderr, "rtlab grade: %s could not be graded (%s)\n", file, strerror(-ret));
+		cli_text_printf(stderr, "rtlab grade: %s could not be graded (%s)\n", file,
+				strerror(-ret));
 		goto out;
 	}
 	if (json) {
 		if (print_json(file, lab->name, &rep))
 			goto out;
 	} else {
-		printf("%s: lab %s, tier %s\n", file, lab->name, rt_result_tier(lr.res));
+		/* Details quote the document (answers, seeds): escaped, one line each. */
+		cli_text_printf(stdout, "%s: lab %s, tier %s\n", file, lab->name,
+				rt_result_tier(lr.res));
 		for (size_t i = 0; i < rep.nchecks; i++)
-			printf("  %s %-20s %s\n", rep.checks[i].passed ? "PASS" : "FAIL",
-			       rep.checks[i].name, rep.checks[i].detail);
+			cli_text_printf(stdout, "  %s %-20s %s\n", rep.checks[i].passed ? "PASS" :
+					"FAIL", rep.checks[i].name, rep.checks[i].detail);
 		printf("score: %.0f%% (%zu of %zu checks passed)\n", rep.score, rep.npassed,
 		       rep.nchecks);
 	}

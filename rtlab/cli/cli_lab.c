@@ -295,7 +295,7 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 		res.interrupted ? " (interrupted: partial)" : "");
 	lab_record_progress(lab->name, res.interrupted ? "interrupted" : "done", path);
 	if (lab->text && lab->text(&res, &text) == 0)
-		fputs(rt_buf_str(&text), stdout);
+		cli_text_put(stdout, rt_buf_str(&text));
 	fflush(stdout);
 	status = res.interrupted ? EXIT_INTERRUPTED : CLI_EXIT_OK;
 
@@ -356,7 +356,7 @@ static int lab_report(const struct cli_cmd *cmd, int argc, char **argv)
 		return cli_usage_error(cmd, "report: which results document?");
 	ret = rt_result_read(file, &res, &cause);
 	if (ret) {
-		fprintf(stderr, "rtlab lab report: %s\n", cause ? cause : strerror(-ret));
+		cli_text_printf(stderr, "rtlab lab report: %s\n", cause ? cause : strerror(-ret));
 		free(cause);
 		return CLI_EXIT_FAIL;
 	}
@@ -379,18 +379,20 @@ static int lab_report(const struct cli_cmd *cmd, int argc, char **argv)
 			fprintf(stderr, "rtlab lab report: %s has no 1 us histogram\n", file);
 		if (ret)
 			goto out;
-		fputs(rt_buf_str(&b), stdout);
+		cli_text_put(stdout, rt_buf_str(&b));
 		rt_buf_reset(&b);
 	}
 	if (!svg && !html && !hist) {
 		const struct lab_ops *lab = lab_find(rt_result_lab(res));
 		struct lab_result lr = { .res = res };
 
+		/* The lab's table holds the document's notes and names: escaped. */
 		if (lab && lab->text && lab->text(&lr, &b) == 0)
-			fputs(rt_buf_str(&b), stdout);
+			cli_text_put(stdout, rt_buf_str(&b));
 		else
-			printf("%s: lab %s, tier %s, created %s\n", file, rt_result_lab(res),
-			       rt_result_tier(res), rt_result_created(res));
+			cli_text_printf(stdout, "%s: lab %s, tier %s, created %s\n", file,
+					rt_result_lab(res), rt_result_tier(res),
+					rt_result_created(res));
 	}
 	status = CLI_EXIT_OK;
 out:
@@ -427,7 +429,8 @@ static int lab_answer(const struct cli_cmd *cmd, int argc, char **argv)
 	if (argc == 4) {
 		ret = lab_answer_set(NULL, lab->name, argv[2], argv[3], &cause);
 		if (ret) {
-			fprintf(stderr, "rtlab lab answer: %s\n", cause ? cause : strerror(-ret));
+			cli_text_printf(stderr, "rtlab lab answer: %s\n",
+					cause ? cause : strerror(-ret));
 			free(cause);
 			return CLI_EXIT_FAIL;
 		}
@@ -439,11 +442,15 @@ static int lab_answer(const struct cli_cmd *cmd, int argc, char **argv)
 			continue;
 		ret = lab_answer_get(NULL, lab->name, *q, &text, &cause);
 		if (ret && ret != -ENOENT) {
-			fprintf(stderr, "rtlab lab answer: %s\n", cause ? cause : strerror(-ret));
+			cli_text_printf(stderr, "rtlab lab answer: %s\n",
+					cause ? cause : strerror(-ret));
 			free(cause);
 			return CLI_EXIT_FAIL;
 		}
-		printf("%s: %s\n", *q, text ? text : "(no answer yet)");
+		/* A written answer may span lines; its controls are escaped. */
+		printf("%s: ", *q);
+		cli_text_put(stdout, text ? text : "(no answer yet)");
+		putchar('\n');
 		free(text);
 		text = NULL;
 	}

@@ -327,7 +327,7 @@ static int lesson_list(const struct cli_cmd *cmd, bool json)
 			goto out_nomem;
 		printf("%s\n", text);
 	} else {
-		fputs(rt_buf_str(&out), stdout);
+		cli_text_put(stdout, rt_buf_str(&out));
 	}
 	if (fflush(stdout)) {
 		rt_log(RT_LOG_ERR, "cannot write the lesson list: %s", strerror(errno));
@@ -569,7 +569,7 @@ static void lint_one(const char *path, struct lint_run *r)
 	int n = lesson_lint_file(path, &errors);
 
 	r->files++;
-	fputs(rt_buf_str(&errors), stdout);
+	cli_text_put(stdout, rt_buf_str(&errors));
 	if (n < 0) {
 		if (!errors.len)
 			printf("%s:1: cannot check: %s\n", path, strerror(-n));

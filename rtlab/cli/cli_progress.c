@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "core/rt_buf.h"
+#include "core/rt_file.h"
 #include "core/rt_log.h"
 #include "core/rt_progress.h"
 #include "lesson/lesson_doc.h"
@@ -279,13 +280,15 @@ static int show_progress(bool json)
 			goto out_nomem;
 		printf("%s\n", text);
 	} else {
-		fputs(rt_buf_str(&r.text), stdout);
+		/* Names and paths from the progress file: escaped. */
+		cli_text_put(stdout, rt_buf_str(&r.text));
 	}
 	if (fflush(stdout)) {
 		rt_log(RT_LOG_ERR, "cannot write the progress: %s", strerror(errno));
 		goto out;
 	}
-	status = CLI_EXIT_OK;
+	/* Shown as if absent (the warning said why), but the file was not read. */
+	status = p ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 	goto out;
 out_nomem:
 	rt_log(RT_LOG_ERR, "out of memory while building the progress report");
@@ -304,17 +307,17 @@ out:
 
 static bool confirm(const char *id, const char *title)
 {
-	char *line = NULL;
-	size_t cap = 0;
+	struct rt_buf line = RT_BUF_INIT;
+	size_t budget = 4096;	/* one short answer; never more, whatever stdin is */
 	bool yes;
 
 	fprintf(stderr, "Forget all progress of lesson %s%s%s%s (read, position, quiz answers, "
 		"predictions)? [y/N] ", id, title ? " (" : "", title ? title : "",
 		title ? ")" : "");
 	fflush(stderr);
-	yes = getline(&line, &cap, stdin) > 0 &&
-	      (!strcmp(line, "y\n") || !strcmp(line, "Y\n") || !strcmp(line, "yes\n"));
-	free(line);
+	yes = rt_file_getline(stdin, &line, 16, &budget) > 0 &&
+	      (!strcmp(line.data, "y") || !strcmp(line.data, "Y") || !strcmp(line.data, "yes"));
+	rt_buf_fini(&line);
 	return yes;
 }
 
@@ -435,8 +438,9 @@ const struct cli_cmd cli_cmd_progress = {
 		"  -y, --yes     reset without asking\n"
 		"  -h, --help    show this help\n"
 		"\n"
-		"Exit status: 0 on success; 1 when the lesson is unknown, the reset was\n"
-		"declined or failed; 2 on bad usage (also reset without a terminal and\n"
-		"without --yes).\n",
+		"Exit status: 0 on success; 1 when the progress file cannot be read (for\n"
+		"example it is a FIFO, not a regular file: it is then shown as empty and\n"
+		"left alone), the lesson is unknown, the reset was declined or failed; 2 on\n"
+		"bad usage (also reset without a terminal and without --yes).\n",
 	.main = progress_main,
 };

@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "core/rt_buf.h"
+#include "core/rt_file.h"
 #include "core/rt_log.h"
 #include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
@@ -36,6 +37,10 @@
 #include "lesson/quiz_input.h"
 
 #define QUIZ_TRIES 3
+/* Bytes of stdin one quiz reads at most: far more than any answers take. */
+#define QUIZ_STDIN_BUDGET (1u << 20)
+#define QUIZ_STR2(x) #x
+#define QUIZ_STR(x) QUIZ_STR2(x)
 
 enum q_status { Q_NOT_ASKED, Q_RIGHT, Q_WRONG, Q_SAVED, Q_SKIPPED };
 
@@ -61,8 +66,8 @@ struct quiz_run {
 	size_t nres;
 	bool ended;		/* input ended before the last question */
 	bool save_failed;
-	char *line;		/* owned; getline buffer */
-	size_t cap;
+	struct rt_buf line;	/* owned; the line being read */
+	size_t budget;		/* bytes of input still accepted */
 };
 
 static void say_md(struct quiz_run *r, const char *md, const char *first, const char *rest)
@@ -72,7 +77,7 @@ static void say_md(struct quiz_run *r, const char *md, const char *first, const 
 	if (cli_lesson_snippet(md, r->width, first, rest, &b) == 0)
 		fputs(rt_buf_str(&b), r->talk);
 	else
-		fprintf(r->talk, "%s%s\n", first, md);	/* out of memory: unwrapped is fine */
+		cli_text_printf(r->talk, "%s%s\n", first, md);	/* out of memory: unwrapped */
 	rt_buf_fini(&b);
 }
 
@@ -103,31 +108,48 @@ static void prompt(struct quiz_run *r, const struct quiz *q)
 		fprintf(r->talk, "Your answer (letters a-%c, e.g. a,c): ", last);
 		break;
 	case QUIZ_NUMERIC:
-		fprintf(r->talk, "Your answer (a number, in %s): ", q->unit ? q->unit : "units");
+		cli_text_printf(r->talk, "Your answer (a number, in %s): ",
+				q->unit ? q->unit : "units");
 		break;
 	case QUIZ_PREDICT:
-		fprintf(r->talk, "Your prediction, in %s: ", q->unit ? q->unit : "units");
+		cli_text_printf(r->talk, "Your prediction, in %s: ", q->unit ? q->unit : "units");
 		break;
 	}
 	fflush(r->talk);
 }
 
-/* One line from stdin without its newline, or NULL at end of input. */
-static const char *read_line(struct quiz_run *r)
+/*
+ * One line from stdin without its newline, in r->line. Returns 0, 1 for a
+ * line that cannot be an answer (*why says why; it counts as a try), or -1
+ * when the input ended or passed QUIZ_STDIN_BUDGET. A line is never kept
+ * beyond QUIZ_INPUT_MAX_LINE bytes, so no input (/dev/zero) grows memory.
+ */
+static int read_line(struct quiz_run *r, const char **why)
 {
-	ssize_t n = getline(&r->line, &r->cap, stdin);
+	int n = rt_file_getline(stdin, &r->line, QUIZ_INPUT_MAX_LINE, &r->budget);
 
-	if (n < 0)
-		return NULL;
-	while (n && (r->line[n - 1] == '\n' || r->line[n - 1] == '\r'))
-		r->line[--n] = '\0';
+	*why = NULL;
+	if (n == -E2BIG)
+		*why = "that line is too long (" QUIZ_STR(QUIZ_INPUT_MAX_LINE) " characters at most)";
+	else if (n == -EILSEQ)
+		*why = "that line holds a NUL byte";
+	else if (n == -EFBIG)
+		fprintf(r->talk, "\nThe input passed %u MiB before the quiz ended; it is not "
+			"read further.\n", QUIZ_STDIN_BUDGET >> 20);
+	else if (n == -EIO)
+		rt_log(RT_LOG_ERR, "cannot read the answers: %s", strerror(errno));
+	if (n < 0 && !*why)
+		return -1;
 	if (r->echo) {
 		/* Only printable ASCII is echoed: the input may hold anything. */
-		for (ssize_t i = 0; i < n && i < 80; i++)
-			fputc(r->line[i] >= 0x20 && r->line[i] < 0x7f ? r->line[i] : '?', r->talk);
+		for (size_t i = 0; i < r->line.len && i < 80; i++) {
+			char c = r->line.data[i];
+
+			fputc(c >= 0x20 && c < 0x7f ? c : '?', r->talk);
+		}
 		fputc('\n', r->talk);
 	}
-	return r->line;
+	return *why ? 1 : 0;
 }
 
 static void right_answer(struct quiz_run *r, const struct quiz *q)
@@ -135,7 +157,8 @@ static void right_answer(struct quiz_run *r, const struct quiz *q)
 	bool first = true;
 
 	if (q->kind == QUIZ_NUMERIC) {
-		fprintf(r->talk, "The answer is %.10g %s", q->answer, q->unit ? q->unit : "");
+		cli_text_printf(r->talk, "The answer is %.10g %s", q->answer,
+				q->unit ? q->unit : "");
 		if (q->tolerance > 0)
 			fprintf(r->talk, " (give or take %.10g)", q->tolerance);
 		fputs(".\n", r->talk);
@@ -181,23 +204,28 @@ static bool ask(struct quiz_run *r, struct q_result *res, size_t n, size_t total
 
 	snprintf(head, sizeof(head), "Question %zu of %zu (%s, %s)", n, total, kind_label(q->kind),
 		 q->id);
-	fprintf(r->talk, "\n%s\n", head);
+	cli_text_printf(r->talk, "\n%s\n", head);
 	say_md(r, q->question, "", "");
 	for (size_t i = 0; i < q->noptions && i < QUIZ_INPUT_MAX_OPTIONS; i++) {
 		snprintf(opt, sizeof(opt), "  %c) ", quiz_input_letter(i));
 		say_md(r, q->options[i].text, opt, "     ");
 	}
 	for (unsigned int tries = 1;; tries++) {
-		const char *line;
+		const char *refused;
 		char *why = NULL;
 
 		prompt(r, q);
-		line = read_line(r);
-		if (!line) {
+		ret = read_line(r, &refused);
+		if (ret < 0) {
 			fputs("\n", r->talk);
 			return false;
 		}
-		ret = quiz_input_parse(q, line, &in, &why);
+		if (ret) {
+			ret = -EINVAL;
+			why = strdup(refused);
+		} else {
+			ret = quiz_input_parse(q, rt_buf_str(&r->line), &in, &why);
+		}
 		if (!ret)
 			ret = quiz_check_answer(q, &in.answer, &v);
 		if (!ret) {
@@ -205,14 +233,15 @@ static bool ask(struct quiz_run *r, struct q_result *res, size_t n, size_t total
 			break;
 		}
 		if (ret == -ENOTSUP || tries == QUIZ_TRIES) {
-			fprintf(r->talk, "Not accepted: %s.\nSkipped.\n",
-				why ? why : "this answer cannot be judged");
+			cli_text_printf(r->talk, "Not accepted: %s.\n",
+					why ? why : "this answer cannot be judged");
+			fputs("Skipped.\n", r->talk);
 			free(why);
 			res->status = Q_SKIPPED;
 			return true;
 		}
-		fprintf(r->talk, "Not accepted: %s. Try again (%u of %u).\n",
-			why ? why : "this answer cannot be judged", tries + 1, QUIZ_TRIES);
+		cli_text_printf(r->talk, "Not accepted: %s. Try again (%u of %u).\n",
+				why ? why : "this answer cannot be judged", tries + 1, QUIZ_TRIES);
 		free(why);
 	}
 	res->answer = strdup(in.text);
@@ -322,7 +351,7 @@ static bool lesson_ok(const char *path)
 	int n = lesson_lint_file(path, &errors);
 
 	if (n) {
-		fputs(rt_buf_str(&errors), stderr);
+		cli_text_put(stderr, rt_buf_str(&errors));
 		rt_log(RT_LOG_ERR, "%s is broken (%s); fix it before taking its quiz", path,
 		       n < 0 ? strerror(-n) : "see the problems above");
 	}
@@ -372,7 +401,7 @@ static int run_quiz(const char *arg, const char *only, bool json)
 		rt_log(RT_LOG_ERR, "lesson %02u has no question '%s'; its questions are:", e->number,
 		       only);
 		for (size_t i = 0; i < doc->nquizzes; i++)
-			fprintf(stderr, "  %s\n", doc->quizzes[i]->id);
+			cli_text_printf(stderr, "  %s\n", doc->quizzes[i]->id);
 		goto out;
 	}
 
@@ -381,8 +410,9 @@ static int run_quiz(const char *arg, const char *only, bool json)
 	r.talk = json ? stderr : stdout;
 	r.width = cli_lesson_width(r.talk);
 	r.echo = !isatty(STDIN_FILENO);
-	fprintf(r.talk, "Quiz of lesson %02u: %s (%zu question%s)\n", e->number,
-		e->title ? e->title : e->slug, r.nres, r.nres == 1 ? "" : "s");
+	r.budget = QUIZ_STDIN_BUDGET;
+	cli_text_printf(r.talk, "Quiz of lesson %02u: %s (%zu question%s)\n", e->number,
+			e->title ? e->title : e->slug, r.nres, r.nres == 1 ? "" : "s");
 	for (size_t i = 0; i < r.nres; i++) {
 		if (!ask(&r, &r.res[i], i + 1, r.nres)) {
 			r.ended = true;
@@ -408,7 +438,7 @@ out:
 	for (size_t i = 0; i < r.nres; i++)
 		free(r.res[i].answer);
 	free(r.res);
-	free(r.line);
+	rt_buf_fini(&r.line);
 	free(cause);
 	lesson_doc_free(doc);
 	lesson_index_free(idx);
@@ -466,7 +496,8 @@ const struct cli_cmd cli_cmd_quiz = {
 		"accepted is explained and asked again, three tries per question, then the\n"
 		"question is skipped. Every answer is saved to the progress file at once, so\n"
 		"when the input ends early what was answered is kept. Predictions are saved\n"
-		"for the matching lab to compare with its measurement.\n"
+		"for the matching lab to compare with its measurement. A line is at most\n"
+		"256 characters and the whole input at most 1 MiB; more ends the quiz.\n"
 		"\n"
 		"Options:\n"
 		"  --question ID  ask only the question with this id\n"

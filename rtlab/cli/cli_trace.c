@@ -16,6 +16,7 @@
 #include <getopt.h>
 #include <jansson.h>
 #include <locale.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,7 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_log.h"
+#include "core/rt_text.h"
 #include "trace/trace_explain.h"
 #include "ui/ui.h"
 
@@ -113,9 +115,9 @@ static json_t *flags_json(const struct trace_lat_flags *f)
 	return o;
 }
 
-/* One entry as JSON; -ENOMEM from the word builders. */
+/* One entry as JSON in *out; -ENOMEM from the word builders. */
 static int entry_json(const struct trace_explain *x, const struct trace_lat_entry *e,
-		      json_t *arr)
+		      json_t **out)
 {
 	struct rt_buf words = RT_BUF_INIT, ftext = RT_BUF_INIT, time = RT_BUF_INIT;
 	const char *raw;
@@ -123,6 +125,7 @@ static int entry_json(const struct trace_explain *x, const struct trace_lat_entr
 	json_t *o, *ex;
 	int ret;
 
+	*out = NULL;
 	ret = trace_explain_entry(x, e, &words);
 	ret = ret ? ret : trace_explain_flags(&e->flags, false, &ftext);
 	ret = ret ? ret : trace_explain_time(x, e, &time);
@@ -160,7 +163,7 @@ static int entry_json(const struct trace_explain *x, const struct trace_lat_entr
 		json_object_set_new(o, "stack", st);
 	}
 	json_object_set_new(o, "explanation", ex);
-	json_array_append_new(arr, o);
+	*out = o;
 out:
 	rt_buf_fini(&words);
 	rt_buf_fini(&ftext);
@@ -168,34 +171,84 @@ out:
 	return ret;
 }
 
+/*
+ * Write @v (the reference is taken) as JSON text whose lines after the first
+ * are indented by @indent blanks: a value inside the document streamed
+ * around it. A newline only appears between tokens, never in a string.
+ */
+static int put_json(FILE *out, json_t *v, int indent)
+{
+	char *s = v ? json_dumps(v, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY) :
+		  NULL;
+	int ret = s ? 0 : -ENOMEM;
+
+	json_decref(v);
+	for (const char *p = s; p && *p && !ret; p++)
+		if (fputc(*p, out) == EOF || (*p == '\n' && fprintf(out, "%*s", indent, "") < 0))
+			ret = -EIO;
+	free(s);
+	return ret;
+}
+
+/* "  \"KEY\": VALUE" and the comma unless it is the last member. */
+static int put_member(FILE *out, const char *key, json_t *v, bool last)
+{
+	int ret;
+
+	if (fprintf(out, "  \"%s\": ", key) < 0) {
+		json_decref(v);
+		return -EIO;
+	}
+	ret = put_json(out, v, 2);
+	if (!ret && fputs(last ? "\n" : ",\n", out) == EOF)
+		ret = -EIO;
+	return ret;
+}
+
+/*
+ * The rtlab.trace-explain/1 document, written as it is built: one entry
+ * at a time, so memory does not grow with the trace beyond its model.
+ */
 static int explain_json(const struct trace_explain *x, const char *header, FILE *out)
 {
 	const struct trace_latency *t = x->trace;
-	json_t *root = json_object(), *ex = json_array(), *entries = json_array();
-	json_t *probs = json_array();
+	json_t *ex = json_array(), *probs = json_array(), *e;
 	int ret = 0;
 
 	lines_to_json(header, ex);
-	for (size_t i = 0; !ret && i < t->nentries; i++)
-		ret = entry_json(x, &t->entries[i], entries);
 	for (size_t i = 0; i < t->nproblems; i++)
 		json_array_append_new(probs, json_string(t->problems[i].what));
-	json_object_set_new(root, "schema", json_string(CLI_TRACE_SCHEMA));
-	json_object_set_new(root, "file", json_string(x->name));
-	json_object_set_new(root, "source", json_string(x->from_results ? "results" : "trace"));
-	json_object_set_new(root, "truncated", json_boolean(x->truncated));
-	json_object_set_new(root, "header", header_json(x));
-	json_object_set_new(root, "explanation", ex);
-	json_object_set_new(root, "marks", json_pack(
-		"{s:I, s:o}", "count", (json_int_t)x->nmarks, "widest_line",
-		x->nmarks ? json_integer(t->entries[x->worst_mark].line) : json_null()));
-	json_object_set_new(root, "entries", entries);
-	json_object_set_new(root, "problems", probs);
-	json_object_set_new(root, "problems_total", json_integer((json_int_t)t->nproblems_total));
-	if (!ret && (json_dumpf(root, out, JSON_INDENT(2) | JSON_PRESERVE_ORDER) ||
-		     fputc('\n', out) == EOF))
+	if (fputs("{\n", out) == EOF)
 		ret = -EIO;
-	json_decref(root);
+	ret = ret ? ret : put_member(out, "schema", json_string(CLI_TRACE_SCHEMA), false);
+	ret = ret ? ret : put_member(out, "file", json_string(x->name), false);
+	ret = ret ? ret : put_member(out, "source", json_string(x->from_results ? "results" :
+								     "trace"), false);
+	ret = ret ? ret : put_member(out, "truncated", json_boolean(x->truncated), false);
+	ret = ret ? ret : put_member(out, "header", header_json(x), false);
+	ret = ret ? ret : put_member(out, "explanation", json_incref(ex), false);
+	ret = ret ? ret : put_member(out, "marks", json_pack(
+		"{s:I, s:o}", "count", (json_int_t)x->nmarks, "widest_line",
+		x->nmarks ? json_integer(t->entries[x->worst_mark].line) : json_null()), false);
+	if (!ret && fputs(t->nentries ? "  \"entries\": [\n" : "  \"entries\": []", out) == EOF)
+		ret = -EIO;
+	for (size_t i = 0; !ret && i < t->nentries; i++) {
+		ret = entry_json(x, &t->entries[i], &e);
+		if (!ret && fputs("    ", out) == EOF)
+			ret = -EIO;
+		ret = ret ? ret : put_json(out, e, 4);
+		if (!ret && fputs(i + 1 < t->nentries ? ",\n" : "\n  ]", out) == EOF)
+			ret = -EIO;
+	}
+	if (!ret && fputs(",\n", out) == EOF)
+		ret = -EIO;
+	ret = ret ? ret : put_member(out, "problems", json_incref(probs), false);
+	ret = ret ? ret : put_member(out, "problems_total",
+				     json_integer((json_int_t)t->nproblems_total), true);
+	if (!ret && fputs("}\n", out) == EOF)
+		ret = -EIO;
+	json_decref(ex);
+	json_decref(probs);
 	return ret;
 }
 
@@ -216,6 +269,21 @@ static int put_indented(struct rt_buf *out, const char *text, const char *indent
 	return ret;
 }
 
+/* Write what @b holds, escaped for the terminal, and empty it. */
+static int flush_text(struct rt_buf *b, FILE *out)
+{
+	int ret = rt_text_fwrite(rt_buf_str(b), b->len, RT_TEXT_KEEP_NL, out);
+
+	rt_buf_reset(b);
+	return ret;
+}
+
+/*
+ * The text form, written entry by entry (memory stays that of the model).
+ * Names from the trace (tasks, functions, text after the colon) may hold
+ * anything: every line goes through rt_text, so no control reaches the
+ * terminal raw. Fields cannot hold a newline: the parser split on them.
+ */
 static int explain_text(const struct trace_explain *x, const char *header, FILE *out)
 {
 	const struct trace_latency *t = x->trace;
@@ -239,6 +307,8 @@ static int explain_text(const struct trace_explain *x, const char *header, FILE 
 		ret = rt_buf_printf(&b, "  line %u: %.*s\n", e->line, (int)rlen, raw ? raw : "");
 		ret = ret ? ret : trace_explain_entry(x, e, &words);
 		ret = ret ? ret : put_indented(&b, rt_buf_str(&words), "    ");
+		if (!ret && b.len >= 64 * 1024)
+			ret = flush_text(&b, out);
 	}
 	if (!ret && t->nproblems_total) {
 		ret = rt_buf_printf(&b, "\nProblems (%zu)\n", t->nproblems_total);
@@ -248,8 +318,7 @@ static int explain_text(const struct trace_explain *x, const char *header, FILE 
 			ret = rt_buf_printf(&b, "  (%zu more not kept)\n",
 					    t->nproblems_total - t->nproblems);
 	}
-	if (!ret && fwrite(rt_buf_str(&b), 1, b.len, out) != b.len)
-		ret = -EIO;
+	ret = ret ? ret : flush_text(&b, out);
 	rt_buf_fini(&b);
 	rt_buf_fini(&words);
 	return ret;
@@ -266,6 +335,9 @@ static int trace_explain_cmd(const char *path, bool json)
 	ret = trace_explain_read_file(path, &text, &len, &cause);
 	if (!ret)
 		ret = trace_explain_load(text, len, path, &x, &cause);
+	/* The loaded trace has its own copy: the file's bytes are not needed any more. */
+	free(text);
+	text = NULL;
 	if (ret) {
 		rt_log(RT_LOG_ERR, "%s", cause ? cause : strerror(-ret));
 		goto out;
@@ -357,7 +429,10 @@ const struct cli_cmd cli_cmd_trace = {
 		"  -h, --help    show this help\n"
 		"\n"
 		"Lines the parser cannot read are listed (and warned about on stderr) but\n"
-		"do not fail the command.\n"
+		"do not fail the command. A results document is validated first, as by\n"
+		"`lab report`. FILE must be a regular file of at most 64 MiB; the output\n"
+		"is written entry by entry, and control characters in the trace's names\n"
+		"are shown escaped (\\x1b) in the text.\n"
 		"\n"
 		"Exit status: 0 success; 1 the file cannot be read or holds no trace (or,\n"
 		"for view, there is no usable terminal); 2 bad usage.\n",

@@ -3,6 +3,11 @@
  * processes (or two threads) writing the same target never share a
  * temporary file; the last rename wins and every rename installs a complete
  * file.
+ *
+ * Reads open with O_NONBLOCK so that open() itself cannot wait for a FIFO's
+ * writer, check the type with fstat() on the descriptor (not stat() on the
+ * name, which a rename could change in between), then clear O_NONBLOCK: a
+ * regular file never blocks, and a caller that polls it gets plain reads.
  */
 #include "rt_file.h"
 
@@ -11,6 +16,7 @@
 #include <libgen.h>
 #include <limits.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,6 +65,105 @@ out_free:
 	return ret;
 }
 
+const char *rt_file_kind(mode_t mode)
+{
+	switch (mode & S_IFMT) {
+	case S_IFREG:
+		return "a regular file";
+	case S_IFDIR:
+		return "a directory";
+	case S_IFIFO:
+		return "a FIFO";
+	case S_IFCHR:
+		return "a character device";
+	case S_IFBLK:
+		return "a block device";
+	case S_IFSOCK:
+		return "a socket";
+	case S_IFLNK:
+		return "a symbolic link";
+	default:
+		return "not a file rtlab knows";
+	}
+}
+
+/* The errno for a file of @mode that is not regular: -EISDIR or -EINVAL. */
+static int not_regular(mode_t mode)
+{
+	return S_ISDIR(mode) ? -EISDIR : -EINVAL;
+}
+
+/* "PATH: larger than 64 MiB, more than rtlab reads here" */
+static int too_big(const char *path, size_t max, char **cause)
+{
+	if (max >= (1u << 20) && !(max & ((1u << 20) - 1)))
+		return rt_err(cause, -EFBIG, "%s: larger than %zu MiB, more than rtlab reads here",
+			      path, max >> 20);
+	if (max >= 1024 && !(max & 1023))
+		return rt_err(cause, -EFBIG, "%s: larger than %zu KiB, more than rtlab reads here",
+			      path, max >> 10);
+	return rt_err(cause, -EFBIG, "%s: larger than %zu bytes, more than rtlab reads here",
+		      path, max);
+}
+
+int rt_file_open_read(const char *path, unsigned int flags, size_t max, char **cause)
+{
+	int oflags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+	struct stat st;
+	int fd, ret;
+
+	if (flags & RT_FILE_NOFOLLOW)
+		oflags |= O_NOFOLLOW;
+	if (flags & RT_FILE_CREATE)
+		oflags |= O_CREAT;
+	fd = open(path, oflags, 0600);
+	if (fd < 0) {
+		ret = -errno;
+		if (ret == -ELOOP && (flags & RT_FILE_NOFOLLOW))
+			return rt_err(cause, ret, "%s: is a symbolic link, which rtlab does not "
+				      "follow here", path);
+		/* A socket cannot be opened; say what it is rather than ENXIO. */
+		if (ret == -ENXIO && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			return rt_err(cause, not_regular(st.st_mode), "%s: is %s, not a regular "
+				      "file", path, rt_file_kind(st.st_mode));
+		return rt_err(cause, ret, "%s: cannot read: %s", path, strerror(-ret));
+	}
+	if (fstat(fd, &st) < 0) {
+		ret = rt_err(cause, -errno, "%s: cannot read: %s", path, strerror(errno));
+		goto out_close;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		ret = rt_err(cause, not_regular(st.st_mode), "%s: is %s, not a regular file", path,
+			     rt_file_kind(st.st_mode));
+		goto out_close;
+	}
+	if (max && st.st_size > 0 && (unsigned long long)st.st_size > max) {
+		ret = too_big(path, max, cause);
+		goto out_close;
+	}
+	ret = fcntl(fd, F_GETFL);
+	if (ret < 0 || fcntl(fd, F_SETFL, ret & ~O_NONBLOCK) < 0) {
+		ret = rt_err(cause, -errno, "%s: cannot read: %s", path, strerror(errno));
+		goto out_close;
+	}
+	return fd;
+
+out_close:
+	close(fd);
+	return ret;
+}
+
+/* Refuse to replace @path when it exists and is neither a regular file nor a link. */
+static int check_target(const char *path, char **cause)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0 || S_ISREG(st.st_mode) || S_ISLNK(st.st_mode))
+		return 0;
+	return rt_err(cause, not_regular(st.st_mode), "%s: is %s, not a regular file; "
+		      "not replaced", path, rt_file_kind(st.st_mode));
+}
+
 int rt_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 			 char **cause)
 {
@@ -66,10 +171,13 @@ int rt_file_write_atomic(const char *path, const void *data, size_t len, mode_t 
 	char *tmp = NULL;
 	int fd = -1, ret;
 
+	ret = check_target(path, cause);
+	if (ret)
+		return ret;
 	if (asprintf(&tmp, "%s.tmp.%ld.%u", path, (long)getpid(),
 		     atomic_fetch_add(&counter, 1)) < 0)
 		return rt_err(cause, -ENOMEM, "%s: out of memory", path);
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode);
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode);
 	if (fd < 0) {
 		ret = rt_err(cause, -errno, "%s: cannot create temporary file: %s", tmp,
 			     strerror(errno));
@@ -90,6 +198,10 @@ int rt_file_write_atomic(const char *path, const void *data, size_t len, mode_t 
 		goto out_unlink;
 	}
 	fd = -1;
+	/* Checked again: the target may have been replaced while we wrote. */
+	ret = check_target(path, cause);
+	if (ret)
+		goto out_unlink;
 	if (rename(tmp, path) < 0) {
 		ret = rt_err(cause, -errno, "%s: cannot rename into place: %s", path,
 			     strerror(errno));
@@ -109,18 +221,22 @@ out_free:
 	return ret;
 }
 
-int rt_file_read(const char *path, size_t max, char **data, size_t *len)
+int rt_file_load(const char *path, unsigned int flags, size_t max, char **data, size_t *len,
+		 char **cause)
 {
 	size_t cap = 4096, used = 0;
 	char *buf, *p;
 	int fd, ret = 0;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	*data = NULL;
+	if (len)
+		*len = 0;
+	fd = rt_file_open_read(path, flags, max, cause);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	buf = malloc(cap);
 	if (!buf) {
-		ret = -ENOMEM;
+		ret = rt_err(cause, -ENOMEM, "%s: out of memory", path);
 		goto out_close;
 	}
 	for (;;) {
@@ -129,12 +245,12 @@ int rt_file_read(const char *path, size_t max, char **data, size_t *len)
 		if (used + 1 >= cap) {
 			if (cap > max + 1) {
 				ret = -EFBIG;
-				goto out_free;
+				break;
 			}
 			cap *= 2;
 			p = realloc(buf, cap);
 			if (!p) {
-				ret = -ENOMEM;
+				ret = rt_err(cause, -ENOMEM, "%s: out of memory", path);
 				goto out_free;
 			}
 			buf = p;
@@ -143,7 +259,7 @@ int rt_file_read(const char *path, size_t max, char **data, size_t *len)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			ret = -errno;
+			ret = rt_err(cause, -errno, "%s: cannot read: %s", path, strerror(errno));
 			goto out_free;
 		}
 		if (n == 0)
@@ -151,8 +267,12 @@ int rt_file_read(const char *path, size_t max, char **data, size_t *len)
 		used += (size_t)n;
 		if (used > max) {
 			ret = -EFBIG;
-			goto out_free;
+			break;
 		}
+	}
+	if (ret == -EFBIG) {
+		too_big(path, max, cause);
+		goto out_free;
 	}
 	buf[used] = '\0';
 	*data = buf;
@@ -166,6 +286,52 @@ out_free:
 out_close:
 	close(fd);
 	return ret;
+}
+
+int rt_file_read(const char *path, size_t max, char **data, size_t *len)
+{
+	return rt_file_load(path, 0, max, data, len, NULL);
+}
+
+int rt_file_getline(FILE *f, struct rt_buf *line, size_t max, size_t *budget)
+{
+	bool nul = false, over = false;
+	int c;
+
+	rt_buf_reset(line);
+	for (;;) {
+		if (!*budget)
+			return -EFBIG;
+		c = getc(f);
+		if (c == EOF) {
+			if (ferror(f))
+				return -EIO;
+			/* A last line without its newline still counts. */
+			if (!line->len && !over && !nul)
+				return -ENODATA;
+			break;
+		}
+		(*budget)--;
+		if (c == '\n')
+			break;
+		if (c == '\0')
+			nul = true;
+		if (over || nul)
+			continue;
+		if (line->len >= max) {
+			over = true;
+			continue;
+		}
+		if (rt_buf_append(line, &(char){ (char)c }, 1))
+			return -ENOMEM;
+	}
+	if (over || nul) {
+		rt_buf_reset(line);
+		return over ? -E2BIG : -EILSEQ;
+	}
+	if (line->len && line->data[line->len - 1] == '\r')
+		line->data[--line->len] = '\0';
+	return (int)(line->len > INT_MAX ? INT_MAX : line->len);
 }
 
 int rt_mkdir_p(const char *path, mode_t mode)

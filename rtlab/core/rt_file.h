@@ -6,23 +6,86 @@
  * temporary file in the same directory, fsync, rename over the target, fsync
  * of the directory. A reader therefore sees the old file or the new one,
  * never a torn mix, even when the process is killed or the power fails.
+ *
+ * Every file rtlab reads by name goes through rt_file_open_read() (or
+ * rt_file_load() and rt_file_read(), which use it), so that no file can hang
+ * or exhaust rtlab: the open is non-blocking (a FIFO or a device without a
+ * writer would block open() forever), anything but a regular file is refused
+ * with a message that says what it is ("is a FIFO, not a regular file"), and
+ * the size is capped before a byte is read. Descriptors are close-on-exec.
+ *
+ * Symbolic links, the rule:
+ *  - A path a person names (on the command line, in an environment variable,
+ *    or a lesson in the lesson directory) is followed, as any reader does: a
+ *    learner's `results.json -> run-3.json` is their choice.
+ *  - A path rtlab makes up inside its state directory (progress.json and its
+ *    lock) is opened with RT_FILE_NOFOLLOW. As root under `sudo -E` that
+ *    directory may belong to another user, who must not be able to point
+ *    rtlab at a file root would then read, create or lock.
+ *  - Writes never write through a link: rt_file_write_atomic() creates its
+ *    temporary file with O_EXCL|O_NOFOLLOW and renames it over the target,
+ *    which replaces a link rather than following it; a target that is a FIFO,
+ *    a device, a socket or a directory is refused, never replaced.
  */
 #ifndef RTLAB_CORE_RT_FILE_H
 #define RTLAB_CORE_RT_FILE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
+
+#include "core/rt_buf.h"
 
 /**
  * rt_file_write_atomic - replace @path with @len bytes of @data
  * @mode: permission bits of the new file (before umask)
  * @cause: on failure, a message naming the file and the step that failed
  *
- * Returns 0 or a negative errno. On failure @path is untouched and no
+ * Returns 0 or a negative errno (-EISDIR, -EINVAL when @path exists and is
+ * not a regular file or a link). On failure @path is untouched and no
  * temporary file is left behind.
  */
 int rt_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 			 char **cause);
+
+/* Flags of rt_file_open_read() and rt_file_load(). */
+#define RT_FILE_NOFOLLOW	0x1u	/* refuse a symbolic link as the last component */
+#define RT_FILE_CREATE		0x2u	/* create a missing file, empty, mode 0600 (a lock) */
+
+/**
+ * rt_file_open_read - open a file rtlab reads by name, never blocking on it
+ * @path: the file
+ * @flags: RT_FILE_NOFOLLOW (see the rule above), RT_FILE_CREATE, or 0
+ * @max: refuse a file larger than this many bytes (-EFBIG); 0 means no cap
+ * @cause: on failure "PATH: is a FIFO, not a regular file", "PATH: larger
+ *         than 64 MiB", "PATH: No such file or directory" (may be NULL)
+ *
+ * Returns a blocking, close-on-exec descriptor the caller closes, or a
+ * negative errno: -EISDIR for a directory, -EINVAL for another file that is
+ * not regular (FIFO, socket, device), -ELOOP for a link under
+ * RT_FILE_NOFOLLOW, -EFBIG, or what open() or fstat() said.
+ */
+int rt_file_open_read(const char *path, unsigned int flags, size_t max, char **cause);
+
+/**
+ * rt_file_kind - what a file of @mode is, for a message: "a FIFO",
+ * "a directory", "a character device", ... or "a regular file".
+ */
+const char *rt_file_kind(mode_t mode);
+
+/**
+ * rt_file_load - read a whole file into memory through rt_file_open_read()
+ * @flags: 0 or RT_FILE_NOFOLLOW
+ * @max: refuse files larger than this many bytes (-EFBIG), also when the
+ *       size is only found while reading (procfs, sysfs, tracefs say 0)
+ * @data: on success, a NUL-terminated copy the caller frees
+ * @len: on success, the number of bytes read (may be NULL)
+ * @cause: on failure, "PATH: why" (may be NULL)
+ *
+ * Returns 0 or a negative errno as rt_file_open_read(), or from read().
+ */
+int rt_file_load(const char *path, unsigned int flags, size_t max, char **data, size_t *len,
+		 char **cause);
 
 /**
  * rt_file_read - read a whole file into memory
@@ -30,10 +93,28 @@ int rt_file_write_atomic(const char *path, const void *data, size_t len, mode_t 
  * @data: on success, a NUL-terminated copy the caller frees
  * @len: on success, the number of bytes read (may be NULL)
  *
- * Works on procfs/sysfs/tracefs files whose stat size is 0.
- * Returns 0 or a negative errno.
+ * rt_file_load() without flags or message: follows links, refuses what is
+ * not a regular file. Works on procfs/sysfs/tracefs files whose stat size is
+ * 0. Returns 0 or a negative errno.
  */
 int rt_file_read(const char *path, size_t max, char **data, size_t *len);
+
+/**
+ * rt_file_getline - read one line of at most @max bytes from @f
+ * @line: gets the line without its newline (or "\r\n"); reset first
+ * @max: the longest line accepted
+ * @budget: bytes the caller still lets its input take; every byte read,
+ *          kept or dropped, is taken from it
+ *
+ * A longer line is read to its end and dropped, so the next call starts at
+ * the next line; a line that has not ended when the budget is spent ends
+ * the input. Memory stays within @max whatever the input is (/dev/zero).
+ *
+ * Returns the length of the line (>= 0), -ENODATA at the end of the input,
+ * -E2BIG for a line longer than @max (skipped), -EFBIG when @budget ran out,
+ * -EILSEQ for a line holding a NUL byte (skipped), -ENOMEM or -EIO.
+ */
+int rt_file_getline(FILE *f, struct rt_buf *line, size_t max, size_t *budget);
 
 /* Create @path and missing parents with @mode. Returns 0 or a negative errno. */
 int rt_mkdir_p(const char *path, mode_t mode);

@@ -9,6 +9,8 @@
 #include <pthread.h>
 #include <stdio.h>
 
+#include "rt_text.h"
+
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static rt_log_fn log_fn;
 static void *log_priv;
@@ -29,13 +31,16 @@ const char *rt_log_level_name(enum rt_log_level level)
 	return "log";
 }
 
+/* Messages quote files and input (a trace line, a path): escaped, never raw. */
 static void log_stderr(void *priv, enum rt_log_level level, const char *msg)
 {
 	(void)priv;
 	if (level == RT_LOG_INFO)
-		fprintf(stderr, "rtlab: %s\n", msg);
+		fputs("rtlab: ", stderr);
 	else
-		fprintf(stderr, "rtlab: %s: %s\n", rt_log_level_name(level), msg);
+		fprintf(stderr, "rtlab: %s: ", rt_log_level_name(level));
+	rt_text_fputs(msg, RT_TEXT_KEEP_NL, stderr);
+	fputc('\n', stderr);
 }
 
 void rt_log_set_sink(rt_log_fn fn, void *priv)

@@ -392,9 +392,10 @@ static int lock_take(const char *path, char **cause)
 		rt_err(cause, ret, "%s: cannot create its directory: %s", path, strerror(-ret));
 		goto out_free;
 	}
-	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	/* State-dir file: no link followed, no FIFO or device locked (rt_file.h). */
+	fd = rt_file_open_read(lock, RT_FILE_NOFOLLOW | RT_FILE_CREATE, 0, cause);
 	if (fd < 0) {
-		ret = rt_err(cause, -errno, "%s: cannot open: %s", lock, strerror(errno));
+		ret = fd;
 		goto out_free;
 	}
 	while (flock(fd, LOCK_EX) < 0) {
@@ -467,13 +468,19 @@ static int progress_load(const char *path, bool locked, struct rt_progress **out
 	int ret, fd;
 
 	*out = NULL;
-	ret = rt_file_read(path, RT_PROGRESS_MAX_FILE, &text, &len);
-	if (ret == -ENOENT)
+	ret = rt_file_load(path, RT_FILE_NOFOLLOW, RT_PROGRESS_MAX_FILE, &text, &len, &why);
+	if (ret == -ENOENT) {
+		free(why);
+		why = NULL;
 		goto out_empty;
+	}
 	if (ret == -EFBIG) {
-		rt_err(&why, ret, "%s: larger than %u MiB", path, RT_PROGRESS_MAX_FILE >> 20);
+		/* Corrupt: moved aside below. */
 	} else if (ret) {
-		return rt_err(cause, ret, "%s: cannot read: %s", path, strerror(-ret));
+		/* Not a regular file, a link, unreadable: never moved, never replaced. */
+		rt_err(cause, ret, "%s", why ? why : strerror(-ret));
+		free(why);
+		return ret;
 	} else {
 		ret = rt_progress_parse(text, len, path, out, &why);
 		free(text);

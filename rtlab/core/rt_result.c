@@ -1554,17 +1554,20 @@ int rt_result_parse(const char *text, size_t len, const char *name, struct rt_re
 
 int rt_result_read(const char *path, struct rt_result **out, char **cause)
 {
-	char *text = NULL;
+	char *text = NULL, *why = NULL;
 	size_t len = 0;
 	int ret;
 
 	*out = NULL;
-	ret = rt_file_read(path, RT_RESULT_MAX_FILE, &text, &len);
+	ret = rt_file_load(path, 0, RT_RESULT_MAX_FILE, &text, &len, &why);
 	if (ret == -EFBIG)
-		return rt_err(cause, ret, "%s: larger than the %u MiB a result may have", path,
-			      RT_RESULT_MAX_FILE >> 20);
+		rt_err(cause, ret, "%s: larger than the %u MiB a result may have", path,
+		       RT_RESULT_MAX_FILE >> 20);
+	else if (ret)
+		rt_err(cause, ret, "%s", why ? why : strerror(-ret));
+	free(why);
 	if (ret)
-		return rt_err(cause, ret, "%s: cannot read: %s", path, strerror(-ret));
+		return ret;
 	ret = rt_result_parse(text, len, path, out, cause);
 	free(text);
 	return ret;

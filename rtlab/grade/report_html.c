@@ -13,12 +13,29 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_result.h"
+#include "core/rt_text.h"
 
+/*
+ * HTML-escape @s. Control characters (and bytes that are not UTF-8) become
+ * rt_text's visible escapes ("\x1b"): HTML has no way to write most of them,
+ * and a browser would show nothing or a box.
+ */
 static int esc(struct rt_buf *out, const char *s)
 {
+	char ctl[RT_TEXT_ESC_MAX];
+	size_t n = s ? strlen(s) : 0, k;
 	int ret = 0;
 
-	for (; s && *s && !ret; s++) {
+	for (; n && !ret; s += k, n -= k) {
+		k = rt_text_char(s, n, RT_TEXT_KEEP_NL, ctl, NULL);
+		if (ctl[0]) {
+			ret = rt_buf_puts(out, ctl);
+			continue;
+		}
+		if (k > 1) {
+			ret = rt_buf_append(out, s, k);
+			continue;
+		}
 		switch (*s) {
 		case '&':
 			ret = rt_buf_puts(out, "&amp;");
@@ -31,6 +48,9 @@ static int esc(struct rt_buf *out, const char *s)
 			break;
 		case '"':
 			ret = rt_buf_puts(out, "&quot;");
+			break;
+		case '\'':
+			ret = rt_buf_puts(out, "&#39;");
 			break;
 		default:
 			ret = rt_buf_append(out, s, 1);

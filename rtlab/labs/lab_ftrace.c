@@ -65,6 +65,7 @@
 #include "core/rt_probe.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
+#include "core/rt_text.h"
 #include "doctor/doctor_child.h"
 #include "trace/trace_ctl.h"
 #include "trace/trace_events.h"
@@ -1464,35 +1465,35 @@ static int ft_text(const struct lab_result *lr, struct rt_buf *out)
 	size_t i;
 	int ret = 0;
 
-	ret |= rt_buf_printf(out, "probe  (%s prio %d, CPU %d, tid %d): %lld wake-ups, p50 %.0f us, "
+	ret |= rt_text_printf(out, "probe  (%s prio %d, CPU %d, tid %d): %lld wake-ups, p50 %.0f us, "
 			     "p99 %.0f us, max %.2f us\n", jstr(pr, "policy"),
 			     (int)jnum(pr, "priority"), (int)jnum(pr, "cpu"), (int)jnum(pr, "tid"),
 			     (long long)jnum(pr, "count"), jnum(pr, "p50_us"), jnum(pr, "p99_us"),
 			     jnum(pr, "max_us"));
-	ret |= rt_buf_printf(out, "events (sched_waking -> sched_switch): %lld matched, p50 %.0f "
+	ret |= rt_text_printf(out, "events (sched_waking -> sched_switch): %lld matched, p50 %.0f "
 			     "us, p99 %.0f us, max %.2f us; unmatched wakings %lld, lost %lld\n",
 			     (long long)jnum(ev, "matched_count"), jnum(ev, "p50_us"),
 			     jnum(ev, "p99_us"), jnum(ev, "max_us"),
 			     (long long)jnum(ev, "unmatched_wakings_count"),
 			     (long long)jnum(ev, "lost_count"));
-	ret |= rt_buf_printf(out, "agreement: %s\n", jstr(ag, "verdict"));
+	ret |= rt_text_printf(out, "agreement: %s\n", jstr(ag, "verdict"));
 	if (tr) {
 		char lat[32] = "?";
 		json_t *l;
 
 		if (json_is_number(json_object_get(tr, "latency_us")))
 			snprintf(lat, sizeof(lat), "%lld", (long long)jnum(tr, "latency_us"));
-		ret |= rt_buf_printf(out, "\ntracer %s%s: latency %s us, started at %s, ended at "
+		ret |= rt_text_printf(out, "\ntracer %s%s: latency %s us, started at %s, ended at "
 				     "%s\n", jstr(tr, "name"), json_is_true(json_object_get(tr,
 				     "top_level")) ? " (top level)" : "", lat,
 				     jstr(tr, "started_at"), jstr(tr, "ended_at"));
 		json_array_foreach(json_object_get(tr, "lines"), i, l) {
 			if (i >= 20) {
-				ret |= rt_buf_printf(out, "  ... (%zu lines in the document)\n",
+				ret |= rt_text_printf(out, "  ... (%zu lines in the document)\n",
 						     json_array_size(json_object_get(tr, "lines")));
 				break;
 			}
-			ret |= rt_buf_printf(out, "  %-16.16s %3d %-6s %s%s%s %9.2f us %s %s%s%s\n",
+			ret |= rt_text_printf(out, "  %-16.16s %3d %-6s %s%s%s %9.2f us %s %s%s%s\n",
 					     jstr(l, "comm"), (int)jnum(l, "cpu"), jstr(l, "flags"),
 					     json_is_true(json_object_get(l, "irqs_off")) ? "irqs-off " : "",
 					     json_is_true(json_object_get(l, "need_resched")) ?
@@ -1502,7 +1503,7 @@ static int ft_text(const struct lab_result *lr, struct rt_buf *out)
 		}
 	}
 	if (hunt)
-		ret |= rt_buf_printf(out, "\nhunt: seed %s, %s injector, %lld sections planted. "
+		ret |= rt_text_printf(out, "\nhunt: seed %s, %s injector, %lld sections planted. "
 				     "Diagnose with `rtlab lab answer ftrace cause|function|tracer "
 				     "NAME`, then run the same hunt again and `rtlab grade` it\n",
 				     jstr(hunt, "seed"), jstr(hunt, "injector"),
@@ -1514,24 +1515,27 @@ static int ft_text(const struct lab_result *lr, struct rt_buf *out)
 			ret |= rt_buf_puts(out, "\ncross-check: skipped\n");
 		if (tc)
 			ret |= json_is_true(json_object_get(tc, "ran")) ?
-				rt_buf_printf(out, "\ncross-check trace-cmd: %lld matched, p50 %.0f "
+				rt_text_printf(out, "\ncross-check trace-cmd: %lld matched, p50 %.0f "
 					      "us, max %.2f us\n",
 					      (long long)jnum(tc, "matched_count"), jnum(tc, "p50_us"),
 					      jnum(tc, "max_us")) :
-				rt_buf_printf(out, "\ncross-check trace-cmd: not run: %s\n",
+				rt_text_printf(out, "\ncross-check trace-cmd: not run: %s\n",
 					      jstr(tc, "reason"));
 		if (rt)
 			ret |= json_is_true(json_object_get(rt, "ran")) ?
-				rt_buf_printf(out, "cross-check rtla timerlat: thread avg %.1f us, "
+				rt_text_printf(out, "cross-check rtla timerlat: thread avg %.1f us, "
 					      "max %lld us over %lld samples\n",
 					      jnum(rt, "thread_avg_us"),
 					      (long long)jnum(rt, "thread_max_us"),
 					      (long long)jnum(rt, "thread_count")) :
-				rt_buf_printf(out, "cross-check rtla: not run: %s\n",
+				rt_text_printf(out, "cross-check rtla: not run: %s\n",
 					      jstr(rt, "reason"));
 	}
-	json_array_foreach(json_object_get(doc, "notes"), i, n)
-		ret |= rt_buf_printf(out, "%snote: %s\n", i == 0 ? "\n" : "", json_string_value(n));
+	json_array_foreach(json_object_get(doc, "notes"), i, n) {
+		if (i == 0)
+			ret |= rt_buf_puts(out, "\n");
+		ret |= rt_text_printf(out, "note: %s\n", json_string_value(n));
+	}
 	return ret ? -ENOMEM : 0;
 }
 

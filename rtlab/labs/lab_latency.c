@@ -56,6 +56,7 @@
 #include "core/rt_probe.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
+#include "core/rt_text.h"
 #include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
 
@@ -1139,7 +1140,7 @@ static int lat_text(const struct lab_result *lr, struct rt_buf *out)
 	json_array_foreach(scens, i, s) {
 		const char *pol = jstr(s, "policy");
 
-		ret |= rt_buf_printf(out, "%s: %s%s prio %d, mlock %s, %s, load %s, %.1f s%s\n",
+		ret |= rt_text_printf(out, "%s: %s%s prio %d, mlock %s, %s, load %s, %.1f s%s\n",
 				     jstr(s, "name"), pol,
 				     strcmp(pol, jstr(s, "policy_requested")) ? " (RT refused)" : "",
 				     (int)jnum(s, "priority"),
@@ -1149,7 +1150,7 @@ static int lat_text(const struct lab_result *lr, struct rt_buf *out)
 				     json_is_true(json_object_get(s, "interrupted")) ?
 				     ", interrupted" : "");
 		json_array_foreach(json_object_get(s, "threads"), k, t) {
-			ret |= rt_buf_printf(out, "T:%2d (%5d) P:%2d I:%lld C:%7lld Min:%7.0f "
+			ret |= rt_text_printf(out, "T:%2d (%5d) P:%2d I:%lld C:%7lld Min:%7.0f "
 					     "Act:%5.0f Avg:%5.0f Max:%8.0f p99:%s%lld\n",
 					     (int)jnum(t, "index"), (int)jnum(t, "tid"),
 					     (int)jnum(s, "priority"),
@@ -1159,7 +1160,7 @@ static int lat_text(const struct lab_result *lr, struct rt_buf *out)
 					     json_is_true(json_object_get(t, "p99_above_bound")) ?
 					     ">" : "", (long long)jnum(t, "p99_us"));
 		}
-		ret |= rt_buf_printf(out, "  all threads: samples %lld, min %.2f us, avg %.2f us, "
+		ret |= rt_text_printf(out, "  all threads: samples %lld, min %.2f us, avg %.2f us, "
 				     "p99 %s%lld us, max %.2f us, dropped %lld, overruns %lld\n\n",
 				     (long long)jnum(s, "samples_count"), jnum(s, "min_us"),
 				     jnum(s, "avg_us"),
@@ -1173,21 +1174,24 @@ static int lat_text(const struct lab_result *lr, struct rt_buf *out)
 
 		if (i == 0)
 			ret |= rt_buf_puts(out, "Predictions (from the lessons) vs measurement:\n");
-		ret |= rt_buf_printf(out, "  lesson %s %s: %s %s: ", jstr(pr, "lesson"),
+		ret |= rt_text_printf(out, "  lesson %s %s: %s %s: ", jstr(pr, "lesson"),
 				     jstr(pr, "id"), jstr(pr, "scenario"), jstr(pr, "metric"));
 		if (json_is_number(pv))
-			ret |= rt_buf_printf(out, "predicted %g %s", json_number_value(pv),
+			ret |= rt_text_printf(out, "predicted %g %s", json_number_value(pv),
 					     jstr(pr, "unit"));
 		else
 			ret |= rt_buf_puts(out, "no prediction recorded");
 		if (json_is_number(mv))
-			ret |= rt_buf_printf(out, ", measured %g %s\n", json_number_value(mv),
+			ret |= rt_text_printf(out, ", measured %g %s\n", json_number_value(mv),
 					     jstr(pr, "unit"));
 		else
 			ret |= rt_buf_puts(out, ", scenario not run\n");
 	}
-	json_array_foreach(json_object_get(doc, "notes"), i, t)
-		ret |= rt_buf_printf(out, "%snote: %s\n", i == 0 ? "\n" : "", json_string_value(t));
+	json_array_foreach(json_object_get(doc, "notes"), i, t) {
+		if (i == 0)
+			ret |= rt_buf_puts(out, "\n");
+		ret |= rt_text_printf(out, "note: %s\n", json_string_value(t));
+	}
 	return ret ? -ENOMEM : 0;
 }
 

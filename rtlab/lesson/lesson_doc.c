@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <wchar.h>
 #include <wctype.h>
 
@@ -755,13 +756,15 @@ static void free_lessons(struct known_lesson *kl, size_t n)
 static char *first_line_title(const char *path)
 {
 	char buf[512], *nl;
-	FILE *f = fopen(path, "re");
-	size_t n;
+	int fd = rt_file_open_read(path, 0, 0, NULL);
+	ssize_t n;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
-	n = fread(buf, 1, sizeof(buf) - 1, f);
-	fclose(f);
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return NULL;
 	buf[n] = '\0';
 	nl = strchr(buf, '\n');
 	if (nl)
@@ -950,9 +953,9 @@ int lesson_doc_load(const char *path, struct lesson_doc **out, char **cause)
 	int ret;
 
 	*out = NULL;
-	ret = rt_file_read(path, LESSON_MAX_BYTES, &data, &len);
+	ret = rt_file_load(path, 0, LESSON_MAX_BYTES, &data, &len, cause);
 	if (ret)
-		return rt_err(cause, ret, "%s: %s", path, strerror(-ret));
+		return ret;
 	ret = lesson_doc_parse(data, len, path, out, cause);
 	if (ret)
 		goto out_free;

@@ -17,13 +17,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 #include <jansson.h>
 
 #include "core/rt_err.h"
 #include "core/rt_file.h"
-#include "core/rt_json.h"
+#include "core/rt_result.h"
 
 #define TE_TRACER_MODE_HINT \
 	"to record one, run 'rtlab lab run ftrace --mode tracer --json FILE' on a kernel " \
@@ -38,13 +37,9 @@
 static int te_from_results(json_t *doc, const char *name, const char **text, size_t *len,
 			   bool *truncated, char **cause)
 {
-	json_t *schema = json_object_get(doc, "schema"), *lab = json_object_get(doc, "lab");
+	json_t *lab = json_object_get(doc, "lab");
 	json_t *extra = json_object_get(doc, "extra"), *tracer, *tt, *mode;
 
-	if (!json_is_string(schema) || strcmp(json_string_value(schema), "rtlab.result/1"))
-		return rt_err(cause, -EINVAL, "%s: a JSON document, but not an rtlab results "
-			      "document (no \"schema\": \"rtlab.result/1\"), so it holds no trace",
-			      name);
 	if (!json_is_string(lab) || strcmp(json_string_value(lab), "ftrace"))
 		return rt_err(cause, -EINVAL, "%s: results of the %s lab, which records no "
 			      "tracer trace; only the ftrace lab does (" TE_TRACER_MODE_HINT ")",
@@ -128,8 +123,8 @@ static void te_find_marks(struct trace_explain *x)
 int trace_explain_load(const char *text, size_t len, const char *name,
 		       struct trace_explain **out, char **cause)
 {
+	struct rt_result *res = NULL;
 	struct trace_explain *x;
-	json_t *doc = NULL;
 	size_t i = 0;
 	int ret;
 
@@ -148,10 +143,12 @@ int trace_explain_load(const char *text, size_t len, const char *name,
 			   text[i] == '\r'))
 		i++;
 	if (i < len && text[i] == '{') {
-		ret = rt_json_load(text, len, name, &doc, cause);
+		/* Validated as `lab report` and `grade` do, before anything is used. */
+		ret = rt_result_parse(text, len, name, &res, cause);
 		if (ret)
 			goto out_free;
-		ret = te_from_results(doc, name, &text, &len, &x->truncated, cause);
+		ret = te_from_results(rt_result_json(res), name, &text, &len, &x->truncated,
+				      cause);
 		if (ret)
 			goto out_free;
 		x->from_results = true;
@@ -166,33 +163,36 @@ int trace_explain_load(const char *text, size_t len, const char *name,
 		goto out_free;
 	}
 	te_find_marks(x);
-	json_decref(doc);
+	rt_result_free(res);
 	*out = x;
 	return 0;
 
 out_free:
-	json_decref(doc);
+	rt_result_free(res);
 	trace_explain_free(x);
 	return ret;
 }
 
 int trace_explain_read_file(const char *path, char **text, size_t *len, char **cause)
 {
-	struct stat st;
+	char *why = NULL;
 	int ret;
 
 	*text = NULL;
 	*len = 0;
-	/* rt_file_read() would read a directory as an error without saying so. */
-	if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-		return rt_err(cause, -EISDIR, "%s: is a directory, not a trace file", path);
-	ret = rt_file_read(path, TRACE_EXPLAIN_MAX_FILE, text, len);
-	if (ret == -EFBIG)
-		return rt_err(cause, ret, "%s: larger than %u MiB, too big to be a trace to read",
-			      path, TRACE_EXPLAIN_MAX_FILE >> 20);
-	if (ret)
-		return rt_err(cause, ret, "%s: cannot read it: %s", path, strerror(-ret));
-	return 0;
+	ret = rt_file_load(path, 0, TRACE_EXPLAIN_MAX_FILE, text, len, &why);
+	if (ret == -EISDIR)
+		rt_err(cause, ret, "%s: is a directory, not a trace file", path);
+	else if (ret == -EINVAL)
+		rt_err(cause, ret, "%s", why ? why : strerror(-ret));
+	else if (ret == -EFBIG)
+		rt_err(cause, ret, "%s: larger than %u MiB, too big to be a trace to read; "
+		       "explain a part of it (e.g. the first 100000 lines: head -n 100000 FILE "
+		       ">part.txt)", path, TRACE_EXPLAIN_MAX_FILE >> 20);
+	else if (ret)
+		rt_err(cause, ret, "%s: cannot read it: %s", path, strerror(-ret));
+	free(why);
+	return ret;
 }
 
 void trace_explain_free(struct trace_explain *x)

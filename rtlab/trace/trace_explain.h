@@ -44,16 +44,23 @@ struct trace_explain {
  * @out: on success the loaded trace; free it with trace_explain_free()
  * @cause: on failure, why, naming @name (the caller frees)
  *
- * Input that starts with '{' (after blanks) is read as JSON: it must be an
- * rtlab.result/1 document of the ftrace lab with extra.tracer.trace_text.
+ * Input that starts with '{' (after blanks) is read as JSON: it must be a
+ * results document that passes rt_result_parse()'s validation, as for `lab
+ * report` and `grade`, of the ftrace lab with extra.tracer.trace_text.
  * Returns 0, -EINVAL when there is no trace in it (a results document of an
  * event-mode run says so and how to record one), or -ENOMEM.
  */
 int trace_explain_load(const char *text, size_t len, const char *name,
 		       struct trace_explain **out, char **cause);
 
-/* Files larger than this are refused: a trace that big is not for reading. */
-#define TRACE_EXPLAIN_MAX_FILE (256u << 20)
+/*
+ * Files larger than this are refused: a trace that big is not for reading
+ * (a latency tracer's snapshot is a few MiB at most). The loaded model takes
+ * about 5.5 times the file (the text, its line index and one record per
+ * entry), so loading stays under about 360 MB; `trace explain` writes its
+ * output entry by entry and adds nothing that grows with the trace.
+ */
+#define TRACE_EXPLAIN_MAX_FILE (64u << 20)
 
 /**
  * trace_explain_read_file - read the file a learner named, for trace_explain_load()

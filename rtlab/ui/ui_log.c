@@ -60,9 +60,13 @@ int ui_log_start(void)
 
 	ui_log_clear();
 	if (path && *path) {
-		log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+		/* O_NONBLOCK: a FIFO without a reader fails (ENXIO) instead of hanging. */
+		log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOCTTY |
+			      O_NONBLOCK, 0600);
 		if (log_fd < 0)
 			ret = -errno;
+		else
+			fcntl(log_fd, F_SETFL, O_APPEND);
 	}
 	rt_log_set_sink(ui_log_sink, NULL);
 	if (ret)

@@ -1,7 +1,8 @@
 /*
- * ui_text: the UTF-8 is decoded here by hand rather than with mbrtowc, so
- * that the same bytes lay out the same way in any locale: glibc's wchar_t is
- * always a Unicode code point, and wcwidth() answers -1 for anything the
+ * ui_text: the UTF-8 is decoded by rt_text_char() rather than with mbrtowc,
+ * so that the same bytes lay out the same way in any locale and a control
+ * character is drawn exactly as the CLI prints it ("\x1b"): glibc's wchar_t
+ * is always a Unicode code point, and wcwidth() answers -1 for anything the
  * locale cannot show, which we then draw as '?'. Drawing goes through the
  * wide-character curses calls of ncursesw.
  */
@@ -10,6 +11,8 @@
 #include <langinfo.h>
 #include <string.h>
 #include <wchar.h>
+
+#include "core/rt_text.h"
 
 static bool text_utf8;
 
@@ -30,55 +33,50 @@ const char *ui_text_glyph(const char *utf8, const char *ascii)
 	return text_utf8 ? utf8 : ascii;
 }
 
+/* One character as drawn: the character itself, or its escape (one cell per char). */
+struct glyph {
+	wchar_t wc[RT_TEXT_ESC_MAX];
+	int n;		/* cells in wc */
+	int w;		/* display columns */
+};
+
 /*
  * Decode one character at @s (@n bytes left). Returns the bytes it takes
- * (at least 1) and sets *wc to what to draw and *w to its width. Invalid
- * bytes count as one '?' each.
+ * (at least 1). A control character or a byte that is not UTF-8 is drawn
+ * as rt_text's escape ("\x1b"), so it is visible and cannot reach the
+ * terminal; a character this locale cannot show is drawn as '?'.
  */
-static size_t decode(const char *s, size_t n, wchar_t *wc, int *w)
+static size_t decode(const char *s, size_t n, struct glyph *g)
 {
-	const unsigned char *u = (const unsigned char *)s;
-	size_t len = 1, k;
-	unsigned int c = u[0];
+	char esc[RT_TEXT_ESC_MAX];
+	unsigned int cp;
+	size_t len = rt_text_char(s, n, 0, esc, &cp);
 
-	if (c >= 0xc2 && c <= 0xf4) {
-		len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-		c &= len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07;
-		if (len > n)
-			goto bad;
-		for (k = 1; k < len; k++) {
-			if ((u[k] & 0xc0) != 0x80)
-				goto bad;
-			c = (c << 6) | (u[k] & 0x3f);
-		}
-		if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-		    (c >= 0xd800 && c <= 0xdfff))
-			goto bad;
-	} else if (c >= 0x80) {
-		goto bad;
+	if (esc[0]) {
+		for (g->n = 0; esc[g->n]; g->n++)
+			g->wc[g->n] = (wchar_t)esc[g->n];
+		g->w = g->n;
+		return len;
 	}
-	*wc = (wchar_t)c;
-	*w = c < 0x80 ? (c >= 0x20 && c != 0x7f ? 1 : -1) : wcwidth(*wc);
-	if (*w < 0)
-		goto bad_width;
-	return len;
-bad:
-	len = 1;
-bad_width:
-	*wc = L'?';
-	*w = 1;
+	g->n = 1;
+	g->wc[0] = (wchar_t)cp;
+	g->w = cp < 0x80 ? 1 : wcwidth(g->wc[0]);
+	if (g->w < 0) {
+		g->wc[0] = L'?';
+		g->w = 1;
+	}
 	return len;
 }
 
 int ui_text_width(const char *s)
 {
 	size_t n = strlen(s);
-	int total = 0, w;
-	wchar_t wc;
+	struct glyph g;
+	int total = 0;
 
 	for (size_t i = 0; i < n;) {
-		i += decode(s + i, n - i, &wc, &w);
-		total += w;
+		i += decode(s + i, n - i, &g);
+		total += g.w;
 	}
 	return total;
 }
@@ -89,13 +87,12 @@ size_t ui_text_fit(const char *s, size_t len, int cols, int *width)
 	int used = 0;
 
 	while (i < len && s[i]) {
-		wchar_t wc;
-		int w;
-		size_t k = decode(s + i, len - i, &wc, &w);
+		struct glyph g;
+		size_t k = decode(s + i, len - i, &g);
 
-		if (used + w > cols)
+		if (used + g.w > cols)
 			break;
-		used += w;
+		used += g.w;
 		i += k;
 	}
 	if (width)
@@ -117,15 +114,15 @@ int ui_text_putn(WINDOW *win, int y, int x, const char *s, size_t len, int cols)
 	ui_text_fit(s, len, 1 << 30, &full);
 	cut = full > cols;
 	total = cut ? cols - 1 : cols;
-	while (i < len && nb < sizeof(buf) / sizeof(buf[0]) - 2) {
-		wchar_t wc;
-		int w;
-		size_t k = decode(s + i, len - i, &wc, &w);
+	while (i < len && nb + RT_TEXT_ESC_MAX < sizeof(buf) / sizeof(buf[0]) - 2) {
+		struct glyph g;
+		size_t k = decode(s + i, len - i, &g);
 
-		if (used + w > total)
+		if (used + g.w > total)
 			break;
-		buf[nb++] = wc;
-		used += w;
+		for (int c = 0; c < g.n; c++)
+			buf[nb++] = g.wc[c];
+		used += g.w;
 		i += k;
 	}
 	if (cut) {
@@ -161,10 +158,9 @@ size_t ui_text_wrap(const char *s, int cols, size_t *next)
 			end = fit;
 		if (!end) {
 			/* Not even one character fits: take it anyway, or we never advance. */
-			wchar_t wc;
-			int w;
+			struct glyph g;
 
-			end = decode(s, n, &wc, &w);
+			end = decode(s, n, &g);
 		}
 		*next = end;
 		while (s[*next] == ' ')

@@ -5,7 +5,9 @@
  * and glyphs) is UTF-8. These helpers measure and cut it by display width
  * (wcwidth), never by bytes, so a wide or multibyte character is drawn whole
  * or not at all. In a locale that is not UTF-8 each non-ASCII character is
- * drawn as '?' with width 1, so the layout still holds.
+ * drawn as '?' with width 1, so the layout still holds. Control characters
+ * (an ESC from a results file or a trace) and bytes that are not UTF-8 are
+ * drawn as rt_text's escapes, "\x1b", one column per character.
  */
 #ifndef RTLAB_UI_UI_TEXT_H
 #define RTLAB_UI_UI_TEXT_H
@@ -37,7 +39,7 @@ size_t ui_text_fit(const char *s, size_t len, int cols, int *width);
  * ui_text_put - draw @s at (@y, @x) on @win, at most @cols columns wide
  *
  * A string that does not fit ends in an ellipsis. Returns the columns drawn.
- * Characters the terminal cannot show are drawn as '?'.
+ * Characters the terminal cannot show are drawn as '?', controls as "\x1b".
  */
 int ui_text_put(WINDOW *win, int y, int x, const char *s, int cols);
 

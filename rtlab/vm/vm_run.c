@@ -131,23 +131,31 @@ out_fini:
 	return ret;
 }
 
-/* A sparse raw disk for /state; the guest formats it on first boot. */
-static int vm_state_image(const char *path, char **cause)
+/*
+ * A sparse raw disk for /state; the guest formats it on first boot. The
+ * default one lives in the state directory, so no link is followed there
+ * (rt_file.h); a FIFO or a device is never taken for a disk.
+ */
+static int vm_state_image(const char *path, bool in_state_dir, char **cause)
 {
 	int fd, ret = 0;
+	struct stat st;
 
-	fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC |
+		  (in_state_dir ? O_NOFOLLOW : 0), 0600);
 	if (fd < 0)
 		return rt_err(cause, -errno, "cannot open the VM state disk %s: %s", path,
+			      errno == ELOOP && in_state_dir ? "it is a symbolic link" :
 			      strerror(errno));
-	{
-		struct stat st;
-
-		if (fstat(fd, &st) == 0 && st.st_size == 0 &&
-		    ftruncate(fd, VM_STATE_IMAGE_BYTES) < 0)
-			ret = rt_err(cause, -errno, "cannot size the VM state disk %s: %s", path,
-				     strerror(errno));
-	}
+	if (fstat(fd, &st) < 0)
+		ret = rt_err(cause, -errno, "cannot open the VM state disk %s: %s", path,
+			     strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		ret = rt_err(cause, -EINVAL, "the VM state disk %s is %s, not a regular file",
+			     path, rt_file_kind(st.st_mode));
+	else if (st.st_size == 0 && ftruncate(fd, VM_STATE_IMAGE_BYTES) < 0)
+		ret = rt_err(cause, -errno, "cannot size the VM state disk %s: %s", path,
+			     strerror(errno));
 	close(fd);
 	return ret;
 }
@@ -272,7 +280,7 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 			goto out_nomem;
 	}
 	if (state) {
-		err = vm_state_image(state, cause);
+		err = vm_state_image(state, !o->state_image, cause);
 		if (err < 0)
 			goto out_fail;
 	}

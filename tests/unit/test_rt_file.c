@@ -1,6 +1,8 @@
 /*
  * Unit tests for rt_file: atomic replacement leaves no temporary files,
- * failures leave the target untouched, reads handle size-0 proc files.
+ * failures leave the target untouched, reads handle size-0 proc files,
+ * reads by name refuse (never hang on) FIFOs, devices and directories and
+ * follow links only where allowed, and the line reader stays bounded.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -197,6 +200,191 @@ static void test_concurrent_writers_never_tear(void **state)
 	assert_int_equal(count_entries(f->dir), 1);
 }
 
+/*
+ * A FIFO with no writer would block open() forever: it must be refused at
+ * once, and say what it is. The alarm turns a hang into a failure.
+ */
+static void test_read_refuses_fifo(void **state)
+{
+	struct fixture *f = *state;
+	char *data = NULL, *cause = NULL;
+	int fd;
+
+	assert_int_equal(mkfifo(f->path, 0600), 0);
+	alarm(10);
+	assert_int_equal(rt_file_load(f->path, 0, 1024, &data, NULL, &cause), -EINVAL);
+	assert_null(data);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, f->path));
+	assert_non_null(strstr(cause, "is a FIFO, not a regular file"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(rt_file_read(f->path, 1024, &data, NULL), -EINVAL);
+	fd = rt_file_open_read(f->path, RT_FILE_NOFOLLOW, 0, &cause);
+	assert_int_equal(fd, -EINVAL);
+	free(cause);
+	alarm(0);
+}
+
+static void test_read_refuses_devices_and_dirs(void **state)
+{
+	struct fixture *f = *state;
+	char *data = NULL, *cause = NULL;
+
+	(void)f;
+	alarm(10);
+	assert_int_equal(rt_file_load("/dev/zero", 0, 1024, &data, NULL, &cause), -EINVAL);
+	assert_non_null(strstr(cause, "/dev/zero: is a character device, not a regular file"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(rt_file_load(f->dir, 0, 1024, &data, NULL, &cause), -EISDIR);
+	assert_non_null(strstr(cause, "is a directory, not a regular file"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(rt_file_load("/nonexistent/rtlab", 0, 10, &data, NULL, &cause), -ENOENT);
+	assert_string_equal(cause, "/nonexistent/rtlab: cannot read: No such file or directory");
+	free(cause);
+	alarm(0);
+	assert_string_equal(rt_file_kind(S_IFSOCK), "a socket");
+	assert_string_equal(rt_file_kind(S_IFBLK), "a block device");
+}
+
+/* The size is capped before a byte is read; the descriptor is blocking. */
+static void test_open_read_cap_and_flags(void **state)
+{
+	struct fixture *f = *state;
+	char *cause = NULL;
+	int fd;
+
+	assert_int_equal(rt_file_write_atomic(f->path, "0123456789", 10, 0600, NULL), 0);
+	assert_int_equal(rt_file_open_read(f->path, 0, 9, &cause), -EFBIG);
+	assert_non_null(strstr(cause, "larger than 9 bytes"));
+	free(cause);
+	cause = NULL;
+	fd = rt_file_open_read(f->path, 0, 10, &cause);
+	assert_true(fd >= 0);
+	assert_null(cause);
+	assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+	assert_true(fcntl(fd, F_GETFD) & FD_CLOEXEC);
+	close(fd);
+}
+
+/* Links: followed by default (a path a person named), refused under NOFOLLOW. */
+static void test_open_read_links(void **state)
+{
+	struct fixture *f = *state;
+	char link[192], lock[192], *cause = NULL, *data = NULL;
+	struct stat st;
+	int fd;
+
+	assert_int_equal(rt_file_write_atomic(f->path, "x", 1, 0600, NULL), 0);
+	snprintf(link, sizeof(link), "%s/link", f->dir);
+	assert_int_equal(symlink(f->path, link), 0);
+	assert_int_equal(rt_file_load(link, 0, 10, &data, NULL, NULL), 0);
+	assert_string_equal(data, "x");
+	free(data);
+	assert_int_equal(rt_file_open_read(link, RT_FILE_NOFOLLOW, 10, &cause), -ELOOP);
+	assert_non_null(strstr(cause, "is a symbolic link"));
+	free(cause);
+	cause = NULL;
+
+	/* A lock is created when missing, never through a link, never as a FIFO. */
+	snprintf(lock, sizeof(lock), "%s/new.lock", f->dir);
+	fd = rt_file_open_read(lock, RT_FILE_NOFOLLOW | RT_FILE_CREATE, 0, NULL);
+	assert_true(fd >= 0);
+	close(fd);
+	assert_int_equal(stat(lock, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 0777, 0600);
+	snprintf(lock, sizeof(lock), "%s/dangling.lock", f->dir);
+	snprintf(link, sizeof(link), "%s/not-there", f->dir);
+	assert_int_equal(symlink(link, lock), 0);
+	assert_int_equal(rt_file_open_read(lock, RT_FILE_NOFOLLOW | RT_FILE_CREATE, 0, NULL),
+			 -ELOOP);
+	assert_int_equal(lstat(link, &st), -1);
+}
+
+/* A FIFO, directory or device as the target is refused, never replaced. */
+static void test_write_refuses_special_target(void **state)
+{
+	struct fixture *f = *state;
+	char link[192], *cause = NULL;
+	struct stat st;
+
+	assert_int_equal(mkfifo(f->path, 0600), 0);
+	alarm(10);
+	assert_int_equal(rt_file_write_atomic(f->path, "x", 1, 0600, &cause), -EINVAL);
+	alarm(0);
+	assert_non_null(strstr(cause, "is a FIFO, not a regular file; not replaced"));
+	free(cause);
+	assert_int_equal(lstat(f->path, &st), 0);
+	assert_true(S_ISFIFO(st.st_mode));
+	assert_int_equal(count_entries(f->dir), 1);
+	assert_int_equal(unlink(f->path), 0);
+	assert_int_equal(mkdir(f->path, 0700), 0);
+	assert_int_equal(rt_file_write_atomic(f->path, "x", 1, 0600, NULL), -EISDIR);
+	assert_int_equal(rmdir(f->path), 0);
+
+	/* A link is replaced by the new file: its target is never written. */
+	snprintf(link, sizeof(link), "%s/other", f->dir);
+	assert_int_equal(rt_file_write_atomic(link, "keep", 4, 0600, NULL), 0);
+	assert_int_equal(symlink(link, f->path), 0);
+	assert_int_equal(rt_file_write_atomic(f->path, "new", 3, 0600, NULL), 0);
+	assert_int_equal(lstat(f->path, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(stat(link, &st), 0);
+	assert_int_equal(st.st_size, 4);
+}
+
+static FILE *input_of(const char *bytes, size_t len)
+{
+	FILE *in = fmemopen((void *)bytes, len, "r");
+
+	assert_non_null(in);
+	return in;
+}
+
+static void test_getline(void **state)
+{
+	static const char text[] = "ab\r\n\nlonger than eight\nx\0y\nlast";
+	struct rt_buf line = RT_BUF_INIT;
+	size_t budget = 1000;
+	FILE *in = input_of(text, sizeof(text) - 1);
+
+	(void)state;
+	assert_int_equal(rt_file_getline(in, &line, 8, &budget), 2);
+	assert_string_equal(rt_buf_str(&line), "ab");
+	assert_int_equal(rt_file_getline(in, &line, 8, &budget), 0);
+	assert_int_equal(rt_file_getline(in, &line, 8, &budget), -E2BIG);
+	assert_int_equal(line.len, 0);
+	assert_int_equal(rt_file_getline(in, &line, 8, &budget), -EILSEQ);
+	assert_int_equal(rt_file_getline(in, &line, 8, &budget), 4);
+	assert_string_equal(rt_buf_str(&line), "last");
+	assert_int_equal(rt_file_getline(in, &line, 8, &budget), -ENODATA);
+	assert_int_equal(budget, 1000 - (sizeof(text) - 1));
+	fclose(in);
+	rt_buf_fini(&line);
+}
+
+/* Endless input without a newline: memory stays at the cap, the budget ends it. */
+static void test_getline_endless(void **state)
+{
+	struct rt_buf line = RT_BUF_INIT;
+	size_t budget = 1 << 20;
+	FILE *zero = fopen("/dev/zero", "r");
+
+	(void)state;
+	assert_non_null(zero);
+	alarm(10);
+	assert_int_equal(rt_file_getline(zero, &line, 256, &budget), -EFBIG);
+	alarm(0);
+	assert_int_equal(budget, 0);
+	assert_true(line.cap <= 512);
+	assert_int_equal(rt_file_getline(zero, &line, 256, &budget), -EFBIG);
+	fclose(zero);
+	rt_buf_fini(&line);
+}
+
 static void test_rt_err_keeps_first(void **state)
 {
 	char *cause = NULL;
@@ -219,6 +407,13 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_read_procfs, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mkdir_p, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_concurrent_writers_never_tear, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_refuses_fifo, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_refuses_devices_and_dirs, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_read_cap_and_flags, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_open_read_links, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_write_refuses_special_target, setup, teardown),
+		cmocka_unit_test(test_getline),
+		cmocka_unit_test(test_getline_endless),
 		cmocka_unit_test(test_rt_err_keeps_first),
 	};
 
