@@ -377,6 +377,9 @@ static int lab_report(const struct cli_cmd *cmd, int argc, char **argv)
 		ret = report_cyclictest_hist(res, &b);
 		if (ret == -ENODATA)
 			fprintf(stderr, "rtlab lab report: %s has no 1 us histogram\n", file);
+		else if (ret == -E2BIG)
+			fprintf(stderr, "rtlab lab report: %s: too many rows times histograms for "
+				"the cyclictest layout\n", file);
 		if (ret)
 			goto out;
 		fputs(rt_buf_str(&b), stdout);

@@ -126,6 +126,10 @@ static json_t *num_new(double v)
 	}
 	if (v == floor(v) && fabs(v) <= EXACT_INT_LIMIT)
 		return json_integer((json_int_t)v);
+	if (fabs(v) > RT_RESULT_MAX_MAGNITUDE) {
+		errno = EINVAL;
+		return NULL;
+	}
 	return json_real(v);
 }
 
@@ -303,7 +307,48 @@ static int want_type(char **cause, const struct vseg *at, const json_t *v, json_
 	return bad(cause, at, "must be %s (got %s)", what, type_name(v));
 }
 
-static int check_number(char **cause, const struct vseg *at, const json_t *v)
+/*
+ * @v for a message: the shortest of 15 to 17 significant digits that reads
+ * back as @v (so a value just out of range does not print as the limit),
+ * without the "+" and leading zeros of the exponent: "1e308", "-1e300",
+ * "0.5", "1000000001".
+ */
+static const char *num_text(double v, char buf[32])
+{
+	char *e;
+
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, 32, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	e = strchr(buf, 'e');
+	if (e) {
+		char *d = e + 1, *src;
+
+		if (*d == '+')
+			memmove(d, d + 1, strlen(d));
+		else if (*d == '-')
+			d++;
+		for (src = d; *src == '0' && src[1]; src++)
+			;
+		memmove(d, src, strlen(src) + 1);
+	}
+	return buf;
+}
+
+/* Refuse @x outside [lo, hi]; @range is the rule as the message states it. */
+static int check_range(char **cause, const struct vseg *at, double x, double lo, double hi,
+		       const char *range)
+{
+	char t[32];
+
+	if (x >= lo && x <= hi)
+		return 0;
+	return bad(cause, at, "%s is out of range (%s)", num_text(x, t), range);
+}
+
+static int check_finite(char **cause, const struct vseg *at, const json_t *v)
 {
 	if (!json_is_number(v))
 		return bad(cause, at, "must be a number (got %s)", type_name(v));
@@ -312,11 +357,39 @@ static int check_number(char **cause, const struct vseg *at, const json_t *v)
 	return 0;
 }
 
+/*
+ * A number: finite, and a real within +-RT_RESULT_MAX_MAGNITUDE (integers
+ * already fit 64 bits: jansson refuses bigger ones), so that a reader can
+ * print it in 16 digits and turn it into an integer without overflow.
+ */
+static int check_number(char **cause, const struct vseg *at, const json_t *v)
+{
+	int ret = check_finite(cause, at, v);
+
+	if (ret)
+		return ret;
+	if (json_is_real(v))
+		return check_range(cause, at, json_real_value(v), -RT_RESULT_MAX_MAGNITUDE,
+				   RT_RESULT_MAX_MAGNITUDE, "magnitude at most 1e15");
+	return 0;
+}
+
 static int check_count(char **cause, const struct vseg *at, const json_t *v)
 {
 	if (!json_is_integer(v) || json_integer_value(v) < 0)
 		return bad(cause, at, "must be a non-negative integer");
 	return 0;
+}
+
+/* A number of samples: an integer in 0 .. RT_RESULT_MAX_MAGNITUDE. */
+static int check_samples(char **cause, const struct vseg *at, const json_t *v)
+{
+	int ret = check_count(cause, at, v);
+
+	if (!ret)
+		ret = check_range(cause, at, (double)json_integer_value(v), 0,
+				  RT_RESULT_MAX_MAGNITUDE, "0 <= count <= 1e15");
+	return ret;
 }
 
 static int check_string(char **cause, const struct vseg *at, const json_t *v, size_t max,
@@ -452,6 +525,9 @@ static int check_env(char **cause, const struct vseg *at, const json_t *env)
 		ret = need(cause, at, env, "cpus", &v);
 		if (!ret)
 			ret = check_count(cause, &s, v);
+		if (!ret)
+			ret = check_range(cause, &s, (double)json_integer_value(v), 0,
+					  RT_RESULT_MAX_CPUS, "at most 65536");
 		if (ret)
 			return ret;
 	}
@@ -521,15 +597,22 @@ static int check_summary(char **cause, const struct vseg *at, const json_t *summ
 			return bad(cause, &s, "name must be [a-z][a-z0-9_]* (at most %u bytes) "
 				   "ending in _UNIT, UNIT one of %s", RT_RESULT_MAX_KEY, known);
 		}
-		ret = check_number(cause, &s, v);
+		ret = check_finite(cause, &s, v);
+		if (!ret)
+			ret = check_range(cause, &s, json_number_value(v), -RT_RESULT_MAX_MAGNITUDE,
+					  RT_RESULT_MAX_MAGNITUDE, "magnitude at most 1e15");
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
+/*
+ * An array of non-negative integers: bucket counts (@samples: each within
+ * 0 .. RT_RESULT_MAX_MAGNITUDE, their sum added to *@total) or cycle numbers.
+ */
 static int check_count_array(char **cause, const struct vseg *at, const json_t *v,
-			     bool nonempty)
+			     bool nonempty, uint64_t *total)
 {
 	size_t n;
 	int ret;
@@ -545,7 +628,14 @@ static int check_count_array(char **cause, const struct vseg *at, const json_t *
 	for (size_t i = 0; i < n; i++) {
 		struct vseg e = { at, NULL, i };
 
-		ret = check_count(cause, &e, json_array_get(v, i));
+		if (total) {
+			ret = check_samples(cause, &e, json_array_get(v, i));
+			/* Both terms are at most 1e15 here, so the sum cannot wrap. */
+			if (!ret && *total <= (uint64_t)RT_RESULT_MAX_MAGNITUDE)
+				*total += (uint64_t)json_integer_value(json_array_get(v, i));
+		} else {
+			ret = check_count(cause, &e, json_array_get(v, i));
+		}
 		if (ret)
 			return ret;
 	}
@@ -554,6 +644,7 @@ static int check_count_array(char **cause, const struct vseg *at, const json_t *
 
 static int check_hist(char **cause, const struct vseg *at, const json_t *h)
 {
+	uint64_t total = 0;
 	json_t *v;
 	int ret;
 
@@ -588,9 +679,12 @@ static int check_hist(char **cause, const struct vseg *at, const json_t *h)
 
 		ret = need(cause, at, h, "bucket_width", &v);
 		if (!ret)
-			ret = check_number(cause, &s, v);
+			ret = check_finite(cause, &s, v);
 		if (!ret && !(json_number_value(v) > 0))
 			ret = bad(cause, &s, "must be greater than 0");
+		if (!ret)
+			ret = check_range(cause, &s, json_number_value(v), 0, RT_RESULT_MAX_WIDTH,
+					  "0 < width <= 1e6");
 		if (ret)
 			return ret;
 	}
@@ -599,7 +693,10 @@ static int check_hist(char **cause, const struct vseg *at, const json_t *h)
 
 		ret = need(cause, at, h, "first_bucket", &v);
 		if (!ret)
-			ret = check_number(cause, &s, v);
+			ret = check_finite(cause, &s, v);
+		if (!ret)
+			ret = check_range(cause, &s, json_number_value(v), -RT_RESULT_MAX_FIRST,
+					  RT_RESULT_MAX_FIRST, "-1e9 <= first <= 1e9");
 		if (ret)
 			return ret;
 	}
@@ -608,7 +705,7 @@ static int check_hist(char **cause, const struct vseg *at, const json_t *h)
 
 		ret = need(cause, at, h, "counts", &v);
 		if (!ret)
-			ret = check_count_array(cause, &s, v, true);
+			ret = check_count_array(cause, &s, v, true, &total);
 		if (ret)
 			return ret;
 	}
@@ -617,15 +714,19 @@ static int check_hist(char **cause, const struct vseg *at, const json_t *h)
 
 		ret = need(cause, at, h, "overflow_count", &v);
 		if (!ret)
-			ret = check_count(cause, &s, v);
+			ret = check_samples(cause, &s, v);
 		if (ret)
 			return ret;
+		total += (uint64_t)json_integer_value(v);
+		if (total > (uint64_t)RT_RESULT_MAX_MAGNITUDE)
+			return bad(cause, at, "counts and overflow_count add up to more than 1e15 "
+				   "samples");
 	}
 	v = json_object_get(h, "overflow_cycles");
 	if (v) {
 		struct vseg s = { at, "overflow_cycles", 0 };
 
-		ret = check_count_array(cause, &s, v, false);
+		ret = check_count_array(cause, &s, v, false, NULL);
 		if (ret)
 			return ret;
 	}
@@ -716,6 +817,8 @@ static int check_depth(char **cause, const struct vseg *at, const json_t *v, uns
 	json_t *child;
 	int ret;
 
+	if (json_is_number(v))
+		return check_number(cause, at, v);
 	if (!json_is_object(v) && !json_is_array(v))
 		return 0;
 	if (depth > RT_RESULT_MAX_DEPTH)
@@ -1073,7 +1176,7 @@ int rt_result_set_param_json(struct rt_result *res, const char *key, json_t *val
 
 int rt_result_set_summary(struct rt_result *res, const char *key, double value)
 {
-	if (!summary_key_valid(key))
+	if (!summary_key_valid(key) || !(fabs(value) <= RT_RESULT_MAX_MAGNITUDE))
 		return -EINVAL;
 	return set_in(res, "summary", key, num_new(value));
 }
@@ -1121,14 +1224,18 @@ json_t *rt_result_extra(struct rt_result *res)
 	return o;
 }
 
-static json_t *count_array(const uint64_t *v, size_t n)
+/* JSON array of @v; with @total, each and their sum must stay within 1e15 samples. */
+static json_t *count_array(const uint64_t *v, size_t n, uint64_t *total)
 {
 	json_t *a = json_array();
 
 	if (!a)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		if (v[i] > INT64_MAX) {
+		if (total && v[i] <= (uint64_t)RT_RESULT_MAX_MAGNITUDE)
+			*total += v[i];
+		if (v[i] > INT64_MAX || (total && (v[i] > (uint64_t)RT_RESULT_MAX_MAGNITUDE ||
+						   *total > (uint64_t)RT_RESULT_MAX_MAGNITUDE))) {
 			json_decref(a);
 			errno = EINVAL;
 			return NULL;
@@ -1146,14 +1253,18 @@ int rt_result_add_histogram(struct rt_result *res, const struct rt_result_hist *
 {
 	json_t *hists = json_object_get(res->doc, "histograms");
 	json_t *o = NULL, *counts = NULL, *cycles = NULL;
+	uint64_t total;
 	int ret = -ENOMEM;
 
 	if (!h || !key_valid(h->name) || !h->unit || !in_list(units, h->unit) ||
-	    !isfinite(h->bucket_width) || !(h->bucket_width > 0) || !isfinite(h->first_bucket) ||
+	    !(h->bucket_width > 0 && h->bucket_width <= RT_RESULT_MAX_WIDTH) ||
+	    !(fabs(h->first_bucket) <= RT_RESULT_MAX_FIRST) ||
 	    h->nbuckets < 1 || h->nbuckets > RT_RESULT_MAX_BUCKETS || !h->counts ||
 	    h->n_overflow_cycles > RT_RESULT_MAX_BUCKETS ||
-	    (h->n_overflow_cycles && !h->overflow_cycles) || h->overflow_count > INT64_MAX)
+	    (h->n_overflow_cycles && !h->overflow_cycles) ||
+	    h->overflow_count > (uint64_t)RT_RESULT_MAX_MAGNITUDE)
 		return -EINVAL;
+	total = h->overflow_count;
 	if (!json_is_array(hists))
 		return -EINVAL;
 	if (json_array_size(hists) >= RT_RESULT_MAX_HISTS)
@@ -1161,13 +1272,13 @@ int rt_result_add_histogram(struct rt_result *res, const struct rt_result_hist *
 	if (rt_result_hist_find(res, h->name, NULL) == 0)
 		return -EEXIST;
 
-	counts = count_array(h->counts, h->nbuckets);
+	counts = count_array(h->counts, h->nbuckets, &total);
 	if (!counts) {
 		ret = errno == EINVAL ? -EINVAL : -ENOMEM;
 		goto out_put;
 	}
 	if (h->n_overflow_cycles) {
-		cycles = count_array(h->overflow_cycles, h->n_overflow_cycles);
+		cycles = count_array(h->overflow_cycles, h->n_overflow_cycles, NULL);
 		if (!cycles) {
 			ret = errno == EINVAL ? -EINVAL : -ENOMEM;
 			goto out_put;
@@ -1724,6 +1835,11 @@ int rt_result_hist_get(const struct rt_result *res, size_t i, struct rt_result_h
 	memset(h, 0, sizeof(*h));
 	if (!json_is_object(o))
 		return -ENOENT;
+	/* A document changed behind the validator's back must not crash a reader. */
+	if (!json_is_string(json_object_get(o, "name")) ||
+	    !json_is_string(json_object_get(o, "unit")) ||
+	    !json_is_array(json_object_get(o, "counts")))
+		return -EINVAL;
 	if (counts_out(json_object_get(o, "counts"), &counts, &nc) ||
 	    counts_out(json_object_get(o, "overflow_cycles"), &cycles, &ny)) {
 		free(counts);

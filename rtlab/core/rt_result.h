@@ -32,6 +32,16 @@ struct rt_env;
 #define RT_RESULT_MAX_KEY	64u		/* bytes in a summary/param/answer key */
 #define RT_RESULT_MAX_DEPTH	32u		/* nesting inside "extra" */
 
+/*
+ * Ranges of the numbers that readers draw, loop over or convert: a value
+ * outside them is refused, so that no reader can be made to draw an infinite
+ * axis or print a 300-digit coordinate. See doc/results.md, "Ranges".
+ */
+#define RT_RESULT_MAX_WIDTH	1e6	/* bucket_width, in the histogram's unit */
+#define RT_RESULT_MAX_FIRST	1e9	/* |first_bucket|, in the histogram's unit */
+#define RT_RESULT_MAX_MAGNITUDE	1e15	/* |summary value|, |real|, samples per histogram */
+#define RT_RESULT_MAX_CPUS	65536u	/* env.cpus */
+
 struct rt_result;
 
 /*
@@ -198,7 +208,8 @@ size_t rt_result_hist_count(const struct rt_result *res);
  * @h: filled in; name and unit are borrowed from @res, the two arrays are
  *     allocated and released with rt_result_hist_fini()
  *
- * Returns 0, -ENOENT (no such index) or -ENOMEM.
+ * Returns 0, -ENOENT (no such index), -EINVAL (a document changed behind
+ * the validator's back: name, unit or counts of the wrong type) or -ENOMEM.
  */
 int rt_result_hist_get(const struct rt_result *res, size_t i, struct rt_result_hist *h);
 

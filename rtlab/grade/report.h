@@ -45,7 +45,8 @@ int report_html(const struct rt_result *res, struct rt_buf *out);
  * "# Total:", "# Min Latencies:", "# Avg Latencies:", "# Max Latencies:",
  * "# Histogram Overflows:" and the overflow cycle numbers. Only histograms
  * of 1 us buckets starting at 0 qualify. Returns 0, -ENODATA (none
- * qualifies) or -ENOMEM.
+ * qualifies), -E2BIG (rows times columns above 4 million: more text than
+ * anyone compares by eye) or -ENOMEM.
  */
 int report_cyclictest_hist(const struct rt_result *res, struct rt_buf *out);
 

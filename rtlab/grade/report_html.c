@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -73,6 +74,14 @@ static int kv_table(struct rt_buf *out, const char *title, json_t *obj)
 	return ret | rt_buf_puts(out, "</table>\n");
 }
 
+/* @d as a whole number for a cell, limited to +-1e15 (extra is not range-checked). */
+static long long whole(double d)
+{
+	if (!(d > -1e15))
+		return d != d ? 0 : -1000000000000000LL;
+	return d < 1e15 ? llround(d) : 1000000000000000LL;
+}
+
 static int pct_cell(struct rt_buf *out, json_t *p)
 {
 	json_t *v = json_object_get(p, "value_us");
@@ -82,7 +91,7 @@ static int pct_cell(struct rt_buf *out, json_t *p)
 	return rt_buf_printf(out, "<td class=\"%s\">%s%lld</td>",
 			     json_is_true(json_object_get(p, "meaningful")) ? "ok" : "weak",
 			     json_is_true(json_object_get(p, "above_bound")) ? "&gt;" : "",
-			     (long long)json_number_value(v));
+			     whole(json_number_value(v)));
 }
 
 static int scenario_table(struct rt_buf *out, json_t *scens)

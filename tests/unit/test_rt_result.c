@@ -325,8 +325,22 @@ static void test_setters_refuse(void **state)
 	h.n_overflow_cycles = 3;
 	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
 	h.n_overflow_cycles = 0;
+	/* Outside the documented ranges (doc/results.md, "Ranges"). */
+	h.bucket_width = 1e308;
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.bucket_width = 1;
+	h.first_bucket = -1e300;
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.first_bucket = 0;
+	h.overflow_count = 1000000000000001ull;
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.overflow_count = 0;
 	assert_int_equal(rt_result_add_histogram(res, &h), 0);
 	assert_int_equal(rt_result_hist_count(res), 2);
+	assert_int_equal(rt_result_set_summary(res, "p99_us", 1e300), -EINVAL);
+	assert_int_equal(rt_result_set_summary(res, "samples_count", 2e15), -EINVAL);
+	assert_int_equal(rt_result_set_param_num(res, "duty", 1e20), -EINVAL);
+	assert_int_equal(rt_result_set_summary(res, "samples_count", 1e15), 0);
 
 	/* Changing the document behind the setters' back: the writer still checks. */
 	assert_int_equal(json_object_set_new(rt_result_json(res), "tier", json_string("cloud")),
@@ -435,6 +449,28 @@ static const struct broken broken_docs[] = {
 	  "histograms[0].counts[1]: must be a non-negative integer" },
 	{ "histograms/0/counts", "[]", "histograms[0].counts: must have at least one bucket" },
 	{ "histograms/1/bucket_width", "0", "histograms[1].bucket_width: must be greater than 0" },
+	/* Ranges: a hostile document must not make a reader draw forever. */
+	{ "histograms/0/bucket_width", "1e308",
+	  "histograms[0].bucket_width: 1e308 is out of range (0 < width <= 1e6)" },
+	{ "histograms/1/bucket_width", "1000000.5",
+	  "histograms[1].bucket_width: 1000000.5 is out of range (0 < width <= 1e6)" },
+	{ "histograms/0/first_bucket", "-1e300",
+	  "histograms[0].first_bucket: -1e300 is out of range (-1e9 <= first <= 1e9)" },
+	{ "histograms/1/first_bucket", "1000000001",
+	  "histograms[1].first_bucket: 1000000001 is out of range (-1e9 <= first <= 1e9)" },
+	{ "histograms/0/counts/3", "10000000000000000",
+	  "histograms[0].counts[3]: 1e16 is out of range (0 <= count <= 1e15)" },
+	{ "histograms/0/overflow_count", "999999999999999",
+	  "histograms[0]: counts and overflow_count add up to more than 1e15 samples" },
+	{ "summary/p99_us", "1e300",
+	  "summary.p99_us: 1e300 is out of range (magnitude at most 1e15)" },
+	{ "summary/samples_count", "-2000000000000000",
+	  "summary.samples_count: -2e15 is out of range (magnitude at most 1e15)" },
+	{ "params/duty", "-1.5e20", "params.duty: -1.5e20 is out of range (magnitude at most 1e15)" },
+	{ "answers/q2", "1e300", "answers.q2: 1e300 is out of range (magnitude at most 1e15)" },
+	{ "extra/threads/1/max_us", "1e300",
+	  "extra.threads[1].max_us: 1e300 is out of range (magnitude at most 1e15)" },
+	{ "env/cpus", "70000", "env.cpus: 70000 is out of range (at most 65536)" },
 	{ "histograms/1/unit", "\"furlong\"", "histograms[1].unit: must be one of us, *" },
 	{ "histograms/1/colour", "\"red\"", "histograms[1].colour: unknown field" },
 	{ "histograms/0/overflow_count", NULL, "histograms[0].overflow_count: missing" },
