@@ -500,7 +500,7 @@ const struct cli_cmd cli_cmd_lab = {
 		"  --interval US      base interval (1000)       --distance US  per thread (500)\n"
 		"  --threads N        measuring threads (1)      --cpus LIST    pin, e.g. 1 or 0,2-3\n"
 		"  --mlock            mlockall and prefault      --load L[,L]|none  background load\n"
-		"  --hist-max US      histogram bound (2000)     --spike US     count spikes above US\n"
+		"  --hist-max US      1 us buckets below (2000)  --spike US     count spikes above US\n"
 		"  --dma-latency      hold /dev/cpu_dma_latency at 0 while measuring\n"
 		"  --trace-marker US  write a tracefs trace_marker line above US\n"
 		"Without --scenario, --policy/--priority/--mlock/--load describe one scenario\n"

@@ -82,15 +82,25 @@ static long long whole(double d)
 	return d < 1e15 ? llround(d) : 1000000000000000LL;
 }
 
+/*
+ * A percentile: its value, and its resolution when a bucket wider than 1 us
+ * gave it; from an rtlab.result/1 document, "beyond N" when it lay above the
+ * histogram.
+ */
 static int pct_cell(struct rt_buf *out, json_t *p)
 {
-	json_t *v = json_object_get(p, "value_us");
+	json_t *v = json_object_get(p, "value_us"), *r = json_object_get(p, "resolution_us");
+	const char *cls = json_is_true(json_object_get(p, "meaningful")) ? "ok" : "weak";
 
 	if (!json_is_number(v))
 		return rt_buf_puts(out, "<td>-</td>");
-	return rt_buf_printf(out, "<td class=\"%s\">%s%lld</td>",
-			     json_is_true(json_object_get(p, "meaningful")) ? "ok" : "weak",
-			     json_is_true(json_object_get(p, "above_bound")) ? "&gt;" : "",
+	if (json_is_true(json_object_get(p, "above_bound")))
+		return rt_buf_printf(out, "<td class=\"%s\">beyond %lld</td>", cls,
+				     whole(json_number_value(v)));
+	if (json_is_number(r) && whole(json_number_value(r)) > 1)
+		return rt_buf_printf(out, "<td class=\"%s\">%lld (res. %lld)</td>", cls,
+				     whole(json_number_value(v)), whole(json_number_value(r)));
+	return rt_buf_printf(out, "<td class=\"%s\">%lld</td>", cls,
 			     whole(json_number_value(v)));
 }
 
@@ -132,7 +142,10 @@ static int scenario_table(struct rt_buf *out, json_t *scens)
 	}
 	ret |= rt_buf_puts(out, "</table>\n<p class=\"small\">Times in us. A percentile in "
 			   "<span class=\"weak\">this style</span> rests on too few samples to "
-			   "mean much; &gt; means above the histogram bound.</p>\n");
+			   "mean much. Above the 1 us buckets a percentile comes from a wider "
+			   "bucket: res. is its width, and the true value lies at most that much "
+			   "below the one shown. &quot;beyond N&quot; (an older document) means "
+			   "above that document's histogram.</p>\n");
 	return ret;
 }
 

@@ -594,7 +594,7 @@ struct dist {
 	uint64_t count;
 	double min_us, avg_us, max_us;
 	double p50_us, p90_us, p99_us;
-	bool p99_above;
+	double p99_resolution_us;	/* width of the bucket p99 came from */
 };
 
 static void dist_of(const struct rt_hist *h, struct dist *d)
@@ -614,16 +614,16 @@ static void dist_of(const struct rt_hist *h, struct dist *d)
 		d->p90_us = (double)pc.value_us;
 	if (rt_hist_percentile(h, RT_HIST_P99, &pc) == 0) {
 		d->p99_us = (double)pc.value_us;
-		d->p99_above = pc.above_bound;
+		d->p99_resolution_us = (double)pc.resolution_us;
 	}
 }
 
 static json_t *dist_json(const struct dist *d)
 {
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:b}", "count",
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "count",
 			 (json_int_t)d->count, "min_us", d->min_us, "avg_us", d->avg_us, "max_us",
 			 d->max_us, "p50_us", d->p50_us, "p90_us", d->p90_us, "p99_us", d->p99_us,
-			 "p99_above_bound", d->p99_above);
+			 "p99_resolution_us", d->p99_resolution_us);
 }
 
 static int add_hist(struct rt_result *res, const char *name, const struct rt_hist *h)
