@@ -626,28 +626,6 @@ static json_t *dist_json(const struct dist *d)
 			 "p99_resolution_us", d->p99_resolution_us);
 }
 
-static int add_hist(struct rt_result *res, const char *name, const struct rt_hist *h)
-{
-	struct rt_result_hist rh;
-	uint64_t *counts;
-	int ret;
-
-	memset(&rh, 0, sizeof(rh));
-	rh.name = name;
-	rh.unit = "us";
-	rh.bucket_width = 1;
-	rh.nbuckets = rt_hist_nbuckets(h);
-	counts = calloc(rh.nbuckets, sizeof(*counts));
-	if (!counts)
-		return -ENOMEM;
-	for (size_t i = 0; i < rh.nbuckets; i++)
-		counts[i] = rt_hist_bucket(h, (unsigned int)i);
-	rh.counts = counts;
-	rh.overflow_count = rt_hist_overflow(h);
-	ret = rt_result_add_histogram(res, &rh);
-	free(counts);
-	return ret;
-}
 
 static json_t *pair(double probe, double events)
 {
@@ -1132,8 +1110,8 @@ static int record(struct lab_ctx *ctx, struct ft_run *r, json_t *extra)
 						pd.p50_us - ed.p50_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "agreement_p99_diff_us",
 						pd.p99_us - ed.p99_us);
-	ret = ret ? ret : add_hist(r->res, "probe", r->phist);
-	ret = ret ? ret : add_hist(r->res, "events", trace_wake_calc_hist(calc));
+	ret = ret ? ret : rt_result_add_rt_hist(r->res, "probe", r->phist);
+	ret = ret ? ret : rt_result_add_rt_hist(r->res, "events", trace_wake_calc_hist(calc));
 	return ret;
 }
 

@@ -619,10 +619,6 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 	const struct latency_scenario *sc = latency_scenario_find(pl->name);
 	json_t *o, *threads;
 	uint64_t drops = 0, overruns = 0, spikes = 0, markers = 0;
-	struct rt_result_hist rh;
-	uint64_t *counts = NULL, *cycles = NULL;
-	const struct rt_sample *recs;
-	size_t nrec;
 	int ret = -ENOMEM;
 
 	o = json_object();
@@ -687,30 +683,8 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 	}
 	if (json_array_append(scens, o))
 		goto out;
-
-	memset(&rh, 0, sizeof(rh));
-	rh.name = pl->name;
-	rh.unit = "us";
-	rh.bucket_width = 1;
-	rh.first_bucket = 0;
-	rh.nbuckets = rt_hist_nbuckets(r->merged);
-	counts = calloc(rh.nbuckets, sizeof(*counts));
-	recs = rt_hist_overflow_recs(r->merged, &nrec);
-	cycles = calloc(nrec ? nrec : 1, sizeof(*cycles));
-	if (!counts || !cycles)
-		goto out;
-	for (size_t i = 0; i < rh.nbuckets; i++)
-		counts[i] = rt_hist_bucket(r->merged, (unsigned int)i);
-	for (size_t i = 0; i < nrec; i++)
-		cycles[i] = recs[i].seq;
-	rh.counts = counts;
-	rh.overflow_count = rt_hist_overflow(r->merged);
-	rh.overflow_cycles = cycles;
-	rh.n_overflow_cycles = nrec;
-	ret = rt_result_add_histogram(res, &rh);
+	ret = rt_result_add_rt_hist(res, pl->name, r->merged);
 out:
-	free(counts);
-	free(cycles);
 	json_decref(threads);
 	json_decref(o);
 	return ret;

@@ -24,6 +24,7 @@
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_json.h"
+#include "core/rt_result.h"
 
 #define TE_TRACER_MODE_HINT \
 	"to record one, run 'rtlab lab run ftrace --mode tracer --json FILE' on a kernel " \
@@ -41,10 +42,10 @@ static int te_from_results(json_t *doc, const char *name, const char **text, siz
 	json_t *schema = json_object_get(doc, "schema"), *lab = json_object_get(doc, "lab");
 	json_t *extra = json_object_get(doc, "extra"), *tracer, *tt, *mode;
 
-	if (!json_is_string(schema) || strcmp(json_string_value(schema), "rtlab.result/1"))
+	if (!rt_result_schema_version(json_string_value(schema)))
 		return rt_err(cause, -EINVAL, "%s: a JSON document, but not an rtlab results "
-			      "document (no \"schema\": \"rtlab.result/1\"), so it holds no trace",
-			      name);
+			      "document (no \"schema\": \"" RT_RESULT_SCHEMA "\"), so it holds no "
+			      "trace", name);
 	if (!json_is_string(lab) || strcmp(json_string_value(lab), "ftrace"))
 		return rt_err(cause, -EINVAL, "%s: results of the %s lab, which records no "
 			      "tracer trace; only the ftrace lab does (" TE_TRACER_MODE_HINT ")",

@@ -8,19 +8,8 @@
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ $# -gt 1 ] && echo "# $2"; }
-check() { # check DESC CONDITION...
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc" "rc=$rc; $(head -c 400 "$tmp/err" 2>/dev/null | tr '\n' ' ')"; fi
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_STATE_HOME=$tmp/state RTLAB_JOURNAL_DIR=$tmp/journal
+# shellcheck source=tests/cli/lib/tap.bash
+. "$SRCDIR/tests/cli/lib/tap.bash"
 
 # run ARGS...: rtlab with 10 s and 1 GB of address space at most -> $tmp/out, $tmp/err, $rc
 run() {
@@ -45,7 +34,7 @@ mkdoc wide 'd["histograms"][0]["bucket_width"] = 1e308'
 mkdoc low 'd["histograms"][0]["first_bucket"] = -1e300'
 mkdoc big 'd["summary"]["p99_us"] = 1e300'
 mkdoc many 'd["histograms"][0]["counts"][3] = 10**16'
-check "the hostile documents are small" [ "$(cat "$tmp"/wide.json | wc -c)" -lt 6144 ]
+check "the hostile documents are small" [ "$(wc -c <"$tmp/wide.json")" -lt 6144 ]
 
 for out in --svg --html; do
 	run lab report "$tmp/wide.json" "$out" "$tmp/w.out"
@@ -85,5 +74,4 @@ run lab report "$tmp/edge.json" --cyclictest-hist
 check "the cyclictest layout of a million rows is printed (exit 0)" [ "$rc" -eq 0 ]
 check "with every row" [ "$(grep -c '^[0-9]\{6,\} ' "$tmp/out")" -eq 1000000 ]
 
-echo "1..$n"
-[ "$fails" -eq 0 ]
+tap_done

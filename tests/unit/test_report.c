@@ -201,6 +201,45 @@ static void test_html(void **state)
 	rt_result_free(res);
 }
 
+/*
+ * Percentiles in the HTML come from the histograms: above the 1 us buckets
+ * with the resolution (rtlab.result/2), "beyond" the bound where a document
+ * has no overflow buckets (/1). Views are tables with their units.
+ */
+static void test_html_percentiles_and_views(void **state)
+{
+	static const uint64_t c[4] = { 10, 80, 8, 1 };
+	static const struct rt_result_range over[] = { { 2000, 2016, 0 }, { 2304, 2368, 1 } };
+	struct rt_result *res = make_doc("host");
+	struct rt_result_hist h = { .name = "tail", .unit = "us", .bucket_width = 1,
+				    .first_bucket = 1996, .counts = c, .nbuckets = 4,
+				    .overflow_count = 1, .overflow_buckets = over + 1,
+				    .n_overflow_buckets = 1 };
+	struct rt_buf b = RT_BUF_INIT;
+	const char *s;
+
+	(void)state;
+	assert_int_equal(rt_result_add_histogram(res, &h), 0);
+	assert_int_equal(rt_result_add_view(res, json_pack("{s:s, s:s, s:[{s:s}, {s:s, s:s}], "
+		"s:[[s, i], [s, n]]}", "name", "t", "title", "Worst <cases>", "columns", "name",
+		"scenario", "name", "max", "unit", "us", "rows", "a&b", 12, "c"), NULL), 0);
+	assert_int_equal(report_html(res, &b), 0);
+	s = rt_buf_str(&b);
+	/* load-fifo: 5053 samples, the last 2 above 5 us in no bucket: p99.99 is beyond. */
+	assert_non_null(strstr(s, "<tr><td>load-fifo</td><td>us</td><td>2</td><td>4</td>"
+			       "<td>4</td><td>4</td><td>4</td><td>beyond 5</td></tr>"));
+	/* tail: 100 samples, p99 in [1999, 2000), p99.9 in the [2304, 2368) bucket. */
+	assert_non_null(strstr(s, "<tr><td>tail</td><td>us</td><td>1</td><td>1998</td>"
+			       "<td>1998</td><td>2000</td><td>2368 (res. 64)</td>"
+			       "<td>2368 (res. 64)</td></tr>"));
+	assert_non_null(strstr(s, "<h2>Worst &lt;cases&gt;</h2>"));
+	assert_non_null(strstr(s, "<th>scenario</th><th>max (us)</th>"));
+	assert_non_null(strstr(s, "<tr><td>a&amp;b</td><td>12</td></tr>"));
+	assert_non_null(strstr(s, "<tr><td>c</td><td>-</td></tr>"));
+	rt_buf_fini(&b);
+	rt_result_free(res);
+}
+
 /* ---- Hostile documents: bounded work whatever the numbers say ---------------- */
 
 /* The longest run of digits in @s: a 300-digit coordinate would show here. */
@@ -356,6 +395,7 @@ int main(void)
 		cmocka_unit_test(test_no_histogram),
 		cmocka_unit_test(test_cyclictest_hist),
 		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_html_percentiles_and_views),
 		cmocka_unit_test(test_hostile_unvalidated),
 		cmocka_unit_test(test_hostile_in_range),
 	};

@@ -265,7 +265,7 @@ static void test_problems_and_normal_format(void **state)
 
 static char *results_doc(const char *mode, const char *trace, bool truncated)
 {
-	json_t *doc = json_pack("{s:s, s:s, s:{s:s}}", "schema", "rtlab.result/1", "lab",
+	json_t *doc = json_pack("{s:s, s:s, s:{s:s}}", "schema", "rtlab.result/2", "lab",
 				"ftrace", "extra", "mode", mode);
 	char *s;
 
