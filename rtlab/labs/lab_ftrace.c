@@ -1097,10 +1097,14 @@ static int record(struct lab_ctx *ctx, struct ft_run *r, json_t *extra)
 	ret = rt_result_set_summary(r->res, "probe_samples_count", (double)pd.count);
 	ret = ret ? ret : rt_result_set_summary(r->res, "probe_p50_us", pd.p50_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "probe_p99_us", pd.p99_us);
+	ret = ret ? ret : rt_result_set_summary(r->res, "probe_p99_resolution_us",
+						pd.p99_resolution_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "probe_max_us", pd.max_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "events_matched_count", (double)ws.matched);
 	ret = ret ? ret : rt_result_set_summary(r->res, "events_p50_us", ed.p50_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "events_p99_us", ed.p99_us);
+	ret = ret ? ret : rt_result_set_summary(r->res, "events_p99_resolution_us",
+						ed.p99_resolution_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "events_max_us", ed.max_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "lost_count", (double)ws.lost_events);
 	ret = ret ? ret : rt_result_set_summary(r->res, "agreement_count_ratio",
