@@ -629,8 +629,9 @@ static int check_summary(char **cause, const struct vseg *at, const json_t *summ
 }
 
 /*
- * An array of non-negative integers: bucket counts (@samples: each within
- * 0 .. RT_RESULT_MAX_MAGNITUDE, their sum added to *@total) or cycle numbers.
+ * An array of non-negative integers: bucket counts (with @total: each
+ * within 0 .. RT_RESULT_MAX_MAGNITUDE, their sum added to *@total) or, with
+ * @total NULL, cycle numbers.
  */
 static int check_count_array(char **cause, const struct vseg *at, const json_t *v,
 			     bool nonempty, uint64_t *total)
