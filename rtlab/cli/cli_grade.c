@@ -105,7 +105,7 @@ const struct cli_cmd cli_cmd_grade = {
 	.name = "grade",
 	.usage = "FILE [--json]",
 	.summary = "grade a lab's results document",
-	.help = "Validates FILE (an rtlab.result/1 document), finds its lab and runs the\n"
+	.help = "Validates FILE (an rtlab.result/2 or /1 document), finds its lab and runs the\n"
 		"lab's checks, which look only at the document: nothing is measured again.\n"
 		"Prints each check as PASS or FAIL with what to do about it, then the score.\n"
 		"\n"

@@ -377,6 +377,9 @@ static int lab_report(const struct cli_cmd *cmd, int argc, char **argv)
 		ret = report_cyclictest_hist(res, &b);
 		if (ret == -ENODATA)
 			fprintf(stderr, "rtlab lab report: %s has no 1 us histogram\n", file);
+		else if (ret == -E2BIG)
+			fprintf(stderr, "rtlab lab report: %s: too many rows times histograms for "
+				"the cyclictest layout\n", file);
 		if (ret)
 			goto out;
 		cli_text_put(stdout, rt_buf_str(&b));
@@ -504,7 +507,7 @@ const struct cli_cmd cli_cmd_lab = {
 		"  --interval US      base interval (1000)       --distance US  per thread (500)\n"
 		"  --threads N        measuring threads (1)      --cpus LIST    pin, e.g. 1 or 0,2-3\n"
 		"  --mlock            mlockall and prefault      --load L[,L]|none  background load\n"
-		"  --hist-max US      histogram bound (2000)     --spike US     count spikes above US\n"
+		"  --hist-max US      1 us buckets below (2000)  --spike US     count spikes above US\n"
 		"  --dma-latency      hold /dev/cpu_dma_latency at 0 while measuring\n"
 		"  --trace-marker US  write a tracefs trace_marker line above US\n"
 		"Without --scenario, --policy/--priority/--mlock/--load describe one scenario\n"

@@ -1,6 +1,14 @@
 /*
- * rt_hist: 1 us latency buckets, exact min/max/average, overflow records and
- * bucket-based percentiles.
+ * rt_hist: 1 us latency buckets, log buckets above them, exact
+ * min/max/average, overflow records and bucket-based percentiles.
+ *
+ * The log buckets are numbered as in HDR histograms, on whole microseconds
+ * v: below 2 * SUB, bucket v (1 us wide); above, with e the highest set bit
+ * of v and shift = e - SUB_BITS, bucket shift * SUB + (v >> shift), which is
+ * 2^shift us wide. The numbering is continuous, so the overflow region of a
+ * histogram is the range of numbers from that of its bound to that of 10 s
+ * minus 1 us; its first bucket is cut to start at the bound and its last to
+ * end at 10 s. Finding a bucket is a count-leading-zeros and a shift.
  *
  * The sum of all latencies is kept as a 128-bit two's-complement pair of
  * 64-bit words, so the average stays exact however long a run lasts (a
@@ -16,7 +24,10 @@
 struct rt_hist {
 	unsigned int nbuckets;
 	unsigned int max_recs;
+	unsigned int log_first;		/* log bucket number of the bound */
+	unsigned int nlog;		/* overflow buckets, the one beyond 10 s included */
 	uint64_t *buckets;		/* owned, nbuckets entries */
+	uint64_t *log;			/* owned, nlog entries */
 	struct rt_sample *recs;		/* owned, max_recs entries */
 	size_t nrecs;
 	uint64_t count;
@@ -35,7 +46,44 @@ const char *const rt_hist_std_name[RT_HIST_NSTD] = {
 	"p50", "p90", "p99", "p99.9", "p99.99",
 };
 
+/* ---- Log buckets ----------------------------------------------------------- */
+
+/* Number of the log bucket holding @v us. */
+static unsigned int log_index(uint64_t v)
+{
+	unsigned int shift;
+
+	if (v < 2 * RT_HIST_SUB)
+		return (unsigned int)v;
+	shift = 63u - (unsigned int)__builtin_clzll(v) - RT_HIST_SUB_BITS;
+	return shift * RT_HIST_SUB + (unsigned int)(v >> shift);
+}
+
+/* Lower edge in us of log bucket @i; bucket i ends where bucket i + 1 starts. */
+static uint64_t log_lower(unsigned int i)
+{
+	unsigned int shift;
+
+	if (i < 2 * RT_HIST_SUB)
+		return i;
+	shift = i / RT_HIST_SUB - 1;
+	return (uint64_t)(i % RT_HIST_SUB + RT_HIST_SUB) << shift;
+}
+
+/* Overflow buckets for a bound of @nbuckets us: its number to 10 s - 1 us, plus one. */
+static unsigned int log_count(unsigned int nbuckets)
+{
+	return log_index(RT_HIST_TOP_US - 1) - log_index(nbuckets) + 2;
+}
+
 /* ---- Life cycle ---------------------------------------------------------- */
+
+size_t rt_hist_size(unsigned int nbuckets, unsigned int max_overflow_recs)
+{
+	return sizeof(struct rt_hist) + (size_t)nbuckets * sizeof(uint64_t) +
+	       (size_t)log_count(nbuckets) * sizeof(uint64_t) +
+	       (size_t)max_overflow_recs * sizeof(struct rt_sample);
+}
 
 struct rt_hist *rt_hist_new(unsigned int nbuckets, unsigned int max_overflow_recs)
 {
@@ -51,6 +99,11 @@ struct rt_hist *rt_hist_new(unsigned int nbuckets, unsigned int max_overflow_rec
 		goto out_nomem;
 	h->buckets = calloc(nbuckets, sizeof(*h->buckets));
 	if (!h->buckets)
+		goto out_nomem;
+	h->log_first = log_index(nbuckets);
+	h->nlog = log_count(nbuckets);
+	h->log = calloc(h->nlog, sizeof(*h->log));
+	if (!h->log)
 		goto out_nomem;
 	if (max_overflow_recs) {
 		h->recs = calloc(max_overflow_recs, sizeof(*h->recs));
@@ -72,6 +125,7 @@ void rt_hist_free(struct rt_hist *h)
 	if (!h)
 		return;
 	free(h->buckets);
+	free(h->log);
 	free(h->recs);
 	free(h);
 }
@@ -79,6 +133,7 @@ void rt_hist_free(struct rt_hist *h)
 void rt_hist_reset(struct rt_hist *h)
 {
 	memset(h->buckets, 0, h->nbuckets * sizeof(*h->buckets));
+	memset(h->log, 0, h->nlog * sizeof(*h->log));
 	h->nrecs = 0;
 	h->count = 0;
 	h->overflow = 0;
@@ -117,6 +172,10 @@ void rt_hist_add(struct rt_hist *h, const struct rt_sample *s)
 		return;
 	}
 	h->overflow++;
+	if (idx < RT_HIST_TOP_US)
+		h->log[log_index(idx) - h->log_first]++;
+	else
+		h->log[h->nlog - 1]++;
 	if (h->nrecs < h->max_recs)
 		h->recs[h->nrecs++] = *s;
 }
@@ -163,6 +222,8 @@ int rt_hist_merge(struct rt_hist *dst, const struct rt_hist *src)
 
 	for (i = 0; i < dst->nbuckets; i++)
 		dst->buckets[i] += src->buckets[i];
+	for (i = 0; i < dst->nlog; i++)	/* same bound, same region */
+		dst->log[i] += src->log[i];
 	if (dst->count == 0 || src->min_ns < dst->min_ns)
 		dst->min_ns = src->min_ns;
 	if (dst->count == 0 || src->max_ns > dst->max_ns)
@@ -209,11 +270,26 @@ int rt_hist_percentile(const struct rt_hist *h, unsigned int q_ppm, struct rt_hi
 		cum += h->buckets[i];
 		if (cum >= want) {
 			out->value_us = (uint64_t)i + 1;
+			out->resolution_us = 1;
 			return 0;
 		}
 	}
-	out->value_us = h->nbuckets;
-	out->above_bound = true;
+	/* Every sample is in a bucket, so the walk ends by the last one. */
+	for (i = 0; i < h->nlog; i++) {
+		cum += h->log[i];
+		if (cum >= want || i == h->nlog - 1) {
+			struct rt_hist_range r;
+			uint64_t cap = (uint64_t)h->max_ns / 1000 + 1;	/* max_ns >= the bound */
+
+			/* No sample exceeds the maximum: a tighter edge where it cuts the bucket. */
+			rt_hist_overflow_bucket(h, i, &r);
+			if (cap > r.lower_us && cap < r.upper_us)
+				r.upper_us = cap;
+			out->value_us = r.upper_us;
+			out->resolution_us = r.upper_us - r.lower_us;
+			return 0;
+		}
+	}
 	return 0;
 }
 
@@ -253,6 +329,33 @@ uint64_t rt_hist_count(const struct rt_hist *h)
 uint64_t rt_hist_overflow(const struct rt_hist *h)
 {
 	return h->overflow;
+}
+
+unsigned int rt_hist_overflow_nbuckets(const struct rt_hist *h)
+{
+	return h->nlog;
+}
+
+int rt_hist_overflow_bucket(const struct rt_hist *h, unsigned int i, struct rt_hist_range *out)
+{
+	if (i >= h->nlog)
+		return -ENOENT;
+	out->count = h->log[i];
+	if (i == h->nlog - 1) {
+		/* Beyond 10 s: up to the exact maximum. */
+		out->lower_us = RT_HIST_TOP_US;
+		out->upper_us = RT_HIST_TOP_US + 1;
+		if (h->count && h->max_ns >= (int64_t)RT_HIST_TOP_US * 1000)
+			out->upper_us = (uint64_t)h->max_ns / 1000 + 1;
+		return 0;
+	}
+	out->lower_us = log_lower(h->log_first + i);
+	out->upper_us = log_lower(h->log_first + i + 1);
+	if (out->lower_us < h->nbuckets)
+		out->lower_us = h->nbuckets;
+	if (out->upper_us > RT_HIST_TOP_US)
+		out->upper_us = RT_HIST_TOP_US;
+	return 0;
 }
 
 const struct rt_sample *rt_hist_overflow_recs(const struct rt_hist *h, size_t *n)

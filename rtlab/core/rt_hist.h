@@ -2,23 +2,39 @@
  * rt_hist: the latency histogram of one measuring thread (or of all of them,
  * after a merge).
  *
- * Buckets are 1 us wide: bucket i counts samples with i us <= latency <
- * (i + 1) us, for i in 0 .. nbuckets - 1, so the histogram covers latencies
- * below a bound of nbuckets us (cyclictest -h and the OSADL plots use the
- * same 1 us bins). A sample at or above the bound is an overflow: it is
- * counted, and the first few (a bounded array fixed at creation) are kept
- * with their thread and cycle number so a learner can find them in a trace.
- * A negative latency (possible with CLOCK_REALTIME when the clock is
- * stepped) is counted in bucket 0; min, max and the average always use the
- * exact nanosecond values.
+ * Two regions, both fixed at creation:
+ *
+ *   linear    1 us buckets: bucket i counts samples with i us <= latency <
+ *             (i + 1) us, for i in 0 .. nbuckets - 1, so latencies below the
+ *             bound of nbuckets us are counted exactly (cyclictest -h and the
+ *             OSADL plots use the same 1 us bins);
+ *   overflow  above the bound, log-spaced buckets in the manner of HDR
+ *             histograms: RT_HIST_SUB buckets per power of two, so a bucket
+ *             is never wider than 1/32 of its lower edge (about 3 %), up to
+ *             RT_HIST_TOP_US (10 s). The first one starts at the bound, the
+ *             last one ends at 10 s; one more counts what lies beyond 10 s
+ *             and ends at the exact maximum.
+ *
+ * A sample at or above the bound is an overflow, as cyclictest counts it: the
+ * overflow count is unchanged by the region; the first few (a bounded array
+ * fixed at creation) are kept with their thread and cycle number so a
+ * learner can find them in a trace. A negative latency (possible with
+ * CLOCK_REALTIME when the clock is stepped) is counted in bucket 0; min, max
+ * and the average always use the exact nanosecond values.
  *
  * Percentiles come from the buckets, not from the raw samples: the
- * q-percentile is the smallest bucket upper edge (i + 1 us) such that at
- * least a fraction q of all samples are <= it. Every sample in bucket i is
- * below its upper edge, so the reported value is an upper bound on the true
- * quantile that is at most 1 us too high. Overflows count as samples above
- * the bound: a percentile that lands among them has no number, and is
- * reported as "> bound" through the above_bound flag.
+ * q-percentile is the smallest bucket upper edge such that at least a
+ * fraction q of all samples are below it; in the overflow region, the exact
+ * maximum (rounded up to the next whole us) when that is lower. Every sample
+ * of a bucket is below that edge, so the reported value is an upper bound on
+ * the true quantile that is at most the bucket's width too high: the
+ * resolution, reported with it (1 us in the linear region, e.g. 64 us at
+ * 2.3 ms). Every percentile is a number.
+ *
+ * Memory: 8 bytes per linear bucket, 8 per overflow bucket (at most
+ * RT_HIST_MAX_LOG_BUCKETS, under 5 KB; 394 buckets, 3.1 KB, for the
+ * default bound of 2000 us) and one struct rt_sample per kept overflow
+ * record; rt_hist_size() gives the total.
  *
  * rt_hist_add() is O(1), allocates nothing and takes no lock: it is meant
  * for the single consumer that drains the sample rings. A histogram is not
@@ -38,6 +54,13 @@
 /* Upper limit for the number of overflow records kept. */
 #define RT_HIST_MAX_OVERFLOW_RECS 100000u
 
+/* The overflow region: RT_HIST_SUB log buckets per power of two up to RT_HIST_TOP_US. */
+#define RT_HIST_SUB_BITS 5u
+#define RT_HIST_SUB (1u << RT_HIST_SUB_BITS)
+#define RT_HIST_TOP_US 10000000u	/* 10 s */
+/* Most overflow buckets a histogram has (a bound of 1 us), the one beyond 10 s included. */
+#define RT_HIST_MAX_LOG_BUCKETS 615u
+
 /* Quantiles in parts per million, so the arithmetic is exact. */
 #define RT_HIST_PPM 1000000u
 #define RT_HIST_P50 500000u
@@ -55,10 +78,17 @@ struct rt_hist;
 
 struct rt_hist_pct {
 	unsigned int q_ppm;	/* the quantile asked for */
-	uint64_t value_us;	/* bucket upper edge; equals bound_us when above_bound */
-	bool above_bound;	/* the percentile lies among the overflows: "> bound_us" */
+	uint64_t value_us;	/* upper edge of the bucket the quantile lies in */
+	uint64_t resolution_us;	/* that bucket's width: the value is at most this much high */
 	bool meaningful;	/* enough samples for this quantile, see rt_hist_needed() */
 	uint64_t needed;	/* samples needed to be meaningful */
+};
+
+/* One bucket of the overflow region: [lower_us, upper_us) holds count samples. */
+struct rt_hist_range {
+	uint64_t lower_us;
+	uint64_t upper_us;
+	uint64_t count;
 };
 
 struct rt_hist_summary {
@@ -80,6 +110,13 @@ struct rt_hist_summary {
  * Release it with rt_hist_free().
  */
 struct rt_hist *rt_hist_new(unsigned int nbuckets, unsigned int max_overflow_recs);
+
+/**
+ * rt_hist_size - bytes rt_hist_new() allocates for these sizes
+ *
+ * The histogram's whole memory: it never grows after creation.
+ */
+size_t rt_hist_size(unsigned int nbuckets, unsigned int max_overflow_recs);
 
 /* rt_hist_free - release @h; NULL does nothing. */
 void rt_hist_free(struct rt_hist *h);
@@ -126,8 +163,10 @@ uint64_t rt_hist_needed(unsigned int q_ppm);
  * @q_ppm: the quantile in parts per million, 1 .. RT_HIST_PPM - 1
  * @out: filled on success (the caller's storage)
  *
- * See the file comment for the definition. Returns 0, -EINVAL for a bad
- * @q_ppm, or -ENODATA when @h is empty (out->needed is still set).
+ * See the file comment for the definition: out->value_us is the upper edge
+ * of a bucket and out->resolution_us its width (1 in the linear region).
+ * Returns 0, -EINVAL for a bad @q_ppm, or -ENODATA when @h is empty
+ * (out->needed is still set).
  */
 int rt_hist_percentile(const struct rt_hist *h, unsigned int q_ppm, struct rt_hist_pct *out);
 
@@ -139,6 +178,23 @@ unsigned int rt_hist_nbuckets(const struct rt_hist *h);
 uint64_t rt_hist_bucket(const struct rt_hist *h, unsigned int i);	/* 0 when i is out of range */
 uint64_t rt_hist_count(const struct rt_hist *h);
 uint64_t rt_hist_overflow(const struct rt_hist *h);
+
+/**
+ * rt_hist_overflow_nbuckets - buckets of the overflow region
+ *
+ * Fixed at creation: from the bound to 10 s, plus the one beyond 10 s.
+ */
+unsigned int rt_hist_overflow_nbuckets(const struct rt_hist *h);
+
+/**
+ * rt_hist_overflow_bucket - read bucket @i of the overflow region
+ * @out: its edges and count; the last bucket (beyond 10 s) ends at the
+ *       maximum + 1 us, or at 10 s + 1 us while it is empty
+ *
+ * Buckets are in ascending order and adjoin: the first starts at the bound.
+ * Returns 0 or -ENOENT (@i out of range).
+ */
+int rt_hist_overflow_bucket(const struct rt_hist *h, unsigned int i, struct rt_hist_range *out);
 
 /**
  * rt_hist_overflow_recs - the kept overflow samples

@@ -1,9 +1,14 @@
 /*
  * rt_result: a result is one jansson document, kept in the shape of
- * rtlab.result/1 by the setters and checked as a whole by the validator
+ * rtlab.result/2 by the setters and checked as a whole by the validator
  * before every write and after every read. Keeping the JSON as the only
  * state means a result read from disk and one built in memory behave the
  * same, and the grader sees exactly the bytes the learner's run wrote.
+ *
+ * Versions: /2 is /1 plus optional fields (overflow_buckets in a histogram,
+ * views, integrity). The validator checks each version against its own
+ * field lists, and a /1 document read from disk is converted by renaming
+ * its schema; nothing else about it needs to change.
  *
  * The validator never builds path strings while it walks (a histogram can
  * have a million buckets); it keeps a chain of path segments on the stack
@@ -27,12 +32,14 @@
 #include "rt_buf.h"
 #include "rt_env.h"
 #include "rt_err.h"
+#include "rt_hist.h"
 #include "rt_json.h"
 #include "rt_file.h"
 #include "rt_version.h"
 
 struct rt_result {
-	json_t *doc;	/* owned */
+	json_t *doc;		/* owned */
+	unsigned int version;	/* read as: 1 (converted) or 2 */
 };
 
 #define MAX_NOTES	1000u
@@ -47,15 +54,29 @@ static const char *const units[] = { "us", "ns", "ms", "s", "count", "pct", "rat
 static const char *const preempt_models[] = { "none", "voluntary", "full", "lazy", "rt",
 					      "unknown", NULL };
 
-/* Top-level and nested fields in the order they are written. */
+/*
+ * Top-level and nested fields in the order they are written; the /1 lists
+ * are the fields rtlab.result/1 knew, so a /1 document with a /2 field is
+ * refused as it always was.
+ */
 static const char *const top_order[] = { "schema", "lab", "tier", "simulated", "created",
 					 "rtlab_version", "env", "params", "summary",
-					 "histograms", "answers", "notes", "extra", NULL };
+					 "histograms", "answers", "notes", "views", "extra",
+					 "integrity", NULL };
+static const char *const top_v1[] = { "schema", "lab", "tier", "simulated", "created",
+				      "rtlab_version", "env", "params", "summary", "histograms",
+				      "answers", "notes", "extra", NULL };
 static const char *const env_order[] = { "kernel_release", "kernel_version", "machine",
 					 "preempt_model", "preempt_source", "realtime", "in_vm",
 					 "vm_type", "cpus", "root", NULL };
 static const char *const hist_order[] = { "name", "unit", "bucket_width", "first_bucket",
-					  "counts", "overflow_count", "overflow_cycles", NULL };
+					  "counts", "overflow_count", "overflow_buckets",
+					  "overflow_cycles", NULL };
+static const char *const hist_v1[] = { "name", "unit", "bucket_width", "first_bucket",
+				       "counts", "overflow_count", "overflow_cycles", NULL };
+static const char *const view_order[] = { "name", "title", "columns", "rows", NULL };
+static const char *const column_order[] = { "name", "title", "unit", NULL };
+static const char *const integrity_order[] = { "algorithm", "value", NULL };
 
 static bool in_list(const char *const *list, const char *s)
 {
@@ -126,6 +147,10 @@ static json_t *num_new(double v)
 	}
 	if (v == floor(v) && fabs(v) <= EXACT_INT_LIMIT)
 		return json_integer((json_int_t)v);
+	if (fabs(v) > RT_RESULT_MAX_MAGNITUDE) {
+		errno = EINVAL;
+		return NULL;
+	}
 	return json_real(v);
 }
 
@@ -303,7 +328,48 @@ static int want_type(char **cause, const struct vseg *at, const json_t *v, json_
 	return bad(cause, at, "must be %s (got %s)", what, type_name(v));
 }
 
-static int check_number(char **cause, const struct vseg *at, const json_t *v)
+/*
+ * @v for a message: the shortest of 15 to 17 significant digits that reads
+ * back as @v (so a value just out of range does not print as the limit),
+ * without the "+" and leading zeros of the exponent: "1e308", "-1e300",
+ * "0.5", "1000000001".
+ */
+static const char *num_text(double v, char buf[32])
+{
+	char *e;
+
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, 32, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	e = strchr(buf, 'e');
+	if (e) {
+		char *d = e + 1, *src;
+
+		if (*d == '+')
+			memmove(d, d + 1, strlen(d));
+		else if (*d == '-')
+			d++;
+		for (src = d; *src == '0' && src[1]; src++)
+			;
+		memmove(d, src, strlen(src) + 1);
+	}
+	return buf;
+}
+
+/* Refuse @x outside [lo, hi]; @range is the rule as the message states it. */
+static int check_range(char **cause, const struct vseg *at, double x, double lo, double hi,
+		       const char *range)
+{
+	char t[32];
+
+	if (x >= lo && x <= hi)
+		return 0;
+	return bad(cause, at, "%s is out of range (%s)", num_text(x, t), range);
+}
+
+static int check_finite(char **cause, const struct vseg *at, const json_t *v)
 {
 	if (!json_is_number(v))
 		return bad(cause, at, "must be a number (got %s)", type_name(v));
@@ -312,11 +378,39 @@ static int check_number(char **cause, const struct vseg *at, const json_t *v)
 	return 0;
 }
 
+/*
+ * A number: finite, and a real within +-RT_RESULT_MAX_MAGNITUDE (integers
+ * already fit 64 bits: jansson refuses bigger ones), so that a reader can
+ * print it in 16 digits and turn it into an integer without overflow.
+ */
+static int check_number(char **cause, const struct vseg *at, const json_t *v)
+{
+	int ret = check_finite(cause, at, v);
+
+	if (ret)
+		return ret;
+	if (json_is_real(v))
+		return check_range(cause, at, json_real_value(v), -RT_RESULT_MAX_MAGNITUDE,
+				   RT_RESULT_MAX_MAGNITUDE, "magnitude at most 1e15");
+	return 0;
+}
+
 static int check_count(char **cause, const struct vseg *at, const json_t *v)
 {
 	if (!json_is_integer(v) || json_integer_value(v) < 0)
 		return bad(cause, at, "must be a non-negative integer");
 	return 0;
+}
+
+/* A number of samples: an integer in 0 .. RT_RESULT_MAX_MAGNITUDE. */
+static int check_samples(char **cause, const struct vseg *at, const json_t *v)
+{
+	int ret = check_count(cause, at, v);
+
+	if (!ret)
+		ret = check_range(cause, at, (double)json_integer_value(v), 0,
+				  RT_RESULT_MAX_MAGNITUDE, "0 <= count <= 1e15");
+	return ret;
 }
 
 static int check_string(char **cause, const struct vseg *at, const json_t *v, size_t max,
@@ -452,6 +546,9 @@ static int check_env(char **cause, const struct vseg *at, const json_t *env)
 		ret = need(cause, at, env, "cpus", &v);
 		if (!ret)
 			ret = check_count(cause, &s, v);
+		if (!ret)
+			ret = check_range(cause, &s, (double)json_integer_value(v), 0,
+					  RT_RESULT_MAX_CPUS, "at most 65536");
 		if (ret)
 			return ret;
 	}
@@ -521,15 +618,23 @@ static int check_summary(char **cause, const struct vseg *at, const json_t *summ
 			return bad(cause, &s, "name must be [a-z][a-z0-9_]* (at most %u bytes) "
 				   "ending in _UNIT, UNIT one of %s", RT_RESULT_MAX_KEY, known);
 		}
-		ret = check_number(cause, &s, v);
+		ret = check_finite(cause, &s, v);
+		if (!ret)
+			ret = check_range(cause, &s, json_number_value(v), -RT_RESULT_MAX_MAGNITUDE,
+					  RT_RESULT_MAX_MAGNITUDE, "magnitude at most 1e15");
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
+/*
+ * An array of non-negative integers: bucket counts (with @total: each
+ * within 0 .. RT_RESULT_MAX_MAGNITUDE, their sum added to *@total) or, with
+ * @total NULL, cycle numbers.
+ */
 static int check_count_array(char **cause, const struct vseg *at, const json_t *v,
-			     bool nonempty)
+			     bool nonempty, uint64_t *total)
 {
 	size_t n;
 	int ret;
@@ -545,21 +650,88 @@ static int check_count_array(char **cause, const struct vseg *at, const json_t *
 	for (size_t i = 0; i < n; i++) {
 		struct vseg e = { at, NULL, i };
 
-		ret = check_count(cause, &e, json_array_get(v, i));
+		if (total) {
+			ret = check_samples(cause, &e, json_array_get(v, i));
+			/* Both terms are at most 1e15 here, so the sum cannot wrap. */
+			if (!ret && *total <= (uint64_t)RT_RESULT_MAX_MAGNITUDE)
+				*total += (uint64_t)json_integer_value(json_array_get(v, i));
+		} else {
+			ret = check_count(cause, &e, json_array_get(v, i));
+		}
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static int check_hist(char **cause, const struct vseg *at, const json_t *h)
+/*
+ * overflow_buckets: [[lower, upper, count], ...], ascending and apart, from
+ * @end (where the linear buckets end) on, counts adding up to @overflow.
+ */
+static int check_overflow_buckets(char **cause, const struct vseg *at, const json_t *a,
+				  double end, uint64_t overflow)
 {
+	double prev = end;
+	uint64_t sum = 0;
+	char t1[32], t2[32];
+	int ret;
+
+	ret = want_type(cause, at, a, JSON_ARRAY, "an array");
+	if (ret)
+		return ret;
+	if (json_array_size(a) > RT_RESULT_MAX_OVERFLOW_BUCKETS)
+		return bad(cause, at, "more than %u buckets", RT_RESULT_MAX_OVERFLOW_BUCKETS);
+	for (size_t i = 0; i < json_array_size(a); i++) {
+		struct vseg e = { at, NULL, i };
+		struct vseg e0 = { &e, NULL, 0 }, e1 = { &e, NULL, 1 }, e2 = { &e, NULL, 2 };
+		json_t *b = json_array_get(a, i);
+		double lo, hi;
+
+		ret = want_type(cause, &e, b, JSON_ARRAY, "an array [lower, upper, count]");
+		if (!ret && json_array_size(b) != 3)
+			ret = bad(cause, &e, "must be [lower, upper, count] (got %zu elements)",
+				  json_array_size(b));
+		if (!ret)
+			ret = check_finite(cause, &e0, json_array_get(b, 0));
+		if (!ret)
+			ret = check_finite(cause, &e1, json_array_get(b, 1));
+		if (!ret)
+			ret = check_samples(cause, &e2, json_array_get(b, 2));
+		if (ret)
+			return ret;
+		lo = json_number_value(json_array_get(b, 0));
+		hi = json_number_value(json_array_get(b, 1));
+		ret = check_range(cause, &e1, hi, -RT_RESULT_MAX_MAGNITUDE, RT_RESULT_MAX_MAGNITUDE,
+				  "magnitude at most 1e15");
+		if (ret)
+			return ret;
+		if (!(hi > lo))
+			return bad(cause, &e, "must end after it starts (%s .. %s)",
+				   num_text(lo, t1), num_text(hi, t2));
+		if (lo < prev)
+			return bad(cause, &e, "starts at %s, below %s where the %s ends",
+				   num_text(lo, t1), num_text(prev, t2),
+				   i ? "bucket before it" : "last of the counts");
+		prev = hi;
+		sum += (uint64_t)json_integer_value(json_array_get(b, 2));
+		if (sum > (uint64_t)RT_RESULT_MAX_MAGNITUDE)
+			break;	/* cannot equal overflow_count: said below */
+	}
+	if (sum != overflow)
+		return bad(cause, at, "the counts add up to %llu, not overflow_count (%llu)",
+			   (unsigned long long)sum, (unsigned long long)overflow);
+	return 0;
+}
+
+static int check_hist(char **cause, const struct vseg *at, const json_t *h, unsigned int version)
+{
+	uint64_t total = 0;
 	json_t *v;
 	int ret;
 
 	ret = want_type(cause, at, h, JSON_OBJECT, "an object");
 	if (!ret)
-		ret = check_known_keys(cause, at, h, hist_order);
+		ret = check_known_keys(cause, at, h, version == 1 ? hist_v1 : hist_order);
 	if (ret)
 		return ret;
 	{
@@ -588,9 +760,12 @@ static int check_hist(char **cause, const struct vseg *at, const json_t *h)
 
 		ret = need(cause, at, h, "bucket_width", &v);
 		if (!ret)
-			ret = check_number(cause, &s, v);
+			ret = check_finite(cause, &s, v);
 		if (!ret && !(json_number_value(v) > 0))
 			ret = bad(cause, &s, "must be greater than 0");
+		if (!ret)
+			ret = check_range(cause, &s, json_number_value(v), 0, RT_RESULT_MAX_WIDTH,
+					  "0 < width <= 1e6");
 		if (ret)
 			return ret;
 	}
@@ -599,7 +774,10 @@ static int check_hist(char **cause, const struct vseg *at, const json_t *h)
 
 		ret = need(cause, at, h, "first_bucket", &v);
 		if (!ret)
-			ret = check_number(cause, &s, v);
+			ret = check_finite(cause, &s, v);
+		if (!ret)
+			ret = check_range(cause, &s, json_number_value(v), -RT_RESULT_MAX_FIRST,
+					  RT_RESULT_MAX_FIRST, "-1e9 <= first <= 1e9");
 		if (ret)
 			return ret;
 	}
@@ -608,7 +786,7 @@ static int check_hist(char **cause, const struct vseg *at, const json_t *h)
 
 		ret = need(cause, at, h, "counts", &v);
 		if (!ret)
-			ret = check_count_array(cause, &s, v, true);
+			ret = check_count_array(cause, &s, v, true, &total);
 		if (ret)
 			return ret;
 	}
@@ -617,7 +795,23 @@ static int check_hist(char **cause, const struct vseg *at, const json_t *h)
 
 		ret = need(cause, at, h, "overflow_count", &v);
 		if (!ret)
-			ret = check_count(cause, &s, v);
+			ret = check_samples(cause, &s, v);
+		if (ret)
+			return ret;
+		total += (uint64_t)json_integer_value(v);
+		if (total > (uint64_t)RT_RESULT_MAX_MAGNITUDE)
+			return bad(cause, at, "counts and overflow_count add up to more than 1e15 "
+				   "samples");
+	}
+	v = json_object_get(h, "overflow_buckets");
+	if (v) {
+		struct vseg s = { at, "overflow_buckets", 0 };
+		double end = json_number_value(json_object_get(h, "first_bucket")) +
+			     (double)json_array_size(json_object_get(h, "counts")) *
+			     json_number_value(json_object_get(h, "bucket_width"));
+
+		ret = check_overflow_buckets(cause, &s, v, end, (uint64_t)json_integer_value(
+						     json_object_get(h, "overflow_count")));
 		if (ret)
 			return ret;
 	}
@@ -625,14 +819,15 @@ static int check_hist(char **cause, const struct vseg *at, const json_t *h)
 	if (v) {
 		struct vseg s = { at, "overflow_cycles", 0 };
 
-		ret = check_count_array(cause, &s, v, false);
+		ret = check_count_array(cause, &s, v, false, NULL);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static int check_hists(char **cause, const struct vseg *at, const json_t *hists)
+static int check_hists(char **cause, const struct vseg *at, const json_t *hists,
+		       unsigned int version)
 {
 	size_t n;
 	int ret;
@@ -647,7 +842,7 @@ static int check_hists(char **cause, const struct vseg *at, const json_t *hists)
 		struct vseg e = { at, NULL, i };
 		const char *name;
 
-		ret = check_hist(cause, &e, json_array_get(hists, i));
+		ret = check_hist(cause, &e, json_array_get(hists, i), version);
 		if (ret)
 			return ret;
 		name = json_string_value(json_object_get(json_array_get(hists, i), "name"));
@@ -716,6 +911,8 @@ static int check_depth(char **cause, const struct vseg *at, const json_t *v, uns
 	json_t *child;
 	int ret;
 
+	if (json_is_number(v))
+		return check_number(cause, at, v);
 	if (!json_is_object(v) && !json_is_array(v))
 		return 0;
 	if (depth > RT_RESULT_MAX_DEPTH)
@@ -740,7 +937,213 @@ static int check_depth(char **cause, const struct vseg *at, const json_t *v, uns
 	return 0;
 }
 
-static int check_schema(char **cause, const json_t *doc)
+/* A name field (of a view or a column): 1..RT_RESULT_MAX_KEY of [A-Za-z0-9_.-]. */
+static int check_name(char **cause, const struct vseg *at, const json_t *obj)
+{
+	struct vseg s = { at, "name", 0 };
+	json_t *v;
+	int ret;
+
+	ret = need(cause, at, obj, "name", &v);
+	if (!ret)
+		ret = check_string(cause, &s, v, RT_RESULT_MAX_KEY, true);
+	if (!ret && !key_valid(json_string_value(v)))
+		ret = bad(cause, &s, "must be 1..%u characters of A-Z a-z 0-9 _ . -",
+			  RT_RESULT_MAX_KEY);
+	return ret;
+}
+
+/* Does an element of @a before index @i have the "name" of element @i? */
+static bool name_taken(const json_t *a, size_t i)
+{
+	const char *name = json_string_value(json_object_get(json_array_get(a, i), "name"));
+
+	for (size_t j = 0; name && j < i; j++)
+		if (strcmp(name, json_string_value(json_object_get(json_array_get(a, j),
+								   "name"))) == 0)
+			return true;
+	return false;
+}
+
+static int check_column(char **cause, const struct vseg *at, const json_t *c)
+{
+	json_t *v;
+	int ret;
+
+	ret = want_type(cause, at, c, JSON_OBJECT, "an object");
+	if (!ret)
+		ret = check_known_keys(cause, at, c, column_order);
+	if (!ret)
+		ret = check_name(cause, at, c);
+	if (ret)
+		return ret;
+	v = json_object_get(c, "title");
+	if (v) {
+		struct vseg s = { at, "title", 0 };
+
+		ret = check_string(cause, &s, v, 128, true);
+		if (ret)
+			return ret;
+	}
+	v = json_object_get(c, "unit");
+	if (v) {
+		struct vseg s = { at, "unit", 0 };
+
+		ret = check_oneof(cause, &s, v, units);
+	}
+	return ret;
+}
+
+/*
+ * A view: a table a lab describes its outcome with (issue: labs own their
+ * views). {"name", "title", "columns": [...], "rows": [[cell...]...]}; a
+ * cell is a string, a number, a boolean or null (no value).
+ */
+static int check_view(char **cause, const struct vseg *at, const json_t *view)
+{
+	struct vseg s_title = { at, "title", 0 }, s_cols = { at, "columns", 0 };
+	struct vseg s_rows = { at, "rows", 0 };
+	json_t *v, *cols, *rows;
+	size_t ncols;
+	int ret;
+
+	ret = want_type(cause, at, view, JSON_OBJECT, "an object");
+	if (!ret)
+		ret = check_known_keys(cause, at, view, view_order);
+	if (!ret)
+		ret = check_name(cause, at, view);
+	if (!ret)
+		ret = need(cause, at, view, "title", &v);
+	if (!ret)
+		ret = check_string(cause, &s_title, v, 256, true);
+	if (!ret)
+		ret = need(cause, at, view, "columns", &cols);
+	if (!ret)
+		ret = want_type(cause, &s_cols, cols, JSON_ARRAY, "an array");
+	if (ret)
+		return ret;
+	ncols = json_array_size(cols);
+	if (ncols < 1 || ncols > RT_RESULT_MAX_COLUMNS)
+		return bad(cause, &s_cols, "must have 1 to %u columns", RT_RESULT_MAX_COLUMNS);
+	for (size_t i = 0; i < ncols; i++) {
+		struct vseg e = { &s_cols, NULL, i }, n = { &e, "name", 0 };
+
+		ret = check_column(cause, &e, json_array_get(cols, i));
+		if (ret)
+			return ret;
+		if (name_taken(cols, i))
+			return bad(cause, &n, "duplicate column name");
+	}
+	ret = need(cause, at, view, "rows", &rows);
+	if (!ret)
+		ret = want_type(cause, &s_rows, rows, JSON_ARRAY, "an array");
+	if (!ret && json_array_size(rows) > RT_RESULT_MAX_ROWS)
+		ret = bad(cause, &s_rows, "more than %u rows", RT_RESULT_MAX_ROWS);
+	for (size_t r = 0; !ret && r < json_array_size(rows); r++) {
+		struct vseg e = { &s_rows, NULL, r };
+		json_t *row = json_array_get(rows, r);
+
+		ret = want_type(cause, &e, row, JSON_ARRAY, "an array of cells");
+		if (!ret && json_array_size(row) != ncols)
+			ret = bad(cause, &e, "has %zu cells for %zu columns", json_array_size(row),
+				  ncols);
+		for (size_t c = 0; !ret && c < ncols; c++) {
+			struct vseg ce = { &e, NULL, c };
+			json_t *cell = json_array_get(row, c);
+
+			if (json_is_null(cell) || json_is_boolean(cell))
+				continue;
+			if (json_is_string(cell))
+				ret = check_string(cause, &ce, cell, RT_RESULT_MAX_CELL, false);
+			else if (json_is_number(cell))
+				ret = check_number(cause, &ce, cell);
+			else
+				ret = bad(cause, &ce, "must be a string, number, boolean or null "
+					  "(got %s)", type_name(cell));
+		}
+	}
+	return ret;
+}
+
+static int check_views(char **cause, const struct vseg *at, const json_t *views)
+{
+	int ret;
+
+	ret = want_type(cause, at, views, JSON_ARRAY, "an array");
+	if (ret)
+		return ret;
+	if (json_array_size(views) > RT_RESULT_MAX_VIEWS)
+		return bad(cause, at, "more than %u views", RT_RESULT_MAX_VIEWS);
+	for (size_t i = 0; i < json_array_size(views); i++) {
+		struct vseg e = { at, NULL, i }, n = { &e, "name", 0 };
+
+		ret = check_view(cause, &e, json_array_get(views, i));
+		if (ret)
+			return ret;
+		if (name_taken(views, i))
+			return bad(cause, &n, "duplicate view name");
+	}
+	return 0;
+}
+
+/* @s has @min..@max characters, each in @set. */
+static bool chars_in(const char *s, size_t min, size_t max, const char *set)
+{
+	size_t n = strlen(s);
+
+	return n >= min && n <= max && strspn(s, set) == n;
+}
+
+/*
+ * integrity: {"algorithm", "value"}: a digest of rt_result_canonical_text().
+ * Only the shape is checked here; verifying is the grader's business.
+ */
+static int check_integrity(char **cause, const struct vseg *at, const json_t *o)
+{
+	struct vseg s_alg = { at, "algorithm", 0 }, s_val = { at, "value", 0 };
+	const char *alg, *val;
+	json_t *v;
+	int ret;
+
+	ret = want_type(cause, at, o, JSON_OBJECT, "an object");
+	if (!ret)
+		ret = check_known_keys(cause, at, o, integrity_order);
+	if (!ret)
+		ret = need(cause, at, o, "algorithm", &v);
+	if (!ret)
+		ret = check_string(cause, &s_alg, v, 32, true);
+	if (ret)
+		return ret;
+	alg = json_string_value(v);
+	if (!chars_in(alg, 1, 32, "abcdefghijklmnopqrstuvwxyz0123456789-"))
+		return bad(cause, &s_alg, "must be 1..32 characters of a-z 0-9 -");
+	ret = need(cause, at, o, "value", &v);
+	if (!ret)
+		ret = check_string(cause, &s_val, v, 128, true);
+	if (ret)
+		return ret;
+	val = json_string_value(v);
+	if (!chars_in(val, 16, 128, "0123456789abcdef"))
+		return bad(cause, &s_val, "must be 16..128 lower-case hex digits");
+	if (strcmp(alg, "sha256") == 0 && strlen(val) != 64)
+		return bad(cause, &s_val, "a sha256 digest has 64 hex digits (got %zu)",
+			   strlen(val));
+	return 0;
+}
+
+unsigned int rt_result_schema_version(const char *schema)
+{
+	if (!schema)
+		return 0;
+	if (strcmp(schema, RT_RESULT_SCHEMA) == 0)
+		return RT_RESULT_VERSION;
+	if (strcmp(schema, RT_RESULT_SCHEMA_V1) == 0)
+		return 1;
+	return 0;
+}
+
+/* The schema's version (1 or 2) in *@version, or an error. */
+static int check_schema(char **cause, const json_t *doc, unsigned int *version)
 {
 	static const char prefix[] = "rtlab.result/";
 	struct vseg s = { NULL, "schema", 0 };
@@ -755,12 +1158,13 @@ static int check_schema(char **cause, const json_t *doc)
 	if (ret)
 		return ret;
 	schema = json_string_value(v);
-	if (strcmp(schema, RT_RESULT_SCHEMA) == 0)
+	*version = rt_result_schema_version(schema);
+	if (*version)
 		return 0;
 	q = quoted(schema);
 	if (strncmp(schema, prefix, sizeof(prefix) - 1) == 0)
-		ret = bad(cause, &s, "unsupported version %s (this rtlab reads %s)", q ? q : "?",
-			  RT_RESULT_SCHEMA);
+		ret = bad(cause, &s, "unsupported version %s (this rtlab reads %s and %s)",
+			  q ? q : "?", RT_RESULT_SCHEMA, RT_RESULT_SCHEMA_V1);
 	else
 		ret = bad(cause, &s, "not an rtlab result: expected %s (got %s)", RT_RESULT_SCHEMA,
 			  q ? q : "?");
@@ -803,6 +1207,8 @@ int rt_result_validate(const json_t *doc, char **cause)
 	struct vseg s_params = { NULL, "params", 0 }, s_summary = { NULL, "summary", 0 };
 	struct vseg s_hists = { NULL, "histograms", 0 }, s_answers = { NULL, "answers", 0 };
 	struct vseg s_notes = { NULL, "notes", 0 }, s_extra = { NULL, "extra", 0 };
+	struct vseg s_views = { NULL, "views", 0 }, s_integrity = { NULL, "integrity", 0 };
+	unsigned int version = 0;
 	json_t *v;
 	bool sim;
 	int ret;
@@ -811,9 +1217,9 @@ int rt_result_validate(const json_t *doc, char **cause)
 		return bad(cause, NULL, "missing");
 	if (!json_is_object(doc))
 		return bad(cause, NULL, "must be a JSON object (got %s)", type_name(doc));
-	ret = check_schema(cause, doc);
+	ret = check_schema(cause, doc, &version);
 	if (!ret)
-		ret = check_known_keys(cause, NULL, doc, top_order);
+		ret = check_known_keys(cause, NULL, doc, version == 1 ? top_v1 : top_order);
 	if (ret)
 		return ret;
 
@@ -861,7 +1267,7 @@ int rt_result_validate(const json_t *doc, char **cause)
 	if (!ret)
 		ret = need(cause, NULL, doc, "histograms", &v);
 	if (!ret)
-		ret = check_hists(cause, &s_hists, v);
+		ret = check_hists(cause, &s_hists, v, version);
 	if (!ret)
 		ret = need(cause, NULL, doc, "answers", &v);
 	if (!ret)
@@ -875,6 +1281,12 @@ int rt_result_validate(const json_t *doc, char **cause)
 		if (ret)
 			return ret;
 	}
+	v = json_object_get(doc, "views");
+	if (v) {
+		ret = check_views(cause, &s_views, v);
+		if (ret)
+			return ret;
+	}
 	v = json_object_get(doc, "extra");
 	if (v) {
 		ret = want_type(cause, &s_extra, v, JSON_OBJECT, "an object");
@@ -883,6 +1295,9 @@ int rt_result_validate(const json_t *doc, char **cause)
 		if (ret)
 			return ret;
 	}
+	v = json_object_get(doc, "integrity");
+	if (v)
+		return check_integrity(cause, &s_integrity, v);
 	return 0;
 }
 
@@ -946,6 +1361,7 @@ struct rt_result *rt_result_new(const char *lab, const char *tier, const struct 
 		goto out_nomem;
 	json_decref(e);
 	res->doc = doc;
+	res->version = RT_RESULT_VERSION;
 	if (rt_result_set_created(res, time(NULL))) {
 		rt_result_free(res);
 		errno = EINVAL;
@@ -1073,7 +1489,7 @@ int rt_result_set_param_json(struct rt_result *res, const char *key, json_t *val
 
 int rt_result_set_summary(struct rt_result *res, const char *key, double value)
 {
-	if (!summary_key_valid(key))
+	if (!summary_key_valid(key) || !(fabs(value) <= RT_RESULT_MAX_MAGNITUDE))
 		return -EINVAL;
 	return set_in(res, "summary", key, num_new(value));
 }
@@ -1121,14 +1537,18 @@ json_t *rt_result_extra(struct rt_result *res)
 	return o;
 }
 
-static json_t *count_array(const uint64_t *v, size_t n)
+/* JSON array of @v; with @total, each and their sum must stay within 1e15 samples. */
+static json_t *count_array(const uint64_t *v, size_t n, uint64_t *total)
 {
 	json_t *a = json_array();
 
 	if (!a)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
-		if (v[i] > INT64_MAX) {
+		if (total && v[i] <= (uint64_t)RT_RESULT_MAX_MAGNITUDE)
+			*total += v[i];
+		if (v[i] > INT64_MAX || (total && (v[i] > (uint64_t)RT_RESULT_MAX_MAGNITUDE ||
+						   *total > (uint64_t)RT_RESULT_MAX_MAGNITUDE))) {
 			json_decref(a);
 			errno = EINVAL;
 			return NULL;
@@ -1142,18 +1562,67 @@ static json_t *count_array(const uint64_t *v, size_t n)
 	return a;
 }
 
+/* The overflow buckets of @h follow the rules check_overflow_buckets() enforces. */
+static bool ranges_valid(const struct rt_result_hist *h)
+{
+	double prev = h->first_bucket + (double)h->nbuckets * h->bucket_width;
+	uint64_t sum = 0;
+
+	for (size_t i = 0; i < h->n_overflow_buckets; i++) {
+		const struct rt_result_range *r = &h->overflow_buckets[i];
+
+		if (!(r->lower >= prev && r->upper > r->lower &&
+		      r->upper <= RT_RESULT_MAX_MAGNITUDE) ||
+		    r->count > (uint64_t)RT_RESULT_MAX_MAGNITUDE)
+			return false;
+		sum += r->count;
+		if (sum > (uint64_t)RT_RESULT_MAX_MAGNITUDE)
+			return false;
+		prev = r->upper;
+	}
+	return sum == h->overflow_count || h->n_overflow_buckets == 0;
+}
+
+/* [[lower, upper, count], ...] of @r, or NULL with errno ENOMEM. */
+static json_t *ranges_array(const struct rt_result_range *r, size_t n)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && i < n; i++) {
+		json_t *b = json_array();
+
+		if (!b || json_array_append_new(a, b) ||
+		    json_array_append_new(b, num_new(r[i].lower)) ||
+		    json_array_append_new(b, num_new(r[i].upper)) ||
+		    json_array_append_new(b, json_integer((json_int_t)r[i].count))) {
+			json_decref(a);
+			a = NULL;
+		}
+	}
+	if (!a)
+		errno = ENOMEM;
+	return a;
+}
+
 int rt_result_add_histogram(struct rt_result *res, const struct rt_result_hist *h)
 {
 	json_t *hists = json_object_get(res->doc, "histograms");
-	json_t *o = NULL, *counts = NULL, *cycles = NULL;
+	json_t *o = NULL, *counts = NULL, *cycles = NULL, *ranges = NULL;
+	uint64_t total;
 	int ret = -ENOMEM;
 
 	if (!h || !key_valid(h->name) || !h->unit || !in_list(units, h->unit) ||
-	    !isfinite(h->bucket_width) || !(h->bucket_width > 0) || !isfinite(h->first_bucket) ||
+	    !(h->bucket_width > 0 && h->bucket_width <= RT_RESULT_MAX_WIDTH) ||
+	    !(fabs(h->first_bucket) <= RT_RESULT_MAX_FIRST) ||
 	    h->nbuckets < 1 || h->nbuckets > RT_RESULT_MAX_BUCKETS || !h->counts ||
 	    h->n_overflow_cycles > RT_RESULT_MAX_BUCKETS ||
-	    (h->n_overflow_cycles && !h->overflow_cycles) || h->overflow_count > INT64_MAX)
+	    (h->n_overflow_cycles && !h->overflow_cycles) ||
+	    h->overflow_count > (uint64_t)RT_RESULT_MAX_MAGNITUDE ||
+	    h->n_overflow_buckets > RT_RESULT_MAX_OVERFLOW_BUCKETS ||
+	    (h->n_overflow_buckets && !h->overflow_buckets) ||
+	    !ranges_valid(h))
 		return -EINVAL;
+	total = h->overflow_count;
 	if (!json_is_array(hists))
 		return -EINVAL;
 	if (json_array_size(hists) >= RT_RESULT_MAX_HISTS)
@@ -1161,13 +1630,18 @@ int rt_result_add_histogram(struct rt_result *res, const struct rt_result_hist *
 	if (rt_result_hist_find(res, h->name, NULL) == 0)
 		return -EEXIST;
 
-	counts = count_array(h->counts, h->nbuckets);
+	if (h->n_overflow_buckets) {
+		ranges = ranges_array(h->overflow_buckets, h->n_overflow_buckets);
+		if (!ranges)
+			goto out_put;
+	}
+	counts = count_array(h->counts, h->nbuckets, &total);
 	if (!counts) {
 		ret = errno == EINVAL ? -EINVAL : -ENOMEM;
 		goto out_put;
 	}
 	if (h->n_overflow_cycles) {
-		cycles = count_array(h->overflow_cycles, h->n_overflow_cycles);
+		cycles = count_array(h->overflow_cycles, h->n_overflow_cycles, NULL);
 		if (!cycles) {
 			ret = errno == EINVAL ? -EINVAL : -ENOMEM;
 			goto out_put;
@@ -1180,6 +1654,7 @@ int rt_result_add_histogram(struct rt_result *res, const struct rt_result_hist *
 	    json_object_set_new(o, "first_bucket", num_new(h->first_bucket)) ||
 	    json_object_set(o, "counts", counts) ||
 	    json_object_set_new(o, "overflow_count", json_integer((json_int_t)h->overflow_count)) ||
+	    (ranges && json_object_set(o, "overflow_buckets", ranges)) ||
 	    (cycles && json_object_set(o, "overflow_cycles", cycles)))
 		goto out_put;
 	if (json_array_append(hists, o))
@@ -1187,9 +1662,111 @@ int rt_result_add_histogram(struct rt_result *res, const struct rt_result_hist *
 	ret = 0;
 out_put:
 	json_decref(o);
+	json_decref(ranges);
 	json_decref(cycles);
 	json_decref(counts);
 	return ret;
+}
+
+int rt_result_add_rt_hist(struct rt_result *res, const char *name, const struct rt_hist *h)
+{
+	struct rt_result_range ranges[RT_HIST_MAX_LOG_BUCKETS];
+	struct rt_hist_summary sum;
+	struct rt_result_hist rh = {
+		.name = name, .unit = "us", .bucket_width = 1, .first_bucket = 0,
+	};
+	const struct rt_sample *recs;
+	uint64_t *counts, *cycles;
+	size_t nrec;
+	int ret = -ENOMEM;
+
+	rt_hist_summarize(h, &sum);
+	rh.nbuckets = rt_hist_nbuckets(h);
+	counts = calloc(rh.nbuckets, sizeof(*counts));
+	recs = rt_hist_overflow_recs(h, &nrec);
+	cycles = calloc(nrec ? nrec : 1, sizeof(*cycles));
+	if (!counts || !cycles)
+		goto out;
+	for (size_t i = 0; i < rh.nbuckets; i++)
+		counts[i] = rt_hist_bucket(h, (unsigned int)i);
+	for (size_t i = 0; i < nrec; i++)
+		cycles[i] = recs[i].seq;
+	for (unsigned int i = 0; i < rt_hist_overflow_nbuckets(h); i++) {
+		struct rt_hist_range r;
+		uint64_t cap = (uint64_t)(sum.max_ns < 0 ? 0 : sum.max_ns) / 1000 + 1;
+
+		if (rt_hist_overflow_bucket(h, i, &r) || !r.count)
+			continue;
+		/* No sample reached the maximum + 1 us: the bucket holding it ends there. */
+		if (cap > r.lower_us && cap < r.upper_us)
+			r.upper_us = cap;
+		ranges[rh.n_overflow_buckets++] = (struct rt_result_range){
+			(double)r.lower_us, (double)r.upper_us, r.count };
+	}
+	rh.counts = counts;
+	rh.overflow_count = rt_hist_overflow(h);
+	rh.overflow_buckets = ranges;
+	rh.overflow_cycles = cycles;
+	rh.n_overflow_cycles = nrec;
+	ret = rt_result_add_histogram(res, &rh);
+out:
+	free(counts);
+	free(cycles);
+	return ret;
+}
+
+int rt_result_add_view(struct rt_result *res, json_t *view, char **cause)
+{
+	json_t *views = json_object_get(res->doc, "views");
+	struct vseg at = { NULL, "views", json_array_size(views) };
+	struct vseg e = { &at, NULL, json_array_size(views) };
+	const char *name;
+	int ret;
+
+	if (!view)
+		return rt_err(cause, -EINVAL, "no view");
+	ret = check_view(cause, &e, view);
+	if (ret)
+		goto out_put;
+	if (json_array_size(views) >= RT_RESULT_MAX_VIEWS) {
+		ret = rt_err(cause, -E2BIG, "more than %u views", RT_RESULT_MAX_VIEWS);
+		goto out_put;
+	}
+	name = json_string_value(json_object_get(view, "name"));
+	for (size_t i = 0; i < json_array_size(views); i++)
+		if (!strcmp(name, json_string_value(json_object_get(json_array_get(views, i),
+								    "name")) ?: "")) {
+			ret = rt_err(cause, -EINVAL, "a view called \"%s\" exists", name);
+			goto out_put;
+		}
+	if (!json_is_array(views)) {
+		views = json_array();
+		if (!views || json_object_set_new(res->doc, "views", views)) {
+			ret = -ENOMEM;
+			goto out_put;
+		}
+	}
+	return json_array_append_new(views, view) ? -ENOMEM : 0;
+out_put:
+	json_decref(view);
+	return ret;
+}
+
+int rt_result_set_integrity(struct rt_result *res, const char *algorithm, const char *value)
+{
+	struct vseg at = { NULL, "integrity", 0 };
+	json_t *o;
+
+	if (!algorithm || !value)
+		return -EINVAL;
+	o = json_pack("{s:s, s:s}", "algorithm", algorithm, "value", value);
+	if (!o)
+		return -EINVAL;	/* not UTF-8, or out of memory */
+	if (check_integrity(NULL, &at, o)) {
+		json_decref(o);
+		return -EINVAL;
+	}
+	return json_object_set_new(res->doc, "integrity", o) ? -ENOMEM : 0;
 }
 
 /* ---- Writing ----------------------------------------------------------- */
@@ -1361,6 +1938,12 @@ static void emit_object(struct emit *e, const json_t *o, unsigned int ind,
 			child = env_order;
 		if (order == top_order && strcmp(keys[i], "histograms") == 0)
 			items = hist_order;
+		if (order == top_order && strcmp(keys[i], "views") == 0)
+			items = view_order;
+		if (order == view_order && strcmp(keys[i], "columns") == 0)
+			items = column_order;
+		if (order == top_order && strcmp(keys[i], "integrity") == 0)
+			child = integrity_order;
 		indent(e, ind + 2);
 		emit_string(e, keys[i]);
 		outs(e, ": ");
@@ -1469,6 +2052,25 @@ char *rt_result_to_string(const struct rt_result *res, char **cause)
 	return rt_buf_take(&e.buf);
 }
 
+char *rt_result_canonical_text(const struct rt_result *res, char **cause)
+{
+	struct rt_result bare = { json_copy(res->doc), RT_RESULT_VERSION };
+	char *text;
+	int err;
+
+	if (!bare.doc) {
+		rt_err(cause, -ENOMEM, "out of memory while rendering the result");
+		errno = ENOMEM;
+		return NULL;
+	}
+	json_object_del(bare.doc, "integrity");	/* a shallow copy: res keeps its own */
+	text = rt_result_to_string(&bare, cause);
+	err = errno;
+	json_decref(bare.doc);
+	errno = err;
+	return text;
+}
+
 int rt_result_write(const struct rt_result *res, const char *path, char **cause)
 {
 	char *text, *why = NULL;
@@ -1548,8 +2150,21 @@ int rt_result_parse(const char *text, size_t len, const char *name, struct rt_re
 		return rt_err(cause, -ENOMEM, "%s: out of memory", name);
 	}
 	res->doc = doc;
+	res->version = rt_result_schema_version(json_string_value(json_object_get(doc,
+										      "schema")));
+	/* A /1 document is a /2 document without /2's fields: renaming converts it. */
+	if (res->version == 1 &&
+	    json_object_set_new(doc, "schema", json_string(RT_RESULT_SCHEMA))) {
+		rt_result_free(res);
+		return rt_err(cause, -ENOMEM, "%s: out of memory", name);
+	}
 	*out = res;
 	return 0;
+}
+
+unsigned int rt_result_version(const struct rt_result *res)
+{
+	return res->version;
 }
 
 int rt_result_read(const char *path, struct rt_result **out, char **cause)
@@ -1717,19 +2332,53 @@ static int counts_out(const json_t *a, uint64_t **out, size_t *n)
 	return 0;
 }
 
+/* Copy overflow_buckets; NULL with *n = 0 for an empty or absent one. */
+static int ranges_out(const json_t *a, struct rt_result_range **out, size_t *n)
+{
+	size_t len = json_array_size(a);
+	struct rt_result_range *r;
+
+	*out = NULL;
+	*n = 0;
+	if (!len)
+		return 0;
+	r = malloc(len * sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	for (size_t i = 0; i < len; i++) {
+		json_t *b = json_array_get(a, i);
+		json_int_t c = json_integer_value(json_array_get(b, 2));
+
+		r[i].lower = json_number_value(json_array_get(b, 0));
+		r[i].upper = json_number_value(json_array_get(b, 1));
+		r[i].count = c > 0 ? (uint64_t)c : 0;
+	}
+	*out = r;
+	*n = len;
+	return 0;
+}
+
 int rt_result_hist_get(const struct rt_result *res, size_t i, struct rt_result_hist *h)
 {
 	json_t *o = json_array_get(json_object_get(res->doc, "histograms"), i);
 	uint64_t *counts = NULL, *cycles = NULL;
-	size_t nc = 0, ny = 0;
+	struct rt_result_range *ranges = NULL;
+	size_t nc = 0, ny = 0, nr = 0;
 	json_int_t over;
 
 	memset(h, 0, sizeof(*h));
 	if (!json_is_object(o))
 		return -ENOENT;
+	/* A document changed behind the validator's back must not crash a reader. */
+	if (!json_is_string(json_object_get(o, "name")) ||
+	    !json_is_string(json_object_get(o, "unit")) ||
+	    !json_is_array(json_object_get(o, "counts")))
+		return -EINVAL;
 	if (counts_out(json_object_get(o, "counts"), &counts, &nc) ||
-	    counts_out(json_object_get(o, "overflow_cycles"), &cycles, &ny)) {
+	    counts_out(json_object_get(o, "overflow_cycles"), &cycles, &ny) ||
+	    ranges_out(json_object_get(o, "overflow_buckets"), &ranges, &nr)) {
 		free(counts);
+		free(cycles);
 		return -ENOMEM;
 	}
 	h->name = json_string_value(json_object_get(o, "name"));
@@ -1742,6 +2391,8 @@ int rt_result_hist_get(const struct rt_result *res, size_t i, struct rt_result_h
 	h->overflow_count = over > 0 ? (uint64_t)over : 0;
 	h->overflow_cycles = cycles;
 	h->n_overflow_cycles = ny;
+	h->overflow_buckets = ranges;
+	h->n_overflow_buckets = nr;
 	return 0;
 }
 
@@ -1752,5 +2403,41 @@ void rt_result_hist_fini(struct rt_result_hist *h)
 	/* rt_result_hist_get() allocated both arrays; the const is for callers. */
 	free((void *)h->counts);
 	free((void *)h->overflow_cycles);
+	free((void *)h->overflow_buckets);
 	memset(h, 0, sizeof(*h));
+}
+
+int rt_result_hist_percentile(const struct rt_result_hist *h, unsigned int q_ppm, double *value,
+			      double *resolution)
+{
+	uint64_t total = h->overflow_count, want, cum = 0;
+
+	*value = 0;
+	*resolution = 0;
+	if (q_ppm == 0 || q_ppm >= 1000000)
+		return -EINVAL;
+	for (size_t i = 0; i < h->nbuckets; i++)
+		total += h->counts[i];
+	if (!total)
+		return -ENODATA;
+	/* As rt_hist_percentile(): at least ceil(total * q) samples below the edge. */
+	want = total / 1000000 * q_ppm + ((total % 1000000) * q_ppm + 999999) / 1000000;
+	for (size_t i = 0; i < h->nbuckets; i++) {
+		cum += h->counts[i];
+		if (cum >= want) {
+			*value = h->first_bucket + (double)(i + 1) * h->bucket_width;
+			*resolution = h->bucket_width;
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < h->n_overflow_buckets; i++) {
+		cum += h->overflow_buckets[i].count;
+		if (cum >= want) {
+			*value = h->overflow_buckets[i].upper;
+			*resolution = h->overflow_buckets[i].upper - h->overflow_buckets[i].lower;
+			return 0;
+		}
+	}
+	*value = h->first_bucket + (double)h->nbuckets * h->bucket_width;
+	return -ERANGE;
 }

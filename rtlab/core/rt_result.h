@@ -1,13 +1,14 @@
 /*
- * rt_result: the results document "rtlab.result/1" that every lab run
+ * rt_result: the results document "rtlab.result/2" that every lab run
  * produces, and the one thing the TUI, the CLI (--json), the grader, the HTML
  * report and the slides read. Nothing re-measures to draw a picture.
  *
  * A result is built with the setters below, written with rt_result_write()
  * (atomic, pretty printed, same bytes for the same content) and read back
  * with rt_result_read() or rt_result_parse(), which run the validator: a
- * document that is not exactly rtlab.result/1 is refused with a message that
- * names the offending field as a JSON path, e.g.
+ * document that is not exactly rtlab.result/2 (or the older rtlab.result/1,
+ * converted on load) is refused with a message that names the offending
+ * field as a JSON path, e.g.
  * "histograms[2].counts[5]: must be a non-negative integer".
  *
  * The schema is documented in doc/results.md. The limits below exist so that
@@ -24,20 +25,46 @@
 
 struct rt_env;
 
-#define RT_RESULT_SCHEMA	"rtlab.result/1"
+#define RT_RESULT_SCHEMA	"rtlab.result/2"	/* what rtlab writes */
+#define RT_RESULT_SCHEMA_V1	"rtlab.result/1"	/* still read, converted on load */
+#define RT_RESULT_VERSION	2u
 #define RT_RESULT_MAX_FILE	(64u << 20)	/* bytes of JSON text */
 #define RT_RESULT_MAX_VALUES	4000000u	/* JSON values in one document */
 #define RT_RESULT_MAX_BUCKETS	1000000u	/* per histogram; also overflow_cycles */
 #define RT_RESULT_MAX_HISTS	256u
 #define RT_RESULT_MAX_KEY	64u		/* bytes in a summary/param/answer key */
 #define RT_RESULT_MAX_DEPTH	32u		/* nesting inside "extra" */
+#define RT_RESULT_MAX_OVERFLOW_BUCKETS 4096u	/* per histogram */
+#define RT_RESULT_MAX_VIEWS	32u
+#define RT_RESULT_MAX_COLUMNS	64u		/* per view */
+#define RT_RESULT_MAX_ROWS	10000u		/* per view */
+#define RT_RESULT_MAX_CELL	1024u		/* bytes in a string cell of a view */
+
+/*
+ * Ranges of the numbers that readers draw, loop over or convert: a value
+ * outside them is refused, so that no reader can be made to draw an infinite
+ * axis or print a 300-digit coordinate. See doc/results.md, "Ranges".
+ */
+#define RT_RESULT_MAX_WIDTH	1e6	/* bucket_width, in the histogram's unit */
+#define RT_RESULT_MAX_FIRST	1e9	/* |first_bucket|, in the histogram's unit */
+#define RT_RESULT_MAX_MAGNITUDE	1e15	/* |summary value|, |real|, samples per histogram */
+#define RT_RESULT_MAX_CPUS	65536u	/* env.cpus */
 
 struct rt_result;
+
+/* A bucket of the overflow region: [lower, upper) in the histogram's unit holds @count. */
+struct rt_result_range {
+	double lower;
+	double upper;
+	uint64_t count;
+};
 
 /*
  * A histogram: buckets of @bucket_width starting at @first_bucket (the lower
  * edge of counts[0]); samples beyond the last bucket are counted in
- * @overflow_count, and @overflow_cycles may list the cycle numbers of some of
+ * @overflow_count, spread over @overflow_buckets (rtlab.result/2: wider
+ * buckets above the linear ones, ascending, only the occupied ones; none in
+ * a /1 document), and @overflow_cycles may list the cycle numbers of some of
  * them so a learner can find them in a trace.
  */
 struct rt_result_hist {
@@ -50,7 +77,11 @@ struct rt_result_hist {
 	uint64_t overflow_count;
 	const uint64_t *overflow_cycles;	/* may be NULL when n_overflow_cycles is 0 */
 	size_t n_overflow_cycles;
+	const struct rt_result_range *overflow_buckets;	/* NULL when n_overflow_buckets is 0 */
+	size_t n_overflow_buckets;	/* 0 .. RT_RESULT_MAX_OVERFLOW_BUCKETS */
 };
+
+struct rt_hist;
 
 /* ---- Building ---------------------------------------------------------- */
 
@@ -97,11 +128,44 @@ int rt_result_set_summary(struct rt_result *res, const char *key, double value);
 /**
  * rt_result_add_histogram - append a copy of @h
  *
- * Nothing of @h is kept. Returns 0, -EINVAL (bad name, unit, width, sizes or
- * a count above INT64_MAX), -EEXIST (a histogram with that name exists),
- * -E2BIG (more than RT_RESULT_MAX_HISTS) or -ENOMEM.
+ * Nothing of @h is kept. Returns 0, -EINVAL (bad name, unit, width, sizes, a
+ * number out of the ranges of doc/results.md, overflow buckets that overlap,
+ * start below the linear ones or do not add up to @overflow_count), -EEXIST
+ * (a histogram with that name exists), -E2BIG (more than
+ * RT_RESULT_MAX_HISTS) or -ENOMEM.
  */
 int rt_result_add_histogram(struct rt_result *res, const struct rt_result_hist *h);
+
+/**
+ * rt_result_add_rt_hist - append latency histogram @h as histogram @name
+ *
+ * Its 1 us buckets, its overflow count, its occupied overflow buckets and
+ * the cycle numbers of its kept overflow records, in us. Same returns as
+ * rt_result_add_histogram().
+ */
+int rt_result_add_rt_hist(struct rt_result *res, const char *name, const struct rt_hist *h);
+
+/**
+ * rt_result_add_view - append a table for people to read (rtlab.result/2)
+ * @view: {"name", "title", "columns": [{"name", "title"?, "unit"?}...],
+ *        "rows": [[cell...]...]}, see doc/results.md; the reference is
+ *        taken, also on failure
+ * @cause: on failure, what is wrong with @view
+ *
+ * Returns 0, -EINVAL (not that shape, or a view of that name exists),
+ * -E2BIG (more than RT_RESULT_MAX_VIEWS) or -ENOMEM.
+ */
+int rt_result_add_view(struct rt_result *res, json_t *view, char **cause);
+
+/**
+ * rt_result_set_integrity - set the "integrity" object (rtlab.result/2)
+ * @algorithm: 1..32 of [a-z0-9-], e.g. "sha256"
+ * @value: the digest in lower-case hex, 16..128 digits (64 for sha256)
+ *
+ * The digest covers rt_result_canonical_text(); computing and checking it is
+ * the grader's. Returns 0, -EINVAL or -ENOMEM.
+ */
+int rt_result_set_integrity(struct rt_result *res, const char *algorithm, const char *value);
 
 /*
  * The learner's answers, by question id (same key rules as parameters).
@@ -136,6 +200,14 @@ json_t *rt_result_extra(struct rt_result *res);
 char *rt_result_to_string(const struct rt_result *res, char **cause);
 
 /**
+ * rt_result_canonical_text - the bytes an "integrity" digest covers
+ *
+ * rt_result_to_string() of the document without its "integrity" member:
+ * UTF-8, fixed key order, two-space indent, a final newline. Same returns.
+ */
+char *rt_result_canonical_text(const struct rt_result *res, char **cause);
+
+/**
  * rt_result_write - validate @res and write it to @path atomically
  *
  * Uses rt_file_write_atomic(): readers see the old file or the new one.
@@ -152,9 +224,13 @@ int rt_result_write(const struct rt_result *res, const char *path, char **cause)
  * @name: how to call the text in messages (usually the file name)
  * @out: on success, the result; the caller frees it with rt_result_free()
  * @cause: on failure "NAME:LINE:COL: message" for a syntax error, or
- *         "NAME: PATH: message" for a document that is not rtlab.result/1
+ *         "NAME: PATH: message" for a document that is neither
+ *         rtlab.result/2 nor rtlab.result/1
  *
- * Returns 0, -EINVAL, -EFBIG or -ENOMEM.
+ * An rtlab.result/1 document is converted on load: its schema becomes
+ * rtlab.result/2 (every /1 document is a /2 document without the fields /2
+ * added) and rt_result_version() says 1. Returns 0, -EINVAL, -EFBIG or
+ * -ENOMEM.
  */
 int rt_result_parse(const char *text, size_t len, const char *name, struct rt_result **out,
 		    char **cause);
@@ -163,12 +239,19 @@ int rt_result_parse(const char *text, size_t len, const char *name, struct rt_re
 int rt_result_read(const char *path, struct rt_result **out, char **cause);
 
 /**
- * rt_result_validate - check that @doc is exactly an rtlab.result/1 document
+ * rt_result_validate - check that @doc is exactly an rtlab.result/2 or /1 document
  * @cause: on failure "PATH: message", e.g. "summary.p99_us: must be a number"
  *
- * Returns 0 or -EINVAL.
+ * Each version is checked against its own fields: a /1 document with a
+ * field /2 added is refused. Returns 0 or -EINVAL.
  */
 int rt_result_validate(const json_t *doc, char **cause);
+
+/* The version of schema name @schema that this rtlab reads (1 or 2), or 0. */
+unsigned int rt_result_schema_version(const char *schema);
+
+/* The version @res was read as: 1 for a converted rtlab.result/1 document, else 2. */
+unsigned int rt_result_version(const struct rt_result *res);
 
 /* ---- Getters ----------------------------------------------------------- */
 
@@ -195,10 +278,11 @@ size_t rt_result_hist_count(const struct rt_result *res);
 
 /**
  * rt_result_hist_get - read histogram @i (0-based, in document order)
- * @h: filled in; name and unit are borrowed from @res, the two arrays are
+ * @h: filled in; name and unit are borrowed from @res, the three arrays are
  *     allocated and released with rt_result_hist_fini()
  *
- * Returns 0, -ENOENT (no such index) or -ENOMEM.
+ * Returns 0, -ENOENT (no such index), -EINVAL (a document changed behind
+ * the validator's back: name, unit or counts of the wrong type) or -ENOMEM.
  */
 int rt_result_hist_get(const struct rt_result *res, size_t i, struct rt_result_hist *h);
 
@@ -207,6 +291,21 @@ int rt_result_hist_find(const struct rt_result *res, const char *name, size_t *i
 
 /* Free the arrays rt_result_hist_get() allocated; @h may be reused. */
 void rt_result_hist_fini(struct rt_result_hist *h);
+
+/**
+ * rt_result_hist_percentile - a percentile from a document's histogram
+ * @q_ppm: the quantile in parts per million, 1 .. 999999
+ * @value: the upper edge of the bucket it lies in, in the histogram's unit
+ *         (as rt_hist_percentile() defines it); with -ERANGE, the end of the
+ *         linear buckets it lies beyond
+ * @resolution: that bucket's width (0 with -ERANGE)
+ *
+ * Returns 0, -ENODATA (no samples), -EINVAL (bad @q_ppm) or -ERANGE: it
+ * lies among overflows that have no buckets (an rtlab.result/1 document):
+ * "beyond @value".
+ */
+int rt_result_hist_percentile(const struct rt_result_hist *h, unsigned int q_ppm, double *value,
+			      double *resolution);
 
 /* ---- Time stamps (shared with rt_progress) ----------------------------- */
 

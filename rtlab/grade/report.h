@@ -9,12 +9,15 @@
  *                           ticks, and a "SIMULATED" label for a simulation;
  *   report_html             one self-contained page (inline CSS and SVG, no
  *                           external reference): env, params, summary,
- *                           per-scenario table, notes, answers, the plot;
+ *                           percentiles of every histogram (with their
+ *                           resolution), the lab's views, per-scenario
+ *                           table, notes, answers, the plot;
  *   report_cyclictest_hist  the text histogram of `cyclictest -h`, one
  *                           column per histogram, for people who compare.
  *
- * They work on any rtlab.result/1 document; the per-scenario table and the
- * min/avg/max lines use extra.scenarios when a lab (latency) provides it.
+ * They work on any rtlab.result/2 (or converted /1) document; the
+ * per-scenario table and the min/avg/max lines use extra.scenarios when a
+ * lab (latency) provides it.
  */
 #ifndef RTLAB_GRADE_REPORT_H
 #define RTLAB_GRADE_REPORT_H
@@ -45,7 +48,8 @@ int report_html(const struct rt_result *res, struct rt_buf *out);
  * "# Total:", "# Min Latencies:", "# Avg Latencies:", "# Max Latencies:",
  * "# Histogram Overflows:" and the overflow cycle numbers. Only histograms
  * of 1 us buckets starting at 0 qualify. Returns 0, -ENODATA (none
- * qualifies) or -ENOMEM.
+ * qualifies), -E2BIG (rows times columns above 4 million: more text than
+ * anyone compares by eye) or -ENOMEM.
  */
 int report_cyclictest_hist(const struct rt_result *res, struct rt_buf *out);
 

@@ -21,6 +21,12 @@
 
 #define MAX_COLS 256
 #define CYCLES_SHOWN 10
+/*
+ * Rows times columns: cyclictest prints every row of every column, so the
+ * text grows with their product. 4M cells are about 30 MB of text (the
+ * latency lab's largest run, 16 scenarios of 100,000 us, is 1.6M).
+ */
+#define MAX_CELLS 4000000u
 
 /* extra.scenarios entry named @name, or NULL. */
 static json_t *scenario_of(const struct rt_result *res, const char *name)
@@ -35,12 +41,15 @@ static json_t *scenario_of(const struct rt_result *res, const char *name)
 	return NULL;
 }
 
-static unsigned long stat_us(json_t *sc, const char *key, double fallback)
+/* A statistic in whole us, limited to 0 .. 1e15 whatever the document says. */
+static unsigned long long stat_us(json_t *sc, const char *key, double fallback)
 {
 	json_t *v = json_object_get(sc, key);
 	double d = json_is_number(v) ? json_number_value(v) : fallback;
 
-	return d < 0 ? 0 : (unsigned long)llround(d);
+	if (!(d > 0))
+		return 0;
+	return d < 1e15 ? (unsigned long long)llround(d) : 1000000000000000ull;
 }
 
 int report_cyclictest_hist(const struct rt_result *res, struct rt_buf *out)
@@ -53,10 +62,12 @@ int report_cyclictest_hist(const struct rt_result *res, struct rt_buf *out)
 	if (!h)
 		return -ENOMEM;
 	for (size_t i = 0; i < nh && n < MAX_COLS; i++) {
-		if (rt_result_hist_get(res, i, &h[n])) {
-			ret = -ENOMEM;
+		ret = rt_result_hist_get(res, i, &h[n]);
+		if (ret == -ENOMEM)
 			goto out;
-		}
+		ret = 0;
+		if (!h[n].unit)
+			continue;	/* not a histogram: a document nobody validated */
 		if (strcmp(h[n].unit, "us") || h[n].bucket_width != 1 || h[n].first_bucket != 0) {
 			rt_result_hist_fini(&h[n]);
 			continue;
@@ -67,6 +78,10 @@ int report_cyclictest_hist(const struct rt_result *res, struct rt_buf *out)
 	}
 	if (n == 0) {
 		ret = -ENODATA;
+		goto out;
+	}
+	if (rows > MAX_CELLS / n) {
+		ret = -E2BIG;
 		goto out;
 	}
 	/* cyclictest's first line is a comment too; here it names the columns. */
@@ -117,7 +132,7 @@ int report_cyclictest_hist(const struct rt_result *res, struct rt_buf *out)
 					fb = cnt ? sum / cnt : 0;
 				else
 					fb = h[c].overflow_count ? (double)h[c].nbuckets : (double)last;
-				ret |= rt_buf_printf(out, " %05lu", stat_us(sc, key[k], fb));
+				ret |= rt_buf_printf(out, " %05llu", stat_us(sc, key[k], fb));
 			}
 			ret |= rt_buf_puts(out, "\n");
 		}

@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -93,16 +94,34 @@ static int kv_table(struct rt_buf *out, const char *title, json_t *obj)
 	return ret | rt_buf_puts(out, "</table>\n");
 }
 
+/* @d as a whole number for a cell, limited to +-1e15 (extra is not range-checked). */
+static long long whole(double d)
+{
+	if (!(d > -1e15))
+		return d != d ? 0 : -1000000000000000LL;
+	return d < 1e15 ? llround(d) : 1000000000000000LL;
+}
+
+/*
+ * A percentile: its value, and its resolution when a bucket wider than 1 us
+ * gave it; from an rtlab.result/1 document, "beyond N" when it lay above the
+ * histogram.
+ */
 static int pct_cell(struct rt_buf *out, json_t *p)
 {
-	json_t *v = json_object_get(p, "value_us");
+	json_t *v = json_object_get(p, "value_us"), *r = json_object_get(p, "resolution_us");
+	const char *cls = json_is_true(json_object_get(p, "meaningful")) ? "ok" : "weak";
 
 	if (!json_is_number(v))
 		return rt_buf_puts(out, "<td>-</td>");
-	return rt_buf_printf(out, "<td class=\"%s\">%s%lld</td>",
-			     json_is_true(json_object_get(p, "meaningful")) ? "ok" : "weak",
-			     json_is_true(json_object_get(p, "above_bound")) ? "&gt;" : "",
-			     (long long)json_number_value(v));
+	if (json_is_true(json_object_get(p, "above_bound")))
+		return rt_buf_printf(out, "<td class=\"%s\">beyond %lld</td>", cls,
+				     whole(json_number_value(v)));
+	if (json_is_number(r) && whole(json_number_value(r)) > 1)
+		return rt_buf_printf(out, "<td class=\"%s\">%lld (res. %lld)</td>", cls,
+				     whole(json_number_value(v)), whole(json_number_value(r)));
+	return rt_buf_printf(out, "<td class=\"%s\">%lld</td>", cls,
+			     whole(json_number_value(v)));
 }
 
 static int scenario_table(struct rt_buf *out, json_t *scens)
@@ -143,7 +162,99 @@ static int scenario_table(struct rt_buf *out, json_t *scens)
 	}
 	ret |= rt_buf_puts(out, "</table>\n<p class=\"small\">Times in us. A percentile in "
 			   "<span class=\"weak\">this style</span> rests on too few samples to "
-			   "mean much; &gt; means above the histogram bound.</p>\n");
+			   "mean much. Above the 1 us buckets a percentile comes from a wider "
+			   "bucket: res. is its width, and the true value lies at most that much "
+			   "below the one shown. &quot;beyond N&quot; (an older document) means "
+			   "above that document's histogram.</p>\n");
+	return ret;
+}
+
+/*
+ * Percentiles of every histogram, from the document's buckets (any lab): a
+ * value with its resolution when a bucket wider than the linear ones gave
+ * it, "beyond N" when it lies among overflows with no buckets (/1).
+ */
+static int hist_table(struct rt_buf *out, const struct rt_result *res)
+{
+	static const unsigned int q[] = { 500000, 900000, 990000, 999000, 999900 };
+	static const char *const qn[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
+	size_t nh = rt_result_hist_count(res);
+	int ret = 0;
+
+	if (!nh)
+		return 0;
+	ret |= rt_buf_puts(out, "<h2>Percentiles</h2>\n<table>\n<tr><th>histogram</th>"
+			   "<th>unit</th><th>overflows</th>");
+	for (size_t k = 0; k < 5; k++)
+		ret |= rt_buf_printf(out, "<th>%s</th>", qn[k]);
+	ret |= rt_buf_puts(out, "</tr>\n");
+	for (size_t i = 0; i < nh && !ret; i++) {
+		struct rt_result_hist h;
+		int e = rt_result_hist_get(res, i, &h);
+
+		if (e == -ENOMEM)
+			return e;
+		if (e)
+			continue;	/* not a histogram: a document nobody validated */
+		ret |= rt_buf_puts(out, "<tr><td>");
+		ret |= esc(out, h.name);
+		ret |= rt_buf_puts(out, "</td><td>");
+		ret |= esc(out, h.unit);
+		ret |= rt_buf_printf(out, "</td><td>%llu</td>", (unsigned long long)h.overflow_count);
+		for (size_t k = 0; k < 5; k++) {
+			double v, r;
+			int pe = rt_result_hist_percentile(&h, q[k], &v, &r);
+
+			if (pe == -ERANGE)
+				ret |= rt_buf_printf(out, "<td>beyond %g</td>", v);
+			else if (pe)
+				ret |= rt_buf_puts(out, "<td>-</td>");
+			else if (r > h.bucket_width)
+				ret |= rt_buf_printf(out, "<td>%g (res. %g)</td>", v, r);
+			else
+				ret |= rt_buf_printf(out, "<td>%g</td>", v);
+		}
+		ret |= rt_buf_puts(out, "</tr>\n");
+		rt_result_hist_fini(&h);
+	}
+	return ret | rt_buf_puts(out, "</table>\n");
+}
+
+/* The lab's views (rtlab.result/2): one table each, columns titled with their unit. */
+static int views(struct rt_buf *out, json_t *list)
+{
+	json_t *view, *col, *row, *cell;
+	size_t i, k, c;
+	int ret = 0;
+
+	json_array_foreach(list, i, view) {
+		ret |= rt_buf_puts(out, "<h2>");
+		ret |= esc(out, json_string_value(json_object_get(view, "title")));
+		ret |= rt_buf_puts(out, "</h2>\n<table>\n<tr>");
+		json_array_foreach(json_object_get(view, "columns"), k, col) {
+			json_t *t = json_object_get(col, "title"), *u = json_object_get(col, "unit");
+
+			ret |= rt_buf_puts(out, "<th>");
+			ret |= esc(out, json_string_value(t ? t : json_object_get(col, "name")));
+			if (json_is_string(u)) {
+				ret |= rt_buf_puts(out, " (");
+				ret |= esc(out, json_string_value(u));
+				ret |= rt_buf_puts(out, ")");
+			}
+			ret |= rt_buf_puts(out, "</th>");
+		}
+		ret |= rt_buf_puts(out, "</tr>\n");
+		json_array_foreach(json_object_get(view, "rows"), k, row) {
+			ret |= rt_buf_puts(out, "<tr>");
+			json_array_foreach(row, c, cell) {
+				ret |= rt_buf_puts(out, "<td>");
+				ret |= json_is_null(cell) ? rt_buf_puts(out, "-") : value(out, cell);
+				ret |= rt_buf_puts(out, "</td>");
+			}
+			ret |= rt_buf_puts(out, "</tr>\n");
+		}
+		ret |= rt_buf_puts(out, "</table>\n");
+	}
 	return ret;
 }
 
@@ -190,6 +301,8 @@ int report_html(const struct rt_result *res, struct rt_buf *out)
 	else
 		ret |= r;
 	ret |= kv_table(out, "Summary", json_object_get(doc, "summary"));
+	ret |= hist_table(out, res);
+	ret |= views(out, json_object_get(doc, "views"));
 	ret |= scenario_table(out, json_object_get(json_object_get(doc, "extra"), "scenarios"));
 	ret |= kv_table(out, "Environment", json_object_get(doc, "env"));
 	ret |= kv_table(out, "Parameters", json_object_get(doc, "params"));

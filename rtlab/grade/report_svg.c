@@ -8,6 +8,13 @@
  * Only histograms of a time unit are drawn, each scaled to microseconds.
  * The plot is cut at the last occupied bucket (plus a margin); overflows
  * beyond the histogram bound are named in the legend, not drawn.
+ *
+ * The work is bounded whatever the document holds, even one that never went
+ * through the validator: the x axis is clipped to +-XLIM us, ticks and
+ * decades are counted, not stepped until a bound is reached, every coordinate
+ * is clamped into the picture before it is printed, and buckets that fall on
+ * the same half pixel become one point (the highest count), so a polyline
+ * has at most 2 * PW + 1 points however many buckets there are.
  */
 #include "report.h"
 
@@ -28,6 +35,10 @@
 #define MB 60
 #define PW (W - ML - MR)
 #define PH (H - MT - MB)
+#define XLIM 1e12	/* us: the widest x axis drawn (about 11 days) */
+#define MAX_TICKS 24	/* x ticks; nice_step() aims at about 10 */
+#define MAX_DECADES 20	/* y decades; a count below 2^64 has at most 20 */
+#define MAX_LEGEND 16	/* histograms named in the legend; the rest are counted */
 
 static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
 				      "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22" };
@@ -46,26 +57,105 @@ static double to_us(const char *unit)
 	return 0;
 }
 
-/* A "nice" tick step (1, 2 or 5 times a power of ten) for about @n ticks over @span. */
+/* @v limited to [@lo, @hi]; NaN becomes @lo. */
+static double clampd(double v, double lo, double hi)
+{
+	if (!(v >= lo))
+		return lo;
+	return v > hi ? hi : v;
+}
+
+/*
+ * A "nice" tick step (1, 2 or 5 times a power of ten) for about @n ticks over
+ * @span, which is positive and finite.
+ */
 static double nice_step(double span, int n)
 {
 	double raw = span / n, p = pow(10, floor(log10(raw))), f = raw / p;
+	double step = (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
 
-	return (f < 1.5 ? 1 : f < 3.5 ? 2 : f < 7.5 ? 5 : 10) * p;
+	return isfinite(step) && step > 0 ? step : span;
 }
 
 static double ypos(double count, double decades)
 {
 	if (count < 1)
 		return MT + PH;
-	return MT + PH - (log10(count) + 0.5) / (decades + 0.5) * PH;
+	return clampd(MT + PH - (log10(count) + 0.5) / (decades + 0.5) * PH, MT, MT + PH);
+}
+
+/* Picture x of @x us on an axis from @xmin spanning @span us. */
+static double xpos(double x, double xmin, double span)
+{
+	return clampd(ML + (x - xmin) / span * PW, ML, ML + PW);
+}
+
+/* Lower edge of bucket @b of @h in us, or NAN when the document's numbers make none. */
+static double edge_us(const struct rt_result_hist *h, double k, double b)
+{
+	double x = (h->first_bucket + b * h->bucket_width) * k;
+
+	return isfinite(x) ? x : NAN;
+}
+
+/* One point of a polyline: buckets on the same half pixel merge. */
+struct point {
+	long slot;	/* half-pixel column, -1 for none yet */
+	double px;
+	double count;
+};
+
+static int point_flush(struct rt_buf *out, const struct point *p, double decades, bool *first)
+{
+	int ret;
+
+	if (p->slot < 0)
+		return 0;
+	ret = rt_buf_printf(out, "%s%.1f,%.1f", *first ? "" : " ", p->px,
+			    ypos(p->count, decades));
+	*first = false;
+	return ret;
+}
+
+/* The polyline of @h: one point per occupied half pixel, at most 2 * PW + 1. */
+static int polyline(struct rt_buf *out, const struct rt_result_hist *h, double k, double xmin,
+		    double xmax, double decades, const char *col)
+{
+	struct point p = { -1, 0, 0 };
+	bool first = true;
+	int ret;
+
+	ret = rt_buf_printf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.2\" "
+			    "points=\"", col);
+	for (size_t b = 0; b < h->nbuckets; b++) {
+		double x = edge_us(h, k, (double)b + 0.5), px;
+		long slot;
+
+		if (!(x >= xmin))
+			continue;
+		if (x > xmax)
+			break;
+		px = xpos(x, xmin, xmax - xmin);
+		slot = lround((px - ML) * 2);
+		if (slot == p.slot) {
+			if ((double)h->counts[b] > p.count)
+				p.count = (double)h->counts[b];
+			continue;
+		}
+		ret |= point_flush(out, &p, decades, &first);
+		p.slot = slot;
+		p.px = px;
+		p.count = (double)h->counts[b];
+	}
+	ret |= point_flush(out, &p, decades, &first);
+	return ret | rt_buf_puts(out, "\"/>\n");
 }
 
 int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
 {
 	size_t nh = rt_result_hist_count(res), n = 0;
 	struct rt_result_hist *h = calloc(nh ? nh : 1, sizeof(*h));
-	double xmax = 0, cmax = 1, decades, step;
+	double xmin = 0, xmax = 0, cmax = 1, decades, step, span, x0;
 	bool sim = rt_result_simulated(res);
 	int ret = 0;
 
@@ -74,21 +164,26 @@ int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
 	for (size_t i = 0; i < nh; i++) {
 		double k;
 
-		if (rt_result_hist_get(res, i, &h[n])) {
-			ret = -ENOMEM;
+		ret = rt_result_hist_get(res, i, &h[n]);
+		if (ret == -ENOMEM)
 			goto out;
-		}
+		ret = 0;
+		if (!h[n].unit)
+			continue;	/* not a histogram: a document nobody validated */
 		k = to_us(h[n].unit);
-		if (k == 0) {
+		if (k == 0 || !(h[n].bucket_width > 0)) {
 			rt_result_hist_fini(&h[n]);
 			continue;
 		}
 		for (size_t b = 0; b < h[n].nbuckets; b++)
 			if (h[n].counts[b]) {
-				double x = (h[n].first_bucket + (b + 1) * h[n].bucket_width) * k;
+				double lo = edge_us(&h[n], k, (double)b);
+				double hi = edge_us(&h[n], k, (double)b + 1);
 
-				if (x > xmax)
-					xmax = x;
+				if (lo < xmin)
+					xmin = lo;
+				if (hi > xmax)
+					xmax = hi;
 				if ((double)h[n].counts[b] > cmax)
 					cmax = (double)h[n].counts[b];
 			}
@@ -98,12 +193,14 @@ int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
 		ret = -ENODATA;
 		goto out;
 	}
+	/* From 0 (or the lowest occupied edge) to the highest, plus 5 %, within +-XLIM. */
+	xmin = floor(clampd(xmin, -XLIM, 0));
+	xmax = clampd(xmax, 0, XLIM);
 	if (xmax <= 0)
 		xmax = 10;
-	xmax = ceil(xmax * 1.05);
-	decades = ceil(log10(cmax));
-	if (decades < 1)
-		decades = 1;
+	span = clampd(ceil((xmax - xmin) * 1.05), 1, 2 * XLIM);
+	xmax = xmin + span;
+	decades = clampd(ceil(log10(cmax)), 1, MAX_DECADES);
 
 	if (standalone)
 		ret |= rt_buf_puts(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -124,11 +221,17 @@ int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
 				     "fill-opacity=\"0.35\" text-anchor=\"middle\">SIMULATED</text>\n",
 				     ML + PW / 2, MT + PH / 2);
 
-	/* Grid, ticks and labels. */
-	step = nice_step(xmax, 10);
-	for (double x = 0; x <= xmax + 1e-9; x += step) {
-		double px = ML + x / xmax * PW;
+	/* Grid, ticks and labels: a counted loop, whatever the span. */
+	step = nice_step(span, 10);
+	x0 = ceil(xmin / step) * step;
+	for (int t = 0; t <= MAX_TICKS; t++) {
+		double x = x0 + t * step, px;
 
+		if (x > xmax + step * 1e-9)
+			break;
+		if (fabs(x) < step * 1e-9)
+			x = 0;	/* not "-1e-17" */
+		px = xpos(x, xmin, span);
 		ret |= rt_buf_printf(out, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
 				     "stroke=\"#ddd\"/><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
 				     "y2=\"%d\" stroke=\"black\"/><text x=\"%.1f\" y=\"%d\" "
@@ -158,22 +261,14 @@ int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
 			     "transform=\"rotate(-90 18 %d)\">samples per bucket (log scale)"
 			     "</text>\n", MT + PH / 2, MT + PH / 2);
 
-	/* One polyline per histogram, then the legend. */
+	/* One polyline per histogram, then the legend (the first MAX_LEGEND). */
 	for (size_t c = 0; c < n; c++) {
 		double k = to_us(h[c].unit);
 		const char *col = colors[c % (sizeof(colors) / sizeof(colors[0]))];
 
-		ret |= rt_buf_printf(out, "<polyline fill=\"none\" stroke=\"%s\" stroke-width=\"1.2\" "
-				     "points=\"", col);
-		for (size_t b = 0; b < h[c].nbuckets; b++) {
-			double x = (h[c].first_bucket + (b + 0.5) * h[c].bucket_width) * k;
-
-			if (x > xmax)
-				break;
-			ret |= rt_buf_printf(out, "%s%.1f,%.1f", b ? " " : "", ML + x / xmax * PW,
-					     ypos((double)h[c].counts[b], decades));
-		}
-		ret |= rt_buf_puts(out, "\"/>\n");
+		ret |= polyline(out, &h[c], k, xmin, xmax, decades, col);
+		if (c >= MAX_LEGEND)
+			continue;
 		ret |= rt_buf_printf(out, "<line x1=\"%d\" y1=\"%zu\" x2=\"%d\" y2=\"%zu\" "
 				     "stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%zu\">%s",
 				     ML + PW - 230, MT + 15 + c * 16, ML + PW - 205, MT + 15 + c * 16,
@@ -181,10 +276,13 @@ int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
 		if (h[c].overflow_count)
 			ret |= rt_buf_printf(out, " (%llu above %g us)",
 					     (unsigned long long)h[c].overflow_count,
-					     (h[c].first_bucket + h[c].nbuckets * h[c].bucket_width) *
-					     k);
+					     clampd(edge_us(&h[c], k, (double)h[c].nbuckets), -XLIM,
+						    XLIM));
 		ret |= rt_buf_puts(out, "</text>\n");
 	}
+	if (n > MAX_LEGEND)
+		ret |= rt_buf_printf(out, "<text x=\"%d\" y=\"%d\">and %zu more</text>\n",
+				     ML + PW - 200, MT + 19 + MAX_LEGEND * 16, n - MAX_LEGEND);
 	ret |= rt_buf_puts(out, "</svg>\n");
 	ret = ret ? -ENOMEM : 0;
 out:

@@ -595,7 +595,7 @@ struct dist {
 	uint64_t count;
 	double min_us, avg_us, max_us;
 	double p50_us, p90_us, p99_us;
-	bool p99_above;
+	double p99_resolution_us;	/* width of the bucket p99 came from */
 };
 
 static void dist_of(const struct rt_hist *h, struct dist *d)
@@ -615,40 +615,18 @@ static void dist_of(const struct rt_hist *h, struct dist *d)
 		d->p90_us = (double)pc.value_us;
 	if (rt_hist_percentile(h, RT_HIST_P99, &pc) == 0) {
 		d->p99_us = (double)pc.value_us;
-		d->p99_above = pc.above_bound;
+		d->p99_resolution_us = (double)pc.resolution_us;
 	}
 }
 
 static json_t *dist_json(const struct dist *d)
 {
-	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:b}", "count",
+	return json_pack("{s:I, s:f, s:f, s:f, s:f, s:f, s:f, s:f}", "count",
 			 (json_int_t)d->count, "min_us", d->min_us, "avg_us", d->avg_us, "max_us",
 			 d->max_us, "p50_us", d->p50_us, "p90_us", d->p90_us, "p99_us", d->p99_us,
-			 "p99_above_bound", d->p99_above);
+			 "p99_resolution_us", d->p99_resolution_us);
 }
 
-static int add_hist(struct rt_result *res, const char *name, const struct rt_hist *h)
-{
-	struct rt_result_hist rh;
-	uint64_t *counts;
-	int ret;
-
-	memset(&rh, 0, sizeof(rh));
-	rh.name = name;
-	rh.unit = "us";
-	rh.bucket_width = 1;
-	rh.nbuckets = rt_hist_nbuckets(h);
-	counts = calloc(rh.nbuckets, sizeof(*counts));
-	if (!counts)
-		return -ENOMEM;
-	for (size_t i = 0; i < rh.nbuckets; i++)
-		counts[i] = rt_hist_bucket(h, (unsigned int)i);
-	rh.counts = counts;
-	rh.overflow_count = rt_hist_overflow(h);
-	ret = rt_result_add_histogram(res, &rh);
-	free(counts);
-	return ret;
-}
 
 static json_t *pair(double probe, double events)
 {
@@ -1120,10 +1098,14 @@ static int record(struct lab_ctx *ctx, struct ft_run *r, json_t *extra)
 	ret = rt_result_set_summary(r->res, "probe_samples_count", (double)pd.count);
 	ret = ret ? ret : rt_result_set_summary(r->res, "probe_p50_us", pd.p50_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "probe_p99_us", pd.p99_us);
+	ret = ret ? ret : rt_result_set_summary(r->res, "probe_p99_resolution_us",
+						pd.p99_resolution_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "probe_max_us", pd.max_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "events_matched_count", (double)ws.matched);
 	ret = ret ? ret : rt_result_set_summary(r->res, "events_p50_us", ed.p50_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "events_p99_us", ed.p99_us);
+	ret = ret ? ret : rt_result_set_summary(r->res, "events_p99_resolution_us",
+						ed.p99_resolution_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "events_max_us", ed.max_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "lost_count", (double)ws.lost_events);
 	ret = ret ? ret : rt_result_set_summary(r->res, "agreement_count_ratio",
@@ -1133,8 +1115,8 @@ static int record(struct lab_ctx *ctx, struct ft_run *r, json_t *extra)
 						pd.p50_us - ed.p50_us);
 	ret = ret ? ret : rt_result_set_summary(r->res, "agreement_p99_diff_us",
 						pd.p99_us - ed.p99_us);
-	ret = ret ? ret : add_hist(r->res, "probe", r->phist);
-	ret = ret ? ret : add_hist(r->res, "events", trace_wake_calc_hist(calc));
+	ret = ret ? ret : rt_result_add_rt_hist(r->res, "probe", r->phist);
+	ret = ret ? ret : rt_result_add_rt_hist(r->res, "events", trace_wake_calc_hist(calc));
 	return ret;
 }
 

@@ -234,7 +234,7 @@ static void live_update(struct lab_ctx *ctx, const struct scen_run *r, unsigned 
 		lt->avg_ns = s.avg_ns;
 		if (rt_hist_percentile(r->hist[t], RT_HIST_P99, &pc) == 0) {
 			lt->p99_us = pc.value_us;
-			lt->p99_above_bound = pc.above_bound;
+			lt->p99_resolution_us = pc.resolution_us;
 		}
 	}
 	if (m->hist_cap >= nb) {
@@ -551,7 +551,10 @@ static double us(double ns)
 	return round(ns / 10.0) / 100.0;	/* microseconds with two decimals */
 }
 
-/* Percentiles of @h as {"p50": {...}, ...}, and p99 flat into @obj. */
+/*
+ * Percentiles of @h as {"p50": {...}, ...}, and p99 flat into @obj; each
+ * with its resolution (the width of the bucket it came from).
+ */
 static int add_percentiles(json_t *obj, const struct rt_hist *h)
 {
 	json_t *pcts = json_object();
@@ -563,14 +566,15 @@ static int add_percentiles(json_t *obj, const struct rt_hist *h)
 
 		if (rt_hist_percentile(h, rt_hist_std_ppm[i], &pc))
 			continue;	/* empty histogram */
-		e = json_pack("{s:I, s:b, s:b, s:I}", "value_us", (json_int_t)pc.value_us,
-			      "meaningful", pc.meaningful, "above_bound", pc.above_bound,
-			      "needed_count", (json_int_t)pc.needed);
+		e = json_pack("{s:I, s:I, s:b, s:I}", "value_us", (json_int_t)pc.value_us,
+			      "resolution_us", (json_int_t)pc.resolution_us,
+			      "meaningful", pc.meaningful, "needed_count", (json_int_t)pc.needed);
 		if (!e || json_object_set_new(pcts, rt_hist_std_name[i], e))
 			ret = -ENOMEM;
 		if (!ret && rt_hist_std_ppm[i] == RT_HIST_P99)
 			if (json_object_set_new(obj, "p99_us", json_integer((json_int_t)pc.value_us)) ||
-			    json_object_set_new(obj, "p99_above_bound", json_boolean(pc.above_bound)))
+			    json_object_set_new(obj, "p99_resolution_us",
+						json_integer((json_int_t)pc.resolution_us)))
 				ret = -ENOMEM;
 	}
 	if (!ret && json_object_set_new(obj, "percentiles", pcts))
@@ -616,10 +620,6 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 	const struct latency_scenario *sc = latency_scenario_find(pl->name);
 	json_t *o, *threads;
 	uint64_t drops = 0, overruns = 0, spikes = 0, markers = 0;
-	struct rt_result_hist rh;
-	uint64_t *counts = NULL, *cycles = NULL;
-	const struct rt_sample *recs;
-	size_t nrec;
 	int ret = -ENOMEM;
 
 	o = json_object();
@@ -684,30 +684,8 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 	}
 	if (json_array_append(scens, o))
 		goto out;
-
-	memset(&rh, 0, sizeof(rh));
-	rh.name = pl->name;
-	rh.unit = "us";
-	rh.bucket_width = 1;
-	rh.first_bucket = 0;
-	rh.nbuckets = rt_hist_nbuckets(r->merged);
-	counts = calloc(rh.nbuckets, sizeof(*counts));
-	recs = rt_hist_overflow_recs(r->merged, &nrec);
-	cycles = calloc(nrec ? nrec : 1, sizeof(*cycles));
-	if (!counts || !cycles)
-		goto out;
-	for (size_t i = 0; i < rh.nbuckets; i++)
-		counts[i] = rt_hist_bucket(r->merged, (unsigned int)i);
-	for (size_t i = 0; i < nrec; i++)
-		cycles[i] = recs[i].seq;
-	rh.counts = counts;
-	rh.overflow_count = rt_hist_overflow(r->merged);
-	rh.overflow_cycles = cycles;
-	rh.n_overflow_cycles = nrec;
-	ret = rt_result_add_histogram(res, &rh);
+	ret = rt_result_add_rt_hist(res, pl->name, r->merged);
 out:
-	free(counts);
-	free(cycles);
 	json_decref(threads);
 	json_decref(o);
 	return ret;
@@ -945,17 +923,27 @@ static int set_summary(struct rt_result *res, const struct rt_hist *all, uint64_
 	ret = rt_result_set_summary(res, "min_us", us((double)s.min_ns));
 	ret = ret ? ret : rt_result_set_summary(res, "avg_us", us(s.avg_ns));
 	ret = ret ? ret : rt_result_set_summary(res, "max_us", us((double)s.max_ns));
-	if (rt_hist_percentile(all, RT_HIST_P99, &pc) != 0)
+	if (rt_hist_percentile(all, RT_HIST_P99, &pc) != 0) {
 		pc.value_us = 0;
+		pc.resolution_us = 1;
+	}
 	ret = ret ? ret : rt_result_set_summary(res, "p99_us", (double)pc.value_us);
+	ret = ret ? ret : rt_result_set_summary(res, "p99_resolution_us",
+						(double)pc.resolution_us);
 	ret = ret ? ret : rt_result_set_summary(res, "samples_count", (double)s.count);
 	ret = ret ? ret : rt_result_set_summary(res, "dropped_count", (double)drops);
 	ret = ret ? ret : rt_result_set_summary(res, "overruns_count", (double)overruns);
 	ret = ret ? ret : rt_result_set_summary(res, "overflow_count", (double)s.overflow);
 	ret = ret ? ret : rt_result_set_summary(res, "scenarios_count", nscen);
-	if (!ret && pc.above_bound)
-		ret = rt_result_add_note(res, "the overall p99 lies above the histogram bound; "
-					 "summary.p99_us holds the bound (raise --hist-max)");
+	if (!ret && pc.resolution_us > 1) {
+		char note[200];
+
+		snprintf(note, sizeof(note), "the overall p99 (%llu us) lies above the 1 us buckets "
+			 "(%u us): it is known to %llu us (raise --hist-max for 1 us)",
+			 (unsigned long long)pc.value_us, rt_hist_nbuckets(all),
+			 (unsigned long long)pc.resolution_us);
+		ret = rt_result_add_note(res, note);
+	}
 	return ret;
 }
 
@@ -1129,11 +1117,43 @@ static double jnum(json_t *o, const char *k)
 	return json_number_value(json_object_get(o, k));
 }
 
+/* @d limited to +-1e15 (extra is free-form: the validator checks reals, not meanings). */
+static double pct_clamp(double d)
+{
+	if (!(d > -1e15))
+		return d != d ? 0 : -1e15;
+	return d < 1e15 ? d : 1e15;
+}
+
+void latency_pct_text(char *buf, size_t size, double value_us, double resolution_us,
+		      bool beyond, bool compact)
+{
+	long long v = llround(pct_clamp(value_us)), r = llround(pct_clamp(resolution_us));
+
+	if (beyond)
+		snprintf(buf, size, compact ? ">%lld" : "beyond %lld us", v);
+	else if (r > 1)
+		snprintf(buf, size, compact ? "%lld+-%lld" : "%lld us (resolution %lld us)", v, r);
+	else
+		snprintf(buf, size, compact ? "%lld" : "%lld us", v);
+}
+
+/* p99 of a scenario or thread object: /2 has a resolution, /1 may say "above_bound". */
+static void p99_text(json_t *o, char *buf, size_t size, bool compact)
+{
+	json_t *res = json_object_get(o, "p99_resolution_us");
+
+	latency_pct_text(buf, size, jnum(o, "p99_us"), json_is_number(res) ?
+			 json_number_value(res) : 1,
+			 json_is_true(json_object_get(o, "p99_above_bound")), compact);
+}
+
 static int lat_text(const struct lab_result *lr, struct rt_buf *out)
 {
 	json_t *doc = rt_result_json(lr->res);
 	json_t *extra = json_object_get(doc, "extra");
 	json_t *scens = json_object_get(extra, "scenarios"), *s, *t, *pr;
+	char p99[64];
 	size_t i, k;
 	int ret = 0;
 
@@ -1150,22 +1170,21 @@ static int lat_text(const struct lab_result *lr, struct rt_buf *out)
 				     json_is_true(json_object_get(s, "interrupted")) ?
 				     ", interrupted" : "");
 		json_array_foreach(json_object_get(s, "threads"), k, t) {
+			p99_text(t, p99, sizeof(p99), true);
 			ret |= rt_text_printf(out, "T:%2d (%5d) P:%2d I:%lld C:%7lld Min:%7.0f "
-					     "Act:%5.0f Avg:%5.0f Max:%8.0f p99:%s%lld\n",
+					     "Act:%5.0f Avg:%5.0f Max:%8.0f p99:%s\n",
 					     (int)jnum(t, "index"), (int)jnum(t, "tid"),
 					     (int)jnum(s, "priority"),
 					     (long long)jnum(t, "interval_us"),
 					     (long long)jnum(t, "samples_count"), jnum(t, "min_us"),
 					     jnum(t, "last_us"), jnum(t, "avg_us"), jnum(t, "max_us"),
-					     json_is_true(json_object_get(t, "p99_above_bound")) ?
-					     ">" : "", (long long)jnum(t, "p99_us"));
+					     p99);
 		}
+		p99_text(s, p99, sizeof(p99), false);
 		ret |= rt_text_printf(out, "  all threads: samples %lld, min %.2f us, avg %.2f us, "
-				     "p99 %s%lld us, max %.2f us, dropped %lld, overruns %lld\n\n",
+				     "p99 %s, max %.2f us, dropped %lld, overruns %lld\n\n",
 				     (long long)jnum(s, "samples_count"), jnum(s, "min_us"),
-				     jnum(s, "avg_us"),
-				     json_is_true(json_object_get(s, "p99_above_bound")) ? ">" : "",
-				     (long long)jnum(s, "p99_us"), jnum(s, "max_us"),
+				     jnum(s, "avg_us"), p99, jnum(s, "max_us"),
 				     (long long)jnum(s, "dropped_count"),
 				     (long long)jnum(s, "overruns_count"));
 	}

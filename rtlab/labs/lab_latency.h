@@ -120,6 +120,20 @@ int latency_parse_cpus(const char *s, unsigned int *cpus, unsigned int max, unsi
 /* "other", "fifo", "rr" for a SCHED_* policy. */
 const char *latency_policy_name(int policy);
 
+/**
+ * latency_pct_text - a percentile as a person reads it
+ * @value_us: the percentile (a bucket's upper edge)
+ * @resolution_us: that bucket's width; 1 or less prints no resolution
+ * @beyond: an rtlab.result/1 document's "above_bound": @value_us is only the
+ *          histogram bound the percentile lies beyond
+ * @compact: for a table column: "12", "2368+-64", ">2000"; otherwise
+ *           "12 us", "2368 us (resolution 64 us)", "beyond 2000 us"
+ *
+ * Numbers are limited to +-1e15, as the results validator limits them.
+ */
+void latency_pct_text(char *buf, size_t size, double value_us, double resolution_us,
+		      bool beyond, bool compact);
+
 /* ---- Live model for a screen -------------------------------------------------- */
 
 /* One measuring thread as a screen shows it. */
@@ -132,7 +146,7 @@ struct latency_live_thread {
 	int64_t max_ns;
 	double avg_ns;
 	uint64_t p99_us;
-	bool p99_above_bound;
+	uint64_t p99_resolution_us;	/* 1 within the 1 us buckets */
 };
 
 /* A consistent copy of the model; the histogram is the current scenario's (all threads). */

@@ -10,8 +10,8 @@
  * A struct trace_explain is a loaded trace: the text as the kernel wrote it
  * (split into lines, so a front end can show any line raw), the parsed model
  * from trace_latency, and where it came from. The input is either a raw
- * `trace` file or an rtlab.result/1 document of the ftrace lab holding the
- * trace in extra.tracer.trace_text. Nothing here prints; every function
+ * `trace` file or a results document (rtlab.result/2 or /1) of the ftrace
+ * lab holding the trace in extra.tracer.trace_text. Nothing here prints; every function
  * appends to an rt_buf or returns a borrowed string.
  */
 #ifndef RTLAB_TRACE_TRACE_EXPLAIN_H

@@ -609,8 +609,8 @@ static int draw_table(struct ui_lab_latency *s, WINDOW *win, int y, int x, int c
 			fmt_us(mn, sizeof(mn), (double)lt->min_ns);
 			fmt_us(avg, sizeof(avg), lt->avg_ns);
 			fmt_us(mx, sizeof(mx), (double)lt->max_ns);
-			snprintf(p99, sizeof(p99), "%s%llu", lt->p99_above_bound ? ">" : "",
-				 (unsigned long long)lt->p99_us);
+			latency_pct_text(p99, sizeof(p99), (double)lt->p99_us,
+					 (double)lt->p99_resolution_us, false, true);
 		} else {
 			snprintf(cur, sizeof(cur), "-");
 			snprintf(mn, sizeof(mn), "-");
@@ -819,14 +819,17 @@ static void draw_done(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h
 	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_LABEL);
 	json_array_foreach(json_object_get(extra, "scenarios"), i, sc) {
 		bool refused = strcmp(jstr(sc, "policy"), jstr(sc, "policy_requested")) != 0;
+		json_t *res = json_object_get(sc, "p99_resolution_us");
+		char p99[48];
 
 		if (row >= bottom)
 			break;
-		snprintf(line, sizeof(line), "%-24s %-6s %9lld %8.1f %8.1f %s%7lld %9.1f %6lld%s",
+		latency_pct_text(p99, sizeof(p99), jnum(sc, "p99_us"),
+				 json_is_number(res) ? json_number_value(res) : 1,
+				 json_is_true(json_object_get(sc, "p99_above_bound")), true);
+		snprintf(line, sizeof(line), "%-24s %-6s %9lld %8.1f %8.1f %8s %9.1f %6lld%s",
 			 jstr(sc, "name"), jstr(sc, "policy"), (long long)jnum(sc, "samples_count"),
-			 jnum(sc, "min_us"), jnum(sc, "avg_us"),
-			 json_is_true(json_object_get(sc, "p99_above_bound")) ? ">" : " ",
-			 (long long)jnum(sc, "p99_us"), jnum(sc, "max_us"),
+			 jnum(sc, "min_us"), jnum(sc, "avg_us"), p99, jnum(sc, "max_us"),
 			 (long long)jnum(sc, "dropped_count"),
 			 refused ? "  RT refused" : json_is_true(json_object_get(sc, "skipped")) ?
 			 "  ended early" : "");

@@ -15,9 +15,9 @@
  *     toggle between the decoded view and the raw text.
  *
  * The input is either a raw `trace` file (what a latency tracer leaves in
- * tracefs, or sched events in the normal format) or an rtlab.result/1
- * document of the ftrace lab, whose extra.tracer.trace_text holds the
- * trace of that run. The viewer only reads: it owns a parsed copy and
+ * tracefs, or sched events in the normal format) or a results document
+ * (rtlab.result/2 or /1) of the ftrace lab, whose extra.tracer.trace_text
+ * holds the trace of that run. The viewer only reads: it owns a parsed copy and
  * never touches tracefs.
  */
 #ifndef RTLAB_UI_UI_TRACE_VIEW_H

@@ -16,10 +16,7 @@
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
-. "$SRCDIR/tests/cli/lib/tap.bash"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export XDG_STATE_HOME=$tmp/state RTLAB_JOURNAL_DIR=$tmp/journal
+. "$SRCDIR/tests/cli/lib/tap.bash"	# sets tmp, XDG_STATE_HOME, RTLAB_JOURNAL_DIR
 unset RTLAB_DATADIR NO_COLOR RTLAB_LOG
 traces=$SRCDIR/tests/data/traces
 ESC=$'\033'

@@ -1,9 +1,13 @@
 /*
  * fuzz_result: rt_result_parse() (JSON syntax, size limits, the validator)
- * on arbitrary bytes. Whatever it accepts must render with
- * rt_result_to_string(), read back to an equal document, and answer every
- * getter without trouble; anything else is a bug, so it aborts.
+ * on arbitrary bytes. Whatever it accepts (rtlab.result/2, or /1 converted)
+ * must render with rt_result_to_string() as /2, read back to an equal
+ * document, give its canonical text, and answer every getter (percentiles
+ * of every histogram included) without trouble; anything else is a bug, so
+ * it aborts.
  */
+#include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,6 +48,13 @@ static void touch_getters(const struct rt_result *res)
 			abort();
 		if (rt_result_hist_find(res, h.name, &at) || at != i)
 			abort();
+		for (unsigned int q = 1; q < 1000000; q += 99999) {
+			double pv, r;
+			int ret = rt_result_hist_percentile(&h, q, &pv, &r);
+
+			if ((ret && ret != -ENODATA && ret != -ERANGE) || !isfinite(pv) || r < 0)
+				abort();
+		}
 		rt_result_hist_fini(&h);
 	}
 }
@@ -60,8 +71,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	touch_getters(res);
+	if (rt_result_version(res) != 1 && rt_result_version(res) != 2)
+		abort();
+	text = rt_result_canonical_text(res, NULL);
+	if (!text || strstr(text, "\n  \"integrity\": {"))
+		abort();
+	free(text);
 	text = rt_result_to_string(res, NULL);
-	if (!text)
+	if (!text || !strstr(text, "\"schema\": \"" RT_RESULT_SCHEMA "\""))
 		abort();
 	if (rt_result_parse(text, strlen(text), "again", &again, NULL))
 		abort();

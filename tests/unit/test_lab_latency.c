@@ -20,6 +20,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/rt_buf.h"
 #include "core/rt_env.h"
 #include "core/rt_result.h"
 #include "labs/lab.h"
@@ -502,6 +503,55 @@ static void test_run_short(void **state)
 	rmdir(dir);
 }
 
+/* ---- Percentiles as text -------------------------------------------------------- */
+
+static void test_pct_text(void **state)
+{
+	static const char *const v1 = "{\"name\": \"load-other\", \"p99_us\": 2000, "
+		"\"p99_above_bound\": true, \"threads\": [{\"index\": 0, \"p99_us\": 2000, "
+		"\"p99_above_bound\": true}]}";
+	static const char *const v2 = "{\"name\": \"load-other\", \"p99_us\": 2368, "
+		"\"p99_resolution_us\": 64, \"threads\": [{\"index\": 0, \"p99_us\": 12, "
+		"\"p99_resolution_us\": 1}]}";
+	struct rt_env env = { .cpus = 1 };
+	char buf[64];
+
+	(void)state;
+	latency_pct_text(buf, sizeof(buf), 12, 1, false, false);
+	assert_string_equal(buf, "12 us");
+	latency_pct_text(buf, sizeof(buf), 2368, 64, false, false);
+	assert_string_equal(buf, "2368 us (resolution 64 us)");
+	latency_pct_text(buf, sizeof(buf), 2368, 64, false, true);
+	assert_string_equal(buf, "2368+-64");
+	latency_pct_text(buf, sizeof(buf), 2000, 1, true, false);
+	assert_string_equal(buf, "beyond 2000 us");
+	latency_pct_text(buf, sizeof(buf), 2000, 1, true, true);
+	assert_string_equal(buf, ">2000");
+	latency_pct_text(buf, sizeof(buf), 1e300, -1e300, false, false);
+	assert_string_equal(buf, "1000000000000000 us");
+
+	/* The text report: rtlab.result/2 states the resolution, /1 says "beyond". */
+	for (int k = 0; k < 2; k++) {
+		struct lab_result lr = { .res = rt_result_new("latency", "host", &env) };
+		struct rt_buf b = RT_BUF_INIT;
+		json_t *sc = json_loads(k ? v2 : v1, 0, NULL);
+
+		assert_non_null(lr.res);
+		assert_non_null(sc);
+		json_object_set_new(rt_result_extra(lr.res), "scenarios", json_pack("[o]", sc));
+		assert_int_equal(lab_latency.text(&lr, &b), 0);
+		if (k) {
+			assert_non_null(strstr(rt_buf_str(&b), ", p99 2368 us (resolution 64 us), "));
+			assert_non_null(strstr(rt_buf_str(&b), " p99:12\n"));
+		} else {
+			assert_non_null(strstr(rt_buf_str(&b), ", p99 beyond 2000 us, "));
+			assert_non_null(strstr(rt_buf_str(&b), " p99:>2000\n"));
+		}
+		rt_buf_fini(&b);
+		rt_result_free(lr.res);
+	}
+}
+
 static void test_registry(void **state)
 {
 	(void)state;
@@ -531,6 +581,7 @@ int main(void)
 		cmocka_unit_test(test_grade_report),
 		cmocka_unit_test(test_answers),
 		cmocka_unit_test(test_run_short),
+		cmocka_unit_test(test_pct_text),
 		cmocka_unit_test(test_registry),
 	};
 

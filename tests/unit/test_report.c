@@ -201,6 +201,193 @@ static void test_html(void **state)
 	rt_result_free(res);
 }
 
+/*
+ * Percentiles in the HTML come from the histograms: above the 1 us buckets
+ * with the resolution (rtlab.result/2), "beyond" the bound where a document
+ * has no overflow buckets (/1). Views are tables with their units.
+ */
+static void test_html_percentiles_and_views(void **state)
+{
+	static const uint64_t c[4] = { 10, 80, 8, 1 };
+	static const struct rt_result_range over[] = { { 2000, 2016, 0 }, { 2304, 2368, 1 } };
+	struct rt_result *res = make_doc("host");
+	struct rt_result_hist h = { .name = "tail", .unit = "us", .bucket_width = 1,
+				    .first_bucket = 1996, .counts = c, .nbuckets = 4,
+				    .overflow_count = 1, .overflow_buckets = over + 1,
+				    .n_overflow_buckets = 1 };
+	struct rt_buf b = RT_BUF_INIT;
+	const char *s;
+
+	(void)state;
+	assert_int_equal(rt_result_add_histogram(res, &h), 0);
+	assert_int_equal(rt_result_add_view(res, json_pack("{s:s, s:s, s:[{s:s}, {s:s, s:s}], "
+		"s:[[s, i], [s, n]]}", "name", "t", "title", "Worst <cases>", "columns", "name",
+		"scenario", "name", "max", "unit", "us", "rows", "a&b", 12, "c"), NULL), 0);
+	assert_int_equal(report_html(res, &b), 0);
+	s = rt_buf_str(&b);
+	/* load-fifo: 5053 samples, the last 2 above 5 us in no bucket: p99.99 is beyond. */
+	assert_non_null(strstr(s, "<tr><td>load-fifo</td><td>us</td><td>2</td><td>4</td>"
+			       "<td>4</td><td>4</td><td>4</td><td>beyond 5</td></tr>"));
+	/* tail: 100 samples, p99 in [1999, 2000), p99.9 in the [2304, 2368) bucket. */
+	assert_non_null(strstr(s, "<tr><td>tail</td><td>us</td><td>1</td><td>1998</td>"
+			       "<td>1998</td><td>2000</td><td>2368 (res. 64)</td>"
+			       "<td>2368 (res. 64)</td></tr>"));
+	assert_non_null(strstr(s, "<h2>Worst &lt;cases&gt;</h2>"));
+	assert_non_null(strstr(s, "<th>scenario</th><th>max (us)</th>"));
+	assert_non_null(strstr(s, "<tr><td>a&amp;b</td><td>12</td></tr>"));
+	assert_non_null(strstr(s, "<tr><td>c</td><td>-</td></tr>"));
+	rt_buf_fini(&b);
+	rt_result_free(res);
+}
+
+/* ---- Hostile documents: bounded work whatever the numbers say ---------------- */
+
+/* The longest run of digits in @s: a 300-digit coordinate would show here. */
+static size_t longest_digits(const char *s)
+{
+	size_t best = 0, run = 0;
+
+	for (; *s; s++) {
+		run = (*s >= '0' && *s <= '9') ? run + 1 : 0;
+		if (run > best)
+			best = run;
+	}
+	return best;
+}
+
+/* Points in the first polyline of @s. */
+static size_t polyline_points(const char *s)
+{
+	const char *p = strstr(s, "<polyline"), *end;
+	size_t n = 0;
+
+	assert_non_null(p);
+	p = strstr(p, "points=\"");
+	assert_non_null(p);
+	p += 8;
+	end = strchr(p, '"');
+	assert_non_null(end);
+	for (; p < end; p++)
+		n += *p == ',';
+	return n;
+}
+
+/* All three writers on @res within a deadline, with bounded output. */
+static void draw_bounded(const struct rt_result *res, const char *what)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	int ret;
+
+	/* A writer that loops forever is killed by SIGALRM: the test fails. */
+	alarm(10);
+	ret = report_svg(res, true, &b);
+	if (ret != 0 && ret != -ENODATA)
+		fail_msg("%s: report_svg returned %d", what, ret);
+	if (b.len > 256 * 1024 || longest_digits(rt_buf_str(&b)) > 16 ||
+	    !xml_balanced(rt_buf_str(&b)))
+		fail_msg("%s: SVG of %zu bytes, a number of %zu digits", what, b.len,
+			 longest_digits(rt_buf_str(&b)));
+	rt_buf_reset(&b);
+	assert_int_equal(report_html(res, &b), 0);
+	if (b.len > 512 * 1024 || longest_digits(rt_buf_str(&b)) > 20)
+		fail_msg("%s: HTML of %zu bytes, a number of %zu digits", what, b.len,
+			 longest_digits(rt_buf_str(&b)));
+	rt_buf_reset(&b);
+	ret = report_cyclictest_hist(res, &b);
+	if (ret != 0 && ret != -ENODATA)
+		fail_msg("%s: report_cyclictest_hist returned %d", what, ret);
+	alarm(0);
+	rt_buf_fini(&b);
+}
+
+/*
+ * Numbers the validator refuses, put into the document behind its back (as
+ * rt_result_json() allows): the writers must still finish, small, with short
+ * numbers. Before the bounds, the first one looped forever, growing memory.
+ */
+static void test_hostile_unvalidated(void **state)
+{
+	static const struct {
+		const char *field, *value;
+	} hostile[] = {
+		{ "bucket_width", "1e308" },
+		{ "first_bucket", "-1e300" },
+		{ "first_bucket", "1e300" },
+		{ "bucket_width", "1e-300" },
+		{ "bucket_width", "-5" },
+		{ "bucket_width", "0" },
+		{ "name", "7" },
+		{ "unit", "null" },
+		{ "counts", "{}" },
+		{ "overflow_count", "\"many\"" },
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(hostile) / sizeof(hostile[0]); i++) {
+		struct rt_result *res = make_doc("host");
+		json_t *h = json_array_get(json_object_get(rt_result_json(res), "histograms"), 1);
+		json_t *v = json_loads(hostile[i].value, JSON_DECODE_ANY, NULL);
+		json_t *sc = json_array_get(json_object_get(rt_result_extra(res), "scenarios"), 0);
+		char what[64];
+
+		assert_non_null(v);
+		assert_int_equal(json_object_set_new(h, hostile[i].field, v), 0);
+		/* The per-scenario numbers are not range-checked (extra is free-form). */
+		json_object_set_new(sc, "max_us", json_real(1e300));
+		json_object_set_new(sc, "percentiles", json_pack("{s:{s:f}}", "p99", "value_us",
+								 -1e300));
+		snprintf(what, sizeof(what), "%s %s", hostile[i].field, hostile[i].value);
+		draw_bounded(res, what);
+		rt_result_free(res);
+	}
+}
+
+/*
+ * The extremes the validator lets through: the widest buckets, the lowest
+ * first bucket, a million buckets. One point per half pixel at most.
+ */
+static void test_hostile_in_range(void **state)
+{
+	static uint64_t one[1] = { 1 };
+	uint64_t *many = calloc(RT_RESULT_MAX_BUCKETS, sizeof(*many));
+	struct rt_env env = { .cpus = 1 };
+	struct rt_result *res = rt_result_new("latency", "host", &env);
+	struct rt_result_hist h = { .name = "wide", .unit = "s", .bucket_width = 1e6,
+				    .first_bucket = -1e9, .counts = many, .nbuckets = 1000 };
+	struct rt_buf b = RT_BUF_INIT;
+
+	(void)state;
+	assert_non_null(many);
+	for (size_t i = 0; i < RT_RESULT_MAX_BUCKETS; i++)
+		many[i] = i % 7 + 1;
+	assert_int_equal(rt_result_add_histogram(res, &h), 0);
+	draw_bounded(res, "1000 buckets 1e6 s wide from -1e9 s");
+	rt_result_free(res);
+
+	res = rt_result_new("latency", "host", &env);
+	h = (struct rt_result_hist){ .name = "many", .unit = "us", .bucket_width = 1,
+				     .counts = many, .nbuckets = RT_RESULT_MAX_BUCKETS };
+	assert_int_equal(rt_result_add_histogram(res, &h), 0);
+	draw_bounded(res, "a million 1 us buckets");
+	assert_int_equal(report_svg(res, true, &b), 0);
+	assert_true(polyline_points(rt_buf_str(&b)) <= 2 * 800 + 1);
+
+	/* cyclictest's layout prints rows times columns: refused past 4 million cells. */
+	for (int c = 0; c < 4; c++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "one%d", c);
+		h = (struct rt_result_hist){ .name = name, .unit = "us", .bucket_width = 1,
+					     .counts = one, .nbuckets = 1 };
+		assert_int_equal(rt_result_add_histogram(res, &h), 0);
+	}
+	rt_buf_reset(&b);
+	assert_int_equal(report_cyclictest_hist(res, &b), -E2BIG);
+	rt_buf_fini(&b);
+	rt_result_free(res);
+	free(many);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -208,6 +395,9 @@ int main(void)
 		cmocka_unit_test(test_no_histogram),
 		cmocka_unit_test(test_cyclictest_hist),
 		cmocka_unit_test(test_html),
+		cmocka_unit_test(test_html_percentiles_and_views),
+		cmocka_unit_test(test_hostile_unvalidated),
+		cmocka_unit_test(test_hostile_in_range),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

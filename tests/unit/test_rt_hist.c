@@ -1,7 +1,10 @@
 /*
- * Unit tests for rt_hist: percentiles on known distributions, overflow
- * handling ("> bound"), exact min/avg/max, merge equals one big histogram,
- * and the sample counts that make a percentile meaningful.
+ * Unit tests for rt_hist: percentiles on known distributions, the overflow
+ * region above the 1 us buckets (exact percentiles and resolutions for
+ * samples beyond the bound), exact min/avg/max, merge equals one big
+ * histogram, the sample counts that make a percentile meaningful, the memory
+ * bound, and that adding a sample never allocates (malloc, calloc and
+ * realloc are wrapped at link time: LDFLAGS_test_rt_hist in the Makefile).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,6 +18,36 @@
 #include <string.h>
 
 #include "core/rt_hist.h"
+
+/* ---- Allocation counter (-Wl,--wrap) -------------------------------------- */
+
+void *__real_malloc(size_t n);
+void *__real_calloc(size_t n, size_t size);
+void *__real_realloc(void *p, size_t n);
+void *__wrap_malloc(size_t n);
+void *__wrap_calloc(size_t n, size_t size);
+void *__wrap_realloc(void *p, size_t n);
+
+static bool counting;
+static unsigned int allocations;
+
+void *__wrap_malloc(size_t n)
+{
+	allocations += counting;
+	return __real_malloc(n);
+}
+
+void *__wrap_calloc(size_t n, size_t size)
+{
+	allocations += counting;
+	return __real_calloc(n, size);
+}
+
+void *__wrap_realloc(void *p, size_t n)
+{
+	allocations += counting;
+	return __real_realloc(p, n);
+}
 
 static void add_ns(struct rt_hist *h, unsigned int thread, uint64_t seq, int64_t ns)
 {
@@ -49,7 +82,7 @@ static void test_uniform(void **state)
 	assert_int_equal(pct(h, RT_HIST_P99).value_us, 990);
 	assert_int_equal(pct(h, RT_HIST_P999).value_us, 999);
 	assert_int_equal(pct(h, RT_HIST_P9999).value_us, 1000);
-	assert_false(pct(h, RT_HIST_P99).above_bound);
+	assert_int_equal(pct(h, RT_HIST_P99).resolution_us, 1);
 	/* 1,000 samples: enough for p99, not for p99.9. */
 	assert_true(pct(h, RT_HIST_P99).meaningful);
 	assert_false(pct(h, RT_HIST_P999).meaningful);
@@ -82,7 +115,7 @@ static void test_all_same(void **state)
 		struct rt_hist_pct p = pct(h, rt_hist_std_ppm[i]);
 
 		assert_int_equal(p.value_us, 43);
-		assert_false(p.above_bound);
+		assert_int_equal(p.resolution_us, 1);
 	}
 	rt_hist_summarize(h, &sum);
 	assert_int_equal(sum.min_ns, 42700);
@@ -104,7 +137,7 @@ static void test_single_sample(void **state)
 		struct rt_hist_pct p = pct(h, rt_hist_std_ppm[i]);
 
 		assert_int_equal(p.value_us, 1);
-		assert_false(p.above_bound);
+		assert_int_equal(p.resolution_us, 1);
 		assert_false(p.meaningful);
 	}
 	assert_int_equal(rt_hist_count(h), 1);
@@ -128,15 +161,20 @@ static void test_overflow_tail(void **state)
 	assert_int_equal(rt_hist_count(h), 1000);
 
 	assert_int_equal(pct(h, RT_HIST_P50).value_us, 11);
-	/* Exactly 90 % are <= 11 us, so p90 is still a number. */
+	/* Exactly 90 % are <= 11 us, so p90 is in the 1 us buckets. */
 	p = pct(h, RT_HIST_P90);
-	assert_false(p.above_bound);
+	assert_int_equal(p.resolution_us, 1);
 	assert_int_equal(p.value_us, 11);
-	/* p99 lands in the overflow: "> 100 us", not a number. */
+	/*
+	 * p99 lands in the overflow region: 500 us is in [496, 504), 8 us wide,
+	 * and no sample reached 501 us (the maximum is 500.999 us): [496, 501).
+	 */
 	p = pct(h, RT_HIST_P99);
-	assert_true(p.above_bound);
-	assert_int_equal(p.value_us, 100);
-	assert_true(pct(h, RT_HIST_P9999).above_bound);
+	assert_int_equal(p.value_us, 501);
+	assert_int_equal(p.resolution_us, 5);
+	p = pct(h, RT_HIST_P9999);
+	assert_int_equal(p.value_us, 501);
+	assert_int_equal(p.resolution_us, 5);
 
 	/* Only the first eight overflows are kept, with their cycle numbers. */
 	recs = rt_hist_overflow_recs(h, &n);
@@ -240,6 +278,14 @@ static void test_merge_equals_single(void **state)
 
 	for (i = 0; i < 500; i++)
 		assert_int_equal(rt_hist_bucket(merged, i), rt_hist_bucket(all, i));
+	assert_int_equal(rt_hist_overflow_nbuckets(merged), rt_hist_overflow_nbuckets(all));
+	for (i = 0; i < rt_hist_overflow_nbuckets(all); i++) {
+		struct rt_hist_range ra_, rm_;
+
+		assert_int_equal(rt_hist_overflow_bucket(all, i, &ra_), 0);
+		assert_int_equal(rt_hist_overflow_bucket(merged, i, &rm_), 0);
+		assert_memory_equal(&ra_, &rm_, sizeof(ra_));
+	}
 	rt_hist_summarize(all, &a);
 	rt_hist_summarize(merged, &m);
 	assert_int_equal(m.count, 60000);
@@ -254,7 +300,7 @@ static void test_merge_equals_single(void **state)
 		struct rt_hist_pct pm = pct(merged, rt_hist_std_ppm[i]);
 
 		assert_int_equal(pm.value_us, pa.value_us);
-		assert_int_equal(pm.above_bound, pa.above_bound);
+		assert_int_equal(pm.resolution_us, pa.resolution_us);
 		assert_int_equal(pm.meaningful, pa.meaningful);
 	}
 
@@ -379,6 +425,163 @@ static void test_bad_arguments(void **state)
 	rt_hist_free(h);
 }
 
+/* Percentile @q_ppm of @h is @value us with a resolution of @res us. */
+static void assert_pct(const struct rt_hist *h, unsigned int q_ppm, uint64_t value, uint64_t res)
+{
+	struct rt_hist_pct p = pct(h, q_ppm);
+
+	if (p.value_us != value || p.resolution_us != res)
+		fail_msg("q %u ppm: %llu us (resolution %llu), wanted %llu (resolution %llu)",
+			 q_ppm, (unsigned long long)p.value_us,
+			 (unsigned long long)p.resolution_us, (unsigned long long)value,
+			 (unsigned long long)res);
+}
+
+/*
+ * Samples beyond the 2000 us bound of the latency lab's default: every
+ * percentile is a number, with the width of its bucket as the resolution.
+ */
+static void test_overflow_region_percentiles(void **state)
+{
+	struct rt_hist *h = rt_hist_new(2000, 0);
+	uint64_t seq = 0;
+	unsigned int i;
+
+	(void)state;
+	assert_non_null(h);
+	for (i = 0; i < 990; i++)
+		add_ns(h, 0, seq++, 10500);
+	for (i = 0; i < 5; i++)
+		add_ns(h, 0, seq++, 2001000);	/* [2000, 2016): the first bucket, cut at the bound */
+	for (i = 0; i < 4; i++)
+		add_ns(h, 0, seq++, 2347000);	/* [2304, 2368): 64 us at 2^11 us */
+	add_ns(h, 0, seq++, 12500000000);	/* 12.5 s: beyond 10 s, up to the maximum */
+	assert_int_equal(rt_hist_overflow(h), 10);	/* as cyclictest counts them */
+
+	assert_pct(h, RT_HIST_P99, 11, 1);
+	assert_pct(h, 995000, 2016, 16);
+	assert_pct(h, RT_HIST_P999, 2368, 64);
+	assert_pct(h, RT_HIST_P9999, 12500001, 2500001);
+	/* Where the maximum cuts a bucket, the value stops at it: [2304, 2348). */
+	rt_hist_reset(h);
+	for (i = 0; i < 99; i++)
+		add_ns(h, 0, i, 10500);
+	add_ns(h, 0, 99, 2347000);
+	assert_pct(h, RT_HIST_P999, 2348, 44);
+
+	/* Just below 10 s: the last log bucket, cut to end at 10 s. */
+	rt_hist_reset(h);
+	add_ns(h, 0, 0, 9999999999);
+	assert_pct(h, RT_HIST_P50, 10000000, 10000000 - 9961472);
+	/* At 10 s: beyond; the bucket ends at the maximum + 1 us. */
+	rt_hist_reset(h);
+	add_ns(h, 0, 0, 10000000000);
+	assert_pct(h, RT_HIST_P50, 10000001, 1);
+	rt_hist_free(h);
+
+	/* A small bound: below 64 us the log buckets are 1 us wide too. */
+	h = rt_hist_new(10, 0);
+	assert_non_null(h);
+	add_ns(h, 0, 0, 20400);
+	assert_pct(h, RT_HIST_P50, 21, 1);
+	add_ns(h, 0, 1, 101500);
+	assert_pct(h, RT_HIST_P99, 102, 2);
+	rt_hist_free(h);
+}
+
+/* The overflow buckets adjoin from the bound to 10 s and beyond, each at most 1/32 of its edge. */
+static void test_overflow_region_shape(void **state)
+{
+	static const unsigned int bounds[] = { 1, 10, 63, 64, 65, 100, 2000, 2048, 100000,
+					       RT_HIST_MAX_BUCKETS };
+	uint64_t x = 99;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(bounds) / sizeof(bounds[0]); k++) {
+		struct rt_hist *h = rt_hist_new(bounds[k], 0);
+		struct rt_hist_range r, prev = { 0, 0, 0 };
+		unsigned int nb;
+		uint64_t sum = 0;
+
+		assert_non_null(h);
+		for (unsigned int i = 0; i < 5000; i++)
+			add_ns(h, 0, i, (int64_t)(lcg(&x) % 12000000) * 1000);
+		nb = rt_hist_overflow_nbuckets(h);
+		assert_true(nb >= 2 && nb <= RT_HIST_MAX_LOG_BUCKETS);
+		for (unsigned int i = 0; i < nb; i++) {
+			assert_int_equal(rt_hist_overflow_bucket(h, i, &r), 0);
+			assert_true(r.upper_us > r.lower_us);
+			if (i == 0)
+				assert_int_equal(r.lower_us, bounds[k]);
+			else
+				assert_int_equal(r.lower_us, prev.upper_us);
+			if (i + 2 == nb)
+				assert_int_equal(r.upper_us, RT_HIST_TOP_US);
+			if (i + 1 < nb && r.lower_us >= 64)
+				assert_true((r.upper_us - r.lower_us) * RT_HIST_SUB <= r.lower_us);
+			sum += r.count;
+			prev = r;
+		}
+		assert_int_equal(r.lower_us, RT_HIST_TOP_US);
+		assert_int_equal(sum, rt_hist_overflow(h));
+		assert_int_equal(rt_hist_overflow_bucket(h, nb, &r), -ENOENT);
+		rt_hist_free(h);
+	}
+}
+
+/* Memory is fixed at creation and small: the figures doc/results.md and rt_hist.h state. */
+static void test_memory_bound(void **state)
+{
+	struct rt_hist *h;
+
+	(void)state;
+	h = rt_hist_new(1, 0);
+	assert_non_null(h);
+	assert_int_equal(rt_hist_overflow_nbuckets(h), RT_HIST_MAX_LOG_BUCKETS);
+	rt_hist_free(h);
+	h = rt_hist_new(2000, 0);
+	assert_non_null(h);
+	assert_int_equal(rt_hist_overflow_nbuckets(h), 394);
+	rt_hist_free(h);
+	assert_true(RT_HIST_MAX_LOG_BUCKETS * sizeof(uint64_t) < 5000);
+	/* The latency lab's default: 2000 us and 1000 overflow records per thread. */
+	assert_true(rt_hist_size(2000, 0) < 2000 * 8 + 394 * 8 + 256);
+	assert_int_equal(rt_hist_size(2000, 1000) - rt_hist_size(2000, 0),
+			 1000 * sizeof(struct rt_sample));
+}
+
+/* The consumer's per-sample work never allocates, in any region. */
+static void test_add_does_not_allocate(void **state)
+{
+	struct rt_hist *h = rt_hist_new(2000, 16);
+	struct rt_hist_pct p;
+	struct rt_hist_summary sum;
+	uint64_t x = 7;
+
+	(void)state;
+	assert_non_null(h);
+	counting = true;
+	allocations = 0;
+	for (unsigned int i = 0; i < 200000; i++) {
+		int64_t ns = (int64_t)(lcg(&x) % 3000000);
+
+		if (i % 1000 == 0)
+			ns = (int64_t)(lcg(&x) % 20000000) * 1000;	/* up to 20 s */
+		add_ns(h, 0, i, i % 777 == 0 ? -ns : ns);
+	}
+	assert_int_equal(rt_hist_percentile(h, RT_HIST_P9999, &p), 0);
+	rt_hist_summarize(h, &sum);
+	counting = false;
+	assert_int_equal(allocations, 0);
+	assert_true(rt_hist_overflow(h) > 0);
+	/* The counter works: creating a histogram allocates. */
+	counting = true;
+	rt_hist_free(rt_hist_new(10, 0));
+	counting = false;
+	assert_true(allocations > 0);
+	rt_hist_free(h);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -391,6 +594,10 @@ int main(void)
 		cmocka_unit_test(test_merge_keeps_earliest_overflows),
 		cmocka_unit_test(test_meaningful_boundaries),
 		cmocka_unit_test(test_bad_arguments),
+		cmocka_unit_test(test_overflow_region_percentiles),
+		cmocka_unit_test(test_overflow_region_shape),
+		cmocka_unit_test(test_memory_bound),
+		cmocka_unit_test(test_add_does_not_allocate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -3,7 +3,10 @@
  * unchanged and renders to the same bytes; the setters refuse what the
  * schema refuses; every validator error names the exact JSON path of the
  * bad field; syntax errors carry line and column; oversized input is refused
- * before it can cost memory.
+ * before it can cost memory; rtlab.result/1 documents are still read (and
+ * converted), /2's fields (overflow buckets, views, integrity) are checked,
+ * and a document's histogram gives the same percentiles as the rt_hist it
+ * was made from.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -23,6 +26,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_env.h"
 #include "core/rt_file.h"
+#include "core/rt_hist.h"
 #include "core/rt_result.h"
 #include "core/rt_version.h"
 
@@ -77,10 +81,12 @@ static struct rt_result *full_result(void)
 	static const uint64_t c0[] = { 0, 5, 120, 3000, 80, 7, 0, 1 };
 	static const uint64_t c1[] = { 1, 2, 3 };
 	static const uint64_t cycles[] = { 17, 4242 };
+	static const struct rt_result_range over[] = { { 8, 9, 1 }, { 12, 16, 1 } };
 	struct rt_result_hist h0 = {
 		.name = "cpu0", .unit = "us", .bucket_width = 1, .first_bucket = 0,
 		.counts = c0, .nbuckets = 8, .overflow_count = 2,
 		.overflow_cycles = cycles, .n_overflow_cycles = 2,
+		.overflow_buckets = over, .n_overflow_buckets = 2,
 	};
 	struct rt_result_hist h1 = {
 		.name = "cpu1", .unit = "ns", .bucket_width = 0.5, .first_bucket = -1.25,
@@ -118,12 +124,19 @@ static struct rt_result *full_result(void)
 			    "max_us", 17.25);
 	assert_non_null(threads);
 	assert_int_equal(json_object_set_new(extra, "threads", threads), 0);
+	assert_int_equal(rt_result_add_view(res, json_pack(
+		"{s:s, s:s, s:[{s:s}, {s:s, s:s, s:s}, {s:s}], s:[[s, f, b], [s, n, b]]}",
+		"name", "threads", "title", "Per thread",
+		"columns", "name", "cpu", "name", "max", "title", "max latency", "unit", "us",
+		"name", "pinned", "rows", "cpu0", 41.5, true, "cpu1", false), NULL), 0);
+	assert_int_equal(rt_result_set_integrity(res, "sha256", "0123456789abcdef0123456789abcdef"
+						 "0123456789abcdef0123456789abcdef"), 0);
 	return res;
 }
 
 static void test_roundtrip(void **state)
 {
-	static const char head[] = "{\n  \"schema\": \"rtlab.result/1\",\n  \"lab\": \"latency\",\n"
+	static const char head[] = "{\n  \"schema\": \"rtlab.result/2\",\n  \"lab\": \"latency\",\n"
 		"  \"tier\": \"host\",\n  \"simulated\": false,\n"
 		"  \"created\": \"2025-01-01T00:00:00Z\",\n";
 	struct fixture *f = *state;
@@ -155,6 +168,15 @@ static void test_roundtrip(void **state)
 	assert_non_null(strstr(file, "\"counts\": [0, 5, 120, 3000, 80, 7, 0, 1],"));
 	assert_non_null(strstr(file, "\"q1\": \"the timer \\\"softirq\\\"\\n\""));
 	assert_non_null(strstr(file, "\"rtlab_version\": \"" RT_VERSION "\""));
+	assert_non_null(strstr(file, "\"overflow_buckets\": [\n        [8, 9, 1],\n"
+			       "        [12, 16, 1]\n      ],\n      \"overflow_cycles\""));
+	assert_non_null(strstr(file, "\"views\": [\n    {\n      \"name\": \"threads\",\n"
+			       "      \"title\": \"Per thread\",\n      \"columns\": ["));
+	assert_non_null(strstr(file, "[\"cpu1\", null, false]"));
+	/* integrity comes last, after extra */
+	assert_true(strstr(file, "\"integrity\": {\n    \"algorithm\": \"sha256\",") >
+		    strstr(file, "\"extra\""));
+	assert_int_equal(rt_result_version(b), 2);
 
 	assert_string_equal(rt_result_lab(b), "latency");
 	assert_string_equal(rt_result_tier(b), "host");
@@ -192,6 +214,9 @@ static void test_roundtrip(void **state)
 	assert_int_equal(h.overflow_count, 2);
 	assert_int_equal(h.n_overflow_cycles, 2);
 	assert_int_equal(h.overflow_cycles[1], 4242);
+	assert_int_equal(h.n_overflow_buckets, 2);
+	assert_true(h.overflow_buckets[1].lower == 12 && h.overflow_buckets[1].upper == 16);
+	assert_int_equal(h.overflow_buckets[1].count, 1);
 	rt_result_hist_fini(&h);
 	assert_int_equal(rt_result_hist_get(b, 1, &h), 0);
 	assert_true(h.bucket_width == 0.5 && h.first_bucket == -1.25);
@@ -325,8 +350,22 @@ static void test_setters_refuse(void **state)
 	h.n_overflow_cycles = 3;
 	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
 	h.n_overflow_cycles = 0;
+	/* Outside the documented ranges (doc/results.md, "Ranges"). */
+	h.bucket_width = 1e308;
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.bucket_width = 1;
+	h.first_bucket = -1e300;
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.first_bucket = 0;
+	h.overflow_count = 1000000000000001ull;
+	assert_int_equal(rt_result_add_histogram(res, &h), -EINVAL);
+	h.overflow_count = 0;
 	assert_int_equal(rt_result_add_histogram(res, &h), 0);
 	assert_int_equal(rt_result_hist_count(res), 2);
+	assert_int_equal(rt_result_set_summary(res, "p99_us", 1e300), -EINVAL);
+	assert_int_equal(rt_result_set_summary(res, "samples_count", 2e15), -EINVAL);
+	assert_int_equal(rt_result_set_param_num(res, "duty", 1e20), -EINVAL);
+	assert_int_equal(rt_result_set_summary(res, "samples_count", 1e15), 0);
 
 	/* Changing the document behind the setters' back: the writer still checks. */
 	assert_int_equal(json_object_set_new(rt_result_json(res), "tier", json_string("cloud")),
@@ -389,15 +428,16 @@ static void set_at(json_t *doc, const char *where, const char *value)
 struct broken {
 	const char *where;	/* member to change, "a/b/0" */
 	const char *value;	/* new JSON value, NULL to delete */
-	const char *cause;	/* exact message, or its start when it ends in '*' */
+	const char *cause;	/* exact message, or its start when it ends in '*'; NULL: valid */
 };
 
 static const struct broken broken_docs[] = {
 	{ "schema", NULL, "schema: missing" },
-	{ "schema", "\"rtlab.result/2\"",
-	  "schema: unsupported version \"rtlab.result/2\" (this rtlab reads rtlab.result/1)" },
+	{ "schema", "\"rtlab.result/3\"",
+	  "schema: unsupported version \"rtlab.result/3\" (this rtlab reads rtlab.result/2 and "
+	  "rtlab.result/1)" },
 	{ "schema", "\"rtlab.progress/1\"",
-	  "schema: not an rtlab result: expected rtlab.result/1 (got \"rtlab.progress/1\")" },
+	  "schema: not an rtlab result: expected rtlab.result/2 (got \"rtlab.progress/1\")" },
 	{ "schema", "1", "schema: must be a string (got an integer)" },
 	{ "sumary", "{}", "sumary: unknown field" },
 	{ "lab", NULL, "lab: missing" },
@@ -435,6 +475,28 @@ static const struct broken broken_docs[] = {
 	  "histograms[0].counts[1]: must be a non-negative integer" },
 	{ "histograms/0/counts", "[]", "histograms[0].counts: must have at least one bucket" },
 	{ "histograms/1/bucket_width", "0", "histograms[1].bucket_width: must be greater than 0" },
+	/* Ranges: a hostile document must not make a reader draw forever. */
+	{ "histograms/0/bucket_width", "1e308",
+	  "histograms[0].bucket_width: 1e308 is out of range (0 < width <= 1e6)" },
+	{ "histograms/1/bucket_width", "1000000.5",
+	  "histograms[1].bucket_width: 1000000.5 is out of range (0 < width <= 1e6)" },
+	{ "histograms/0/first_bucket", "-1e300",
+	  "histograms[0].first_bucket: -1e300 is out of range (-1e9 <= first <= 1e9)" },
+	{ "histograms/1/first_bucket", "1000000001",
+	  "histograms[1].first_bucket: 1000000001 is out of range (-1e9 <= first <= 1e9)" },
+	{ "histograms/0/counts/3", "10000000000000000",
+	  "histograms[0].counts[3]: 1e16 is out of range (0 <= count <= 1e15)" },
+	{ "histograms/0/overflow_count", "999999999999999",
+	  "histograms[0]: counts and overflow_count add up to more than 1e15 samples" },
+	{ "summary/p99_us", "1e300",
+	  "summary.p99_us: 1e300 is out of range (magnitude at most 1e15)" },
+	{ "summary/samples_count", "-2000000000000000",
+	  "summary.samples_count: -2e15 is out of range (magnitude at most 1e15)" },
+	{ "params/duty", "-1.5e20", "params.duty: -1.5e20 is out of range (magnitude at most 1e15)" },
+	{ "answers/q2", "1e300", "answers.q2: 1e300 is out of range (magnitude at most 1e15)" },
+	{ "extra/threads/1/max_us", "1e300",
+	  "extra.threads[1].max_us: 1e300 is out of range (magnitude at most 1e15)" },
+	{ "env/cpus", "70000", "env.cpus: 70000 is out of range (at most 65536)" },
 	{ "histograms/1/unit", "\"furlong\"", "histograms[1].unit: must be one of us, *" },
 	{ "histograms/1/colour", "\"red\"", "histograms[1].colour: unknown field" },
 	{ "histograms/0/overflow_count", NULL, "histograms[0].overflow_count: missing" },
@@ -448,6 +510,48 @@ static const struct broken broken_docs[] = {
 	{ "notes/0", "\"\"", "notes[0]: must not be empty" },
 	{ "notes", "\"x\"", "notes: must be an array (got a string)" },
 	{ "extra", "[]", "extra: must be an object (got an array)" },
+	/* rtlab.result/2: overflow buckets */
+	{ "histograms/0/overflow_buckets/0", "[7, 9, 1]",
+	  "histograms[0].overflow_buckets[0]: starts at 7, below 8 where the last of the counts "
+	  "ends" },
+	{ "histograms/0/overflow_buckets/1", "[8.5, 16, 1]",
+	  "histograms[0].overflow_buckets[1]: starts at 8.5, below 9 where the bucket before it "
+	  "ends" },
+	{ "histograms/0/overflow_buckets/1", "[12, 12, 1]",
+	  "histograms[0].overflow_buckets[1]: must end after it starts (12 .. 12)" },
+	{ "histograms/0/overflow_buckets/1", "[12, 16, 5]",
+	  "histograms[0].overflow_buckets: the counts add up to 6, not overflow_count (2)" },
+	{ "histograms/0/overflow_buckets/1", "[12, 16]",
+	  "histograms[0].overflow_buckets[1]: must be [lower, upper, count] (got 2 elements)" },
+	{ "histograms/0/overflow_buckets/1/2", "-1",
+	  "histograms[0].overflow_buckets[1][2]: must be a non-negative integer" },
+	{ "histograms/0/overflow_buckets/1/1", "1e300",
+	  "histograms[0].overflow_buckets[1][1]: 1e300 is out of range (magnitude at most 1e15)" },
+	{ "histograms/0/overflow_buckets", "{}",
+	  "histograms[0].overflow_buckets: must be an array (got an object)" },
+	/* rtlab.result/2: views */
+	{ "views/0/rows/1", "[\"cpu1\", 2]", "views[0].rows[1]: has 2 cells for 3 columns" },
+	{ "views/0/rows/0/1", "{}",
+	  "views[0].rows[0][1]: must be a string, number, boolean or null (got an object)" },
+	{ "views/0/columns/1/unit", "\"parsec\"", "views[0].columns[1].unit: must be one of us, *" },
+	{ "views/0/columns/1/name", "\"cpu\"", "views[0].columns[1].name: duplicate column name" },
+	{ "views/0/columns", "[]", "views[0].columns: must have 1 to 64 columns" },
+	{ "views/0/title", NULL, "views[0].title: missing" },
+	{ "views/0/colour", "1", "views[0].colour: unknown field" },
+	{ "views/0/name", "\"a b\"", "views[0].name: must be 1..64 characters*" },
+	{ "views", "{}", "views: must be an array (got an object)" },
+	/* rtlab.result/2: integrity */
+	{ "integrity/algorithm", "\"SHA-256\"", "integrity.algorithm: must be 1..32 characters of "
+	  "a-z 0-9 -" },
+	{ "integrity/value", "\"abc\"", "integrity.value: must be 16..128 lower-case hex digits" },
+	{ "integrity/value", "\"0123456789abcdef\"",
+	  "integrity.value: a sha256 digest has 64 hex digits (got 16)" },
+	{ "integrity/key", "\"k\"", "integrity.key: unknown field" },
+	{ "integrity", NULL, NULL },
+	{ "views", NULL, NULL },
+	{ "histograms/0/overflow_buckets", NULL, NULL },
+	/* rtlab.result/1 is read with its own fields only. */
+	{ "schema", "\"rtlab.result/1\"", "views: unknown field" },
 };
 
 /* @cause matches @want exactly, or starts with it when @want ends in '*'. */
@@ -480,6 +584,12 @@ static void test_validator_names_path(void **state)
 		char *cause = NULL, *bad_text, *want = NULL;
 
 		set_at(doc, b->where, b->value);
+		if (!b->cause) {
+			/* /2's fields are optional. */
+			assert_int_equal(rt_result_validate(doc, &cause), 0);
+			json_decref(doc);
+			continue;
+		}
 		assert_int_equal(rt_result_validate(doc, &cause), -EINVAL);
 		assert_cause(cause, b->cause);
 		free(cause);
@@ -657,10 +767,13 @@ static void test_oversize(void **state)
 /*
  * The example documents in tests/data/results (also shown in doc/results.md)
  * are valid, and are exactly what the writer produces for their content.
+ * The rtlab.result/1 one is read and converted: the writer gives the same
+ * bytes with the new schema name.
  */
 static void test_example_files(void **state)
 {
-	static const char *const names[] = { "latency-host.json", "fcse-simulation.json", NULL };
+	static const char *const names[] = { "latency-host.json", "fcse-simulation.json",
+					     "latency-host-v1.json", NULL };
 	const char *srcdir = getenv("SRCDIR");
 
 	(void)state;
@@ -676,6 +789,15 @@ static void test_example_files(void **state)
 		if (rt_result_read(path, &res, &cause))
 			fail_msg("%s", cause);
 		assert_int_equal(rt_file_read(path, 1 << 20, &text, NULL), 0);
+		if (strstr(*n, "-v1")) {
+			char *at = strstr(text, "\"rtlab.result/1\"");
+
+			assert_non_null(at);
+			at[14] = '2';	/* what a /2 writer says of the same content */
+			assert_int_equal(rt_result_version(res), 1);
+		} else {
+			assert_int_equal(rt_result_version(res), 2);
+		}
 		again = rt_result_to_string(res, NULL);
 		assert_non_null(again);
 		assert_string_equal(again, text);
@@ -683,6 +805,180 @@ static void test_example_files(void **state)
 		free(text);
 		rt_result_free(res);
 	}
+}
+
+/* ---- rtlab.result/2: reading /1, views, integrity, overflow buckets ---------- */
+
+/* An rtlab.result/1 document is read, converted, and written back as /2. */
+static void test_v1_documents(void **state)
+{
+	struct rt_result *good = full_result(), *res = NULL;
+	json_t *doc = json_deep_copy(rt_result_json(good));
+	char *text, *cause = NULL, *out;
+
+	(void)state;
+	set_at(doc, "schema", "\"rtlab.result/1\"");
+	set_at(doc, "views", NULL);
+	set_at(doc, "integrity", NULL);
+	set_at(doc, "histograms/0/overflow_buckets", NULL);
+	text = json_dumps(doc, 0);
+	assert_non_null(text);
+	if (rt_result_parse(text, strlen(text), "old.json", &res, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(rt_result_version(res), 1);
+	assert_string_equal(json_string_value(json_object_get(rt_result_json(res), "schema")),
+			    RT_RESULT_SCHEMA);
+	out = rt_result_to_string(res, NULL);
+	assert_non_null(out);
+	assert_non_null(strstr(out, "\"schema\": \"rtlab.result/2\""));
+	free(out);
+	rt_result_free(res);
+	free(text);
+
+	/* A /1 document may not use what /2 added. */
+	set_at(doc, "histograms/0/overflow_buckets", "[[8, 9, 1], [12, 16, 1]]");
+	text = json_dumps(doc, 0);
+	assert_int_equal(rt_result_parse(text, strlen(text), "old.json", &res, &cause), -EINVAL);
+	assert_string_equal(cause, "old.json: histograms[0].overflow_buckets: unknown field");
+	free(cause);
+	free(text);
+	json_decref(doc);
+	rt_result_free(good);
+
+	assert_int_equal(rt_result_schema_version("rtlab.result/2"), 2);
+	assert_int_equal(rt_result_schema_version("rtlab.result/1"), 1);
+	assert_int_equal(rt_result_schema_version("rtlab.result/3"), 0);
+	assert_int_equal(rt_result_schema_version(NULL), 0);
+}
+
+static void test_views_and_integrity(void **state)
+{
+	struct rt_result *res = full_result();
+	char *cause = NULL, *canon, *again, *full;
+	const char *digest = "00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff";
+
+	(void)state;
+	/* A second view of the same name, a malformed one: refused with the reason. */
+	assert_int_equal(rt_result_add_view(res, json_pack("{s:s, s:s, s:[{s:s}], s:[]}", "name",
+		"threads", "title", "again", "columns", "name", "x", "rows"), &cause), -EINVAL);
+	assert_string_equal(cause, "a view called \"threads\" exists");
+	free(cause);
+	cause = NULL;
+	assert_int_equal(rt_result_add_view(res, json_pack("{s:s, s:s, s:[{s:s}], s:[[i, i]]}",
+		"name", "v", "title", "V", "columns", "name", "x", "rows", 1, 2), &cause), -EINVAL);
+	assert_string_equal(cause, "views[1].rows[0]: has 2 cells for 1 columns");
+	free(cause);
+	cause = NULL;
+	assert_int_equal(rt_result_add_view(res, NULL, &cause), -EINVAL);
+	free(cause);
+	cause = NULL;
+	for (unsigned int i = 1; i < RT_RESULT_MAX_VIEWS; i++) {
+		char name[16];
+
+		snprintf(name, sizeof(name), "v%u", i);
+		assert_int_equal(rt_result_add_view(res, json_pack("{s:s, s:s, s:[{s:s}], s:[]}",
+			"name", name, "title", "V", "columns", "name", "x", "rows"), NULL), 0);
+	}
+	assert_int_equal(rt_result_add_view(res, json_pack("{s:s, s:s, s:[{s:s}], s:[]}", "name",
+		"one-more", "title", "V", "columns", "name", "x", "rows"), NULL), -E2BIG);
+
+	assert_int_equal(rt_result_set_integrity(res, "sha256", "abc"), -EINVAL);
+	assert_int_equal(rt_result_set_integrity(res, "Sha256", digest), -EINVAL);
+	assert_int_equal(rt_result_set_integrity(res, NULL, digest), -EINVAL);
+	assert_int_equal(rt_result_set_integrity(res, "blake3-x", "0123456789abcdef"), 0);
+
+	/* The canonical text is the document without integrity, whatever integrity says. */
+	canon = rt_result_canonical_text(res, NULL);
+	assert_non_null(canon);
+	assert_null(strstr(canon, "\"integrity\""));
+	assert_int_equal(rt_result_set_integrity(res, "sha256", digest), 0);
+	again = rt_result_canonical_text(res, NULL);
+	assert_string_equal(again, canon);
+	full = rt_result_to_string(res, NULL);
+	assert_non_null(strstr(full, digest));
+	/* ...and the document keeps its integrity: the copy was shallow, not the original. */
+	assert_non_null(json_object_get(rt_result_json(res), "integrity"));
+	json_object_del(rt_result_json(res), "integrity");
+	free(again);
+	again = rt_result_to_string(res, NULL);
+	assert_string_equal(again, canon);
+	free(again);
+	free(full);
+	free(canon);
+	rt_result_free(res);
+}
+
+/*
+ * A document's histogram gives the percentiles of the rt_hist it was made
+ * from, overflow region included; without overflow buckets (a /1
+ * document), a percentile among the overflows is "beyond" the bound.
+ */
+static void test_hist_percentile(void **state)
+{
+	static const unsigned int qs[] = { 1, 500000, 900000, 990000, 995000, 999000, 999900,
+					   999999 };
+	struct rt_hist *h = rt_hist_new(2000, 16);
+	struct rt_result *res = rt_result_new("latency", "host", &test_env);
+	struct rt_result_hist rh;
+	uint64_t x = 3;
+	double v, r;
+
+	(void)state;
+	assert_non_null(h);
+	for (unsigned int i = 0; i < 30000; i++) {
+		struct rt_sample smp = { .seq = i };
+
+		x = x * 6364136223846793005ull + 1442695040888963407ull;
+		smp.latency_ns = (int64_t)((x >> 33) % 1500000);
+		if (i % 50 == 0)	/* a tail up to 15 s */
+			smp.latency_ns = (int64_t)((x >> 20) % 15000000) * 1000;
+		rt_hist_add(h, &smp);
+	}
+	assert_int_equal(rt_result_add_rt_hist(res, "h", h), 0);
+	assert_int_equal(rt_result_hist_get(res, 0, &rh), 0);
+	assert_true(rh.n_overflow_buckets > 10);
+	assert_int_equal(rh.n_overflow_cycles, 16);
+	for (size_t i = 0; i < sizeof(qs) / sizeof(qs[0]); i++) {
+		struct rt_hist_pct p;
+
+		assert_int_equal(rt_hist_percentile(h, qs[i], &p), 0);
+		assert_int_equal(rt_result_hist_percentile(&rh, qs[i], &v, &r), 0);
+		if (v != (double)p.value_us || r != (double)p.resolution_us)
+			fail_msg("q %u: document %g (%g), rt_hist %llu (%llu)", qs[i], v, r,
+				 (unsigned long long)p.value_us,
+				 (unsigned long long)p.resolution_us);
+	}
+	/* As a /1 document has it: overflows without buckets. */
+	rh.n_overflow_buckets = 0;
+	assert_int_equal(rt_result_hist_percentile(&rh, 999000, &v, &r), -ERANGE);
+	assert_true(v == 2000 && r == 0);
+	assert_int_equal(rt_result_hist_percentile(&rh, 500000, &v, &r), 0);
+	assert_int_equal(rt_result_hist_percentile(&rh, 0, &v, &r), -EINVAL);
+	rt_result_hist_fini(&rh);
+
+	/* Overflow buckets that break the rules are refused by the setter too. */
+	{
+		static const uint64_t c[] = { 1, 1 };
+		struct rt_result_range bad[] = { { 1, 3, 1 }, { 4, 5, 1 } };
+		struct rt_result_hist b = { .name = "b", .unit = "us", .bucket_width = 1,
+					    .counts = c, .nbuckets = 2, .overflow_count = 2,
+					    .overflow_buckets = bad, .n_overflow_buckets = 2 };
+
+		assert_int_equal(rt_result_add_histogram(res, &b), -EINVAL);	/* below 2 */
+		bad[0].lower = 2;
+		bad[1].lower = 2.5;
+		assert_int_equal(rt_result_add_histogram(res, &b), -EINVAL);	/* overlap */
+		bad[1].lower = 3;
+		b.overflow_count = 3;
+		assert_int_equal(rt_result_add_histogram(res, &b), -EINVAL);	/* 2 != 3 */
+		b.overflow_count = 2;
+		b.overflow_buckets = NULL;
+		assert_int_equal(rt_result_add_histogram(res, &b), -EINVAL);
+		b.overflow_buckets = bad;
+		assert_int_equal(rt_result_add_histogram(res, &b), 0);
+	}
+	rt_result_free(res);
+	rt_hist_free(h);
 }
 
 int main(void)
@@ -697,6 +993,9 @@ int main(void)
 		cmocka_unit_test(test_syntax_error_position),
 		cmocka_unit_test_setup_teardown(test_oversize, setup, teardown),
 		cmocka_unit_test(test_example_files),
+		cmocka_unit_test(test_v1_documents),
+		cmocka_unit_test(test_views_and_integrity),
+		cmocka_unit_test(test_hist_percentile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -12,7 +12,7 @@
 #     `rtlab grade` passes the right diagnosis and fails a wrong one;
 #   - rt: the ftrace lab's cross-check runs rtla timerlat and trace-cmd inside the VM;
 #   - lab: vm/guest/capture-traces.sh captures every latency tracer's trace;
-#   - rt: a 5-second latency lab run gives a valid rtlab.result/1 document;
+#   - rt: a 5-second latency lab run gives a valid rtlab.result/2 document;
 #   - the state disk keeps what the guest wrote across a restart;
 #   - a boot that cannot reach rtlab in time fails with the console's last lines;
 #   - `rtlab vm run` (lab): the menu on the console, the ftrace lab's screen in tracer
@@ -249,11 +249,11 @@ fi
 if "$RTLAB" lab list 2>/dev/null | grep -q '^ *latency\b'; then
 	vmexec latency rt --timeout 300 -- 'rtlab lab run latency --scenario load-fifo --duration 5s --json /tmp/r.json > /dev/null && cat /tmp/r.json'
 	ok "$(rc latency)" "rt: rtlab lab run latency (5 s, load-fifo) ran inside the VM"
-	[ "$(jq -r .schema "$tmp/latency.out" 2>/dev/null)" = rtlab.result/1 ] &&
+	[ "$(jq -r .schema "$tmp/latency.out" 2>/dev/null)" = rtlab.result/2 ] &&
 		[ "$(jq -r '.env.realtime and .env.in_vm' "$tmp/latency.out" 2>/dev/null)" = true ] &&
 		[ "$(jq -r '.summary.samples_count > 0' "$tmp/latency.out" 2>/dev/null)" = true ] &&
 		"$RTLAB" lab report "$tmp/latency.out" > "$tmp/latency.report" 2>&1
-	ok $? "rt: its results document is rtlab.result/1 (PREEMPT_RT, in a VM, samples) and rtlab lab report reads it"
+	ok $? "rt: its results document is rtlab.result/2 (PREEMPT_RT, in a VM, samples) and rtlab lab report reads it"
 	sed -n '1,12s/^/# /p' "$tmp/latency.report"
 else
 	skip "rt: rtlab lab run latency inside the VM" "this rtlab has no latency lab"
