@@ -141,6 +141,7 @@ $(RTLAB): $(APP_OBJS) $(BUILD)/librtlab.a
 	$(Q)$(CC) $(RT_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 # A test's extra link flags (e.g. -Wl,--wrap=...) go in LDFLAGS_<test name>.
+LDFLAGS_test_lab_common = -Wl,--wrap=renameat2
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(HELPER_OBJS) $(BUILD)/librtlab.a
 	$(say) LD $@
 	@mkdir -p $(@D)
