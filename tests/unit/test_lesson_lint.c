@@ -1,8 +1,8 @@
 /*
  * Unit tests for the lesson linter: fixture lessons in tests/data/lessons,
  * good and broken, each broken one with the exact "file:line: message" lines
- * it must produce; and the shipped lessons, which must lint clean and hold
- * 800 to 1500 words of prose.
+ * it must produce; the shipped lessons, which must lint clean and hold
+ * 800 to 1500 words of prose; and nesting 50,000 deep.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,9 +12,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/rt_buf.h"
 #include "lesson/lesson_doc.h"
@@ -174,6 +176,61 @@ static void test_shipped_lessons(void **state)
 	assert_true(lessons > 0);
 }
 
+/* A scratch lesson file <tmp dir>/@name; the caller removes it with unscratch(). */
+static char *scratch(const char *name, const char *text, size_t len)
+{
+	char dir[] = "/tmp/rtlab-lint-XXXXXX", *path;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	assert_true(asprintf(&path, "%s/%s", dir, name) > 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+static void unscratch(char *path)
+{
+	char *copy = strdup(path);
+	int a = unlink(path), b;
+
+	assert_non_null(copy);
+	b = rmdir(dirname(copy));
+	free(copy);
+	free(path);
+	assert_int_equal(a, 0);
+	assert_int_equal(b, 0);
+}
+
+/* 50,000 nested '>' or "- ": one problem at the line where it starts, no crash. */
+static void test_deep_nesting(void **state)
+{
+	static const char *const opens[] = { ">", "- ", "> - " };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(opens) / sizeof(opens[0]); k++) {
+		struct rt_buf md = RT_BUF_INIT, got = RT_BUF_INIT, want = RT_BUF_INIT;
+		char *path;
+
+		assert_int_equal(rt_buf_puts(&md, "# Deep\n\n"), 0);
+		for (int i = 0; i < 50000; i++)
+			assert_int_equal(rt_buf_puts(&md, opens[k]), 0);
+		assert_int_equal(rt_buf_puts(&md, "x\n"), 0);
+		path = scratch("01-deep.md", rt_buf_str(&md), md.len);
+		assert_int_equal(rt_buf_printf(&want, "%s:3: nesting deeper than %u levels (block "
+					       "quotes, lists, emphasis, links); shown as plain "
+					       "text\n", path, LESSON_MAX_NESTING), 0);
+		assert_int_equal(lesson_lint_file(path, &got), 1);
+		assert_string_equal(rt_buf_str(&got), rt_buf_str(&want));
+		unscratch(path);
+		rt_buf_fini(&md);
+		rt_buf_fini(&got);
+		rt_buf_fini(&want);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_good_resolves),
 		cmocka_unit_test(test_shipped_lessons),
+		cmocka_unit_test(test_deep_nesting),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
