@@ -1110,8 +1110,11 @@ int lesson_doc_load(const char *path, struct lesson_doc **out, char **cause)
 
 	*out = NULL;
 	ret = rt_file_read(path, LESSON_MAX_BYTES, &data, &len);
+	if (ret == -EFBIG)
+		return rt_err(cause, ret, "%s: is larger than %u bytes (%u MiB), the most a lesson "
+			      "may have", path, LESSON_MAX_BYTES, LESSON_MAX_BYTES >> 20);
 	if (ret)
-		return rt_err(cause, ret, "%s: %s", path, strerror(-ret));
+		return rt_err(cause, ret, "%s: cannot read: %s", path, strerror(-ret));
 	ret = lesson_doc_parse(data, len, path, out, cause);
 	if (ret)
 		goto out_free;

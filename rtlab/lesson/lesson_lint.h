@@ -24,7 +24,9 @@ struct rt_buf;
  * nothing is nested deeper than LESSON_MAX_NESTING levels.
  *
  * Returns the number of problems (0 = clean), or a negative errno when the
- * file cannot be read or memory runs out (a line saying so is appended).
+ * file cannot be read or is larger than a lesson may be, or memory runs out
+ * (a line saying so is appended: "path: cannot read: <reason>" or "path: is
+ * larger than N bytes ..."); `rtlab lesson lint` counts that as a problem.
  */
 int lesson_lint_file(const char *path, struct rt_buf *errors);
 

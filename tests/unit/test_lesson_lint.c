@@ -2,7 +2,8 @@
  * Unit tests for the lesson linter: fixture lessons in tests/data/lessons,
  * good and broken, each broken one with the exact "file:line: message" lines
  * it must produce; the shipped lessons, which must lint clean and hold
- * 800 to 1500 words of prose; and nesting 50,000 deep.
+ * 800 to 1500 words of prose; nesting 50,000 deep, a file too large and one
+ * that cannot be read.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -231,6 +232,37 @@ static void test_deep_nesting(void **state)
 	}
 }
 
+/* A file that cannot be read, or is too large, says so. */
+static void test_unreadable_and_oversized(void **state)
+{
+	struct rt_buf got = RT_BUF_INIT, want = RT_BUF_INIT;
+	size_t big = (4u << 20) + 1;
+	char *text = malloc(big), *path;
+
+	(void)state;
+	assert_non_null(text);
+	memset(text, 'a', big);
+	memcpy(text, "# Big\n\n", 7);
+	path = scratch("02-big.md", text, big);
+	free(text);
+	assert_int_equal(lesson_lint_file(path, &got), -EFBIG);
+	assert_int_equal(rt_buf_printf(&want, "%s: is larger than 4194304 bytes (4 MiB), the most "
+				       "a lesson may have\n", path), 0);
+	assert_string_equal(rt_buf_str(&got), rt_buf_str(&want));
+	unscratch(path);
+	rt_buf_reset(&got);
+	rt_buf_reset(&want);
+
+	/* A directory given as a file (root reads anything, so no permission test here). */
+	path = fixture("");
+	assert_int_equal(lesson_lint_file(path, &got), -EISDIR);
+	assert_int_equal(rt_buf_printf(&want, "%s: cannot read: Is a directory\n", path), 0);
+	assert_string_equal(rt_buf_str(&got), rt_buf_str(&want));
+	free(path);
+	rt_buf_fini(&got);
+	rt_buf_fini(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -239,6 +271,7 @@ int main(void)
 		cmocka_unit_test(test_good_resolves),
 		cmocka_unit_test(test_shipped_lessons),
 		cmocka_unit_test(test_deep_nesting),
+		cmocka_unit_test(test_unreadable_and_oversized),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
