@@ -520,6 +520,7 @@ const struct cli_cmd cli_cmd_lab = {
 		"  --policy P         other, fifo or rr          --priority N   1..99 (fifo/rr)\n"
 		"  --interval US      base interval (1000)       --distance US  per thread (500)\n"
 		"  --threads N        measuring threads (1)      --cpus LIST    pin, e.g. 1 or 0,2-3\n"
+		"                     (online CPUs only: checked before the run)\n"
 		"  --mlock            mlockall and prefault      --load L[,L]|none  background load\n"
 		"  --hist-max US      histogram bound (2000)     --spike US     count spikes above US\n"
 		"  --dma-latency      hold /dev/cpu_dma_latency at 0 while measuring\n"
