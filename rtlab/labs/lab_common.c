@@ -245,23 +245,6 @@ static int save_fill(int fd, const char *text, size_t len, const char **step)
 	return ret;
 }
 
-/*
- * Give @tmp the name @path unless something already has it (-EEXIST).
- * RENAME_NOREPLACE does that in one step; some filesystems (NFS, FUSE,
- * older ones) lack it, and link() never replaces either.
- */
-static int save_move_noreplace(const char *tmp, const char *path)
-{
-	if (renameat2(AT_FDCWD, tmp, AT_FDCWD, path, RENAME_NOREPLACE) == 0)
-		return 0;
-	if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
-		return -errno;
-	if (link(tmp, path) < 0)
-		return -errno;
-	unlink(tmp);
-	return 0;
-}
-
 /* Name @tmp "<dir>/<prefix>-<UTC time>[-N].json", the first that is free. */
 static int save_name_free(const char *tmp, const char *dir, const char *prefix, char **path)
 {
@@ -278,7 +261,8 @@ static int save_name_free(const char *tmp, const char *dir, const char *prefix, 
 		if ((n == 1 ? asprintf(&p, "%s/%s-%s.json", dir, prefix, stamp) :
 		     asprintf(&p, "%s/%s-%s-%u.json", dir, prefix, stamp, n)) < 0)
 			return -ENOMEM;
-		ret = save_move_noreplace(tmp, p);
+		/* Never replaces: a run that took this name in the same second keeps it. */
+		ret = rt_file_rename_noreplace(tmp, p);
 		if (!ret) {
 			*path = p;
 			return 0;

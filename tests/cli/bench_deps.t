@@ -8,22 +8,10 @@
 set -u
 : "${SRCDIR:?set SRCDIR to the source tree}"
 
-n=0
-fails=0
-check() {
-	local desc=$1
-	shift
-	n=$((n + 1))
-	if "$@"; then echo "ok $n - $desc"; else echo "not ok $n - $desc"; fails=$((fails + 1)); fi
-}
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
+. "$SRCDIR/tests/cli/lib/tap.bash"
 
 # Make afresh, not as a sub-make of the `make check` that runs this test.
 unset MAKEFLAGS MFLAGS MAKELEVEL
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-chmod 0755 "$tmp"
 
 # Packages that are surely installed: the ones this test itself runs.
 present=$(dpkg-query -S "$(command -v make)" 2>/dev/null | cut -d: -f1)
@@ -42,13 +30,10 @@ check "the benchmarks' packages are rt-tests, stress-ng and time" \
 check "make deps does not install them (make check stays as light)" \
 	bash -c "! grep -qwE 'rt-tests|stress-ng' '$SRCDIR/scripts/deps.sh'"
 
-if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+if ! can_switch; then
 	skip "bench-deps as a normal user: needs root and setpriv to switch users"
 else
-	asnobody() {
-		setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$tmp" "$@"
-	}
-	asnobody make -C "$SRCDIR" --no-print-directory bench-deps \
+	as_nobody make -C "$SRCDIR" --no-print-directory bench-deps \
 		BENCH_PKGS="rtlab-no-such-package" >"$tmp/out" 2>&1
 	rc=$?
 	check "make bench-deps as a normal user with something missing fails" [ "$rc" -ne 0 ]
@@ -56,12 +41,11 @@ else
 		grep -q 'make bench-deps: these Debian packages are missing: rtlab-no-such-package' "$tmp/out"
 	check "and says to use sudo" grep -q "sudo make bench-deps" "$tmp/out"
 
-	asnobody make -C "$SRCDIR" --no-print-directory bench BUILD="$tmp/b" \
+	as_nobody make -C "$SRCDIR" --no-print-directory bench BUILD="$tmp/b" \
 		BENCH_PKGS="rtlab-no-such-package" >"$tmp/out" 2>&1
 	rc=$?
 	check "make bench stops at bench-deps, before building or measuring" \
 		bash -c "[ $rc -ne 0 ] && grep -q 'sudo make bench-deps' '$tmp/out' && ! grep -q 'cyclictest missing' '$tmp/out' && [ ! -e '$tmp/b' ]"
 fi
 
-echo "1..$n"
-exit $((fails > 0))
+tap_done

@@ -1,30 +1,12 @@
 #!/bin/bash
 # What `rtlab lab run` refuses before it measures: --cpus naming a CPU that is
-# not online is a usage error (exit 2) that names the online CPUs; the ftrace lab without access to tracefs says that tracefs needs
-# root, as `rtlab doctor` does. TAP output for prove. Needs RTLAB and SRCDIR.
+# not online is a usage error (exit 2) that names the online CPUs; the ftrace
+# lab without access to tracefs says that tracefs needs root, as `rtlab
+# doctor` does. TAP output for prove. Needs RTLAB and SRCDIR.
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ $# -gt 1 ] && echo "# $2"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-check() { # check DESC CONDITION...
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc" "$(head -c 600 "$tmp/err" 2>/dev/null | tr '\n' ' ')"; fi
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-chmod 0755 "$tmp"
-export XDG_STATE_HOME=$tmp/state RTLAB_JOURNAL_DIR=$tmp/journal
-
-run() { # run ARGS... -> $tmp/out, $tmp/err, $rc
-	"$RTLAB" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-}
+. "$SRCDIR/tests/cli/lib/tap.bash"
 
 # ---- --cpus against the online CPUs ----------------------------------------------
 # The online CPUs, as the kernel lists them ("0-1").
@@ -57,18 +39,14 @@ else
 fi
 
 # ---- ftrace without access to tracefs ------------------------------------------------
-if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+if ! can_switch; then
 	skip "ftrace as nobody: needs root (to switch) and setpriv"
 elif ! tdir=$(awk '$3 == "tracefs" { print $2; exit }' /proc/mounts) || [ -z "$tdir" ]; then
 	skip "ftrace as nobody: tracefs is not mounted here"
 elif setpriv --reuid=65534 --regid=65534 --clear-groups test -w "$tdir/instances" 2>/dev/null; then
 	skip "ftrace as nobody: this tracefs is writable by nobody"
 else
-	mkdir -p "$tmp/nobody"
-	chown 65534:65534 "$tmp/nobody"
-	env HOME="$tmp/nobody" XDG_STATE_HOME="$tmp/nobody/state" RTLAB_JOURNAL_DIR="$tmp/nobody/j" \
-		setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$RTLAB" lab run ftrace --duration 1s --json "$tmp/nobody/ft.json" \
+	as_nobody rtlab lab run ftrace --duration 1s --json "$tmp/nobody/ft.json" \
 		>"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	check "ftrace as nobody exits 1" [ "$rc" -eq 1 ]
@@ -79,5 +57,4 @@ else
 	check "before starting anything" bash -c "! grep -q 'starting the probe' '$tmp/err'"
 fi
 
-echo "1..$n"
-exit $((fails > 0))
+tap_done

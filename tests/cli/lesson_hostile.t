@@ -7,28 +7,11 @@
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ $# -gt 1 ] && echo "# $2"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-check() { # check DESC CONDITION...
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc" "$(head -c 600 "$tmp/err" 2>/dev/null | tr '\n' ' ')"; fi
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-chmod 0755 "$tmp"
-export XDG_STATE_HOME=$tmp/state RTLAB_JOURNAL_DIR=$tmp/journal RTLAB_DATADIR=$tmp/data
+. "$SRCDIR/tests/cli/lib/tap.bash"
+export RTLAB_DATADIR=$tmp/data
 lessons=$tmp/data/lessons
 mkdir -p "$lessons"
 
-run() { # run ARGS... -> $tmp/out, $tmp/err, $rc
-	"$RTLAB" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
-	rc=$?
-}
 # deep FILE MARKER: a lesson whose line 3 nests MARKER 50,000 times around "x".
 deep() {
 	{
@@ -66,21 +49,16 @@ check "an oversized lesson: exit 1" [ "$rc" -eq 1 ]
 check "says it is too large" grep -qxF "$tmp/03-big.md: is larger than 4194304 bytes (4 MiB), the most a lesson may have" "$tmp/out"
 check "and counts it as a problem" grep -qF "1 problem in 1 of 1 lesson file" "$tmp/err"
 
-if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+if ! can_switch; then
 	skip "an unreadable lesson: needs root (to make it) and setpriv"
 else
 	printf '# Secret\n' >"$tmp/04-secret.md"
 	chmod 0600 "$tmp/04-secret.md"
-	mkdir -p "$tmp/nobody"
-	chown 65534:65534 "$tmp/nobody"
-	env HOME="$tmp/nobody" XDG_STATE_HOME="$tmp/nobody/state" RTLAB_JOURNAL_DIR="$tmp/nobody/j" \
-		setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$RTLAB" lesson lint "$tmp/04-secret.md" >"$tmp/out" 2>"$tmp/err" </dev/null
+	as_nobody rtlab lesson lint "$tmp/04-secret.md" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	check "an unreadable lesson: exit 1" [ "$rc" -eq 1 ]
 	check "says it cannot be read and why" grep -qxF "$tmp/04-secret.md: cannot read: Permission denied" "$tmp/out"
 	check "and counts it as a problem" grep -qF "1 problem in 1 of 1 lesson file" "$tmp/err"
 fi
 
-echo "1..$n"
-exit $((fails > 0))
+tap_done

@@ -8,21 +8,8 @@
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
-n=0
-fails=0
-ok() { n=$((n + 1)); echo "ok $n - $1"; }
-not_ok() { n=$((n + 1)); fails=$((fails + 1)); echo "not ok $n - $1"; [ $# -gt 1 ] && echo "# $2"; }
-skip() { n=$((n + 1)); echo "ok $n # SKIP $1"; }
-check() { # check DESC CONDITION...
-	local desc=$1
-	shift
-	if "$@"; then ok "$desc"; else not_ok "$desc" "$(head -c 600 "$tmp/err" 2>/dev/null | tr '\n' ' ')"; fi
-}
-
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-chmod 0755 "$tmp"
-export XDG_STATE_HOME=$tmp/state RTLAB_JOURNAL_DIR=$tmp/journal TMPDIR=$tmp/tmpdir
+. "$SRCDIR/tests/cli/lib/tap.bash"
+export TMPDIR=$tmp/tmpdir
 mkdir -p "$TMPDIR"
 results=$XDG_STATE_HOME/rtlab/results
 quick="latency --scenario idle-other --duration 300ms"
@@ -113,16 +100,14 @@ XDG_STATE_HOME=$tmp/badstate run lab run $slow
 check "an unusable state directory exits 1 at once (${ms} ms)" \
 	bash -c "[ $rc -eq 1 ] && [ $ms -lt 4000 ] && grep -q 'badstate/rtlab/results: cannot make the results directory: Not a directory (--json FILE saves' '$tmp/err'"
 
-if [ "$(id -u)" -ne 0 ] || ! command -v setpriv >/dev/null 2>&1; then
+if ! can_switch; then
 	skip "a directory the user may not write: needs root and setpriv"
 else
-	mkdir -p "$tmp/rootonly" "$tmp/nobody"
+	mkdir -p "$tmp/rootonly"
 	chmod 0755 "$tmp/rootonly"
-	chown 65534:65534 "$tmp/nobody"
 	t0=$(now_ms)
-	env HOME="$tmp/nobody" XDG_STATE_HOME="$tmp/nobody/state" RTLAB_JOURNAL_DIR="$tmp/nobody/j" \
-		setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$RTLAB" lab run $slow --json "$tmp/rootonly/out.json" >"$tmp/out" 2>"$tmp/err" </dev/null
+	# shellcheck disable=SC2086
+	as_nobody rtlab lab run $slow --json "$tmp/rootonly/out.json" >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	ms=$(($(now_ms) - t0))
 	check "a directory nobody may not write fails at once with Permission denied (${ms} ms)" \
@@ -130,16 +115,21 @@ else
 fi
 
 # ---- a late failure lands in a fallback, and says where --------------------------
+# late_run GONE ARGS...: a 2 s run; once it measures, GONE is removed. Sets rc, fb.
+late_run() {
+	local gone=$1
+	shift
+	"$RTLAB" lab run latency --scenario idle-other --duration 2s "$@" \
+		>/dev/null 2>"$tmp/err" </dev/null &
+	pid=$!
+	wait_line "$tmp/err" "idle-other: other" && rm -rf "$gone"
+	wait "$pid"
+	rc=$?
+	fb=$(sed -n 's/^rtlab lab run: results saved instead to \(.*\.json\)$/\1/p' "$tmp/err")
+}
+
 mkdir "$tmp/late"
-"$RTLAB" lab run latency --scenario idle-other --duration 2s --json "$tmp/late/out.json" \
-	>/dev/null 2>"$tmp/err" </dev/null &
-pid=$!
-if wait_line "$tmp/err" "idle-other: other"; then
-	rm -rf "$tmp/late"
-fi
-wait "$pid"
-rc=$?
-fb=$(sed -n 's/^rtlab lab run: results saved instead to \(.*\.json\)$/\1/p' "$tmp/err")
+late_run "$tmp/late" --json "$tmp/late/out.json"
 check "the directory of --json vanished during the run: exit 1" [ "$rc" -eq 1 ]
 check "it says why the file is not where asked" \
 	grep -qF "$tmp/late/out.json: cannot rename the file into place: No such file or directory" "$tmp/err"
@@ -149,14 +139,7 @@ check "the fallback document is complete" valid "$fb"
 check "the progress file points at it" grep -qF "\"result\": \"$fb\"" "$XDG_STATE_HOME/rtlab/progress.json"
 
 rm -rf "$results"
-"$RTLAB" lab run latency --scenario idle-other --duration 2s >/dev/null 2>"$tmp/err" </dev/null &
-pid=$!
-if wait_line "$tmp/err" "idle-other: other"; then
-	rm -rf "$results"
-fi
-wait "$pid"
-rc=$?
-fb=$(sed -n 's/^rtlab lab run: results saved instead to \(.*\.json\)$/\1/p' "$tmp/err")
+late_run "$results"
 check "the results directory vanished during the run: exit 1" [ "$rc" -eq 1 ]
 check "the document went to \$TMPDIR ($fb)" \
 	bash -c "[[ '$fb' == $TMPDIR/rtlab-latency-*.json ]] && [ \$(stat -c %a '$fb') = 600 ]"
@@ -199,5 +182,4 @@ check "and keeps the partial document" valid "$tmp/hup.json"
 check "marked interrupted" [ "$(json_get "$tmp/hup.json" 'd["extra"]["interrupted"]' 2>/dev/null)" = True ]
 check "and says it is partial" grep -q "results written to $tmp/hup.json (interrupted: partial)" "$tmp/err"
 
-echo "1..$n"
-exit $((fails > 0))
+tap_done
