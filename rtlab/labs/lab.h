@@ -58,7 +58,7 @@ struct lab_ctx {
 	void *params;			/* from the lab's parse_params(), or NULL for defaults */
 	unsigned int duration_ms;	/* the lab's own unit of time (the lab says which); 0 = default */
 	uint64_t seed;			/* for simulations and randomised scenarios */
-	volatile sig_atomic_t *stop;	/* set (non-zero) by SIGINT/SIGTERM; may be NULL */
+	volatile sig_atomic_t *stop;	/* set (non-zero) by SIGINT/SIGTERM/SIGHUP; may be NULL */
 	struct rt_journal *journal;	/* every host change goes through it; may be NULL */
 	const char *progress_path;	/* progress file; NULL = the default */
 	void *live;			/* a lab-specific live model the run keeps current, or NULL */

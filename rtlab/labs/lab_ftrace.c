@@ -840,6 +840,7 @@ static int start_probe(struct ft_run *r, char **cause)
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	ret = rt_probe_start(&cfg, &r->probe, &why);
 	if (ret == -EPERM) {
@@ -1447,8 +1448,8 @@ static int ft_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 	if (ret)
 		goto out;
 	if (r.interrupted)
-		rt_result_add_note(r.res, "interrupted (SIGINT/SIGTERM): the document holds what "
-				   "was measured until then");
+		rt_result_add_note(r.res, "interrupted (SIGINT, SIGTERM or SIGHUP): the document "
+				   "holds what was measured until then");
 	copy_answers(ctx, r.res);
 	out->interrupted = r.interrupted;
 	out->res = r.res;

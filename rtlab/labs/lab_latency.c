@@ -458,6 +458,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	ret = start_probe(&cfg, r, &probe, cause);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -1050,8 +1051,8 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 		dma_fd = -1;
 	}
 	if (out->interrupted)
-		rt_result_add_note(res, "interrupted (SIGINT/SIGTERM): the document holds what "
-				   "was measured until then");
+		rt_result_add_note(res, "interrupted (SIGINT, SIGTERM or SIGHUP): the document "
+				   "holds what was measured until then");
 	ret = rt_result_set_param_bool(res, "interrupted", out->interrupted);
 	ret = ret ? ret : set_summary(res, all, drops, overruns, done);
 	extra = rt_result_extra(res);
