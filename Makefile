@@ -1,6 +1,7 @@
 # rtlab: one non-recursive Makefile.
 #
 #   make deps      install the Debian packages rtlab needs (root; quiet when all present)
+#   make bench-deps  also what `make bench` needs: rt-tests (cyclictest), stress-ng, time
 #   make run       deps, build, start the ncurses UI
 #   make check     deps, build, every test (unit tests also under ASan+UBSan,
 #                  fuzz corpus replay, CLI and TUI tests)
@@ -9,6 +10,7 @@
 #   make vm        classroom VM images for the stock, rt and lab kernels ($(BUILD)/vm/images)
 #   make vm-test   build them, boot each under TCG and test inside (tests/vm/)
 #   make kmod      the latency injector module against Debian's 6.1 stock and rt headers
+#   make bench     rtlab's latency probe against cyclictest (root; calls bench-deps)
 #   make V=1       show full commands
 #
 # `run` and `check` call make again after `deps`, because the library checks
@@ -46,7 +48,7 @@ RT_CFLAGS = -std=gnu11 $(WARN) -MMD -MP -pthread
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # Goals that need no compiler and no libraries (checked before any build).
-NOBUILD_GOALS = deps clean uninstall run check help vm-test bench kmod
+NOBUILD_GOALS = deps bench-deps clean uninstall run check help vm-test bench kmod
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   missing = $(foreach p,$(1),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p)))
   MISSING := $(strip $(call missing,$(PKGS)))
@@ -100,7 +102,7 @@ RTLAB := $(BUILD)/rtlab
 # ---- Build ----------------------------------------------------------------
 
 .PHONY: FORCE all deps run check check-only test unit fuzz fuzz-replay cli-test install \
-	uninstall clean help bench
+	uninstall clean help bench bench-deps
 .DEFAULT_GOAL := all
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
@@ -142,6 +144,7 @@ $(RTLAB): $(APP_OBJS) $(BUILD)/librtlab.a
 
 # A test's extra link flags (e.g. -Wl,--wrap=...) go in LDFLAGS_<test name>.
 LDFLAGS_test_rt_hist = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
+LDFLAGS_test_lab_common = -Wl,--wrap=renameat2
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(HELPER_OBJS) $(BUILD)/librtlab.a
 	$(say) LD $@
 	@mkdir -p $(@D)
@@ -260,12 +263,18 @@ kmod:
 	fi
 
 # Not part of check: rtlab's probe against cyclictest, A B A B (root, a few
-# minutes); e.g. make bench BENCH_ARGS="--pairs 3 --duration 10s".
+# minutes); e.g. make bench BENCH_ARGS="--pairs 3 --duration 10s". Its tools
+# are installed by bench-deps, not by deps, so `make check` stays as light.
+BENCH_PKGS = rt-tests stress-ng time
+bench-deps:
+	$(Q)RTLAB_DEPS_TARGET=bench-deps RTLAB_DEPS_PKGS="$(BENCH_PKGS)" scripts/deps.sh
+
 bench:
+	$(Q)$(MAKE) --no-print-directory bench-deps
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/latency-vs-cyclictest $(BENCH_ARGS) $(abspath $(RTLAB))
 
 help:
-	@sed -n '3,15s/^# \{0,1\}//p' Makefile
+	@sed -n '3,17s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -2,8 +2,12 @@
 # Install the Debian packages rtlab needs to build, run and test. Idempotent:
 # prints nothing when everything is already installed. Needs root (or sudo)
 # only when something is missing. RTLAB_DEPS_PKGS replaces the package list
-# (the tests use it to check the not-root message).
+# and RTLAB_DEPS_TARGET the make target named in the messages: `make
+# bench-deps` uses both for what the benchmarks need (the tests use them to
+# check the not-root message).
 set -eu
+
+target=${RTLAB_DEPS_TARGET:-deps}
 
 PKGS=${RTLAB_DEPS_PKGS:-"make gcc pkg-config
 libncurses-dev libtracefs-dev libtraceevent-dev libck-dev libcmark-dev libjansson-dev
@@ -22,17 +26,17 @@ if [ "$(id -u)" -ne 0 ]; then
 	if command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
 		SUDO=sudo
 	else
-		echo "make deps: these Debian packages are missing:$missing" >&2
-		echo "make deps: run 'sudo make deps' (installing needs root), or install them with apt-get." >&2
+		echo "make $target: these Debian packages are missing:$missing" >&2
+		echo "make $target: run 'sudo make $target' (installing needs root), or install them with apt-get." >&2
 		exit 1
 	fi
 else
 	SUDO=
 fi
-echo "make deps: installing:$missing"
+echo "make $target: installing:$missing"
 export DEBIAN_FRONTEND=noninteractive
 # A fresh machine may have no package lists yet.
 $SUDO apt-get update -qq
 # shellcheck disable=SC2086
 $SUDO apt-get install -y -qq --no-install-recommends $missing >/dev/null
-echo "make deps: done"
+echo "make $target: done"

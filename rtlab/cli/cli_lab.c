@@ -4,12 +4,15 @@
  *
  *   list    every lab with its state and where it runs here (the doctor's
  *           evaluation), and what is missing;
- *   run     one lab run: the doctor decides the tier, SIGINT/SIGTERM set the
- *           stop flag the lab polls, progress goes to stderr, the final
- *           table to stdout, and the results document to --json FILE (or a
- *           time-stamped file in the state dir). Exit 0, 1 when the run
- *           failed or the lab is only planned, 2 on bad usage, 130 when
- *           interrupted (the document then holds what was measured);
+ *   run     one lab run: the doctor decides the tier, SIGINT/SIGTERM/SIGHUP
+ *           set the stop flag the lab polls, progress goes to stderr, the
+ *           final table to stdout, and the results document to --json FILE
+ *           (or a time-stamped file in the state dir; lab_save_open() checks
+ *           the place before the run measures). Exit 0, 1 when the run
+ *           failed, the lab is only planned or the document had to go to a
+ *           fallback place, 2 on bad usage, 130 when interrupted (SIGINT,
+ *           SIGTERM), 129 when the terminal closed (SIGHUP); the document
+ *           then holds what was measured;
  *   report  pictures and tables from a document, never a new measurement;
  *   answer  record the learner's written answers to a handout's questions.
  */
@@ -37,13 +40,20 @@
 #include "labs/lab.h"
 
 #define EXIT_INTERRUPTED 130
+#define EXIT_HANGUP (128 + SIGHUP)
 
+/* The signal that asked the run to stop, or 0. */
 static volatile sig_atomic_t stop_requested;
 
 static void on_stop(int sig)
 {
-	(void)sig;
-	stop_requested = 1;
+	stop_requested = sig;
+}
+
+/* A run stopped by a signal: 129 when the terminal closed, else 130 as for Ctrl-C. */
+static int stopped_status(void)
+{
+	return stop_requested == SIGHUP ? EXIT_HANGUP : EXIT_INTERRUPTED;
 }
 
 /* The doctor's facts for `lab list` (@lab NULL) or `lab run` (doctor_opts_quick()). */
@@ -172,10 +182,11 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 	struct lab_result res = { 0 };
 	struct rt_journal *journal = NULL;
 	struct rt_sink sink = { .progress = progress_line };
-	struct sigaction sa, old_int, old_term;
+	struct sigaction sa, old_int, old_term, old_hup;
 	struct rt_buf text = RT_BUF_INIT;
+	struct lab_save save = { 0 };
 	const char *json_path = NULL;
-	char **largv = NULL, *cause = NULL, *path = NULL;
+	char **largv = NULL, *cause = NULL;
 	void *params = NULL;
 	int largc = 0, ret, status = CLI_EXIT_FAIL;
 
@@ -253,6 +264,14 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 		free(cause);
 		goto out_doctor;
 	}
+	/* Before measuring: a place that cannot be written fails now, not after the run. */
+	ret = lab_save_open(&save, lab->name, json_path, &cause);
+	if (ret) {
+		fprintf(stderr, "rtlab lab run: %s%s\n", cause ? cause : strerror(-ret),
+			json_path ? "" : " (--json FILE saves the document elsewhere)");
+		free(cause);
+		goto out_doctor;
+	}
 	if (!r.env.root)
 		fprintf(stderr, "rtlab lab run: warning: not root: real-time policies and "
 			"mlockall are probably refused, and refused ones are measured as "
@@ -264,6 +283,7 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
+	sigaction(SIGHUP, &sa, &old_hup);
 	journal = rt_journal_open(NULL, &cause);
 	if (!journal) {
 		rt_log(RT_LOG_WARN, "no undo journal (%s); this run changes nothing that "
@@ -279,41 +299,41 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 			strerror(ret < 0 ? -ret : EIO));
 		goto out_journal;
 	}
-	path = json_path ? strdup(json_path) : lab_result_default_path(lab->name);
-	if (!path) {
-		fprintf(stderr, "rtlab lab run: no place for the results document (give "
-			"--json FILE)\n");
-		goto out_journal;
-	}
-	ret = rt_result_write(res.res, path, &cause);
+	ret = lab_save_commit(&save, res.res, &cause);
 	if (ret) {
 		fprintf(stderr, "rtlab lab run: %s\n", cause ? cause : strerror(-ret));
 		free(cause);
 		goto out_journal;
 	}
-	fprintf(stderr, "rtlab lab run: results written to %s%s\n", path,
-		res.interrupted ? " (interrupted: partial)" : "");
-	lab_record_progress(lab->name, res.interrupted ? "interrupted" : "done", path);
+	if (save.missed)
+		fprintf(stderr, "rtlab lab run: %s\nrtlab lab run: results saved instead to "
+			"%s%s\n", save.missed, save.path,
+			res.interrupted ? " (interrupted: partial)" : "");
+	else
+		fprintf(stderr, "rtlab lab run: results written to %s%s\n", save.path,
+			res.interrupted ? " (interrupted: partial)" : "");
+	lab_record_progress(lab->name, res.interrupted ? "interrupted" : "done", save.path);
 	if (lab->text && lab->text(&res, &text) == 0)
 		cli_text_put(stdout, rt_buf_str(&text));
 	fflush(stdout);
-	status = res.interrupted ? EXIT_INTERRUPTED : CLI_EXIT_OK;
+	status = res.interrupted ? stopped_status() : save.missed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 
 out_journal:
 	if (journal)
 		rt_journal_close(journal);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
-	if (stop_requested && status != CLI_EXIT_OK)
-		status = EXIT_INTERRUPTED;
+	sigaction(SIGHUP, &old_hup, NULL);
+	if (stop_requested && status == CLI_EXIT_FAIL && !save.missed)
+		status = stopped_status();
 out_doctor:
+	lab_save_fini(&save);
 	doctor_report_fini(&r);
 out_params:
 	if (params && lab->free_params)
 		lab->free_params(params);
 	lab_result_fini(&res);
 	rt_buf_fini(&text);
-	free(path);
 	return status;
 }
 
@@ -487,8 +507,12 @@ const struct cli_cmd cli_cmd_lab = {
 	.help = "Subcommands:\n"
 		"  list [--json]      every lab, its state, where it runs here and what is missing\n"
 		"  run LAB [OPTIONS]  run a lab headless: progress on stderr, the final table on\n"
-		"                     stdout, the results document in --json FILE (default: a\n"
-		"                     time-stamped file under the state dir's results/)\n"
+		"                     stdout, the results document in --json FILE (replaced if\n"
+		"                     it exists; default: a time-stamped file under the state\n"
+		"                     dir's results/, -2, -3... when that name is taken). A place\n"
+		"                     that cannot be written fails before measuring; one that\n"
+		"                     fails at the end sends the document to results/ or $TMPDIR\n"
+		"                     and says where (exit 1)\n"
 		"  report FILE        read a results document (never measures): --svg F writes\n"
 		"                     the plot, --html F a self-contained report,\n"
 		"                     --cyclictest-hist prints cyclictest's -h histogram layout;\n"
@@ -506,6 +530,7 @@ const struct cli_cmd cli_cmd_lab = {
 		"  --policy P         other, fifo or rr          --priority N   1..99 (fifo/rr)\n"
 		"  --interval US      base interval (1000)       --distance US  per thread (500)\n"
 		"  --threads N        measuring threads (1)      --cpus LIST    pin, e.g. 1 or 0,2-3\n"
+		"                     (online CPUs only: checked before the run)\n"
 		"  --mlock            mlockall and prefault      --load L[,L]|none  background load\n"
 		"  --hist-max US      1 us buckets below (2000)  --spike US     count spikes above US\n"
 		"  --dma-latency      hold /dev/cpu_dma_latency at 0 while measuring\n"
@@ -528,7 +553,8 @@ const struct cli_cmd cli_cmd_lab = {
 		"  --no-busy          no nice-19 loop on the probe's CPU (wake-ups from idle\n"
 		"                     may then go unmatched on some kernels)\n"
 		"\n"
-		"Exit status: 0 success; 1 the lab failed, is planned, or cannot run here;\n"
-		"2 bad usage; 130 interrupted (the document holds what was measured).\n",
+		"Exit status: 0 success; 1 the lab failed, is planned, cannot run here, or its\n"
+		"document went to a fallback place; 2 bad usage; 130 interrupted (SIGINT,\n"
+		"SIGTERM), 129 the terminal closed (SIGHUP): the document holds what was measured.\n",
 	.main = lab_main,
 };

@@ -571,10 +571,12 @@ static void lint_one(const char *path, struct lint_run *r)
 	r->files++;
 	cli_text_put(stdout, rt_buf_str(&errors));
 	if (n < 0) {
+		/* A file that cannot be read or is too large is a problem too, said as such. */
 		if (!errors.len)
-			printf("%s:1: cannot check: %s\n", path, strerror(-n));
+			printf("%s: cannot check: %s\n", path, strerror(-n));
 		r->failed = true;
 		r->bad_files++;
+		r->problems++;
 	} else if (n > 0) {
 		r->problems += (unsigned int)n;
 		r->bad_files++;

@@ -369,3 +369,20 @@ int rt_mkdir_p(const char *path, mode_t mode)
 	free(copy);
 	return ret;
 }
+
+int rt_file_rename_noreplace(const char *from, const char *to)
+{
+	int err;
+
+	if (renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE) == 0)
+		return 0;
+	if (errno != EINVAL && errno != ENOSYS && errno != EOPNOTSUPP)
+		return -errno;
+	if (link(from, to) < 0)
+		return -errno;
+	if (unlink(from) == 0)
+		return 0;
+	err = errno;
+	unlink(to);
+	return -err;
+}

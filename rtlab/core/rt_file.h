@@ -125,4 +125,14 @@ int rt_write_all(int fd, const void *data, size_t len);
 /* fsync the directory that holds @path. 0 or -errno. */
 int rt_fsync_parent(const char *path);
 
+/**
+ * rt_file_rename_noreplace - rename @from to @to, never replacing @to
+ *
+ * renameat2(RENAME_NOREPLACE); on a filesystem without it (NFS, FUSE, older
+ * ones) link() and unlink(), since link() never replaces either. Returns 0,
+ * -EEXIST when @to exists, or another negative errno (@from is left as it
+ * was).
+ */
+int rt_file_rename_noreplace(const char *from, const char *to);
+
 #endif

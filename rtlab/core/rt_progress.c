@@ -432,22 +432,12 @@ static char *move_aside(const char *path)
 			errno = ENOMEM;
 			return NULL;
 		}
-		if (renameat2(AT_FDCWD, path, AT_FDCWD, dest, RENAME_NOREPLACE) == 0)
+		r = rt_file_rename_noreplace(path, dest);
+		if (r == 0)
 			return dest;
-		if (errno == EINVAL || errno == ENOSYS) {
-			/* File system without RENAME_NOREPLACE: link() never replaces either. */
-			if (link(path, dest) == 0) {
-				if (unlink(path) == 0)
-					return dest;
-				r = errno;
-				unlink(dest);
-				errno = r;
-				free(dest);
-				return NULL;
-			}
-		}
-		if (errno != EEXIST) {
+		if (r != -EEXIST) {
 			free(dest);
+			errno = -r;
 			return NULL;
 		}
 		free(dest);

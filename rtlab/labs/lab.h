@@ -58,7 +58,7 @@ struct lab_ctx {
 	void *params;			/* from the lab's parse_params(), or NULL for defaults */
 	unsigned int duration_ms;	/* the lab's own unit of time (the lab says which); 0 = default */
 	uint64_t seed;			/* for simulations and randomised scenarios */
-	volatile sig_atomic_t *stop;	/* set (non-zero) by SIGINT/SIGTERM; may be NULL */
+	volatile sig_atomic_t *stop;	/* set (non-zero) by SIGINT/SIGTERM/SIGHUP; may be NULL */
 	struct rt_journal *journal;	/* every host change goes through it; may be NULL */
 	const char *progress_path;	/* progress file; NULL = the default */
 	void *live;			/* a lab-specific live model the run keeps current, or NULL */
@@ -174,13 +174,67 @@ int lab_answer_set(const char *path, const char *lab, const char *qid, const cha
 int lab_answer_get(const char *path, const char *lab, const char *qid, char **out,
 		   char **cause);
 
-/**
- * lab_result_default_path - "<state dir>/results/<lab>-<UTC time>.json"
+/* ---- Saving a run's results document (lab_common.c) ------------------------ */
+
+/*
+ * Where one run's results document goes. The front ends (`rtlab lab run`
+ * and the TUI's lab screens) save through this and only this, so a
+ * measurement is never lost:
  *
- * Creates the results directory. Returns a string the caller frees, or NULL
- * with errno set.
+ *   lab_save_open()    before measuring: the temporary file is created in
+ *                      the directory the document will go to, so a place
+ *                      that cannot be written is found before the run;
+ *   lab_save_commit()  after the run: the document is written to that file
+ *                      and given its name. A default name never replaces a
+ *                      file (a second run in the same second gets "-2",
+ *                      "-3"...); a file the user named (--json FILE) is
+ *                      replaced, as a shell redirection would. When this
+ *                      step fails late (the directory vanished, the disk is
+ *                      full) the document goes to the state directory's
+ *                      results/, else to $TMPDIR or /tmp, and @missed says
+ *                      why it is not where it was asked to go;
+ *   lab_save_fini()    frees, and removes the temporary file of a run that
+ *                      left no document.
  */
-char *lab_result_default_path(const char *lab);
+struct lab_save {
+	const char *lab;	/* borrowed: the lab's name, the default name's prefix */
+	char *target;		/* owned: the file the user named, or NULL for the default */
+	char *dir;		/* owned: the results directory, for a default name */
+	char *tmp;		/* owned: the temporary file, between open and commit */
+	int fd;			/* open on tmp while tmp is set */
+	char *path;		/* owned: where the document went, after a commit */
+	char *missed;		/* owned: why it did not go where asked (a fallback took it) */
+};
+
+/**
+ * lab_save_open - settle where @lab's document goes, before the run measures
+ * @s: the caller's storage; released with lab_save_fini()
+ * @lab: the lab's name; borrowed, it outlives @s
+ * @target: the file the user named, or NULL for
+ *          "<state dir>/results/<lab>-<UTC time>[-N].json"
+ *
+ * Creates the results directory (default) and a temporary file beside the
+ * target. A @target that exists and is not a regular file is refused.
+ * Returns 0, or a negative errno with @cause naming the path and why.
+ */
+int lab_save_open(struct lab_save *s, const char *lab, const char *target, char **cause);
+
+/**
+ * lab_save_commit - write @res where lab_save_open() settled, or to a fallback
+ * @s: an open save
+ * @res: the document; validated here
+ *
+ * Returns 0 when the document is saved: s->path says where, and s->missed
+ * is set when that is a fallback. Otherwise a negative errno with @cause
+ * (the document was invalid, or no place at all could be written).
+ */
+int lab_save_commit(struct lab_save *s, const struct rt_result *res, char **cause);
+
+/*
+ * lab_save_fini - remove the temporary file of a save never committed, and
+ * free; @s is zeroed. A zeroed @s (never opened) is fine too.
+ */
+void lab_save_fini(struct lab_save *s);
 
 /**
  * lab_record_progress - note in the learner's progress that @lab ran

@@ -40,6 +40,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <jansson.h>
+#include <limits.h>
 #include <math.h>
 #include <pthread.h>
 #include <sched.h>
@@ -171,12 +172,44 @@ static int pick_tracer(const struct lab_ctx *ctx, const struct ftrace_params *p,
 	return refuse_tracer(ctx, p->tracer[0] ? p->tracer : "irqsoff", cause);
 }
 
+/*
+ * tracefs is root's (mode 0700 on current kernels): without it every step of
+ * a run fails with a bare "Permission denied". Say so before the run starts,
+ * in the words `rtlab doctor` uses.
+ */
+static int tracefs_access(char **cause)
+{
+	const char *dir = tracefs_tracing_dir(), *what;
+	char path[PATH_MAX];
+	int err;
+
+	if (!dir)
+		return rt_err(cause, -ENOENT, "ftrace: tracefs is not mounted, and mounting it "
+			      "needs root: run with sudo (or in the classroom VM, `rtlab vm run`)");
+	snprintf(path, sizeof(path), "%s/instances", dir);
+	what = dir;
+	err = access(dir, R_OK | X_OK) ? errno : 0;
+	if (!err) {
+		what = path;
+		err = access(path, W_OK | X_OK) ? errno : 0;
+	}
+	if (err != EACCES && err != EPERM && err != EROFS)
+		return 0;	/* allowed, or not a question of rights: the run says what */
+	return rt_err(cause, -EPERM, "ftrace: tracefs needs root: %s: %s. Run with sudo: tracefs "
+		      "is readable and writable only by root (or use the classroom VM, `rtlab vm "
+		      "run`)", what, strerror(err));
+}
+
 static int ft_check_caps(struct lab_ctx *ctx, char **cause)
 {
 	struct ftrace_params defaults;
 	const struct ftrace_params *p = params_of(ctx, &defaults);
 	char tracer[FTRACE_TRACER_MAX];
+	int ret;
 
+	ret = tracefs_access(cause);
+	if (ret)
+		return ret;
 	if (p->mode == FTRACE_MODE_TRACER)
 		return pick_tracer(ctx, p, tracer, sizeof(tracer), cause);
 	return 0;
@@ -786,6 +819,7 @@ static int start_probe(struct ft_run *r, char **cause)
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	ret = rt_probe_start(&cfg, &r->probe, &why);
 	if (ret == -EPERM) {
@@ -1397,8 +1431,8 @@ static int ft_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 	if (ret)
 		goto out;
 	if (r.interrupted)
-		rt_result_add_note(r.res, "interrupted (SIGINT/SIGTERM): the document holds what "
-				   "was measured until then");
+		rt_result_add_note(r.res, "interrupted (SIGINT, SIGTERM or SIGHUP): the document "
+				   "holds what was measured until then");
 	copy_answers(ctx, r.res);
 	out->interrupted = r.interrupted;
 	out->res = r.res;

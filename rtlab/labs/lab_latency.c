@@ -50,6 +50,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_env.h"
 #include "core/rt_err.h"
+#include "core/rt_file.h"
 #include "core/rt_hist.h"
 #include "core/rt_load.h"
 #include "core/rt_log.h"
@@ -281,30 +282,6 @@ struct housekeeping {
 	char cpus[64];			/* the CPU list used, "" when nothing was moved */
 };
 
-static void cpu_list(const cpu_set_t *set, char *buf, size_t size)
-{
-	size_t len = 0;
-
-	buf[0] = '\0';
-	for (unsigned int c = 0; c < CPU_SETSIZE && len + 1 < size; c++) {
-		unsigned int e = c;
-		int w;
-
-		if (!CPU_ISSET(c, set))
-			continue;
-		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
-			e++;
-		w = e == c ? snprintf(buf + len, size - len, "%s%u", len ? "," : "", c) :
-			     snprintf(buf + len, size - len, "%s%u-%u", len ? "," : "", c, e);
-		if (w < 0 || (size_t)w >= size - len) {
-			buf[len] = '\0';
-			return;
-		}
-		len += (size_t)w;
-		c = e;
-	}
-}
-
 static void housekeeping_move(struct housekeeping *hk, const int *measuring, unsigned int nm)
 {
 	cpu_set_t set;
@@ -332,7 +309,7 @@ static void housekeeping_move(struct housekeeping *hk, const int *measuring, uns
 	}
 	closedir(dir);
 	if (hk->n)
-		cpu_list(&set, hk->cpus, sizeof(hk->cpus));
+		latency_format_cpus(&set, hk->cpus, sizeof(hk->cpus));
 }
 
 static void housekeeping_restore(struct housekeeping *hk)
@@ -482,6 +459,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
 	sigaddset(&block, SIGTERM);
+	sigaddset(&block, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &block, &old);
 	ret = start_probe(&cfg, r, &probe, cause);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
@@ -1062,8 +1040,8 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 		dma_fd = -1;
 	}
 	if (out->interrupted)
-		rt_result_add_note(res, "interrupted (SIGINT/SIGTERM): the document holds what "
-				   "was measured until then");
+		rt_result_add_note(res, "interrupted (SIGINT, SIGTERM or SIGHUP): the document "
+				   "holds what was measured until then");
 	ret = rt_result_set_param_bool(res, "interrupted", out->interrupted);
 	ret = ret ? ret : set_summary(res, all, drops, overruns, done);
 	extra = rt_result_extra(res);
@@ -1214,15 +1192,48 @@ static int lat_text(const struct lab_result *lr, struct rt_buf *out)
 	return ret ? -ENOMEM : 0;
 }
 
+/*
+ * The online CPUs (/sys/devices/system/cpu/online, "0-1"), else the ones
+ * this process may run on. Not the affinity mask first: a run under
+ * `taskset` may still pin its probe to any online CPU.
+ */
+static int online_cpus(cpu_set_t *set)
+{
+	static unsigned int cpus[LATENCY_MAX_CPUS];
+	unsigned int n = 0;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	CPU_ZERO(set);
+	ret = rt_file_read("/sys/devices/system/cpu/online", 4096, &text, &len);
+	if (!ret) {
+		while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+			text[--len] = '\0';
+		ret = latency_parse_cpus(text, cpus, LATENCY_MAX_CPUS, &n);
+		free(text);
+	}
+	if (!ret) {
+		for (unsigned int i = 0; i < n; i++)
+			CPU_SET(cpus[i], set);
+		return 0;
+	}
+	return sched_getaffinity(0, sizeof(*set), set) ? -errno : 0;
+}
+
 static int lat_parse_params(int argc, char **argv, void **params, char **cause)
 {
 	struct latency_params *p = malloc(sizeof(*p));
+	cpu_set_t usable;
 	int ret;
 
 	*params = NULL;
 	if (!p)
 		return rt_err(cause, -ENOMEM, "out of memory");
 	ret = latency_params_parse(argc, argv, p, cause);
+	/* A CPU this process cannot use is a usage error now, not a failed run later. */
+	if (!ret && p->ncpus && online_cpus(&usable) == 0)
+		ret = latency_params_check_cpus(p, &usable, cause);
 	if (ret) {
 		free(p);
 		return ret;

@@ -17,6 +17,7 @@
 #define RTLAB_LABS_LAB_LATENCY_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -116,6 +117,25 @@ int latency_parse_duration(const char *s, unsigned int *ms);
  * Every CPU is below LATENCY_MAX_CPUS. Returns 0 or -EINVAL.
  */
 int latency_parse_cpus(const char *s, unsigned int *cpus, unsigned int max, unsigned int *n);
+
+/**
+ * latency_params_check_cpus - refuse --cpus naming a CPU that is not online
+ * @p: parsed options
+ * @usable: the online CPUs, passed in so that the check stays pure
+ * @cause: on failure "--cpus: CPU 5 is not online here (the online CPUs are
+ *         0-1)"; several are named as a list
+ *
+ * Returns 0 (also when --cpus was not given) or -EINVAL.
+ */
+int latency_params_check_cpus(const struct latency_params *p, const cpu_set_t *usable,
+			      char **cause);
+
+/**
+ * latency_format_cpus - @set as a CPU list, "0-3,6"
+ * @buf: receives the list, "" for an empty set; cut at a whole entry when
+ *       @size is too small
+ */
+void latency_format_cpus(const cpu_set_t *set, char *buf, size_t size);
 
 /* "other", "fifo", "rr" for a SCHED_* policy. */
 const char *latency_policy_name(int policy);

@@ -237,6 +237,53 @@ static int parse_load(const char *s, char *out, size_t size, char **cause)
 	return 0;
 }
 
+/* ---- CPU lists ----------------------------------------------------------------- */
+
+void latency_format_cpus(const cpu_set_t *set, char *buf, size_t size)
+{
+	size_t len = 0;
+
+	if (!size)
+		return;
+	buf[0] = '\0';
+	for (unsigned int c = 0; c < CPU_SETSIZE && len + 1 < size; c++) {
+		unsigned int e = c;
+		int w;
+
+		if (!CPU_ISSET(c, set))
+			continue;
+		while (e + 1 < CPU_SETSIZE && CPU_ISSET(e + 1, set))
+			e++;
+		w = e == c ? snprintf(buf + len, size - len, "%s%u", len ? "," : "", c) :
+			     snprintf(buf + len, size - len, "%s%u-%u", len ? "," : "", c, e);
+		if (w < 0 || (size_t)w >= size - len) {
+			buf[len] = '\0';
+			return;
+		}
+		len += (size_t)w;
+		c = e;
+	}
+}
+
+int latency_params_check_cpus(const struct latency_params *p, const cpu_set_t *usable,
+			      char **cause)
+{
+	char bad[64], ok[64];
+	cpu_set_t missing;
+
+	CPU_ZERO(&missing);
+	for (unsigned int i = 0; i < p->ncpus; i++)
+		if (p->cpus[i] >= CPU_SETSIZE || !CPU_ISSET(p->cpus[i], usable))
+			CPU_SET(p->cpus[i] < CPU_SETSIZE ? p->cpus[i] : CPU_SETSIZE - 1, &missing);
+	if (!CPU_COUNT(&missing))
+		return 0;
+	latency_format_cpus(&missing, bad, sizeof(bad));
+	latency_format_cpus(usable, ok, sizeof(ok));
+	return rt_err(cause, -EINVAL, "--cpus: CPU%s %s %s not online here (the online CPUs are "
+		      "%s)", CPU_COUNT(&missing) > 1 ? "s" : "", bad,
+		      CPU_COUNT(&missing) > 1 ? "are" : "is", ok[0] ? ok : "none");
+}
+
 /* ---- The option parser ------------------------------------------------------- */
 
 enum opt_id {

@@ -5,6 +5,10 @@
  * in doc->quizzes plus one (0 = malformed), a link its reference number. The
  * layout then walks the same tree with those tags.
  *
+ * cmark sets no limit on nesting, so parsing first turns anything nested
+ * deeper than LESSON_MAX_NESTING into plain text (prune_deep()); every walk
+ * after that, recursive or not, stays shallow.
+ *
  * Layout is a recursive walk over the blocks with a stack of prefixes (quote
  * bars, list markers with their hanging indents). Each leaf block is turned
  * into runs of styled text, cut into words at spaces and filled greedily
@@ -239,26 +243,52 @@ static int add_problem_msg(struct parse_ctx *pc, unsigned int line, char *msg)
 	return 0;
 }
 
-/* Plain text of an inline subtree: markup dropped, breaks as spaces. */
+/*
+ * Plain text of a subtree: markup dropped, breaks and the ends of blocks as
+ * spaces. Walked with cmark's iterator, not recursion, since this is also
+ * what a subtree nested too deep is turned into (see prune_deep()).
+ */
 static int flatten(cmark_node *node, struct rt_buf *b)
 {
+	cmark_iter *it = cmark_iter_new(node);
+	cmark_event_type ev;
 	int ret = 0;
 
-	for (cmark_node *c = cmark_node_first_child(node); c && !ret; c = cmark_node_next(c)) {
-		switch (cmark_node_get_type(c)) {
+	if (!it)
+		return -ENOMEM;
+	while (!ret && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *c = cmark_iter_get_node(it);
+		cmark_node_type type = cmark_node_get_type(c);
+
+		if (c == node)
+			continue;
+		if (ev == CMARK_EVENT_EXIT) {
+			/* A paragraph, heading or item inside ends: keep the words apart. */
+			if (type < CMARK_NODE_FIRST_INLINE && b->len && rt_buf_str(b)[b->len - 1] != ' ')
+				ret = rt_buf_puts(b, " ");
+			continue;
+		}
+		switch (type) {
 		case CMARK_NODE_TEXT:
 		case CMARK_NODE_CODE:
 		case CMARK_NODE_HTML_INLINE:
 			ret = rt_buf_puts(b, cmark_node_get_literal(c));
+			break;
+		case CMARK_NODE_CODE_BLOCK:
+		case CMARK_NODE_HTML_BLOCK:
+			ret = rt_buf_puts(b, cmark_node_get_literal(c));
+			if (!ret)
+				ret = rt_buf_puts(b, " ");
 			break;
 		case CMARK_NODE_SOFTBREAK:
 		case CMARK_NODE_LINEBREAK:
 			ret = rt_buf_puts(b, " ");
 			break;
 		default:
-			ret = flatten(c, b);
+			break;
 		}
 	}
+	cmark_iter_free(it);
 	return ret;
 }
 
@@ -641,6 +671,131 @@ static int visit(struct parse_ctx *pc, cmark_node *node)
 	}
 }
 
+/* ---- Nesting ----------------------------------------------------------- */
+
+/* The nodes cmark's iterator enters without a matching exit: they hold no children. */
+static bool node_is_leaf(cmark_node *node)
+{
+	switch (cmark_node_get_type(node)) {
+	case CMARK_NODE_HTML_BLOCK:
+	case CMARK_NODE_THEMATIC_BREAK:
+	case CMARK_NODE_CODE_BLOCK:
+	case CMARK_NODE_TEXT:
+	case CMARK_NODE_SOFTBREAK:
+	case CMARK_NODE_LINEBREAK:
+	case CMARK_NODE_CODE:
+	case CMARK_NODE_HTML_INLINE:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A paragraph or heading of plain text: already as flat as a cut would make it. */
+static bool only_leaves(cmark_node *node)
+{
+	cmark_node_type type = cmark_node_get_type(node);
+
+	if (type != CMARK_NODE_PARAGRAPH && type != CMARK_NODE_HEADING)
+		return false;
+	for (cmark_node *c = cmark_node_first_child(node); c; c = cmark_node_next(c))
+		if (!node_is_leaf(c))
+			return false;
+	return true;
+}
+
+/*
+ * Put the plain text of @node where @node was: a text node among inlines, a
+ * paragraph among blocks. Returns the new node (@node is freed), or NULL.
+ */
+static cmark_node *flatten_node(cmark_node *node)
+{
+	bool inl = cmark_node_get_type(node) >= CMARK_NODE_FIRST_INLINE;
+	struct rt_buf b = RT_BUF_INIT;
+	cmark_node *text = NULL, *para = NULL, *repl;
+
+	if (flatten(node, &b))
+		goto out_fail;
+	text = cmark_node_new(CMARK_NODE_TEXT);
+	if (!text || !cmark_node_set_literal(text, rt_buf_str(&b)))
+		goto out_fail;
+	repl = text;
+	if (!inl) {
+		para = cmark_node_new(CMARK_NODE_PARAGRAPH);
+		if (!para || !cmark_node_append_child(para, text))
+			goto out_fail;
+		text = NULL;
+		repl = para;
+	}
+	if (!cmark_node_insert_before(node, repl))
+		goto out_fail;
+	cmark_node_free(node);
+	rt_buf_fini(&b);
+	return repl;
+
+out_fail:
+	if (text)
+		cmark_node_free(text);
+	if (para)
+		cmark_node_free(para);
+	rt_buf_fini(&b);
+	return NULL;
+}
+
+/*
+ * cmark parses any nesting without recursion (a 4 MiB line of '>' is a tree
+ * two million block quotes deep: about 2 s and 250 MB, bounded by
+ * LESSON_MAX_BYTES), but sets no limit on it. The layout walks the tree
+ * recursively, so here, right after parsing, a container nested deeper than
+ * LESSON_MAX_NESTING levels is replaced by its plain text (with a problem
+ * that says so); everything after this sees a tree of bounded depth. An item
+ * too deep takes its whole list with it, since a list holds only items; a
+ * paragraph of plain text one level too deep is left as it is.
+ */
+static int prune_deep(struct parse_ctx *pc)
+{
+	cmark_node *root = pc->doc->root;
+	cmark_iter *it = cmark_iter_new(root);
+	unsigned int depth = 0;		/* containers entered, the document not counted */
+	cmark_event_type ev;
+	int ret = 0;
+
+	if (!it)
+		return -ENOMEM;
+	while (!ret && (ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *node = cmark_iter_get_node(it), *cut = node, *repl;
+		unsigned int line;
+
+		if (node == root || node_is_leaf(node))
+			continue;
+		if (ev == CMARK_EVENT_EXIT) {
+			depth--;
+			continue;
+		}
+		if (++depth <= LESSON_MAX_NESTING || only_leaves(node))
+			continue;
+		/* Neither this node's exit nor (for an item) its list's will come. */
+		depth--;
+		if (cmark_node_get_type(node) == CMARK_NODE_ITEM) {
+			cut = cmark_node_parent(node);
+			depth--;
+		}
+		line = block_line(cut);
+		repl = flatten_node(cut);
+		if (!repl) {
+			ret = -ENOMEM;
+			break;
+		}
+		cmark_iter_reset(it, repl, node_is_leaf(repl) ? CMARK_EVENT_ENTER :
+				 CMARK_EVENT_EXIT);
+		ret = add_problem(pc->doc, &pc->cap_problems, line, "nesting deeper than %u "
+				  "levels (block quotes, lists, emphasis, links); shown as plain text",
+				  LESSON_MAX_NESTING);
+	}
+	cmark_iter_free(it);
+	return ret;
+}
+
 static int index_lines(struct parse_ctx *pc)
 {
 	size_t cap = 0, n = 0;
@@ -680,6 +835,10 @@ int lesson_doc_parse(const char *text, size_t len, const char *name, struct less
 	doc->root = cmark_parse_document(text, len, CMARK_OPT_SOURCEPOS | CMARK_OPT_VALIDATE_UTF8);
 	if (!doc->root)
 		goto out_err;
+	ret = prune_deep(&pc);
+	if (ret)
+		goto out_err;
+	ret = -ENOMEM;
 	it = cmark_iter_new(doc->root);
 	if (!it)
 		goto out_err;
@@ -954,6 +1113,13 @@ int lesson_doc_load(const char *path, struct lesson_doc **out, char **cause)
 
 	*out = NULL;
 	ret = rt_file_load(path, 0, LESSON_MAX_BYTES, &data, &len, cause);
+	if (ret == -EFBIG && cause) {
+		/* Say what the limit is for: a lesson, not any file rtlab reads. */
+		free(*cause);
+		*cause = NULL;
+		return rt_err(cause, ret, "%s: is larger than %u bytes (%u MiB), the most a lesson "
+			      "may have", path, LESSON_MAX_BYTES, LESSON_MAX_BYTES >> 20);
+	}
 	if (ret)
 		return ret;
 	ret = lesson_doc_parse(data, len, path, out, cause);
@@ -1039,6 +1205,7 @@ struct inl {
 	struct rt_buf text;
 	struct run *runs;
 	size_t nruns, cap;
+	unsigned int depth;	/* gather() calls on the stack */
 };
 
 struct level {
@@ -1058,6 +1225,7 @@ struct lay_ctx {
 	struct level lv[LAYOUT_MAX_LEVELS];
 	unsigned int nlv;
 	unsigned int list_depth;
+	unsigned int depth;	/* layout_blocks() calls on the stack */
 	unsigned int style;	/* or-ed into content (QUOTE) */
 	unsigned int src;	/* source line of the block being laid out */
 	bool gap;		/* a blank line is due before the next block */
@@ -1442,11 +1610,15 @@ static void inl_fini(struct inl *in)
 	free(in->runs);
 }
 
-/* Styled runs of an inline subtree. */
+/* Styled runs of an inline subtree; as deep as the tree, which parsing bounded. */
 static int gather(struct inl *in, cmark_node *node, unsigned int style, unsigned int link)
 {
 	int ret = 0;
 
+	if (++in->depth > LESSON_MAX_NESTING + 1) {
+		in->depth--;
+		return -ELOOP;
+	}
 	for (cmark_node *c = cmark_node_first_child(node); c && !ret; c = cmark_node_next(c)) {
 		const char *lit = cmark_node_get_literal(c);
 		char ref[24];
@@ -1487,13 +1659,14 @@ static int gather(struct inl *in, cmark_node *node, unsigned int style, unsigned
 			ret = gather(in, c, style, link);
 		}
 	}
+	in->depth--;
 	return ret;
 }
 
 static int layout_inline(struct lay_ctx *c, cmark_node *node, unsigned int style,
 			 enum lesson_line_kind kind, unsigned int heading)
 {
-	struct inl in = { RT_BUF_INIT, NULL, 0, 0 };
+	struct inl in = { RT_BUF_INIT, NULL, 0, 0, 0 };
 	int ret = gather(&in, node, style, 0);
 
 	if (!ret)
@@ -1526,6 +1699,7 @@ static void pop_level(struct lay_ctx *c, int pushed)
 }
 
 static int layout_blocks(struct lay_ctx *c, cmark_node *parent);
+static int layout_block(struct lay_ctx *c, cmark_node *node);
 
 /* One code line of the box: "│ " + text (cut with "…") + padding + " │". */
 static int code_line(struct lay_ctx *c, const char *s, size_t n, unsigned int inner,
@@ -1696,7 +1870,7 @@ out:
 static int layout_quiz(struct lay_ctx *c, cmark_node *node)
 {
 	unsigned int idx = (unsigned int)(uintptr_t)cmark_node_get_user_data(node);
-	struct inl in = { RT_BUF_INIT, NULL, 0, 0 };
+	struct inl in = { RT_BUF_INIT, NULL, 0, 0, 0 };
 	cmark_node *qdoc = NULL, *para;
 	int ret;
 
@@ -1739,7 +1913,7 @@ out:
 static int layout_html(struct lay_ctx *c, cmark_node *node)
 {
 	const char *lit = cmark_node_get_literal(node);
-	struct inl in = { RT_BUF_INIT, NULL, 0, 0 };
+	struct inl in = { RT_BUF_INIT, NULL, 0, 0, 0 };
 	int ret = 0;
 
 	for (const char *p = lit ? lit : ""; *p && !ret;) {
@@ -1840,8 +2014,24 @@ static int layout_list(struct lay_ctx *c, cmark_node *node)
 	return ret;
 }
 
-/* Lay out @node (a block) and, for containers, what it holds. */
+/*
+ * Lay out @node (a block) and, for containers, what it holds. The recursion
+ * is bounded: lesson_doc_parse() flattened whatever was nested deeper than
+ * LESSON_MAX_NESTING, and the guard below holds even if it had not.
+ */
 static int layout_blocks(struct lay_ctx *c, cmark_node *node)
+{
+	int ret;
+
+	if (c->depth > LESSON_MAX_NESTING + 1)
+		return -ELOOP;
+	c->depth++;
+	ret = layout_block(c, node);
+	c->depth--;
+	return ret;
+}
+
+static int layout_block(struct lay_ctx *c, cmark_node *node)
 {
 	unsigned int line = block_line(node), old;
 	char info[32];
@@ -1918,7 +2108,7 @@ static int layout_blocks(struct lay_ctx *c, cmark_node *node)
 static int layout_references(struct lay_ctx *c)
 {
 	const struct lesson_doc *doc = c->doc;
-	struct inl in = { RT_BUF_INIT, NULL, 0, 0 };
+	struct inl in = { RT_BUF_INIT, NULL, 0, 0, 0 };
 	int ret;
 
 	if (!doc->nrefs)

@@ -81,6 +81,14 @@ struct lesson_doc {
 	struct cmark_node *root;	/* owned; private to lesson_doc.c */
 };
 
+/*
+ * Containers (block quotes, lists and their items, paragraphs, emphasis,
+ * links) nested deeper than this are shown as plain text, and the lesson
+ * gets the problem "nesting deeper than N levels". No lesson needs more;
+ * the bound keeps every walk over the tree shallow.
+ */
+#define LESSON_MAX_NESTING 32
+
 /**
  * lesson_doc_parse - build the document model of one lesson
  * @text: the Markdown source (need not be NUL-terminated)
@@ -90,7 +98,7 @@ struct lesson_doc {
  * @cause: on failure, why (caller frees)
  *
  * Problems in the lesson (a broken quiz block, raw HTML, a table, an unknown
- * lab) do not make parsing fail: they are collected in @out->problems and the
+ * lab, nesting deeper than LESSON_MAX_NESTING) do not make parsing fail: they are collected in @out->problems and the
  * rest of the lesson is kept, so a reader can still show it. Links to lessons
  * and glossary terms stay unresolved until lesson_doc_resolve().
  * Returns 0 or -ENOMEM.

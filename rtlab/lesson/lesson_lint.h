@@ -19,11 +19,14 @@ struct rt_buf;
  * "# Title" and no other level-1 heading exists, every quiz block is well
  * formed and quiz ids are unique, every rtlab: link resolves (labs through
  * lab_find(), lessons among the sibling NN-*.md files, glossary terms among
- * the "## " headings of glossary.md), other links are http(s), and there are
- * no tables, raw HTML, images, setext headings or indented code blocks.
+ * the "## " headings of glossary.md), other links are http(s), there are
+ * no tables, raw HTML, images, setext headings or indented code blocks, and
+ * nothing is nested deeper than LESSON_MAX_NESTING levels.
  *
  * Returns the number of problems (0 = clean), or a negative errno when the
- * file cannot be read or memory runs out (a line saying so is appended).
+ * file cannot be read or is larger than a lesson may be, or memory runs out
+ * (a line saying so is appended: "path: cannot read: <reason>" or "path: is
+ * larger than N bytes ..."); `rtlab lesson lint` counts that as a problem.
  */
 int lesson_lint_file(const char *path, struct rt_buf *errors);
 

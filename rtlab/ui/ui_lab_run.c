@@ -14,9 +14,14 @@
  * undo journal is opened after those handlers are installed, so it passes
  * a stop on to them rather than exiting.
  *
- * A run that left a document is saved at once to the default results path
- * and recorded in the progress file with lab_record_progress(), as the CLI
- * does without --json; an interrupted run is saved too, as partial.
+ * Where the document goes is settled before the run starts, with
+ * lab_save_open() as the CLI does: a results directory that cannot be
+ * written stops the run before it measures. A run that left a document is
+ * saved at once with lab_save_commit() (a fallback place when the results
+ * directory failed meanwhile, which the status line names) and recorded in
+ * the progress file with lab_record_progress(); an interrupted run is saved
+ * too, as partial, also when a signal (SIGHUP: the terminal closed) ended
+ * the UI.
  */
 #include "ui_lab_run.h"
 
@@ -89,6 +94,7 @@ int ui_lab_run_prepare(struct ui_lab_run *r, const struct doctor_report *rep,
 	lab_result_fini(&r->res);
 	free(r->saved_path);
 	r->saved_path = NULL;
+	r->saved_elsewhere = false;
 	memset(&r->ctx, 0, sizeof(r->ctx));
 	r->ctx.tier = doctor_tier_name(dlab->tier);
 	r->ctx.degraded = dlab->degraded;
@@ -132,6 +138,15 @@ int ui_lab_run_start(struct ui_lab_run *r, bool need_journal)
 	r->stop = 0;
 	r->done = 0;
 	r->close_after_stop = false;
+	/* Before measuring: an unwritable results directory is found now, not after the run. */
+	lab_save_fini(&r->save);
+	ret = lab_save_open(&r->save, r->lab->name, NULL, &cause);
+	if (ret) {
+		ui_lab_run_say(r, true, "no run: %s", cause ? cause : strerror(-ret));
+		rt_log(RT_LOG_ERR, "%s: no run: %s", r->lab->name, cause ? cause : strerror(-ret));
+		free(cause);
+		return ret;
+	}
 	/* The UI's signal handlers are installed, so the journal passes stops on to them. */
 	r->journal = rt_journal_open(NULL, &cause);
 	if (!r->journal) {
@@ -140,6 +155,7 @@ int ui_lab_run_start(struct ui_lab_run *r, bool need_journal)
 			ui_lab_run_say(r, true, "no undo journal, so no run: %s", cause ? cause :
 				       "unknown error");
 			free(cause);
+			lab_save_fini(&r->save);
 			return ret;
 		}
 		rt_log(RT_LOG_WARN, "no undo journal (%s); this run changes nothing that "
@@ -161,6 +177,7 @@ int ui_lab_run_start(struct ui_lab_run *r, bool need_journal)
 		ui_lab_run_say(r, true, "cannot start the run: %s", strerror(ret));
 		rt_journal_close(r->journal);
 		r->journal = NULL;
+		lab_save_fini(&r->save);
 		return -ret;
 	}
 	r->worker_started = true;
@@ -172,31 +189,40 @@ int ui_lab_run_start(struct ui_lab_run *r, bool need_journal)
 
 int ui_lab_run_save(struct ui_lab_run *r, bool record)
 {
-	char *path, *cause = NULL;
+	char *cause = NULL;
 	int ret;
 
 	if (!r->res.res)
 		return -ENODATA;
-	path = r->saved_path ? strdup(r->saved_path) : lab_result_default_path(r->lab->name);
-	if (!path) {
-		ui_lab_run_say(r, true, "no place for the results document (state dir not "
-			       "writable)");
-		return -ENOENT;
+	if (r->saved_path) {
+		/* Saved once: the same file again (answers added), which is this run's own. */
+		ret = rt_result_write(r->res.res, r->saved_path, &cause);
+	} else {
+		/* Never saved (the run's save failed): a new default place. */
+		ret = r->save.tmp ? 0 : lab_save_open(&r->save, r->lab->name, NULL, &cause);
+		if (!ret)
+			ret = lab_save_commit(&r->save, r->res.res, &cause);
 	}
-	ret = rt_result_write(r->res.res, path, &cause);
 	if (ret) {
 		ui_lab_run_say(r, true, "not saved: %s", cause ? cause : strerror(-ret));
 		rt_log(RT_LOG_ERR, "%s: results not saved: %s", r->lab->name,
 		       cause ? cause : strerror(-ret));
 		free(cause);
-		free(path);
+		lab_save_fini(&r->save);
 		return ret;
 	}
-	free(r->saved_path);
-	r->saved_path = path;
+	if (!r->saved_path) {
+		r->saved_elsewhere = r->save.missed != NULL;
+		if (r->save.missed)
+			rt_log(RT_LOG_WARN, "%s: %s; results saved instead to %s", r->lab->name,
+			       r->save.missed, r->save.path);
+		r->saved_path = r->save.path;
+		r->save.path = NULL;
+		lab_save_fini(&r->save);
+	}
 	if (record)
 		lab_record_progress(r->lab->name, r->res.interrupted ? "interrupted" : "done",
-				    path);
+				    r->saved_path);
 	return 0;
 }
 
@@ -215,12 +241,15 @@ static void finish(struct ui_lab_run *r)
 	ret = r->run_ret || !r->res.res ? (r->run_ret < 0 ? r->run_ret : -EIO) : 0;
 	r->ops->ended(r->owner, ret);
 	if (ret) {
+		lab_save_fini(&r->save);
 		r->state = UI_LAB_SETUP;
 		return;
 	}
 	if (ui_lab_run_save(r, true) == 0) {
 		partial = r->res.interrupted ? " (stopped early: partial)" : "";
-		ui_lab_run_say(r, false, "results saved to %s%s", r->saved_path, partial);
+		ui_lab_run_say(r, r->saved_elsewhere, "results saved %sto %s%s",
+			       r->saved_elsewhere ? "(results directory failed) " : "",
+			       r->saved_path, partial);
 		rt_log(RT_LOG_INFO, "%s: results saved to %s%s", r->lab->name, r->saved_path,
 		       partial);
 	}
@@ -255,6 +284,7 @@ void ui_lab_run_fini(struct ui_lab_run *r)
 		finish(r);
 	}
 	lab_result_fini(&r->res);
+	lab_save_fini(&r->save);
 	free(r->saved_path);
 	memset(r, 0, sizeof(*r));
 }

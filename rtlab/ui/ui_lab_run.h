@@ -79,7 +79,9 @@ struct ui_lab_run {
 	int run_ret;
 	bool close_after_stop;			/* q while running: close once stopped */
 
+	struct lab_save save;			/* settled before the run; see lab_save_open() */
 	char *saved_path;			/* owned: where the document went, or NULL */
+	bool saved_elsewhere;			/* a fallback place: the results dir failed */
 	char message[256];			/* one line of feedback for the status row */
 	bool message_warn;
 };
@@ -136,15 +138,18 @@ int ui_lab_run_prepare(struct ui_lab_run *r, const struct doctor_report *rep,
 		       const struct doctor_lab *dlab, void *params, void *live, uint64_t seed);
 
 /**
- * ui_lab_run_start - open the undo journal and start the worker on r->ctx
+ * ui_lab_run_start - settle where the document goes, open the undo journal
+ * and start the worker on r->ctx
  * @r: a prepared run
  * @need_journal: refuse to run without a journal (a lab that writes to the
  *                host); otherwise a run without one only logs a warning
  *
  * The worker, and the threads the lab starts, block the stop signals, so
  * they reach the UI loop, which should make the screen stop the run.
- * Returns 0 with the state UI_LAB_RUNNING, or a negative errno after saying
- * why on the status line (the state is unchanged).
+ * A results directory that cannot be written refuses the run here, before
+ * it measures (lab_save_open()). Returns 0 with the state UI_LAB_RUNNING,
+ * or a negative errno after saying why on the status line (the state is
+ * unchanged).
  */
 int ui_lab_run_start(struct ui_lab_run *r, bool need_journal);
 
@@ -180,7 +185,9 @@ bool ui_lab_run_key(struct ui_lab_run *r, int key, enum ui_lab_action *act);
  * @r: a run whose document exists
  * @record: also note the run in the learner's progress file
  *
- * Once saved, the document goes to the same file again, not to a copy.
+ * The first save commits what ui_lab_run_start() opened (lab_save_commit():
+ * a fresh name, or a fallback place, never another run's file). Once saved,
+ * the document goes to the same file again, not to a copy.
  * Returns 0 (r->saved_path says where), or a negative errno after saying
  * why on the status line; -ENODATA when there is no document.
  */

@@ -1,8 +1,9 @@
 /*
  * Fuzz target for the latency lab's option parsers: the input is split at
  * newlines into an argv (after the lab name) for latency_params_parse(),
- * and every piece is also fed to the duration and CPU-list parsers. Any
- * success must give values inside the documented ranges.
+ * and every piece is also fed to the duration and CPU-list parsers; parsed
+ * options go through the --cpus check against a CPU set taken from the
+ * input. Any success must give values inside the documented ranges.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -52,6 +53,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	if (latency_params_parse(argc, argv, &params, &cause) == 0) {
+		cpu_set_t usable;
+		char *why = NULL;
+
+		/* The usable CPUs from the input's first bytes: the check is pure too. */
+		CPU_ZERO(&usable);
+		for (size_t k = 0; k < size && k < 8; k++)
+			for (unsigned int b = 0; b < 8; b++)
+				if (data[k] & (1u << b))
+					CPU_SET(k * 8 + b, &usable);
+		if (latency_params_check_cpus(&params, &usable, &why) != 0 && !why)
+			abort();
+		free(why);
 		if (params.nplans == 0 || params.nplans > LATENCY_MAX_SCENARIOS ||
 		    params.threads == 0 || params.threads > LATENCY_MAX_THREADS ||
 		    params.duration_ms == 0 || params.hist_max_us == 0 ||

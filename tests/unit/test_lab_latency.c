@@ -108,6 +108,53 @@ static void test_cpus(void **state)
 		assert_int_equal(latency_parse_cpus(*bad, c, 8, &n), -EINVAL);
 }
 
+/* --cpus against the online CPUs: checked at parse time, the set passed in. */
+static void test_cpus_usable(void **state)
+{
+	struct latency_params p;
+	cpu_set_t two, one;
+	char *cause = NULL, list[64];
+
+	(void)state;
+	CPU_ZERO(&two);
+	CPU_SET(0, &two);
+	CPU_SET(1, &two);
+	CPU_ZERO(&one);
+	CPU_SET(1, &one);
+	latency_params_init(&p);
+	assert_int_equal(latency_params_check_cpus(&p, &one, &cause), 0);	/* no --cpus */
+
+	p.ncpus = 1;
+	p.cpus[0] = 5;
+	assert_int_equal(latency_params_check_cpus(&p, &two, &cause), -EINVAL);
+	assert_string_equal(cause, "--cpus: CPU 5 is not online here (the online CPUs are 0-1)");
+	free(cause);
+	cause = NULL;
+
+	assert_int_equal(latency_parse_cpus("0-1023", p.cpus, LATENCY_MAX_CPUS, &p.ncpus), 0);
+	assert_int_equal(latency_params_check_cpus(&p, &two, &cause), -EINVAL);
+	assert_string_equal(cause, "--cpus: CPUs 2-1023 are not online here (the online CPUs "
+			    "are 0-1)");
+	free(cause);
+	cause = NULL;
+
+	assert_int_equal(latency_parse_cpus("1,0", p.cpus, LATENCY_MAX_CPUS, &p.ncpus), 0);
+	assert_int_equal(latency_params_check_cpus(&p, &two, &cause), 0);
+	assert_int_equal(latency_params_check_cpus(&p, &one, &cause), -EINVAL);
+	assert_string_equal(cause, "--cpus: CPU 0 is not online here (the online CPUs are 1)");
+	free(cause);
+
+	latency_format_cpus(&two, list, sizeof(list));
+	assert_string_equal(list, "0-1");
+	CPU_SET(3, &two);
+	CPU_SET(7, &two);
+	CPU_SET(8, &two);
+	latency_format_cpus(&two, list, sizeof(list));
+	assert_string_equal(list, "0-1,3,7-8");
+	latency_format_cpus(&two, list, 6);	/* cut at a whole entry */
+	assert_string_equal(list, "0-1,3");
+}
+
 static int parse(struct latency_params *p, char **cause, ...)
 {
 	char *argv[32];
@@ -572,6 +619,7 @@ int main(void)
 		cmocka_unit_test(test_scenarios),
 		cmocka_unit_test(test_duration),
 		cmocka_unit_test(test_cpus),
+		cmocka_unit_test(test_cpus_usable),
 		cmocka_unit_test(test_params_defaults_and_scenarios),
 		cmocka_unit_test(test_params_custom_and_overrides),
 		cmocka_unit_test(test_params_errors),

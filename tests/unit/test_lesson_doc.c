@@ -2,7 +2,8 @@
  * Unit tests for the lesson document model and its layout: wrapping at
  * several widths with double-width and combining characters, code boxes,
  * lists, quotes, links and references, headings, resize anchoring, search
- * and the plain text rendering.
+ * and the plain text rendering; and nesting 50,000 deep, which is shown
+ * flattened with a problem instead of overflowing the stack.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,6 +17,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <wchar.h>
+
+#include <cmark.h>
 
 #include "core/rt_buf.h"
 #include "lesson/lesson_doc.h"
@@ -660,6 +663,116 @@ static void test_text_cols_and_words(void **state)
 	lesson_doc_free(doc);
 }
 
+/* "# Deep\n\n" + @n times @open + "x" + @n times @close + "\n" */
+static char *deep_md(const char *open, const char *close, size_t n)
+{
+	struct rt_buf b = RT_BUF_INIT;
+
+	assert_int_equal(rt_buf_puts(&b, "# Deep\n\n"), 0);
+	for (size_t i = 0; i < n; i++)
+		assert_int_equal(rt_buf_puts(&b, open), 0);
+	assert_int_equal(rt_buf_puts(&b, "x"), 0);
+	for (size_t i = 0; close && i < n; i++)
+		assert_int_equal(rt_buf_puts(&b, close), 0);
+	assert_int_equal(rt_buf_puts(&b, "\n"), 0);
+	return rt_buf_take(&b);
+}
+
+/* Containers on the deepest path of the tree, the document not counted. */
+static unsigned int tree_depth(const struct lesson_doc *doc)
+{
+	cmark_iter *it = cmark_iter_new(doc->root);
+	unsigned int depth = 0, max = 0;
+	cmark_event_type ev;
+
+	assert_non_null(it);
+	while ((ev = cmark_iter_next(it)) != CMARK_EVENT_DONE) {
+		cmark_node *n = cmark_iter_get_node(it);
+
+		if (n == doc->root || !cmark_node_first_child(n))
+			continue;
+		if (ev == CMARK_EVENT_ENTER && ++depth > max)
+			max = depth;
+		else if (ev == CMARK_EVENT_EXIT)
+			depth--;
+	}
+	cmark_iter_free(it);
+	return max;
+}
+
+static size_t count_problems(const struct lesson_doc *doc, const char *part)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < doc->nproblems; i++)
+		if (strstr(doc->problems[i].msg, part))
+			n++;
+	return n;
+}
+
+static void test_deep_nesting(void **state)
+{
+	static const struct {
+		const char *open, *close;
+	} kinds[] = {
+		{ ">", NULL },			/* block quotes */
+		{ "- ", NULL },			/* bullet lists */
+		{ "1. ", NULL },		/* ordered lists */
+		{ "> - ", NULL },		/* both */
+		{ "*", "*" },			/* emphasis and strong */
+		{ "![", "](http://a)" },	/* images in images */
+	};
+	char want[96];
+
+	(void)state;
+	snprintf(want, sizeof(want), "t.md:3: nesting deeper than %u levels", LESSON_MAX_NESTING);
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		char *md = deep_md(kinds[k].open, kinds[k].close, 50000);
+		struct lesson_doc *doc = parse(md);
+		struct lesson_layout *lay;
+		size_t line;
+		unsigned int col;
+
+		if (count_problems(doc, want) != 1)
+			fail_msg("'%s' x 50000: %zu problems, none or several '%s'", kinds[k].open,
+				 doc->nproblems, want);
+		assert_true(tree_depth(doc) <= LESSON_MAX_NESTING + 1);
+		lay = layout(doc, 40);
+		check_widths(lay);
+		/* The text at the bottom is still there, as plain text. */
+		assert_int_equal(lesson_layout_search(lay, "x", 0, 1, &line, &col), 0);
+		lesson_layout_free(lay);
+		lesson_doc_free(doc);
+		free(md);
+	}
+
+	/* Exactly as deep as allowed: no problem; one level more: the problem. */
+	{
+		char *ok = deep_md(">", NULL, LESSON_MAX_NESTING);
+		char *over = deep_md(">", NULL, LESSON_MAX_NESTING + 1);
+		struct lesson_doc *a = parse(ok), *b = parse(over);
+		struct lesson_layout *lay = layout(a, 200);
+		unsigned int col, bars = 0;
+		size_t line;
+		char *t;
+
+		assert_int_equal(count_problems(a, "nesting"), 0);
+		assert_int_equal(count_problems(b, want), 1);
+		/* Every level still has its quote bar. */
+		assert_int_equal(lesson_layout_search(lay, "x", 0, 1, &line, &col), 0);
+		t = line_text(lay, line);
+		for (const char *p = t; (p = strstr(p, "\xe2\x94\x82")); p += 3)
+			bars++;
+		assert_int_equal(bars, LESSON_MAX_NESTING);
+		free(t);
+		lesson_layout_free(lay);
+		lesson_doc_free(a);
+		lesson_doc_free(b);
+		free(ok);
+		free(over);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -676,6 +789,7 @@ int main(void)
 		cmocka_unit_test(test_quiz_blocks),
 		cmocka_unit_test(test_unprintable_and_html),
 		cmocka_unit_test(test_text_cols_and_words),
+		cmocka_unit_test(test_deep_nesting),
 	};
 
 	if (!setlocale(LC_ALL, "C.UTF-8"))

@@ -1,8 +1,9 @@
 /*
  * Unit tests for the lesson linter: fixture lessons in tests/data/lessons,
  * good and broken, each broken one with the exact "file:line: message" lines
- * it must produce; and the shipped lessons, which must lint clean and hold
- * 800 to 1500 words of prose.
+ * it must produce; the shipped lessons, which must lint clean and hold
+ * 800 to 1500 words of prose; nesting 50,000 deep, a file too large and one
+ * that cannot be read.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,9 +13,11 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/rt_buf.h"
 #include "lesson/lesson_doc.h"
@@ -174,6 +177,92 @@ static void test_shipped_lessons(void **state)
 	assert_true(lessons > 0);
 }
 
+/* A scratch lesson file <tmp dir>/@name; the caller removes it with unscratch(). */
+static char *scratch(const char *name, const char *text, size_t len)
+{
+	char dir[] = "/tmp/rtlab-lint-XXXXXX", *path;
+	FILE *f;
+
+	assert_non_null(mkdtemp(dir));
+	assert_true(asprintf(&path, "%s/%s", dir, name) > 0);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(text, 1, len, f), len);
+	assert_int_equal(fclose(f), 0);
+	return path;
+}
+
+static void unscratch(char *path)
+{
+	char *copy = strdup(path);
+	int a = unlink(path), b;
+
+	assert_non_null(copy);
+	b = rmdir(dirname(copy));
+	free(copy);
+	free(path);
+	assert_int_equal(a, 0);
+	assert_int_equal(b, 0);
+}
+
+/* 50,000 nested '>' or "- ": one problem at the line where it starts, no crash. */
+static void test_deep_nesting(void **state)
+{
+	static const char *const opens[] = { ">", "- ", "> - " };
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(opens) / sizeof(opens[0]); k++) {
+		struct rt_buf md = RT_BUF_INIT, got = RT_BUF_INIT, want = RT_BUF_INIT;
+		char *path;
+
+		assert_int_equal(rt_buf_puts(&md, "# Deep\n\n"), 0);
+		for (int i = 0; i < 50000; i++)
+			assert_int_equal(rt_buf_puts(&md, opens[k]), 0);
+		assert_int_equal(rt_buf_puts(&md, "x\n"), 0);
+		path = scratch("01-deep.md", rt_buf_str(&md), md.len);
+		assert_int_equal(rt_buf_printf(&want, "%s:3: nesting deeper than %u levels (block "
+					       "quotes, lists, emphasis, links); shown as plain "
+					       "text\n", path, LESSON_MAX_NESTING), 0);
+		assert_int_equal(lesson_lint_file(path, &got), 1);
+		assert_string_equal(rt_buf_str(&got), rt_buf_str(&want));
+		unscratch(path);
+		rt_buf_fini(&md);
+		rt_buf_fini(&got);
+		rt_buf_fini(&want);
+	}
+}
+
+/* A file that cannot be read, or is too large, says so. */
+static void test_unreadable_and_oversized(void **state)
+{
+	struct rt_buf got = RT_BUF_INIT, want = RT_BUF_INIT;
+	size_t big = (4u << 20) + 1;
+	char *text = malloc(big), *path;
+
+	(void)state;
+	assert_non_null(text);
+	memset(text, 'a', big);
+	memcpy(text, "# Big\n\n", 7);
+	path = scratch("02-big.md", text, big);
+	free(text);
+	assert_int_equal(lesson_lint_file(path, &got), -EFBIG);
+	assert_int_equal(rt_buf_printf(&want, "%s: is larger than 4194304 bytes (4 MiB), the most "
+				       "a lesson may have\n", path), 0);
+	assert_string_equal(rt_buf_str(&got), rt_buf_str(&want));
+	unscratch(path);
+	rt_buf_reset(&got);
+	rt_buf_reset(&want);
+
+	/* A directory given as a file (root reads anything, so no permission test here). */
+	path = fixture("");
+	assert_int_equal(lesson_lint_file(path, &got), -EISDIR);
+	assert_int_equal(rt_buf_printf(&want, "%s: is a directory, not a regular file\n", path), 0);
+	assert_string_equal(rt_buf_str(&got), rt_buf_str(&want));
+	free(path);
+	rt_buf_fini(&got);
+	rt_buf_fini(&want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -181,6 +270,8 @@ int main(void)
 		cmocka_unit_test(test_missing_file),
 		cmocka_unit_test(test_good_resolves),
 		cmocka_unit_test(test_shipped_lessons),
+		cmocka_unit_test(test_deep_nesting),
+		cmocka_unit_test(test_unreadable_and_oversized),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
