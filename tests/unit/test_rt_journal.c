@@ -393,6 +393,17 @@ static void child_change_knobs(const char *dir, const struct knob *k, int fd,
 	for (size_t i = 0; i < NKNOBS; i++)
 		if (rt_journal_write_file(j, k[i].path, k[i].new, k[i].new_len, NULL))
 			_exit(11);
+	/*
+	 * A graceful child blocks SIGINT before saying 'k': the parent sends it as soon as it reads 'k', and a
+	 * signal arriving between the flag test and pause() would be lost and the child would
+	 * wait for ever. sigsuspend() unblocks and waits in one step.
+	 */
+	sigset_t block, wait_mask;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigprocmask(end == CHILD_GRACEFUL ? SIG_BLOCK : SIG_UNBLOCK, &block, &wait_mask);
+	sigdelset(&wait_mask, SIGINT);
 	if (write(fd, "k", 1) != 1)
 		_exit(12);
 	if (end == CHILD_EXIT)
@@ -403,7 +414,7 @@ static void child_change_knobs(const char *dir, const struct knob *k, int fd,
 		bool still_new;
 
 		while (!child_stop)
-			pause();
+			sigsuspend(&wait_mask);
 		/* The host must not be restored under a run that is still winding down. */
 		still_new = rt_file_read(k[0].path, 1 << 20, &data, &len) == 0 &&
 			    len == k[0].new_len && memcmp(data, k[0].new, len) == 0;
