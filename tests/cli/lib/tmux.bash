@@ -48,27 +48,20 @@ screen() { tm capture-pane -p -t "$1" 2>/dev/null; }
 # on_screen NAME TEXT: TEXT is on the screen now (a test for wait_until and press_until).
 on_screen() { screen "$1" | grep -qF -- "$2"; }
 
+# wait_grep F|E NAME PATTERN TENTHS: poll the screen until grep -F or -E finds PATTERN.
+wait_grep() {
+	for _ in $(seq "$4"); do
+		screen "$2" | grep -q"$1" -- "$3" && return 0
+		sleep 0.1
+	done
+	echo "# waited in vain for '$3' on this screen:"
+	screen "$2" | sed 's/^/#   |/'
+	return 1
+}
 # wait_for NAME TEXT [TENTHS]: poll the screen for TEXT, by default up to 10 s.
-wait_for() {
-	for _ in $(seq "${3:-100}"); do
-		screen "$1" | grep -qF -- "$2" && return 0
-		sleep 0.1
-	done
-	echo "# waited in vain for '$2' on this screen:"
-	screen "$1" | sed 's/^/#   |/'
-	return 1
-}
-
+wait_for() { wait_grep F "$1" "$2" "${3:-100}"; }
 # wait_match NAME ERE [TENTHS]: as wait_for, for a line matching the extended regex ERE.
-wait_match() {
-	for _ in $(seq "${3:-100}"); do
-		screen "$1" | grep -qE -- "$2" && return 0
-		sleep 0.1
-	done
-	echo "# waited in vain for /$2/ on this screen:"
-	screen "$1" | sed 's/^/#   |/'
-	return 1
-}
+wait_match() { wait_grep E "$1" "$2" "${3:-100}"; }
 
 # wait_gone NAME TEXT: poll until TEXT has left the screen, up to 10 s.
 wait_gone() {
