@@ -41,13 +41,18 @@ labs=$(sed -n 's/^[[:space:]]*\.name = "\([a-z0-9-]*\)",.*/\1/p' \
 
 # ---- the checklist -------------------------------------------------------
 
+# A guard against a hang, not a speed test: every child the doctor starts is
+# killed at its deadline (DOCTOR_TIMEOUT_MS, 3 s, then 1 s to reap), so it
+# ends within the sum of those deadlines, far below the 300 s here; how long
+# it takes on a loaded machine says nothing about rtlab. timeout(1) turns a
+# probe without a bound into a failure (status 124) instead of a stuck suite.
 start=$(date +%s%N)
-"$RTLAB" doctor >"$tmp/out" 2>"$tmp/err"
+timeout 300 "$RTLAB" doctor >"$tmp/out" 2>"$tmp/err"
 st=$?
 took_ms=$(( ($(date +%s%N) - start) / 1000000 ))
 ok $st "doctor exits 0 (took ${took_ms} ms)"
-[ "$took_ms" -lt 15000 ]
-ok $? "doctor finishes well within its child time limits"
+[ $st -ne 124 ]
+ok $? "doctor finishes: no probe without a bound"
 for lab in $labs; do
 	grep -q "^  ..  $lab " "$tmp/out"
 	ok $? "the checklist lists lab $lab with a tier"

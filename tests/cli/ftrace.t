@@ -106,10 +106,17 @@ run grade "$tmp/edited.json"
 check "an edited truth fails the grade" [ "$rc" -eq 1 ]
 
 # ---- SIGKILL leaves an instance; the next start removes it ------------------------
-"$RTLAB" lab run ftrace --duration 10s --no-cross-check --json "$tmp/k.json" >/dev/null 2>&1 &
+"$RTLAB" lab run ftrace --duration 10s --no-cross-check --json "$tmp/k.json" >/dev/null \
+	2>"$tmp/k.err" &
 pid=$!
-for _ in $(seq 50); do [ -d "$T/instances/rtlab-ftrace-$pid" ] && break; sleep 0.1; done
-sleep 0.3
+# Killed while it measures: its progress line says the instance is set up and tracing.
+measuring=false
+for _ in $(seq 600); do	# a bound against a hang only (60 s)
+	grep -q 'ftrace: events, ' "$tmp/k.err" && measuring=true && break
+	kill -0 "$pid" 2>/dev/null || break
+	sleep 0.1
+done
+check "the run to kill gets to measuring" $measuring
 kill -KILL "$pid"
 wait "$pid" 2>/dev/null
 check "a killed run leaves its instance" [ -d "$T/instances/rtlab-ftrace-$pid" ]

@@ -29,6 +29,16 @@ run() { # run ARGS... -> $tmp/out, $tmp/err, $rc
 json_get() { # json_get FILE PYTHON-EXPR(d) -> prints the value
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(($2))" "$1"
 }
+# wait_line PID FILE ERE: poll (up to 60 s, a bound against a hang only) until FILE
+# has a line matching ERE; fails at once when process PID has ended without one.
+wait_line() {
+	for _ in $(seq 600); do
+		grep -qE -- "$3" "$2" 2>/dev/null && return 0
+		kill -0 "$1" 2>/dev/null || break
+		sleep 0.1
+	done
+	grep -qE -- "$3" "$2" 2>/dev/null && kill -0 "$1" 2>/dev/null
+}
 
 # ---- list ----------------------------------------------------------------------
 run lab list
@@ -84,8 +94,13 @@ else
 		[ "$(json_get "$doc" 'd["extra"]["scenarios"][0]["policy"], d["extra"]["scenarios"][0]["rt_refused"]')" = "('fifo', None)" ]
 	check "summary has the required keys" \
 		[ "$(json_get "$doc" 'all(k in d["summary"] for k in ["min_us","avg_us","p99_us","max_us","samples_count","dropped_count"])')" = True ]
-	check "about 2000 samples at 1 ms" \
-		[ "$(json_get "$doc" '1800 <= d["summary"]["samples_count"] <= 2001')" = True ]
+	# 2 s at 1 ms plan 2000 wake-ups. A wake-up more than one interval late
+	# is an overrun and skips the planned ones it missed (at least two), like
+	# cyclictest: so exactly 2000 without overruns, and never more than that
+	# (loops + 2 * overruns <= 2002, the last overrun may skip past the end).
+	# How many overruns a loaded machine causes is not this test's business.
+	check "2000 wake-ups at 1 ms, less only what overruns skipped" \
+		[ "$(json_get "$doc" 'all(0 < t["loops_count"] and t["loops_count"] + 2 * t["overruns_count"] <= 2002 and (t["overruns_count"] > 0 or t["loops_count"] == 2000) for t in d["extra"]["scenarios"][0]["threads"]) and d["summary"]["samples_count"] == sum(t["loops_count"] - t["dropped_count"] for t in d["extra"]["scenarios"][0]["threads"])')" = True ]
 	check "one histogram named after the scenario" \
 		[ "$(json_get "$doc" '[h["name"] for h in d["histograms"]]')" = "['load-fifo']" ]
 	check "the written answer was copied" [ "$(json_get "$doc" 'd["answers"]["Q1"]')" = "the load steals the CPU" ]
@@ -107,16 +122,14 @@ else
 		--json "$tmp/pin.json" >/dev/null 2>"$tmp/pin.err" &
 	pid=$!
 	masks=
-	for _ in $(seq 40); do	# look while it measures (up to 4 s)
-		if grep -q 'custom: fifo' "$tmp/pin.err" 2>/dev/null; then
-			masks=$(for t in /proc/$pid/task/*; do
-				printf '%s:%s ' "$(basename "$t")" \
-					"$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status" 2>/dev/null)"
-			done)
-			break
-		fi
-		sleep 0.1
-	done
+	# Look while it measures: the progress line comes when measuring starts,
+	# and the masks are read at once, well inside the 2 s run.
+	if wait_line "$pid" "$tmp/pin.err" 'custom: fifo'; then
+		masks=$(for t in /proc/$pid/task/*; do
+			printf '%s:%s ' "$(basename "$t")" \
+				"$(awk '/^Cpus_allowed_list/ { print $2 }' "$t/status" 2>/dev/null)"
+		done)
+	fi
 	wait "$pid"
 	hk=1
 	[ "$(nproc)" -gt 2 ] && hk=1-$(($(nproc) - 1))
@@ -183,11 +196,9 @@ else
 	"$RTLAB" lab run latency --scenario load-fifo --duration 30s --dma-latency \
 		--json "$tmp/int.json" >"$tmp/out" 2>"$tmp/err" </dev/null &
 	pid=$!
-	during=
-	for _ in $(seq 1 40); do
-		sleep 0.1
-		grep -q 'load-fifo: fifo' "$tmp/err" && break
-	done
+	# The scenario's progress line comes once it measures, after the request
+	# for cpu_dma_latency 0 was made.
+	check "the run to interrupt gets to measuring" wait_line "$pid" "$tmp/err" 'load-fifo: fifo'
 	during=$(od -An -tu4 -N4 /dev/cpu_dma_latency | tr -d ' ')
 	kill -INT "$pid"
 	wait "$pid"
@@ -196,7 +207,8 @@ else
 	check "cpu_dma_latency was 0 during the run" [ "$during" = 0 ]
 	after=$(od -An -tu4 -N4 /dev/cpu_dma_latency | tr -d ' ')
 	check "cpu_dma_latency reads back its previous value ($before)" [ "$after" = "$before" ]
-	sleep 0.2
+	# rtlab reaps its load (whose processes share its command line) before it
+	# exits, so nothing may be left the moment wait returns.
 	check "no rtlab process of the run is left" bash -c "! pgrep -f -- '--json $tmp/in[t].json' >/dev/null"
 	check "the partial document is valid and marked interrupted" \
 		[ "$(json_get "$tmp/int.json" 'd["extra"]["interrupted"], d["params"]["interrupted"]')" = "(True, True)" ]

@@ -3,7 +3,7 @@
 # private tmux server, as root on the real tracefs: open the lab from the
 # menu; the setup shows tracefs, root and each latency tracer with, for a
 # missing one, its kernel option, and refuses to choose it with the lab's
-# reason; a 2 s event-mode hunt with a typed seed runs with live counts and
+# reason; a 5 s event-mode hunt with a typed seed runs with live counts and
 # ends in a summary with counts; v says why an event-mode run has no trace;
 # d takes the right diagnosis (read from the document's extra.hunt.truth)
 # and shows a passing grade, which `rtlab grade` agrees with on the saved
@@ -47,38 +47,36 @@ json_get() { # json_get FILE PYTHON-EXPR(d)
 }
 . "$SRCDIR/tests/cli/lib/tracefs.bash"
 newest_result() { ls -t "$results"/ftrace-*.json 2>/dev/null | head -n1; }
-# select_row NAME LABEL: move the setup's cursor (the marker) to the row LABEL.
+# select_row NAME LABEL: move the setup's cursor (the marker) to the row LABEL:
+# g takes it to the first row (Mode), then j one row at a time (move_to).
 select_row() {
 	tm send-keys -t "$1" g
-	for _ in $(seq 20); do
-		screen "$1" | grep -qE "^ $(printf '\xe2\x96\xb8') $2 " && return 0
-		tm send-keys -t "$1" j
-		sleep 0.05
-	done
-	return 1
+	wait_until marked_has "$1" "$(printf '\xe2\x96\xb8') Mode " || return 1
+	move_to "$1" "$(printf '\xe2\x96\xb8') $2 "
 }
+marked_has() { marked "$1" | grep -qF -- "$2"; }
 # The probe's wake-ups: the second column of the row "probe" on the screen.
 probe_count() { screen "$1" | awk '$1 == "probe" { print $2; exit }'; }
-counts_grow() {
-	local a b
-	a=$(probe_count "$1")
-	sleep 0.5
-	b=$(probe_count "$1")
-	echo "# probe wake-ups $a -> $b"
-	[ -n "$a" ] && [ -n "$b" ] && [ "$b" -gt "$a" ]
+measuring() { screen "$1" | grep -qF "Ftrace lab: measuring"; }
+# probe_above NAME N: the live view shows more than N probe wake-ups, and the run is still on.
+probe_above() {
+	local v
+	v=$(probe_count "$1")
+	[ -n "$v" ] && [ "$v" -gt "$2" ] && measuring "$1"
 }
+counts_grow() {
+	local a
+	wait_until probe_above "$1" -1 >/dev/null || return 1
+	a=$(probe_count "$1")
+	wait_until probe_above "$1" "$a" >/dev/null || return 1
+	echo "# probe wake-ups $a -> $(probe_count "$1")"
+}
+summary_probe_over() { [ "$(probe_count "$1")" -ge "$2" ] 2>/dev/null; }
 # rtlab's pid in session NAME (the child of the pane's shell).
 rtlab_pid() { pgrep -P "$(tm list-panes -t "$1" -F '#{pane_pid}')" | head -n1; }
 our_instances() { ls "$T/instances" | grep -E -- "^rtlab-.*-$1\$"; }
-# choose_kind NAME KIND: step the form's cause with Right until it shows KIND.
-choose_kind() {
-	for _ in $(seq 12); do
-		screen "$1" | grep -qF "< $2 >" && return 0
-		tm send-keys -t "$1" Right
-		sleep 0.05
-	done
-	return 1
-}
+# choose_kind NAME KIND: step the form's cause with Right, one at a time, until it shows KIND.
+choose_kind() { press_until "$1" Right on_screen "$1" "< $2 >"; }
 
 before=$(state)
 
@@ -98,7 +96,7 @@ if grep -qw irqsoff "$T/available_tracers"; then
 	skip "refused tracer leaves event mode: this kernel has irqsoff"
 else
 	check "irqsoff is listed as missing, with its kernel option" \
-		bash -c "tmux -L $sock capture-pane -p -t run | grep -qE 'irqsoff +missing: CONFIG_IRQSOFF_TRACER'"
+		wait_match run 'irqsoff +missing: CONFIG_IRQSOFF_TRACER'
 	select_row run Tracer
 	tm send-keys -t run Space
 	check "choosing irqsoff is refused with the lab's reason" \
@@ -117,12 +115,15 @@ check "a typed seed shows in the setup" wait_for run "73 (typed"
 select_row run Duration
 tm send-keys -t run - -
 check "- - makes the run 2 s" wait_for run "Duration       2 s"
+# 5 s, so that the live checks below cannot race the end of the run.
+tm send-keys -t run + +
+check "+ + makes it 5 s again" wait_for run "Duration       5 s"
 tm send-keys -t run '?'
 check "? shows the lab's keys" wait_for run "diagnose the hunt: cause, function, tracer"
 tm send-keys -t run x
-check "any key closes the help" wait_for run "Ftrace lab: choose the settings"
+check "any key closes the help" wait_gone run "diagnose the hunt: cause, function, tracer"
 
-# ---- A 2 s hunt -----------------------------------------------------------------------------
+# ---- A 5 s hunt -----------------------------------------------------------------------------
 
 tm send-keys -t run Enter
 check "Enter leaves the setup for the run" wait_gone run "Ftrace lab: choose the settings"
@@ -130,10 +131,8 @@ check "the run gets to measuring" wait_for run "Ftrace lab: measuring (event mod
 check "the live view shows the probe's and the events' counts" wait_for run "wake-ups"
 check "the probe's count grows while it measures" counts_grow run
 check "the summary appears when the run ends" wait_for run "Ftrace lab: done (event mode, hunt)" 300
-check "the summary counts over 1000 probe wake-ups" \
-	bash -c "[ \"\$(tmux -L $sock capture-pane -p -t run | awk '\$1 == \"probe\" { print \$2; exit }')\" -ge 1000 ]"
-check "the summary counts matched events" \
-	bash -c "tmux -L $sock capture-pane -p -t run | grep -qE '^ events +[1-9][0-9]* '"
+check "the summary counts over 1000 probe wake-ups" wait_until summary_probe_over run 1000
+check "the summary counts matched events" wait_match run '^ events +[1-9][0-9]* '
 check "the summary has the agreement verdict" wait_for run "Agreement: agree"
 check "the summary says there was no tracer" wait_for run "Tracer: none (event mode)"
 check "a typed seed shows on the summary" wait_for run "Hunt: seed 73, "
@@ -158,7 +157,7 @@ check "d opens the diagnosis form" wait_for run "Diagnosis of the hunt"
 check "the cause can be chosen from the list" choose_kind run "$kind"
 tm send-keys -t run Tab
 tm send-keys -t run -l "$func"
-check "the function is typed into its field" wait_for run "$func"
+check "the function is typed into its field" wait_match run "Function +$func"
 tm send-keys -t run Tab
 check "the tracer list starts with events" wait_for run "< events >"
 tm send-keys -t run Enter
@@ -188,8 +187,8 @@ select_row run Seed
 tm send-keys -t run Space
 check "Space makes the seed random again" wait_for run "random, kept hidden"
 select_row run Duration
-tm send-keys -t run -
-check "- makes the run 1 s" wait_for run "Duration       1 s"
+tm send-keys -t run - - -
+check "- - - makes the run 1 s" wait_for run "Duration       1 s"
 tm send-keys -t run Enter
 check "the random hunt ends" wait_for run "Ftrace lab: done (event mode, hunt)" 300
 doc2=$(newest_result)
@@ -211,9 +210,9 @@ check "a 30 s run can be chosen" wait_for run "Duration       30 s"
 tm send-keys -t run Enter
 wait_for run "Ftrace lab: measuring" 150 >/dev/null
 pid=$(rtlab_pid run)
-for _ in $(seq 100); do our_instances "$pid" | grep -q . && break; sleep 0.1; done
-check "the run has its private instance" bash -c "ls '$T/instances' | grep -qx 'rtlab-ftrace-$pid'"
-sleep 1
+has_instance() { [ -d "$T/instances/rtlab-ftrace-$1" ]; }
+check "the run has its private instance" wait_until has_instance "$pid"
+check "the run to be stopped has counted probe wake-ups" wait_until probe_above run 0
 tm send-keys -t run q
 check "q stops the run and goes back to the menu" wait_for run "learn real-time Linux" 150
 check "the stopped run removed its instances" bash -c "! ls '$T/instances' | grep -qE -- '^rtlab-.*-$pid\$'"

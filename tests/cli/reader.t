@@ -27,8 +27,6 @@ start() {
 # The text area only: no title bar, status line, footer or scroll marks.
 body() { screen "$1" | sed -n '3,$p' | head -n -2 | sed 's/ *[▲▼]$//; s/ *$//'; }
 
-
-
 # wait_change NAME BEFORE: poll until the text area differs from BEFORE.
 wait_change() {
 	for _ in $(seq 50); do
@@ -39,11 +37,20 @@ wait_change() {
 	return 1
 }
 
-
 # sgr_line NAME TEXT: the line holding TEXT, with its attributes as escapes.
 sgr_line() { tm capture-pane -p -e -t "$1" | grep -F -- "$2"; }
 # The first text line: what the reader shows at the top.
 top_line() { body "$1" | sed -n 1p; }
+top_is() { [ "$(top_line "$1")" = "$2" ]; }
+# line_matches NAME SED-RANGE ERE [-e]: a line in the range (of the screen with
+# attributes as escapes, with -e) matches ERE.
+line_matches() {
+	local opt=
+	[ "${4:-}" = -e ] && opt=-e
+	tm capture-pane -p $opt -t "$1" | sed -n "$2p" | grep -qE -- "$3"
+}
+first_match_row() { screen "$1" | grep -n '▶' | head -n1; }
+match_moved() { [ "$(first_match_row "$1")" != "$2" ]; }
 # Select menu entry NN by moving down from the first lesson.
 open_lesson() {
 	local i
@@ -60,41 +67,34 @@ open_lesson r 3
 check "Enter on lesson 3 opens the reader with its title bar" wait_for r "$title3"
 check "the reader shows the lesson's first paragraph" wait_for r '"Latency" is a word that hides'
 check "the footer lists the main keys" wait_for r "contents"
-check "the title is drawn as a heading (bold)" \
-	bash -c "tm() { tmux -L '$sock' -f /dev/null \"\$@\"; }; \
-		tm capture-pane -p -e -t r | grep -F 'The kinds of latency, and how' | sed -n 2p | \
-		grep -qE '\\[([0-9;]*;)?1[;m]'"
+heading_bold() {
+	tm capture-pane -p -e -t "$1" | grep -F 'The kinds of latency, and how' | sed -n 2p |
+		grep -qE '\[([0-9;]*;)?1[;m]'
+}
+check "the title is drawn as a heading (bold)" wait_until heading_bold r
 
 before=$(body r)
 tm send-keys -t r j
 check "j scrolls the text one line" wait_change r "$before"
 check "after j the old second line is at the top" \
-	[ "$(top_line r)" = "$(printf '%s\n' "$before" | sed -n 2p)" ]
+	wait_until top_is r "$(printf '%s\n' "$before" | sed -n 2p)"
 before=$(body r)
 tm send-keys -t r PageDown
 check "PgDn moves the view" wait_change r "$before"
 check "PgDn keeps one line of context" \
-	[ "$(top_line r)" = "$(printf '%s\n' "$before" | sed -n '$p')" ]
-check "the position is shown in percent" bash -c "tm() { tmux -L '$sock' -f /dev/null \"\$@\"; }; \
-	tm capture-pane -p -t r | sed -n 1p | grep -qE ' [0-9]+% *$'"
+	wait_until top_is r "$(printf '%s\n' "$before" | sed -n '$p')"
+check "the position is shown in percent" wait_until line_matches r 1 ' [0-9]+% *$'
 
 tm send-keys -t r / c y c l i c t e s t Enter
 check "a search shows how many lines match" wait_for r "/cyclictest: "
-check "the view moved to a line with the word" bash -c "tm() { tmux -L '$sock' -f /dev/null \"\$@\"; }; \
-	tm capture-pane -p -t r | sed -n '3,22p' | grep -qi cyclictest"
-check "the match is highlighted" bash -c "tm() { tmux -L '$sock' -f /dev/null \"\$@\"; }; \
-	tm capture-pane -p -e -t r | grep -qE $'\\e\\[[0-9;]*m[cC]yclictest'"
-first_match=$(screen r | grep -n '^.*▶' | head -n1)
+check "the view moved to a line with the word" wait_until line_matches r 3,22 '[cC]yclictest'
+check "the match is highlighted" wait_until line_matches r 1,\$ $'\e\\[[0-9;]*m[cC]yclictest' -e
+first_match=$(first_match_row r)
 tm send-keys -t r n
-check "n moves to the next match" bash -c "for i in \$(seq 50); do \
-	[ \"\$(tmux -L '$sock' -f /dev/null capture-pane -p -t r | grep -n '▶' | head -n1)\" != '$first_match' ] && exit 0; sleep 0.1; done; exit 1"
-wrapped=false
-for _ in $(seq 12); do
-	tm send-keys -t r n
-	sleep 0.1
-	screen r | grep -qF "search hit BOTTOM, continuing at TOP" && wrapped=true && break
-done
-check "n wraps around with a notice" $wrapped
+check "n moves to the next match" wait_until match_moved r "$first_match"
+# Each n changes the screen (the match mark moves, or the notice shows): one n at a time.
+check "n wraps around with a notice" \
+	press_until r n on_screen r "search hit BOTTOM, continuing at TOP"
 tm send-keys -t r / z q x w v Enter
 check "a word that is not there says not found" wait_for r "not found: zqxwv"
 
@@ -102,12 +102,8 @@ check "a word that is not there says not found" wait_for r "not found: zqxwv"
 
 tm send-keys -t r G
 check "End shows the references at the end" wait_for r "References"
-for _ in $(seq 40); do
-	screen r | grep -q '▸ Quiz: A thread is busy computing' && break
-	tm send-keys -t r k
-	sleep 0.05
-done
-check "the single-choice quiz is marked as the one to answer" wait_for r "▸ Quiz: A thread is busy"
+check "the single-choice quiz is marked as the one to answer" \
+	press_until r k on_screen r "▸ Quiz: A thread is busy computing"
 tm send-keys -t r a
 check "a opens the quiz screen" wait_for r "Quiz: choose one answer"
 check "the options have letters" wait_for r "c) OS noise"
@@ -128,8 +124,7 @@ tm send-keys -t r q
 check "q goes back to the menu" wait_for r " Lessons"
 check "the menu shows lesson 3 as read with its score" \
 	wait_for r "03  The kinds of latency, and how to measure them"
-check "the menu row has the read tick and 1/4" \
-	bash -c "tmux -L '$sock' -f /dev/null capture-pane -p -t r | grep '03  The kinds' | grep -qE '✓ +1/4'"
+check "the menu row has the read tick and 1/4" wait_match r '03  The kinds.*✓ +1/4'
 tm send-keys -t r q
 check "q on the menu quits with 0" wait_status r 0
 check "the answer is in progress.json" \
@@ -149,7 +144,7 @@ start r2 80x24
 check "the second run shows the menu" wait_for r2 " Lessons"
 open_lesson r2 3
 check "lesson 3 reopens" wait_for r2 "$title3"
-check "it reopens at the saved position" wait_for r2 "$pos_before"
+check "it reopens at the saved position" wait_until top_is r2 "$pos_before"
 check "the saved answer is shown again" wait_for r2 "Quiz ✓ A thread is busy"
 
 # ---- Resize ---------------------------------------------------------------
@@ -159,12 +154,14 @@ tm resize-window -t r2 -x 60 -y 20
 check "60x20 shows the too-small message" wait_for r2 "terminal too small: need 80x24, have 60x20"
 tm resize-window -t r2 -x 80 -y 24
 check "80x24 shows the lesson again" wait_for r2 "$title3"
-check "at the same place" [ "$(top_line r2)" = "$top" ]
+check "at the same place" wait_until top_is r2 "$top"
 tm resize-window -t r2 -x 120 -y 40
-check "120x40 reflows the lesson" wait_for r2 "$title3"
+# The title was on screen before: only a redraw at the new size puts the footer on row 40.
+check "120x40 reflows the lesson" wait_until row_has r2 40 "contents"
 check "the reflowed view starts in the same paragraph" \
-	bash -c "tmux -L '$sock' -f /dev/null capture-pane -p -t r2 | grep -qF -- '$(printf '%s' "$top" | sed 's/^ *//' | cut -c1-20)'"
+	wait_for r2 "$(printf '%s' "$top" | sed 's/^ *//' | cut -c1-20)"
 tm resize-window -t r2 -x 80 -y 24
+check "80x24 again" wait_until row_has r2 24 "contents"
 
 # ---- Help, contents, links, next lesson ----------------------------------
 
@@ -179,8 +176,7 @@ check "t shows the contents" wait_for r2 "Contents"
 check "the contents list the sections" wait_for r2 "How cyclictest measures"
 tm send-keys -t r2 Home j j Enter
 check "Enter in the contents closes it" wait_gone r2 "Contents"
-check "and jumps to the chosen heading" bash -c "tmux -L '$sock' -f /dev/null \
-	capture-pane -p -t r2 | sed -n 3p | grep -q '^ *Worst case, not average'"
+check "and jumps to the chosen heading" wait_until line_matches r2 3 '^ *Worst case, not average'
 tm send-keys -t r2 f 1 1 Enter
 check "following a lab link names the lab" wait_for r2 "link [11]: the Timer and scheduling latency lab"
 tm send-keys -t r2 7 Enter
@@ -189,8 +185,7 @@ tm send-keys -t r2 BSpace
 check "Backspace comes back" wait_for r2 "$title3"
 tm send-keys -t r2 1 Enter
 check "a glossary link opens the glossary" wait_for r2 " Glossary "
-check "at the term's heading" bash -c "tmux -L '$sock' -f /dev/null \
-	capture-pane -p -t r2 | sed -n 3p | grep -q '^ *Interrupt latency *\(▲\)\?$'"
+check "at the term's heading" wait_until line_matches r2 3 '^ *Interrupt latency *(▲)?$'
 tm send-keys -t r2 BSpace
 check "Backspace returns from the glossary" wait_for r2 "$title3"
 tm send-keys -t r2 ']'

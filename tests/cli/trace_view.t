@@ -31,7 +31,7 @@ sgr_line() { tm capture-pane -p -e -t "$1" | grep -F -- "$2" | head -n 1; }
 title_line() { screen "$1" | sed -n 1p | grep -oE 'line [0-9]+/' | tr -dc 0-9; }
 # wait_line NAME N: poll until the title bar says line N is selected.
 wait_line() {
-	for _ in $(seq 50); do
+	for _ in $(seq 100); do
 		[ "$(title_line "$1")" = "$2" ] && return 0
 		sleep 0.1
 	done
@@ -45,6 +45,7 @@ fits() {
 	local w=${2%x*} h=${2#*x}
 	[ "$(screen "$1" | wc -l)" -le "$h" ] && [ "$(screen "$1" | wc -L)" -le "$w" ]
 }
+title_has() { screen "$1" | sed -n 1p | grep -qF -- "$2"; }
 # The terminal is back: out of the alternate screen the viewer drew on.
 restored() { [ "$(tm display-message -p -t "$1" '#{alternate_on}')" = 0 ]; }
 
@@ -62,7 +63,8 @@ for size in 80x24 120x40; do
 	check "$size irqsoff: the detail pane explains the selected line" \
 		wait_for "$s" "at +0 us: in rtlab_inject_irqsoff, called from"
 	check "$size irqsoff: the delay mark's gap is in the gutter" wait_for "$s" "> 100 us"
-	check "$size irqsoff: the delay mark line is highlighted" has_attr "$s" "1us!: rtlab_inject_busy_wait"
+	check "$size irqsoff: the delay mark line is highlighted" \
+		wait_until has_attr "$s" "1us!: rtlab_inject_busy_wait"
 	check "$size irqsoff: the screen fits the pane" fits "$s" "$size"
 
 	tm send-keys -t "$s" m
@@ -87,8 +89,7 @@ for size in 80x24 120x40; do
 	tm send-keys -t "$s" r
 	check "$size r shows the raw file, header comments too" wait_for "$s" "|||| time"
 	check "$size ... the same line stays selected" wait_line "$s" 24
-	check "$size ... and the title says raw" bash -c \
-		"tm() { tmux -L '$sock' -f /dev/null \"\$@\"; }; tm capture-pane -p -t $s | sed -n 1p | grep -q ' raw '"
+	check "$size ... and the title says raw" wait_until title_has "$s" " raw "
 	tm send-keys -t "$s" g
 	check "$size g in raw goes to line 1" wait_line "$s" 1
 	check "$size ... the file's first line" wait_for "$s" "# tracer: irqsoff"

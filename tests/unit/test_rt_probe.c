@@ -1,10 +1,15 @@
 /*
- * Unit tests for rt_probe: real threads on the real clock, so counts get a
- * tolerance and latency values are never asserted beyond their sign (the
- * machine is shared). Covered: sample counts and consecutive cycle numbers,
- * counted drops with a tiny ring, loop counts and per-thread intervals,
- * trace marker lines, affinity, SCHED_FIFO as root and -EPERM with a clear
- * cause for an unprivileged user, and config checks.
+ * Unit tests for rt_probe: real threads on the real clock, on a machine that
+ * may be loaded. So nothing here asserts how fast anything happens: counts
+ * are checked against what the probe promises whatever the load (a run by
+ * duration plans duration / interval wake-ups and only overruns skip any;
+ * samples + drops == loops), latency values only by their sign, and every
+ * wait has a deadline that only catches a hang (HANG_MS). Threads whose
+ * attributes are inspected run until stopped, so they cannot be gone by
+ * then. Covered: sample counts and consecutive cycle numbers, counted drops
+ * with a tiny ring, loop counts and per-thread intervals, trace marker lines,
+ * affinity, SCHED_FIFO as root and -EPERM with a clear cause for an
+ * unprivileged user, and config checks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -28,6 +33,11 @@
 #include "core/rt_probe.h"
 
 #define MAX_T 4
+/*
+ * A bound on every wait, against a hang only: what the waits wait for takes
+ * milliseconds on an idle machine and may take seconds on a loaded one.
+ */
+#define HANG_MS 60000
 
 struct seqcheck {
 	uint64_t next[MAX_T];	/* the seq expected next, per thread */
@@ -66,15 +76,22 @@ static void sleep_ms(unsigned int ms)
 		;
 }
 
-/* Poll every @every_ms until all threads are done (at most @max_ms), then stop and drain. */
-static void run_to_end(struct rt_probe *p, struct rt_hist **h, const struct rt_sink *sink,
-		       unsigned int every_ms, unsigned int max_ms)
+static int64_t now_ms(void)
 {
-	unsigned int waited = 0;
+	struct timespec ts;
 
-	while (!rt_probe_finished(p) && waited < max_ms) {
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* Poll every @every_ms until all threads are done (or HANG_MS), then stop and drain. */
+static void run_to_end(struct rt_probe *p, struct rt_hist **h, const struct rt_sink *sink,
+		       unsigned int every_ms)
+{
+	int64_t deadline = now_ms() + HANG_MS;
+
+	while (!rt_probe_finished(p) && now_ms() < deadline) {
 		sleep_ms(every_ms);
-		waited += every_ms;
 		assert_true(rt_probe_poll(p, h, sink) >= 0);
 	}
 	assert_true(rt_probe_finished(p));
@@ -116,7 +133,7 @@ static void test_two_threads_other(void **state)
 	}
 	assert_int_equal(start_ok(&cfg, &p), 0);
 	assert_int_equal(rt_probe_nthreads(p), 2);
-	run_to_end(p, h, &sink, 20, 3000);
+	run_to_end(p, h, &sink, 20);
 
 	assert_int_equal(c.bad_thread, 0);
 	assert_int_equal(c.not_consecutive, 0);
@@ -127,9 +144,21 @@ static void test_two_threads_other(void **state)
 		struct rt_hist_summary sum;
 
 		assert_int_equal(rt_probe_stats(p, i, &st), 0);
-		/* 500 wake-ups planned; a busy shared machine may overrun a few. */
-		assert_true(st.loops <= 500);
-		assert_true(st.loops >= 350);
+		/*
+		 * 500 ms at 1 ms plans 500 wake-ups. A wake-up more than one interval
+		 * late is an overrun and skips the planned wake-ups it missed, at least
+		 * two; any other late wake-up skips none. So: exactly 500 without
+		 * overruns, and loops + 2 * overruns <= 502 with them (the last one
+		 * may skip past the end). How many overruns a loaded machine causes
+		 * is not asserted.
+		 */
+		print_message("thread %u: %llu loops, %llu overruns\n", i,
+			      (unsigned long long)st.loops, (unsigned long long)st.overruns);
+		assert_true(st.loops >= 1);
+		assert_true(st.loops + 2 * st.overruns <= 502);
+		if (st.overruns == 0)
+			assert_int_equal(st.loops, 500);
+		/* The ring holds 4095 samples, more than the run can make: none is dropped. */
 		assert_int_equal(st.drops, 0);
 		assert_int_equal(st.samples, st.loops);
 		assert_int_equal(c.count[i], st.loops);
@@ -149,6 +178,21 @@ static void test_two_threads_other(void **state)
 		rt_hist_free(h[i]);
 }
 
+/* Wait until thread @i has made at least @loops wake-ups. */
+static void wait_loops(struct rt_probe *p, unsigned int i, uint64_t loops)
+{
+	struct rt_probe_thread_stats st = { 0 };
+	int64_t deadline = now_ms() + HANG_MS;
+
+	for (;;) {
+		assert_int_equal(rt_probe_stats(p, i, &st), 0);
+		if (st.loops >= loops || now_ms() >= deadline)
+			break;
+		sleep_ms(1);
+	}
+	assert_true(st.loops >= loops);
+}
+
 static void test_tiny_ring_counts_drops(void **state)
 {
 	struct rt_probe_config cfg;
@@ -163,16 +207,20 @@ static void test_tiny_ring_counts_drops(void **state)
 	cfg.loops = 200;
 	cfg.ring_size = 4;	/* three usable slots */
 	assert_int_equal(start_ok(&cfg, &p), 0);
-	/* A consumer far slower than the producer. */
-	run_to_end(p, NULL, &sink, 50, 3000);
+	/*
+	 * Read nothing until ten wake-ups were made: the ring keeps seq 0..2,
+	 * and 3..9 are dropped whatever the timing. Then a consumer far slower
+	 * than the producer.
+	 */
+	wait_loops(p, 0, 10);
+	run_to_end(p, NULL, &sink, 50);
 
 	assert_int_equal(rt_probe_stats(p, 0, &st), 0);
 	assert_int_equal(st.loops, 200);
-	assert_true(st.drops > 0);
-	assert_true(st.samples <= 200 - st.drops);
+	assert_true(st.drops >= 7);
 	assert_int_equal(st.samples + st.drops, st.loops);
 	assert_int_equal(c.count[0], st.samples);
-	/* Drops leave gaps in seq but never reorder. */
+	/* Drops leave gaps in seq (3 never arrives) but never reorder. */
 	assert_true(c.not_consecutive > 0);
 	assert_int_equal(c.not_increasing, 0);
 	rt_probe_free(p);
@@ -195,7 +243,7 @@ static void test_loops_and_distance(void **state)
 	cfg.loops = 20;
 	cfg.clock = CLOCK_REALTIME;
 	assert_int_equal(start_ok(&cfg, &p), 0);
-	run_to_end(p, NULL, &sink, 10, 3000);
+	run_to_end(p, NULL, &sink, 10);
 	for (i = 0; i < 3; i++) {
 		assert_int_equal(rt_probe_stats(p, i, &st), 0);
 		assert_int_equal(st.interval_us, 500 + 250 * i);
@@ -227,7 +275,7 @@ static void test_trace_marker_and_spikes(void **state)
 	cfg.spike_ns = 1;
 	cfg.trace_fd = fds[1];
 	assert_int_equal(start_ok(&cfg, &p), 0);
-	run_to_end(p, NULL, NULL, 10, 3000);
+	run_to_end(p, NULL, NULL, 10);
 	assert_int_equal(rt_probe_stats(p, 0, &st), 0);
 	assert_int_equal(st.markers, 20);
 	assert_int_equal(st.marker_errors, 0);
@@ -253,7 +301,7 @@ static void test_trace_marker_and_spikes(void **state)
 	cfg.spike_ns = 0;
 	cfg.loops = 5;
 	assert_int_equal(start_ok(&cfg, &p), 0);
-	run_to_end(p, NULL, NULL, 10, 3000);
+	run_to_end(p, NULL, NULL, 10);
 	assert_int_equal(rt_probe_stats(p, 0, &st), 0);
 	assert_int_equal(st.marker_errors, 5);
 	assert_int_equal(st.markers, 0);
@@ -267,12 +315,13 @@ static void test_trace_marker_and_spikes(void **state)
 static int wait_tid(struct rt_probe *p, unsigned int i)
 {
 	struct rt_probe_thread_stats st = { 0 };
-	unsigned int n;
+	int64_t deadline = now_ms() + HANG_MS;
 
-	for (n = 0; n < 1000 && !st.tid; n++) {
+	for (;;) {
 		assert_int_equal(rt_probe_stats(p, i, &st), 0);
-		if (!st.tid)
-			sleep_ms(1);
+		if (st.tid || now_ms() >= deadline)
+			break;
+		sleep_ms(1);
 	}
 	return st.tid;
 }
@@ -292,7 +341,7 @@ static void test_affinity(void **state)
 	rt_probe_config_init(&cfg);
 	cfg.nthreads = 2;
 	cfg.cpus = want;
-	cfg.loops = 200;
+	/* No loops or duration: the threads run until rt_probe_free(), so their tids stay valid. */
 	assert_int_equal(start_ok(&cfg, &p), 0);
 	tid = wait_tid(p, 0);
 	assert_true(tid > 0);
@@ -322,7 +371,7 @@ static void test_fifo_as_root(void **state)
 	cfg.priority = 10;
 	cfg.mlock = true;
 	cfg.interval_us = 1000;
-	cfg.loops = 150;
+	/* Until stopped, so that the thread is still there to be asked. */
 	assert_int_equal(start_ok(&cfg, &p), 0);
 	tid = wait_tid(p, 0);
 	assert_true(tid > 0);
@@ -330,7 +379,12 @@ static void test_fifo_as_root(void **state)
 	assert_int_equal(sched_getscheduler(tid), SCHED_FIFO);
 	assert_int_equal(sched_getparam(tid, &sp), 0);
 	assert_int_equal(sp.sched_priority, 10);
-	run_to_end(p, NULL, NULL, 10, 3000);
+	rt_probe_free(p);
+
+	/* A run by loops makes exactly that many. */
+	cfg.loops = 150;
+	assert_int_equal(start_ok(&cfg, &p), 0);
+	run_to_end(p, NULL, NULL, 10);
 	assert_int_equal(rt_probe_stats(p, 0, &st), 0);
 	assert_int_equal(st.loops, 150);
 	assert_int_equal(st.samples, 150);
@@ -342,7 +396,7 @@ static void test_fifo_as_root(void **state)
 	cfg.mlock = false;
 	cfg.allow_short_interval = true;
 	assert_int_equal(start_ok(&cfg, &p), 0);
-	run_to_end(p, NULL, NULL, 5, 3000);
+	run_to_end(p, NULL, NULL, 5);
 	rt_probe_free(p);
 }
 

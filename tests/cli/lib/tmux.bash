@@ -5,6 +5,12 @@
 # It sets tmp, sock, tm and the EXIT trap, and exports a UTF-8 locale,
 # XDG_STATE_HOME and RTLAB_JOURNAL_DIR under $tmp. A test reports its plan
 # with tap_done at the end.
+#
+# How to wait: for something that only the awaited event puts on the screen
+# (or in a file), never for text that may already be there from before the
+# key was sent, and never by sleeping. The bounds below only catch a hang:
+# they are generous (10 s by default) because the machine running the suite
+# may be loaded, and a wait that succeeds returns as soon as it sees its text.
 
 n=0
 fails=0
@@ -39,21 +45,27 @@ export LC_ALL=C.UTF-8 LANG=C.UTF-8
 export XDG_STATE_HOME=$tmp/state RTLAB_JOURNAL_DIR=$tmp/journal
 
 screen() { tm capture-pane -p -t "$1" 2>/dev/null; }
+# on_screen NAME TEXT: TEXT is on the screen now (a test for wait_until and press_until).
+on_screen() { screen "$1" | grep -qF -- "$2"; }
 
-# wait_for NAME TEXT [TENTHS]: poll the screen for TEXT, by default up to 5 s.
-wait_for() {
-	for _ in $(seq "${3:-50}"); do
-		screen "$1" | grep -qF -- "$2" && return 0
+# wait_grep F|E NAME PATTERN TENTHS: poll the screen until grep -F or -E finds PATTERN.
+wait_grep() {
+	for _ in $(seq "$4"); do
+		screen "$2" | grep -q"$1" -- "$3" && return 0
 		sleep 0.1
 	done
-	echo "# waited in vain for '$2' on this screen:"
-	screen "$1" | sed 's/^/#   |/'
+	echo "# waited in vain for '$3' on this screen:"
+	screen "$2" | sed 's/^/#   |/'
 	return 1
 }
+# wait_for NAME TEXT [TENTHS]: poll the screen for TEXT, by default up to 10 s.
+wait_for() { wait_grep F "$1" "$2" "${3:-100}"; }
+# wait_match NAME ERE [TENTHS]: as wait_for, for a line matching the extended regex ERE.
+wait_match() { wait_grep E "$1" "$2" "${3:-100}"; }
 
-# wait_gone NAME TEXT: poll until TEXT has left the screen, up to 5 s.
+# wait_gone NAME TEXT: poll until TEXT has left the screen, up to 10 s.
 wait_gone() {
-	for _ in $(seq 50); do
+	for _ in $(seq 100); do
 		screen "$1" | grep -qF -- "$2" || return 0
 		sleep 0.1
 	done
@@ -62,10 +74,26 @@ wait_gone() {
 	return 1
 }
 
-# wait_status NAME WANT: wait up to 5 s for the exit status that the session's
+# wait_until [-t TENTHS] CMD...: poll until CMD succeeds, by default up to 10 s;
+# for what wait_for cannot say (a count, a file, a row of the screen).
+wait_until() {
+	local tenths=100
+	if [ "$1" = -t ]; then
+		tenths=$2
+		shift 2
+	fi
+	for _ in $(seq "$tenths"); do
+		"$@" && return 0
+		sleep 0.1
+	done
+	echo "# waited in vain for: $*"
+	return 1
+}
+
+# wait_status NAME WANT: wait up to 10 s for the exit status that the session's
 # wrapper writes to $tmp/NAME.status ("exit=N"), then compare.
 wait_status() {
-	for _ in $(seq 50); do
+	for _ in $(seq 100); do
 		[ -s "$tmp/$1.status" ] && break
 		sleep 0.1
 	done
@@ -90,13 +118,56 @@ tui_start() {
 		"sh $tmp/$name.sh" \; set-option -g remain-on-exit on
 }
 
-# menu_open NAME TEXT: move the menu's selection (the row with the marker)
-# to the row containing TEXT and press Enter.
-menu_open() {
-	for _ in $(seq 40); do
-		screen "$1" | grep -F "$(printf '\xe2\x96\xb8')" | grep -qF -- "$2" && break
-		tm send-keys -t "$1" j
-		sleep 0.05
+# row_has NAME N TEXT: screen row N (1 = top) holds TEXT.
+row_has() { screen "$1" | sed -n "$2p" | grep -qF -- "$3"; }
+screen_changed() { [ "$(screen "$1")" != "$2" ]; }
+
+# press_until NAME KEY CMD...: press KEY until CMD succeeds. After each press
+# it waits for the screen to change, so CMD never judges a screen drawn before
+# the key, and no key is sent ahead of the screen. Fails when a press changes
+# nothing (the end of what KEY can reach).
+press_until() {
+	local name=$1 key=$2 before
+	shift 2
+	for _ in $(seq 60); do
+		"$@" && return 0
+		before=$(screen "$name")
+		tm send-keys -t "$name" "$key"
+		wait_until screen_changed "$name" "$before" >/dev/null || {
+			echo "# '$key' changed nothing on the screen"
+			return 1
+		}
 	done
-	tm send-keys -t "$1" Enter
+	"$@"
+}
+
+# marked NAME: the screen row that carries the selection marker.
+marked() { screen "$1" | grep -F -- "$(printf '\xe2\x96\xb8')" | head -n 1; }
+
+# move_to NAME TEXT [KEY]: press KEY (default j) until the row with the
+# selection marker holds TEXT. After each key it waits for the marker to
+# leave the row it was on: a key sent on a screen that has not caught up
+# yet would move the selection past TEXT. Fails at the end of the list.
+move_to() {
+	local name=$1 text=$2 key=${3:-j} row
+	wait_until marked_nonempty "$name" || return 1
+	for _ in $(seq 60); do
+		row=$(marked "$name")
+		printf '%s\n' "$row" | grep -qF -- "$text" && return 0
+		tm send-keys -t "$name" "$key"
+		wait_until marked_moved "$name" "$row" >/dev/null || {
+			echo "# '$key' did not move the selection from: $row"
+			return 1
+		}
+	done
+	echo "# never reached a row with '$text'"
+	return 1
+}
+marked_nonempty() { [ -n "$(marked "$1")" ]; }
+marked_moved() { [ "$(marked "$1")" != "$2" ]; }
+
+# menu_open NAME TEXT: move the menu's selection to the row containing TEXT
+# and press Enter.
+menu_open() {
+	move_to "$1" "$2" && tm send-keys -t "$1" Enter
 }
