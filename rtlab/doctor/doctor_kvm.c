@@ -337,8 +337,8 @@ int doctor_kvm_prove(struct doctor_kvm *k, bool may_boot)
 	}
 	if (!b->booted) {
 		k->verdict = DOCTOR_KVM_BOOT_FAILED;
-		return doctor_set_str(&k->detail, "the test guest ran, but a Linux guest did not "
-				      "boot under KVM: %s", b->detail ? b->detail : "no detail");
+		return doctor_set_str(&k->detail, "%s", b->detail ? b->detail :
+				      "a Linux guest did not boot under KVM");
 	}
 	free(k->detail);
 	k->detail = NULL;

@@ -91,7 +91,8 @@ char *doctor_kvm_dev_path(const char *root);
  *
  * Leaves any other test guest verdict alone. Sets k->test_guest, k->linux_guest and the
  * final k->verdict: works, not-proven (nothing tried, e.g. no image built yet) or
- * boot-failed, with k->detail. Returns 0 or -ENOMEM.
+ * boot-failed, with k->detail (the Linux guest's: why not tried, or how it failed).
+ * Returns 0 or -ENOMEM.
  */
 int doctor_kvm_prove(struct doctor_kvm *k, bool may_boot);
 

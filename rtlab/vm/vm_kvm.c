@@ -11,7 +11,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -286,26 +285,10 @@ static long long vm_kvm_now_ms(void)
 	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-/* Set v->detail; returns 0 or -ENOMEM. */
-static int vm_kvm_untried(struct vm_kvm_verdict *v, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-
-static int vm_kvm_untried(struct vm_kvm_verdict *v, const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-	int n;
-
-	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return -ENOMEM;
-	free(v->detail);
-	v->detail = s;
-	v->state = VM_KVM_UNTRIED;
-	return 0;
-}
+/* No verdict, v->detail says why (it is NULL before). Evaluates to 0 or -ENOMEM. */
+#define vm_kvm_untried(v, ...) \
+	(rt_err(&(v)->detail, 0, __VA_ARGS__), (v)->state = VM_KVM_UNTRIED, \
+	 (v)->detail ? 0 : -ENOMEM)
 
 /* The host's boot id and QEMU's version line, the verdict's key; NULL when unknown. */
 static int vm_kvm_key(const struct vm_kvm_probe_opts *o, struct vm_kvm_verdict *v)
@@ -330,8 +313,11 @@ static int vm_kvm_key(const struct vm_kvm_probe_opts *o, struct vm_kvm_verdict *
 	if (res.end == DOCTOR_CHILD_EXITED && res.code == 0) {
 		v->qemu_version = doctor_first_line(res.output);
 		ret = v->qemu_version ? 0 : -ENOMEM;
-		if (!ret && !*v->qemu_version)
+		if (!ret && !*v->qemu_version) {
+			free(v->qemu_version);
+			v->qemu_version = NULL;
 			ret = vm_kvm_untried(v, "%s --version printed nothing", argv[0]);
+		}
 	} else {
 		char *line = doctor_first_line(res.output);
 
@@ -406,6 +392,7 @@ static int vm_kvm_boot(const struct vm_kvm_probe_opts *o, const char *dir,
 		ro.qemu = o->qemu;
 		ro.run = "true";
 		ro.boot_timeout_ms = share;
+		ro.silence_timeout_ms = VM_KVM_SILENCE_MS;
 		ro.stop = o->stop;
 		s = vm_session_start(&ro, &notice, &cause);
 		free(notice);

@@ -9,7 +9,8 @@
  * under it to its ready line.
  *
  * vm_kvm_probe() tries the CPU models vm_kvm_model() lists, in order, each within its
- * share of one cap on the whole probe (vm_kvm_share_ms()), and keeps the verdict in the
+ * share of one cap on the whole probe (vm_kvm_share_ms()) and given up after
+ * VM_KVM_SILENCE_MS without a byte on the console, and keeps the verdict in the
  * state directory (file "kvm-verdict") with the host's boot id and QEMU's version line:
  * later calls in the same boot with the same QEMU read it back and start nothing. A
  * verdict that could not be reached (no image built yet, QEMU does not run, interrupted)
@@ -30,6 +31,8 @@ struct doctor_kvm_boot;
 #define VM_KVM_PROBE_CAP_MS 30000
 /* A working KVM boots the lab image in about a second: no model gets longer than this. */
 #define VM_KVM_MODEL_MAX_MS 20000
+/* It prints within a second too: a model whose guest stays silent this long has failed. */
+#define VM_KVM_SILENCE_MS 5000
 #define VM_KVM_NMODELS 3
 #define VM_KVM_VERDICT_FILE "kvm-verdict"
 #define VM_KVM_VERDICT_SCHEMA "rtlab.kvm-verdict/1"

@@ -43,6 +43,7 @@ struct vm_session {
 	enum vm_kernel kernel;
 	unsigned int boot_timeout_ms;
 	unsigned int user_boot_timeout_ms; /* 0 = by accelerator */
+	unsigned int silence_ms;	/* fail when the console printed nothing by then; 0 = no */
 	struct vm_config cfg;		/* QEMU's command; its strings are the owned ones below */
 	char *kernel_path, *initrd_path, *state_path; /* owned */
 	char *qemu, *cpu, *run, *term, *append; /* owned; NULL when not given */
@@ -282,7 +283,8 @@ static void vm_set_brief(struct vm_session *s, const char *what, const char *tai
 		if (strcspn(p, "\n") > 0)
 			last = p;
 	if (!last) {
-		ret |= rt_buf_puts(&b, ", the console stayed silent");
+		if (!strstr(what, "silent"))
+			ret |= rt_buf_puts(&b, ", the console stayed silent");
 	} else {
 		ret |= rt_buf_puts(&b, ", last console line: ");
 		ret |= vm_brief_put(&b, last, vm_min(strcspn(last, "\n"), VM_BRIEF_LINE));
@@ -415,6 +417,9 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 	s->boot_timeout_ms = o->boot_timeout_ms ? o->boot_timeout_ms :
 			     s->accel == VM_ACCEL_KVM ? VM_BOOT_TIMEOUT_KVM_MS :
 							VM_BOOT_TIMEOUT_TCG_MS;
+	/* A KVM guest that says nothing for this long will not boot: fall back sooner. */
+	s->silence_ms = o->silence_timeout_ms ? o->silence_timeout_ms :
+			s->auto_kvm ? VM_SILENCE_KVM_MS : 0;
 
 	if (!o->state_image) {
 		s->state_path = rt_paths_state_file("vm-state.img");
@@ -533,6 +538,12 @@ int vm_session_wait_ready(struct vm_session *s, struct vm_ready *r, char **cause
 		}
 		if (vm_should_stop(s))
 			return vm_fail(s, cause, -EINTR, "interrupted while the VM was booting");
+		if (s->silence_ms && s->console.len == 0 &&
+		    vm_now_ms() >= s->t0_ms + s->silence_ms && s->silence_ms < s->boot_timeout_ms) {
+			snprintf(what, sizeof(what), "the console stayed silent for %.1f s (%s)",
+				 s->silence_ms / 1000.0, vm_accel_name(s->accel));
+			return vm_fail(s, cause, -ETIMEDOUT, what);
+		}
 		if (vm_now_ms() >= deadline) {
 			if (s->boot_timeout_ms % 1000)
 				snprintf(what, sizeof(what), "the VM did not reach rtlab within "
@@ -578,6 +589,7 @@ int vm_session_fallback(struct vm_session *s, int err, char **notice, char **cau
 	s->cpu = NULL;
 	s->cfg.accel = VM_ACCEL_TCG;
 	s->cfg.cpu = NULL;
+	s->silence_ms = 0;
 	s->boot_timeout_ms = s->user_boot_timeout_ms ? s->user_boot_timeout_ms :
 						       VM_BOOT_TIMEOUT_TCG_MS;
 	ret = vm_session_spawn(s, s->cfg.interactive, cause);

@@ -28,6 +28,11 @@ struct vm_qmp;
 /* Boot bounds: TCG boots a Debian kernel in about 6 s here; KVM in under 3 s. */
 #define VM_BOOT_TIMEOUT_TCG_MS 120000
 #define VM_BOOT_TIMEOUT_KVM_MS 30000
+/*
+ * Under KVM the kernel prints on the console within a second of QEMU's start; a guest that
+ * stays silent this long is stuck (a nested host), and KVM chosen automatically gives up.
+ */
+#define VM_SILENCE_KVM_MS 10000
 
 struct vm_run_opts {
 	enum vm_kernel kernel;
@@ -47,6 +52,9 @@ struct vm_run_opts {
 	const char *term;		/* borrowed; the terminal type to pass on */
 	unsigned int cols, rows;
 	unsigned int boot_timeout_ms;	/* 0 = by accelerator, see above */
+	unsigned int silence_timeout_ms; /* fail when the console printed nothing by then;
+					  * 0 = VM_SILENCE_KVM_MS for KVM chosen automatically,
+					  * else only the boot timeout */
 	const volatile sig_atomic_t *stop; /* borrowed; waits give up when it becomes non-zero */
 };
 
@@ -90,8 +98,9 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
  * vm_session_wait_ready - wait until the guest prints its ready line
  * @r: on success what the guest said; release with vm_ready_fini()
  *
- * Returns 0; -ETIMEDOUT, -ECHILD (QEMU exited) or -EINTR (*o->stop) with @cause holding
- * the console's last lines.
+ * Returns 0; -ETIMEDOUT (no ready line within the boot timeout, or no console output at
+ * all within the silence timeout), -ECHILD (QEMU exited) or -EINTR (*o->stop) with @cause
+ * holding the console's last lines.
  */
 int vm_session_wait_ready(struct vm_session *s, struct vm_ready *r, char **cause);
 

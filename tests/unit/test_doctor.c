@@ -613,8 +613,7 @@ static void test_kvm_stand_in_and_linux_guest(void **state)
 	assert_true(kvm_boot_fake.seen_may_boot);
 	assert_int_equal(k.verdict, DOCTOR_KVM_BOOT_FAILED);
 	assert_string_equal(doctor_kvm_verdict_name(k.verdict), "boot-failed");
-	assert_non_null(strstr(k.detail, "a Linux guest did not boot under KVM: -cpu host: "
-					  "QEMU exited (status 134)"));
+	assert_string_equal(k.detail, "-cpu host: QEMU exited (status 134)");
 	doctor_kvm_fini(&k);
 
 	kvm_boot_fake.tried = false;

@@ -23,6 +23,7 @@
 
 #include "vm/vm_kvm.h"
 #include "vm/vm_run.h"
+#include "vm_fixture.h"
 
 static const char fake_qemu[] =
 	"#!/bin/sh\n"
@@ -49,16 +50,6 @@ struct fx {
 	char qemu[128], images[128], log[128], cache[128], kvm[128];
 };
 
-static void put(const char *path, const char *text, mode_t mode)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	assert_int_equal(chmod(path, mode), 0);
-}
-
 static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
@@ -74,9 +65,9 @@ static int setup(void **state)
 	snprintf(f->log, sizeof(f->log), "%s/qemu.log", f->dir);
 	snprintf(f->cache, sizeof(f->cache), "%s/state/rtlab/kvm-verdict", f->dir);
 	snprintf(f->kvm, sizeof(f->kvm), "%s/kvm", f->dir);
-	put(f->qemu, fake_qemu, 0755);
-	put(f->log, "", 0644);
-	put(f->kvm, "A 12\nW\n", 0644);
+	vm_fx_put(f->qemu, fake_qemu, 0755);
+	vm_fx_put(f->log, "", 0644);
+	vm_fx_put(f->kvm, "A 12\nW\n", 0644);
 	snprintf(p, sizeof(p), "%s/state", f->dir);
 	if (mkdir(f->images, 0755) < 0 || mkdir(p, 0700) < 0)
 		return -1;
@@ -99,10 +90,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fx *f = *state;
-	char cmd[200];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	if (system(cmd) != 0)
+	if (vm_fx_remove(f->dir) < 0)
 		return -1;
 	unsetenv("RTLAB_KVM_DEV");
 	unsetenv("XDG_STATE_HOME");
@@ -113,14 +102,7 @@ static int teardown(void **state)
 /* Give the fixture a lab image (any bytes: the fake does not read it). */
 static void add_image(struct fx *f)
 {
-	char p[256];
-
-	snprintf(p, sizeof(p), "%s/lab", f->images);
-	assert_int_equal(mkdir(p, 0755), 0);
-	snprintf(p, sizeof(p), "%s/lab/vmlinuz", f->images);
-	put(p, "kernel", 0644);
-	snprintf(p, sizeof(p), "%s/lab/initrd.img", f->images);
-	put(p, "initrd", 0644);
+	vm_fx_image(f->images, "lab");
 }
 
 /* The fake's log: one "KVM CPU" line per start. */
@@ -271,13 +253,13 @@ static void test_verdict_file_refused(void **state)
 
 	assert_int_equal(vm_kvm_verdict_load(f->cache, "b", "q", &r), -ENOENT);
 
-	put(f->cache, "boot_id=b\nqemu=q\nstate=failed\n", 0600);
+	vm_fx_put(f->cache, "boot_id=b\nqemu=q\nstate=failed\n", 0600);
 	assert_int_equal(vm_kvm_verdict_load(f->cache, "b", "q", &r), -EINVAL);
-	put(f->cache, VM_KVM_VERDICT_SCHEMA "\nboot_id=b\nqemu=q\nstate=booted\n", 0600);
+	vm_fx_put(f->cache, VM_KVM_VERDICT_SCHEMA "\nboot_id=b\nqemu=q\nstate=booted\n", 0600);
 	assert_int_equal(vm_kvm_verdict_load(f->cache, "b", "q", &r), -EINVAL); /* no cpu */
-	put(f->cache, VM_KVM_VERDICT_SCHEMA "\nboot_id=b\nqemu=q\nstate=maybe\n", 0600);
+	vm_fx_put(f->cache, VM_KVM_VERDICT_SCHEMA "\nboot_id=b\nqemu=q\nstate=maybe\n", 0600);
 	assert_int_equal(vm_kvm_verdict_load(f->cache, "b", "q", &r), -EINVAL);
-	put(f->cache, VM_KVM_VERDICT_SCHEMA "\nboot_id=b\nqemu=q\nstate=failed\nnew_key=1\n",
+	vm_fx_put(f->cache, VM_KVM_VERDICT_SCHEMA "\nboot_id=b\nqemu=q\nstate=failed\nnew_key=1\n",
 	    0600);
 	assert_int_equal(vm_kvm_verdict_load(f->cache, "b", "q", &r), 0);
 	vm_kvm_verdict_fini(&r);
@@ -304,7 +286,7 @@ static void test_verdict_file_refused(void **state)
 		memset(big, 'x', 19999);
 		big[19999] = '\0';
 		memcpy(big, VM_KVM_VERDICT_SCHEMA "\n", strlen(VM_KVM_VERDICT_SCHEMA) + 1);
-		put(f->cache, big, 0600);
+		vm_fx_put(f->cache, big, 0600);
 		free(big);
 		assert_int_equal(vm_kvm_verdict_load(f->cache, "b", "q", &r), -EINVAL);
 	}
@@ -491,6 +473,41 @@ static void test_auto_falls_back_at_run_time(void **state)
 	vm_session_free(s);
 }
 
+/* A KVM guest that prints nothing is given up before the boot timeout, then TCG. */
+static void test_auto_falls_back_on_silence(void **state)
+{
+	struct fx *f = *state;
+	struct vm_run_opts o;
+	struct vm_session *s;
+	struct vm_ready r;
+	char *notice = NULL, *cause = NULL;
+	long long t0;
+	int err;
+
+	add_image(f);
+	keep(f, VM_KVM_BOOTED, "host,-arch-capabilities");
+	run_opts(f, &o, VM_ACCEL_AUTO);
+	o.boot_timeout_ms = 20000;
+	o.silence_timeout_ms = 400;
+	t0 = now_ms();
+	s = vm_session_start(&o, &notice, &cause);
+	assert_non_null(s);
+	err = vm_session_wait_ready(s, &r, &cause);
+	assert_int_equal(err, -ETIMEDOUT);
+	assert_true(now_ms() - t0 < 5000);
+	assert_non_null(strstr(cause, "the console stayed silent for 0.4 s (kvm)"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(vm_session_fallback(s, err, &notice, &cause), 0);
+	assert_non_null(strstr(notice, "with -cpu host,-arch-capabilities (the console stayed "
+					"silent for 0.4 s (kvm)); starting it again under TCG"));
+	free(notice);
+	/* Under TCG the silence rule is off: the boot timeout alone counts. */
+	assert_int_equal(vm_session_wait_ready(s, &r, &cause), 0);
+	vm_ready_fini(&r);
+	vm_session_free(s);
+}
+
 static void test_kvm_asked_is_not_replaced(void **state)
 {
 	struct fx *f = *state;
@@ -581,6 +598,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_probe_fails_within_cap, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_probe_untried, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_auto_falls_back_at_run_time, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_auto_falls_back_on_silence, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_kvm_asked_is_not_replaced, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve_uses_the_model_that_booted, setup,
 						teardown),
