@@ -139,19 +139,19 @@ const char *doctor_kvm_verdict_name(enum doctor_kvm_verdict v);
 
 /* A Linux guest booted under KVM, as the VM code reports it. */
 struct doctor_kvm_boot {
-	bool tried;			/* there is a verdict (measured now or earlier this boot) */
+	bool tried;			/* a verdict: measured now or earlier this boot */
 	bool booted;			/* it reached rtlab's ready line */
 	bool cached;			/* measured earlier in this host boot, read back */
 	char *kernel;			/* owned; the image: "lab", "rt" or "stock", or NULL */
 	char *release;			/* owned; the guest's uname -r, or NULL */
 	char *cpu_model;		/* owned; the QEMU -cpu model that booted, or NULL */
 	long boot_ms;			/* QEMU start to ready; -1 unknown */
-	char *detail;			/* owned; why not tried, or how each CPU model failed */
+	char *detail;			/* owned; why not tried, or how each model failed */
 };
 
 struct doctor_kvm {
 	bool dev_present;		/* /dev/kvm exists */
-	bool stand_in;			/* the device was a stand-in file ($RTLAB_KVM_DEV, tests) */
+	bool stand_in;			/* a stand-in file ($RTLAB_KVM_DEV, tests) */
 	enum doctor_kvm_verdict verdict;
 	enum doctor_kvm_verdict test_guest; /* the tiny test guest alone */
 	int api_version;		/* KVM_GET_API_VERSION, -1 unknown */

@@ -111,8 +111,9 @@ int vm_append_check(const char *s, char **cause)
 		n = strcspn(w, " ");
 		for (size_t i = 0; n && i < sizeof(reserved) / sizeof(reserved[0]); i++)
 			if (!strncmp(w, reserved[i], strlen(reserved[i])))
-				return rt_err(cause, -EINVAL, "--append cannot set %.*s: rtlab "
-					      "sets up the VM's console and init itself", (int)n, w);
+				return rt_err(cause, -EINVAL, "--append cannot set %.*s: "
+					      "rtlab sets up the VM's console and init itself",
+					      (int)n, w);
 		w += n;
 	}
 	return 0;

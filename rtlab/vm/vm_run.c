@@ -44,7 +44,7 @@ struct vm_session {
 	unsigned int boot_timeout_ms;
 	unsigned int user_boot_timeout_ms; /* 0 = by accelerator */
 	unsigned int silence_ms;	/* fail when the console printed nothing by then; 0 = no */
-	struct vm_config cfg;		/* QEMU's command; its strings are the owned ones below */
+	struct vm_config cfg;		/* QEMU's command; its strings are owned below */
 	char *kernel_path, *initrd_path, *state_path; /* owned */
 	char *qemu, *cpu, *run, *term, *append; /* owned; NULL when not given */
 	char *brief;			/* owned; why the last wait failed, one line */
@@ -117,6 +117,7 @@ int vm_accel_resolve(const struct vm_run_opts *o, enum vm_accel *got, char **cpu
 	struct vm_kvm_probe_opts po = { 0 };
 	struct vm_kvm_verdict v = { 0 };
 	struct doctor_kvm k;
+	const char *what;
 	char *dev = NULL;
 	int ret = 0;
 
@@ -169,11 +170,12 @@ int vm_accel_resolve(const struct vm_run_opts *o, enum vm_accel *got, char **cpu
 		goto out_fini;
 	}
 	*got = VM_ACCEL_TCG;
+	what = v.state == VM_KVM_FAILED ? "cannot boot a Linux guest" : "is not proven";
 	if (o->accel == VM_ACCEL_KVM)
-		ret = rt_err(why, -ENODEV, "KVM %s here: %s", v.state == VM_KVM_FAILED ?
-			     "cannot boot a Linux guest" : "is not proven", v.detail ? v.detail : "no detail");
-	else if (rt_err(why, 0, "KVM %s here (%s), " VM_TCG_COST, v.state == VM_KVM_FAILED ?
-			"cannot boot a Linux guest" : "is not proven", v.detail ? v.detail : "no detail") == 0 && !*why)
+		ret = rt_err(why, -ENODEV, "KVM %s here: %s", what,
+			     v.detail ? v.detail : "no detail");
+	else if (rt_err(why, 0, "KVM %s here (%s), " VM_TCG_COST, what,
+			v.detail ? v.detail : "no detail") == 0 && !*why)
 		ret = -ENOMEM;
 out_fini:
 	vm_kvm_verdict_fini(&v);
@@ -279,7 +281,7 @@ static void vm_set_brief(struct vm_session *s, const char *what, const char *tai
 
 	ret = rt_buf_puts(&b, what);
 	/* The tail's last non-empty line: the one before its final newline. */
-	for (p = tail; p && *p; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0))
+	for (p = tail; p && *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")])
 		if (strcspn(p, "\n") > 0)
 			last = p;
 	if (!last) {
@@ -289,7 +291,7 @@ static void vm_set_brief(struct vm_session *s, const char *what, const char *tai
 		ret |= rt_buf_puts(&b, ", last console line: ");
 		ret |= vm_brief_put(&b, last, vm_min(strcspn(last, "\n"), VM_BRIEF_LINE));
 	}
-	for (p = qerr; p && *p && lines < 2; p += strcspn(p, "\n") + (p[strcspn(p, "\n")] ? 1 : 0)) {
+	for (p = qerr; p && *p && lines < 2; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
 		size_t n = strcspn(p, "\n");
 
 		if (!n)

@@ -564,8 +564,9 @@ static int fake_kvm_boot(bool may_boot, struct doctor_kvm_boot *out)
 	out->boot_ms = 640;
 	out->cpu_model = strdup("host,-arch-capabilities");
 	out->kernel = strdup("lab");
-	out->detail = kvm_boot_fake.booted ? NULL : strdup(kvm_boot_fake.tried ?
-		"-cpu host: QEMU exited (status 134)" : "a Linux guest has not been tried (make vm)");
+	out->detail = kvm_boot_fake.booted ? NULL :
+		      strdup(kvm_boot_fake.tried ? "-cpu host: QEMU exited (status 134)" :
+			     "a Linux guest has not been tried (make vm)");
 	return 0;
 }
 
