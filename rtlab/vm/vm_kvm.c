@@ -52,16 +52,21 @@ const char *vm_kvm_model(unsigned int i)
 	return i < VM_KVM_NMODELS ? vm_kvm_models[i] : NULL;
 }
 
-unsigned int vm_kvm_share_ms(unsigned int i, long long left_ms)
+unsigned int vm_kvm_share_ms(unsigned int i, long long left_ms, unsigned int cap_ms)
 {
 	long long share;
 
 	if (i >= VM_KVM_NMODELS || left_ms <= 0)
 		return 0;
 	share = left_ms / (VM_KVM_NMODELS - i);
-	if (share > VM_KVM_MODEL_MAX_MS)
-		share = VM_KVM_MODEL_MAX_MS;
+	if (share > (long long)cap_ms * 2 / 3)
+		share = (long long)cap_ms * 2 / 3;
 	return (unsigned int)share;
+}
+
+unsigned int vm_kvm_silence_ms(unsigned int cap_ms)
+{
+	return cap_ms / 6;
 }
 
 unsigned int vm_kvm_cap_ms(void)
@@ -369,7 +374,7 @@ static int vm_kvm_boot(const struct vm_kvm_probe_opts *o, const char *dir,
 	if (!v->kernel)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < VM_KVM_NMODELS && !ret; i++) {
-		unsigned int share = vm_kvm_share_ms(i, cap_ms - (vm_kvm_now_ms() - t0));
+		unsigned int share = vm_kvm_share_ms(i, cap_ms - (vm_kvm_now_ms() - t0), cap_ms);
 		struct vm_run_opts ro = { 0 };
 		struct vm_session *s;
 		struct vm_ready r = { 0 };
@@ -392,7 +397,7 @@ static int vm_kvm_boot(const struct vm_kvm_probe_opts *o, const char *dir,
 		ro.qemu = o->qemu;
 		ro.run = "true";
 		ro.boot_timeout_ms = share;
-		ro.silence_timeout_ms = VM_KVM_SILENCE_MS;
+		ro.silence_timeout_ms = vm_kvm_silence_ms(cap_ms);
 		ro.stop = o->stop;
 		s = vm_session_start(&ro, &notice, &cause);
 		free(notice);

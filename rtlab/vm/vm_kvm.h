@@ -10,7 +10,7 @@
  *
  * vm_kvm_probe() tries the CPU models vm_kvm_model() lists, in order, each within its
  * share of one cap on the whole probe (vm_kvm_share_ms()) and given up after
- * VM_KVM_SILENCE_MS without a byte on the console, and keeps the verdict in the
+ * vm_kvm_silence_ms() without a byte on the console, and keeps the verdict in the
  * state directory (file "kvm-verdict") with the host's boot id and QEMU's version line:
  * later calls in the same boot with the same QEMU read it back and start nothing. A
  * verdict that could not be reached (no image built yet, QEMU does not run, interrupted)
@@ -29,10 +29,6 @@ struct doctor_kvm_boot;
 
 /* The whole probe's cap; $RTLAB_KVM_PROBE_TIMEOUT (seconds, 1..600) overrides it. */
 #define VM_KVM_PROBE_CAP_MS 30000
-/* A working KVM boots the lab image in about a second: no model gets longer than this. */
-#define VM_KVM_MODEL_MAX_MS 20000
-/* It prints within a second too: a model whose guest stays silent this long has failed. */
-#define VM_KVM_SILENCE_MS 5000
 #define VM_KVM_NMODELS 3
 #define VM_KVM_VERDICT_FILE "kvm-verdict"
 #define VM_KVM_VERDICT_SCHEMA "rtlab.kvm-verdict/1"
@@ -41,12 +37,22 @@ struct doctor_kvm_boot;
 const char *vm_kvm_model(unsigned int i);
 
 /**
- * vm_kvm_share_ms - how long the @i-th model may take when @left_ms of the cap remain
+ * vm_kvm_share_ms - how long the @i-th model may take when @left_ms of @cap_ms remain
  *
  * An even share with the models still to try (so a model that hangs cannot starve the
- * next), at most VM_KVM_MODEL_MAX_MS; 0 when nothing is left.
+ * next), at most two thirds of the cap (20 s of the default 30: a working KVM boots the
+ * lab image in about a second); 0 when nothing is left.
  */
-unsigned int vm_kvm_share_ms(unsigned int i, long long left_ms);
+unsigned int vm_kvm_share_ms(unsigned int i, long long left_ms, unsigned int cap_ms);
+
+/**
+ * vm_kvm_silence_ms - a model whose guest printed nothing this long has failed
+ *
+ * A sixth of @cap_ms (5 s of the default 30): under KVM the kernel prints within a
+ * second, so the probe takes about 10 s on a host where every model stays silent. A
+ * larger cap also waits longer for the first line (a stand-in that boots under TCG).
+ */
+unsigned int vm_kvm_silence_ms(unsigned int cap_ms);
 
 /* The probe's cap: $RTLAB_KVM_PROBE_TIMEOUT seconds when valid, else VM_KVM_PROBE_CAP_MS. */
 unsigned int vm_kvm_cap_ms(void);

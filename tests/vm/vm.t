@@ -441,15 +441,17 @@ standin sf "$tmp/st2" broken 6 vm exec --kernel lab -- 'uname -r'
 	grep -q '^rtlab vm: notice: KVM did not boot the lab kernel with -cpu host (QEMU exited (status 134).*); starting it again under TCG' "$tmp/sf.err" &&
 	[ "$(cut -d' ' -f1,2 "$tmp/sf.qlog" | tr '\n' '|')" = "accel=kvm cpu=host|accel=tcg cpu=max|" ]
 ok $? "stand-in KVM: a KVM boot that aborts at run time is started again under TCG, with a notice"
-# -cpu host aborts, the host model without the MSR features boots: kept and used.
-standin sm "$tmp/st3" host-minus 60 vm exec --kernel lab -- 'uname -r'
+# -cpu host aborts, the host model without the MSR features boots: kept and used. That boot
+# is really TCG, slower to its first line than KVM: a 120 s cap gives it 20 s for that.
+standin sm "$tmp/st3" host-minus 120 vm exec --kernel lab -- 'uname -r'
 minus=$(cut -d' ' -f2 "$tmp/sm.qlog" | sed -n 2p)
+# (Its run is TCG too; should it stay silent for 10 s on a loaded host, the run falls back
+# to TCG with a notice, which is fine: the model was still kept and used.)
 [ "$(rc sm)" = 0 ] && [ "$(cat "$tmp/sm.out")" = "$lab_rel" ] && [ "${minus#cpu=host,}" != "$minus" ] &&
-	[ "$(cut -d' ' -f2 "$tmp/sm.qlog" | tr '\n' '|')" = "cpu=host|$minus|$minus|" ] &&
-	grep -q " under kvm (-cpu ${minus#cpu=}," "$tmp/sm.err" &&
-	grep -qx "cpu=${minus#cpu=}" "$tmp/st3/rtlab/kvm-verdict" && ! grep -q notice "$tmp/sm.err"
+	[ "$(head -n3 "$tmp/sm.qlog" | cut -d' ' -f1,2 | tr '\n' '|')" = "accel=kvm cpu=host|accel=kvm $minus|accel=kvm $minus|" ] &&
+	grep -qx "cpu=${minus#cpu=}" "$tmp/st3/rtlab/kvm-verdict"
 ok $? "stand-in KVM: the probe keeps the model that booted (${minus#cpu=}) and vm exec uses it"
-sed -n 's/^rtlab vm: \(.* ready after .*\)/# \1/p' "$tmp/sm.err"
+sed -n 's/^rtlab vm: \(.* ready after .*\|notice: .*\)/# \1/p' "$tmp/sm.err"
 
 # ---- networking and 9p in every kernel (checked in the doctor boots above) ----
 for k in stock rt lab; do
