@@ -2,7 +2,9 @@
  * main: the rtlab binary. With no arguments it opens the ncurses UI;
  * otherwise it dispatches to a subcommand from the CLI table. Before either,
  * it replays undo journals left behind by rtlab processes that were killed,
- * so the host is back in the state the learner had before any lab ran.
+ * so the host is back in the state the learner had before any lab ran. It
+ * also hands the doctor the VM code's Linux-guest proof of KVM (the doctor
+ * cannot include rtlab/vm/, which uses it).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,7 +17,9 @@
 #include "core/rt_journal.h"
 #include "core/rt_log.h"
 #include "core/rt_version.h"
+#include "doctor/doctor.h"
 #include "ui/ui.h"
+#include "vm/vm_kvm.h"
 
 static void recover_stale_journals(void)
 {
@@ -34,6 +38,7 @@ int main(int argc, char **argv)
 	const struct cli_cmd *cmd;
 
 	setlocale(LC_ALL, "");
+	doctor_kvm_set_boot_probe(vm_kvm_doctor_probe);
 	if (getenv("RTLAB_DEBUG"))
 		rt_log_set_level(RT_LOG_DEBUG);
 

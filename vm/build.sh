@@ -52,7 +52,9 @@ fi
 
 for k in $kernels; do
 	start=$(date +%s)
-	kdir=$cache/kernel/$k
+	# Next to the images, not in the shared cache: two source trees building at once (each
+	# with its own module list) must not write the same kernel folder.
+	kdir=$(cd "$images/.." && pwd)/kernel/$k
 	case "$k" in
 	stock|rt) "$root/kernel-patches/scripts/fetch-debian.sh" "$k" "$cache" "$kdir" ;;
 	lab) "$root/kernel-patches/scripts/build-lab.sh" "$cache" "$kdir" ;;

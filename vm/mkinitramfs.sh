@@ -62,6 +62,25 @@ for tool in rtla trace-cmd; do
 	fi
 done
 
+# iproute2's ip and tc for the networking labs: network namespaces, veth pairs, a bridge
+# and tc netem (busybox's tc has no netem, its ip no netns). Programs find them first in
+# PATH (/usr/sbin); but this busybox's shell runs its own applets before it searches PATH,
+# so shell commands reach them through the functions in /etc/rtlab-vm/shell.sh, which the
+# login shell's profile and init's headless commands read.
+for tool in ip tc; do
+	path=$(PATH=/usr/sbin:/sbin:$PATH command -v "$tool") || {
+		echo "mkinitramfs: iproute2's $tool is missing (apt-get install iproute2)" >&2
+		exit 1
+	}
+	copy_prog "$path" "/usr/sbin/$tool"
+done
+if [ -d /etc/iproute2 ]; then cp -R /etc/iproute2 "$root/etc/iproute2"; fi
+cat > "$root/etc/rtlab-vm/shell.sh" <<'SHELL'
+# Read by the VM's shells: iproute2's ip and tc rather than busybox's applets.
+ip() { /usr/sbin/ip "$@"; }
+tc() { /usr/sbin/tc "$@"; }
+SHELL
+
 for d in lessons labs slides; do
 	[ -d "$data/$d" ] && cp -R "$data/$d" "$root/usr/share/rtlab/$d"
 done
@@ -92,6 +111,7 @@ printf 'root:x:0:\n' > "$root/etc/group"
 # PID 1 is a script that does not answer busybox's poweroff signal: act directly.
 cat > "$root/etc/profile" <<'PROFILE'
 PS1='rtlab-vm:\w# '
+. /etc/rtlab-vm/shell.sh
 poweroff() { sync; umount /state 2>/dev/null; /bin/busybox poweroff -f; }
 reboot() { sync; umount /state 2>/dev/null; /bin/busybox reboot -f; }
 PROFILE

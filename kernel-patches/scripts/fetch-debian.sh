@@ -8,8 +8,10 @@
 # present) and unpacked with `dpkg -x` under CACHE_DIR; nothing is installed on the host.
 # Writes OUT_DIR/vmlinuz, OUT_DIR/release, OUT_DIR/config and OUT_DIR/modules/, a module
 # tree holding only what the VM loads (virtio PCI, block and console, ext4 and crc32c for
-# the state disk, with their dependencies) plus rtlab_inject.ko built against the matching headers,
-# and OUT_DIR/modules.load, the modules init loads in order.
+# the state disk; veth, bridge and sch_netem for the networking labs; 9p over virtio for
+# the exercise share; with their dependencies) plus rtlab_inject.ko built against the
+# matching headers, and OUT_DIR/modules.load, the modules init loads in order (a module
+# the kernel has built in is not listed).
 #
 # With HEADERS_ONLY=1 (what `make kmod` uses) only the headers are fetched and OUT_DIR gets
 # just rtlab_inject.ko and release.
@@ -25,7 +27,8 @@ stock) meta=linux-image-amd64 suffix=amd64 common=common ;;
 rt) meta=linux-image-rt-amd64 suffix=rt-amd64 common=common-rt ;;
 *) echo "$usage" >&2; exit 2 ;;
 esac
-wanted="virtio_pci virtio_blk virtio_console crc32c_generic ext4"
+wanted="virtio_pci virtio_blk virtio_console crc32c_generic ext4 veth bridge sch_netem
+	9pnet 9pnet_virtio 9p"
 
 log() { printf 'fetch-debian(%s): %s\n' "$flavour" "$*" >&2; }
 
@@ -85,13 +88,19 @@ rm -rf "$out/modules"
 mkdir -p "$out/modules/lib/modules/$rel/extra"
 : > "$out/modules.load"
 for m in $wanted; do
-	modprobe -d "$root" -S "$rel" --show-depends "$m" | while read -r kind path _; do
+	# An unknown name fails here (set -e, pipefail): Debian's configuration changed.
+	deps=$(modprobe -d "$root" -S "$rel" --show-depends "$m")
+	echo "$deps" | while read -r kind path _; do
 		[ "$kind" = insmod ] || continue
 		rel_path=${path#"$root"}
 		mkdir -p "$out/modules$(dirname "$rel_path")"
 		cp "$path" "$out/modules$rel_path"
 	done
-	echo "$m" >> "$out/modules.load"
+	if echo "$deps" | grep -q '^insmod '; then
+		echo "$m" >> "$out/modules.load"
+	else
+		log "$m is built into $rel"
+	fi
 done
 cp "$root/lib/modules/$rel/modules.builtin" "$root/lib/modules/$rel/modules.order" \
 	"$root/lib/modules/$rel/modules.builtin.modinfo" \

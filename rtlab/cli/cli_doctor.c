@@ -86,7 +86,9 @@ const struct cli_cmd cli_cmd_doctor = {
 	.summary = "measure what this machine offers and where each lab can run",
 	.help = "Measures the kernel (release, preemption model, PREEMPT_RT), whether rtlab\n"
 		"runs inside a VM, root and the capabilities that matter, tracefs and its\n"
-		"tracers, RT throttling, CPUs, QEMU, a real KVM test guest, network\n"
+		"tracers, RT throttling, CPUs, QEMU, KVM (a tiny test guest, then a Linux\n"
+		"guest: KVM works only once a VM image booted under it; tried once per host\n"
+		"boot, up to 30 s, when `make vm` has built the images), network\n"
 		"namespaces, and undo journals left by killed runs; then says for every lab\n"
 		"whether it runs live on this host, in the classroom VM or as a simulation,\n"
 		"and exactly what is missing and how to get it. Nothing is assumed: a fact\n"

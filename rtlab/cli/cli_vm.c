@@ -73,7 +73,7 @@ struct vm_cli {
 
 enum {
 	OPT_KERNEL = 256, OPT_ACCEL, OPT_SMP, OPT_MEM, OPT_DIR, OPT_STATE, OPT_NO_STATE,
-	OPT_TIMEOUT, OPT_BOOT_TIMEOUT, OPT_SHELL,
+	OPT_TIMEOUT, OPT_BOOT_TIMEOUT, OPT_SHELL, OPT_APPEND,
 };
 
 static const struct option vm_longopts[] = {
@@ -87,6 +87,7 @@ static const struct option vm_longopts[] = {
 	{ "timeout", required_argument, NULL, OPT_TIMEOUT },
 	{ "boot-timeout", required_argument, NULL, OPT_BOOT_TIMEOUT },
 	{ "shell", no_argument, NULL, OPT_SHELL },
+	{ "append", required_argument, NULL, OPT_APPEND },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -145,6 +146,17 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 				return cli_usage_error(cmd, "--shell is for `vm run`");
 			v->o.shell = true;
 			break;
+		case OPT_APPEND: {
+			char *why = NULL;
+
+			if (vm_append_check(optarg, &why) < 0) {
+				c = cli_usage_error(cmd, "%s", why ? why : "bad --append");
+				free(why);
+				return c;
+			}
+			v->o.append = optarg;
+			break;
+		}
 		case 'h':
 			cli_cmd_help(cmd, stdout);
 			return CLI_EXIT_OK;
@@ -175,6 +187,39 @@ static void vm_say(const char *fmt, ...)
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
+}
+
+/*
+ * Wait for the guest's ready line; when KVM was chosen automatically and the boot aborted
+ * or stayed silent, say why in one line and boot again under TCG (vm_session_fallback()).
+ * @saved: the terminal to restore before saying anything, or NULL.
+ */
+static int vm_boot_wait(struct vm_session *s, struct vm_ready *ready,
+			const struct termios *saved, char **cause)
+{
+	char *notice = NULL, *why = NULL;
+	int ret;
+
+	ret = vm_session_wait_ready(s, ready, cause);
+	if (ret == 0)
+		return 0;
+	ret = vm_session_fallback(s, ret, &notice, &why);
+	if (notice) {
+		if (saved)
+			tcsetattr(STDIN_FILENO, TCSANOW, saved);
+		vm_say("notice: %s", notice);
+		free(notice);
+	}
+	if (ret < 0) {
+		if (why) {
+			free(*cause);
+			*cause = why;
+		}
+		return ret;
+	}
+	free(*cause);
+	*cause = NULL;
+	return vm_session_wait_ready(s, ready, cause);
 }
 
 static int vm_run_main(const struct cli_cmd *cmd, int argc, char **argv)
@@ -211,10 +256,10 @@ static int vm_run_main(const struct cli_cmd *cmd, int argc, char **argv)
 		vm_say("%s", cause ? cause : strerror(errno));
 		goto out;
 	}
-	vm_say("booting the %s kernel under %s (QEMU pid %d); Ctrl-A x ends the VM, "
+	vm_say("booting the %s kernel under %s (-cpu %s, QEMU pid %d); Ctrl-A x ends the VM, "
 	       "Ctrl-A h lists the other keys", vm_kernel_name(v.o.kernel),
-	       vm_accel_name(vm_session_accel(s)), vm_session_pid(s));
-	ret = vm_session_wait_ready(s, &ready, &cause);
+	       vm_accel_name(vm_session_accel(s)), vm_session_cpu(s), vm_session_pid(s));
+	ret = vm_boot_wait(s, &ready, tty ? &saved : NULL, &cause);
 	if (ret < 0) {
 		if (tty)
 			tcsetattr(STDIN_FILENO, TCSANOW, &saved);
@@ -271,17 +316,17 @@ static int vm_exec_main(const struct cli_cmd *cmd, int argc, char **argv)
 		vm_say("%s", cause ? cause : strerror(errno));
 		goto out;
 	}
-	ret = vm_session_wait_ready(s, &ready, &cause);
+	ret = vm_boot_wait(s, &ready, NULL, &cause);
 	if (ret < 0) {
 		vm_say("%s", cause);
 		goto out;
 	}
 	q = vm_session_qmp(s, &cause);
 	if (q && vm_qmp_execute(q, "query-status", NULL, &qret, &cause) == 0) {
-		vm_say("%s kernel %s ready after %ld ms under %s (guest uptime %.2f s, QMP "
-		       "status %s)", ready.kernel ? ready.kernel : "?",
+		vm_say("%s kernel %s ready after %ld ms under %s (-cpu %s, guest uptime %.2f s, "
+		       "QMP status %s)", ready.kernel ? ready.kernel : "?",
 		       ready.release ? ready.release : "?", vm_session_ready_ms(s),
-		       vm_accel_name(vm_session_accel(s)), ready.uptime_s,
+		       vm_accel_name(vm_session_accel(s)), vm_session_cpu(s), ready.uptime_s,
 		       json_string_value(json_object_get(qret, "status")) ?: "?");
 	} else {
 		vm_say("ready after %ld ms, but QMP failed: %s", vm_session_ready_ms(s),
@@ -409,15 +454,22 @@ static int vm_main(const struct cli_cmd *cmd, int argc, char **argv)
 const struct cli_cmd cli_cmd_vm = {
 	.name = "vm",
 	.usage = "run [--kernel stock|rt|lab] [--accel auto|kvm|tcg] [--smp N] [--mem MIB] [--shell]\n"
-		 "   or: rtlab vm exec [--kernel K] [--accel A] [--timeout S] -- COMMAND...\n"
+		 "          [--append PARAMS]\n"
+		 "   or: rtlab vm exec [--kernel K] [--accel A] [--append PARAMS] [--timeout S]\n"
+		 "          -- COMMAND...\n"
 		 "   or: rtlab vm build [stock|rt|lab]...",
 	.summary = "boot the classroom VM (stock, PREEMPT_RT or lab kernel) in QEMU",
 	.help = "run boots the classroom VM with its console on this terminal; rtlab starts\n"
 		"inside. Ctrl-A x ends QEMU. KVM is used only when the doctor's KVM test guest\n"
-		"really runs, else TCG emulation, with a notice. A QMP socket is opened for\n"
-		"the labs that drive the hypervisor. Progress is kept on a small disk image in\n"
-		"the state directory, so it survives a restart. A boot that does not reach\n"
-		"rtlab within the boot timeout fails with the console's last lines.\n"
+		"runs and a Linux guest booted under it (tried once per host boot, up to 30 s,\n"
+		"with -cpu host, then host without the MSR features nested hosts refuse, then\n"
+		"max; the model that booted is used); else TCG emulation, with a one-line\n"
+		"notice naming the reason. With --accel auto, a KVM boot that aborts, prints\n"
+		"nothing for 10 s or misses the boot timeout is started again under TCG with\n"
+		"such a notice; --accel kvm fails with the reason instead. A QMP socket is\n"
+		"opened for the labs that drive the hypervisor. Progress is kept on a small\n"
+		"disk image in the state directory, so it survives a restart. A boot that does\n"
+		"not reach rtlab within the boot timeout fails with the console's last lines.\n"
 		"\n"
 		"exec boots headless, runs COMMAND (joined by spaces, run by the guest's sh;\n"
 		"no double quotes) inside, prints its standard output and powers off. Its\n"
@@ -436,6 +488,9 @@ const struct cli_cmd cli_cmd_vm = {
 		"  --smp N             virtual CPUs (default 2)\n"
 		"  --mem MIB           memory in MiB (default 1024)\n"
 		"  --shell             run: start a shell instead of rtlab\n"
+		"  --append PARAMS     add kernel parameters, e.g. 'isolcpus=1 nohz_full=1'\n"
+		"                      (printable ASCII, at most 512 bytes, no double quote,\n"
+		"                      no rtlab.*, console=, init= or rdinit=)\n"
 		"  --dir DIR           image directory (default: $RTLAB_VM_DIR, the build\n"
 		"                      tree's vm/images, or ~/.cache/rtlab/vm/images)\n"
 		"  --state FILE        the state disk image (run default: vm-state.img in the\n"

@@ -93,6 +93,10 @@ const char *doctor_kvm_verdict_name(enum doctor_kvm_verdict v)
 		return "hung";
 	case DOCTOR_KVM_FAILED:
 		return "failed";
+	case DOCTOR_KVM_NOT_PROVEN:
+		return "not-proven";
+	case DOCTOR_KVM_BOOT_FAILED:
+		return "boot-failed";
 	}
 	return "?";
 }
@@ -188,6 +192,7 @@ void doctor_opts_init(struct doctor_opts *o)
 	o->root = "";
 	o->active = true;
 	o->active_needs = ~0u;
+	o->kvm_boot = true;
 	o->try_instance = true;
 	o->mount_tracefs = true;
 	o->scan_journals = true;
@@ -208,6 +213,7 @@ void doctor_opts_quick(struct doctor_opts *o, const struct lab_ops *lab)
 	doctor_opts_init(o);
 	if (lab)
 		o->active_needs = lab->needs | lab->wants;
+	o->kvm_boot = false;
 	o->try_instance = false;
 	o->mount_tracefs = false;
 	o->scan_journals = false;
@@ -270,12 +276,14 @@ int doctor_probe(struct doctor_report *r, const struct doctor_opts *o, char **ca
 	if (ret)
 		goto out_fail;
 	step = "kvm";
-	if (asprintf(&kvm_dev, "%s/dev/kvm", root) < 0) {
-		kvm_dev = NULL;
+	kvm_dev = doctor_kvm_dev_path(root);
+	if (!kvm_dev) {
 		ret = -ENOMEM;
 		goto out_fail;
 	}
 	ret = doctor_probe_kvm(&r->kvm, kvm_dev, child_for(o, LAB_NEED_KVM), timeout);
+	if (!ret)
+		ret = doctor_kvm_prove(&r->kvm, o->kvm_boot && live);
 	if (ret)
 		goto out_fail;
 	step = "netns";

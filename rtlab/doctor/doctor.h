@@ -114,24 +114,70 @@ struct doctor_qemu {
 	char *error;			/* owned; why it did not run, else NULL */
 };
 
+/*
+ * KVM "works" only when a Linux kernel booted under it: nested hosts have run the test
+ * guest (a few real-mode instructions) and then aborted QEMU or left a Linux guest silent.
+ * The test guest comes first; the Linux guest is booted by the VM code (rtlab/vm/vm_kvm.c),
+ * which sits above the doctor and hands its verdict in through doctor_kvm_set_boot_probe().
+ */
 enum doctor_kvm_verdict {
 	DOCTOR_KVM_NOT_PROBED,
-	DOCTOR_KVM_WORKS,
+	DOCTOR_KVM_WORKS,		/* a Linux guest booted under KVM */
 	DOCTOR_KVM_ABSENT,
 	DOCTOR_KVM_NO_PERMISSION,
 	DOCTOR_KVM_HUNG,
 	DOCTOR_KVM_FAILED,
+	DOCTOR_KVM_NOT_PROVEN,		/* the test guest ran; no Linux guest was tried */
+	DOCTOR_KVM_BOOT_FAILED,		/* the test guest ran; a Linux guest did not boot */
 };
 
-/* "not-probed", "works", "absent", "no-permission", "hung", "failed" */
+/*
+ * "not-probed", "works", "absent", "no-permission", "hung", "failed", "not-proven",
+ * "boot-failed"
+ */
 const char *doctor_kvm_verdict_name(enum doctor_kvm_verdict v);
+
+/* A Linux guest booted under KVM, as the VM code reports it. */
+struct doctor_kvm_boot {
+	bool tried;			/* a verdict: measured now or earlier this boot */
+	bool booted;			/* it reached rtlab's ready line */
+	bool cached;			/* measured earlier in this host boot, read back */
+	char *kernel;			/* owned; the image: "lab", "rt" or "stock", or NULL */
+	char *release;			/* owned; the guest's uname -r, or NULL */
+	char *cpu_model;		/* owned; the QEMU -cpu model that booted, or NULL */
+	long boot_ms;			/* QEMU start to ready; -1 unknown */
+	char *detail;			/* owned; why not tried, or how each model failed */
+};
 
 struct doctor_kvm {
 	bool dev_present;		/* /dev/kvm exists */
+	bool stand_in;			/* a stand-in file ($RTLAB_KVM_DEV, tests) */
 	enum doctor_kvm_verdict verdict;
+	enum doctor_kvm_verdict test_guest; /* the tiny test guest alone */
 	int api_version;		/* KVM_GET_API_VERSION, -1 unknown */
 	char *detail;			/* owned; the reason for a verdict other than works */
+	struct doctor_kvm_boot linux_guest; /* when the test guest worked */
 };
+
+/**
+ * doctor_kvm_boot_fn - boot a Linux guest under KVM, or report a verdict kept from before
+ * @may_boot: false: report only a verdict recorded earlier in this host boot, start nothing
+ * @out: zeroed by the caller (boot_ms -1); its strings are released by doctor_kvm_fini()
+ *
+ * Returns 0 or -ENOMEM; a guest that did not boot is a verdict in @out, not an error.
+ */
+typedef int (*doctor_kvm_boot_fn)(bool may_boot, struct doctor_kvm_boot *out);
+
+/**
+ * doctor_kvm_set_boot_probe - who boots the Linux guest that proves KVM
+ *
+ * The binary registers the VM code's probe at start; without one (unit tests), KVM is
+ * at best "not-proven". NULL unregisters.
+ */
+void doctor_kvm_set_boot_probe(doctor_kvm_boot_fn fn);
+
+/* Free what @b owns and zero it (boot_ms -1). */
+void doctor_kvm_boot_fini(struct doctor_kvm_boot *b);
 
 struct doctor_net {
 	char *ip_path;			/* owned; iproute2 `ip` in PATH, or NULL */
@@ -184,6 +230,9 @@ struct doctor_opts {
 	const char *root;		/* prefix for /proc, /sys, /dev, /boot; "" = live */
 	const char *journal_dir;	/* NULL = rt_journal_default_dir() */
 	bool active;			/* run the child probes (KVM, netns, qemu, SCHED_FIFO) */
+	bool kvm_boot;			/* with active: may boot a Linux guest under KVM (up
+					 * to 30 s, once per host boot); else only a verdict
+					 * recorded earlier in this boot is reported */
 	unsigned int active_needs;	/* with active: only the child probes that inform
 					 * these LAB_NEED_* bits (default: all) */
 	bool try_instance;		/* create and remove a tracefs instance (root) */
@@ -220,7 +269,8 @@ void doctor_opts_init(struct doctor_opts *o);
  * Measured facts without side effects (nothing mounted, no tracefs
  * instance, no journal scan) and, with @lab, only the child probes that
  * inform @lab's needs and wants: a latency run does not start a KVM guest
- * or qemu to learn its tier.
+ * or qemu to learn its tier, and no run boots a Linux guest to prove KVM
+ * (only a verdict kept earlier in this host boot counts).
  */
 void doctor_opts_quick(struct doctor_opts *o, const struct lab_ops *lab);
 

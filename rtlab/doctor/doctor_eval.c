@@ -187,10 +187,23 @@ static int check_kvm(const struct doctor_report *r, struct gap *g)
 			return -ENOMEM;
 		return doctor_dup_str(&g->how, "guests run under TCG emulation; see `dmesg` "
 				      "for kvm errors");
+	case DOCTOR_KVM_NOT_PROVEN:
+		if (doctor_set_str(&g->what, "KVM not proven: %s", detail))
+			return -ENOMEM;
+		return doctor_dup_str(&g->how, "build the VM images (make vm), then run "
+				      "`rtlab doctor`: it boots a Linux guest under KVM once per "
+				      "boot; until then guests run under TCG emulation");
+	case DOCTOR_KVM_BOOT_FAILED:
+		if (doctor_set_str(&g->what, "KVM cannot boot a Linux guest: %s", detail))
+			return -ENOMEM;
+		return doctor_dup_str(&g->how, "guests run under TCG emulation; nested KVM on "
+				      "this VM host aborts QEMU or hangs a real kernel (check "
+				      "nested=1 and the host's kernel and QEMU)");
 	case DOCTOR_KVM_NOT_PROBED:
 		break;
 	}
-	return gap_set(g, "KVM was not probed", "run `rtlab doctor`: it starts a tiny test guest");
+	return gap_set(g, "KVM was not probed", "run `rtlab doctor`: it starts a tiny test guest "
+		       "and boots a Linux guest under KVM");
 }
 
 static int check_netns(const struct doctor_report *r, struct gap *g)

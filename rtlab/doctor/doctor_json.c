@@ -204,16 +204,37 @@ static json_t *qemu_json(const struct doctor_report *r, int *err)
 static json_t *kvm_json(const struct doctor_report *r, int *err)
 {
 	const struct doctor_kvm *k = &r->kvm;
-	json_t *o = json_object();
+	const struct doctor_kvm_boot *b = &k->linux_guest;
+	json_t *o = json_object(), *g;
 
 	if (!o) {
 		*err = -ENOMEM;
 		return NULL;
 	}
 	put(o, "dev_present", json_boolean(k->dev_present), err);
+	put(o, "stand_in", json_boolean(k->stand_in), err);
 	put(o, "verdict", json_string(doctor_kvm_verdict_name(k->verdict)), err);
+	put(o, "test_guest", json_string(doctor_kvm_verdict_name(k->test_guest)), err);
 	put(o, "api_version", int_or_null(k->api_version >= 0, k->api_version), err);
 	put(o, "detail", str_or_null(k->detail), err);
+	if (k->test_guest != DOCTOR_KVM_WORKS) {
+		put(o, "linux_guest", json_null(), err);
+		return o;
+	}
+	g = json_object();
+	if (!g) {
+		*err = -ENOMEM;
+		return o;
+	}
+	put(g, "tried", json_boolean(b->tried), err);
+	put(g, "booted", json_boolean(b->booted), err);
+	put(g, "cached", json_boolean(b->cached), err);
+	put(g, "kernel", str_or_null(b->kernel), err);
+	put(g, "release", str_or_null(b->release), err);
+	put(g, "cpu_model", str_or_null(b->cpu_model), err);
+	put(g, "boot_ms", int_or_null(b->boot_ms >= 0, b->boot_ms), err);
+	put(g, "detail", str_or_null(b->detail), err);
+	put(o, "linux_guest", g, err);
 	return o;
 }
 

@@ -12,6 +12,19 @@
  *   W                   the guest ran correctly
  *   P <reason>          no permission to open the device
  *   F <reason>          anything else went wrong
+ *   S                   the device was a stand-in (below)
+ *
+ * A test guest that runs proves little more: nested hosts have run it and then
+ * aborted QEMU on a real one ("failed to set MSR 0x10a") or left a Linux guest
+ * silent. So KVM "works" only once a Linux kernel booted under it; that boot is
+ * the VM code's (rtlab/vm/vm_kvm.c, which uses the doctor, so the doctor cannot
+ * call it by name): the binary registers it with doctor_kvm_set_boot_probe() and
+ * doctor_kvm_prove() asks it after a working test guest.
+ *
+ * A stand-in device: a regular file (named by $RTLAB_KVM_DEV in tests) holds the
+ * report lines the child would print; the child copies them out behind an "S"
+ * line. It lets the suites act out a host with KVM on one without it, together
+ * with a stand-in qemu-system-x86_64 (tests/vm/fake-qemu).
  */
 #include "doctor_probe.h"
 
@@ -23,6 +36,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef __linux__
@@ -35,6 +49,23 @@
 #define KVM_GUEST_ADDR 0x1000
 #define KVM_GUEST_PORT 0x10
 #define KVM_GUEST_VALUE 0x5a
+#define KVM_STAND_IN_MAX 4096
+
+/* Child: a stand-in file's report, behind an "S" line. */
+static void kvm_stand_in(int fd)
+{
+	char buf[KVM_STAND_IN_MAX];
+	ssize_t n;
+
+	dprintf(1, "S\n");
+	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		dprintf(1, "F reading the stand-in device: %s\n", strerror(errno));
+		return;
+	}
+	buf[n] = '\0';
+	dprintf(1, "%s\n", buf);
+}
 
 #if defined(__linux__) && (defined(__x86_64__) || defined(__i386__))
 
@@ -54,10 +85,17 @@ static int kvm_guest(void *arg)
 	void *mem;
 	int kvm, vm, vcpu, api, size;
 
-	kvm = open(dev, O_RDWR | O_CLOEXEC);
+	struct stat st;
+
+	/* O_NONBLOCK: a FIFO put there must not hang the child until it is killed. */
+	kvm = open(dev, O_RDWR | O_CLOEXEC | O_NONBLOCK);
 	if (kvm < 0) {
 		dprintf(1, "%c open %s: %s\n", errno == EACCES || errno == EPERM ? 'P' : 'F',
 			dev, strerror(errno));
+		return 0;
+	}
+	if (fstat(kvm, &st) == 0 && S_ISREG(st.st_mode)) {
+		kvm_stand_in(kvm);
 		return 0;
 	}
 	api = ioctl(kvm, KVM_GET_API_VERSION, 0);
@@ -192,6 +230,9 @@ static int kvm_parse_report(struct doctor_kvm *k, const char *out)
 		case 'W':
 			k->verdict = DOCTOR_KVM_WORKS;
 			break;
+		case 'S':
+			k->stand_in = true;
+			break;
 		case 'P':
 			k->verdict = DOCTOR_KVM_NO_PERMISSION;
 			ret = doctor_set_str(&k->detail, "%.*s", rest_len, rest);
@@ -216,6 +257,7 @@ int doctor_probe_kvm(struct doctor_kvm *k, const char *dev, bool active,
 
 	memset(k, 0, sizeof(*k));
 	k->api_version = -1;
+	k->linux_guest.boot_ms = -1;
 	if (access(dev, F_OK) < 0) {
 		k->verdict = DOCTOR_KVM_ABSENT;
 		return doctor_set_str(&k->detail, "%s does not exist", dev);
@@ -253,8 +295,69 @@ int doctor_probe_kvm(struct doctor_kvm *k, const char *dev, bool active,
 	return ret;
 }
 
+/* ---- The Linux guest's verdict, from the layer that can boot one ---------- */
+
+static doctor_kvm_boot_fn kvm_boot_probe;
+
+void doctor_kvm_set_boot_probe(doctor_kvm_boot_fn fn)
+{
+	kvm_boot_probe = fn;
+}
+
+char *doctor_kvm_dev_path(const char *root)
+{
+	const char *env = getenv("RTLAB_KVM_DEV");
+	char *path;
+
+	if (!*root && env && *env)
+		return strdup(env);
+	if (asprintf(&path, "%s/dev/kvm", root) < 0)
+		return NULL;
+	return path;
+}
+
+int doctor_kvm_prove(struct doctor_kvm *k, bool may_boot)
+{
+	struct doctor_kvm_boot *b = &k->linux_guest;
+	int ret;
+
+	k->test_guest = k->verdict;
+	if (k->verdict != DOCTOR_KVM_WORKS)
+		return 0;
+	doctor_kvm_boot_fini(b);
+	if (kvm_boot_probe) {
+		ret = kvm_boot_probe(may_boot, b);
+		if (ret)
+			return ret;
+	}
+	if (!b->tried) {
+		k->verdict = DOCTOR_KVM_NOT_PROVEN;
+		return doctor_set_str(&k->detail, "%s", b->detail ? b->detail :
+				      "a Linux guest has not been tried (make vm)");
+	}
+	if (!b->booted) {
+		k->verdict = DOCTOR_KVM_BOOT_FAILED;
+		return doctor_set_str(&k->detail, "%s", b->detail ? b->detail :
+				      "a Linux guest did not boot under KVM");
+	}
+	free(k->detail);
+	k->detail = NULL;
+	return 0;
+}
+
+void doctor_kvm_boot_fini(struct doctor_kvm_boot *b)
+{
+	free(b->kernel);
+	free(b->release);
+	free(b->cpu_model);
+	free(b->detail);
+	memset(b, 0, sizeof(*b));
+	b->boot_ms = -1;
+}
+
 void doctor_kvm_fini(struct doctor_kvm *k)
 {
 	free(k->detail);
+	doctor_kvm_boot_fini(&k->linux_guest);
 	memset(k, 0, sizeof(*k));
 }

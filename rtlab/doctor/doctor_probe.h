@@ -75,6 +75,27 @@ int doctor_probe_kvm(struct doctor_kvm *k, const char *dev, bool active,
 		     unsigned int timeout_ms);
 void doctor_kvm_fini(struct doctor_kvm *k);
 
+/**
+ * doctor_kvm_dev_path - the KVM device to probe below @root
+ *
+ * "<root>/dev/kvm"; on the live system (@root "") $RTLAB_KVM_DEV when set, so tests can
+ * put a stand-in there: a regular file holding the test guest's report lines (see
+ * doctor_kvm.c), since QEMU itself is replaced by a stand-in in those tests too.
+ * Returns a string the caller frees, or NULL (ENOMEM).
+ */
+char *doctor_kvm_dev_path(const char *root);
+
+/**
+ * doctor_kvm_prove - after a working test guest, ask for the Linux guest's verdict
+ * @may_boot: passed to the registered probe (doctor_kvm_set_boot_probe())
+ *
+ * Leaves any other test guest verdict alone. Sets k->test_guest, k->linux_guest and the
+ * final k->verdict: works, not-proven (nothing tried, e.g. no image built yet) or
+ * boot-failed, with k->detail (the Linux guest's: why not tried, or how it failed).
+ * Returns 0 or -ENOMEM.
+ */
+int doctor_kvm_prove(struct doctor_kvm *k, bool may_boot);
+
 /*
  * Network namespaces: `ip` in PATH, and when @active whether a child can
  * unshare(CLONE_NEWNET) and create a veth pair inside that namespace. The

@@ -226,6 +226,8 @@ static void virt_section(struct out *o, const struct doctor_report *r)
 {
 	const struct doctor_qemu *q = &r->qemu;
 	const struct doctor_kvm *k = &r->kvm;
+	const struct doctor_kvm_boot *b = &k->linux_guest;
+	const char *stand_in = k->stand_in ? " [stand-in device: $RTLAB_KVM_DEV]" : "";
 
 	heading(o, "QEMU and KVM");
 	if (!q->path)
@@ -237,8 +239,18 @@ static void virt_section(struct out *o, const struct doctor_report *r)
 		     q->path);
 	switch (k->verdict) {
 	case DOCTOR_KVM_WORKS:
-		line(o, OK, "KVM works: a test guest ran and exited as expected (API %d)",
-		     k->api_version);
+		line(o, OK, "KVM works: a Linux guest (%s kernel %s) booted to rtlab in %ld ms "
+		     "with -cpu %s%s (API %d)%s", b->kernel ? b->kernel : "?",
+		     b->release ? b->release : "?", b->boot_ms, b->cpu_model ? b->cpu_model : "?",
+		     b->cached ? ", measured earlier in this boot" : "", k->api_version, stand_in);
+		break;
+	case DOCTOR_KVM_NOT_PROVEN:
+		line(o, NO, "KVM: not proven; %s (the test guest ran, API %d)%s", k->detail,
+		     k->api_version, stand_in);
+		break;
+	case DOCTOR_KVM_BOOT_FAILED:
+		line(o, BAD, "KVM cannot boot Linux here, so guests run under TCG: %s%s",
+		     b->detail ? b->detail : k->detail, stand_in);
 		break;
 	case DOCTOR_KVM_ABSENT:
 		line(o, NO, "KVM absent: %s", k->detail);

@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/rt_buf.h"
 #include "core/rt_err.h"
@@ -73,6 +74,52 @@ static bool vm_word_ok(const char *s)
 	return true;
 }
 
+/* A -cpu value: a model name and comma-separated features ("host,-arch-capabilities"). */
+static bool vm_cpu_ok(const char *s)
+{
+	if (!*s || *s == ',' || *s == '-')
+		return false;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') ||
+		      (*s >= '0' && *s <= '9') || strchr("-_.,=+", *s)))
+			return false;
+	return true;
+}
+
+int vm_append_check(const char *s, char **cause)
+{
+	static const char *const reserved[] = { "rtlab.", "console=", "init=", "rdinit=" };
+	size_t len = strlen(s);
+	const char *w;
+
+	if (len > VM_USER_APPEND_MAX)
+		return rt_err(cause, -EINVAL, "--append is %zu bytes; at most %d are passed on",
+			      len, VM_USER_APPEND_MAX);
+	for (const char *p = s; *p; p++) {
+		unsigned char ch = (unsigned char)*p;
+
+		if (ch < 0x20 || ch > 0x7e)
+			return rt_err(cause, -EINVAL, "--append must be printable ASCII on one "
+				      "line (byte 0x%02x at offset %zu)", ch, (size_t)(p - s));
+		if (ch == '"')
+			return rt_err(cause, -EINVAL, "--append cannot carry a double quote (the "
+				      "kernel command line cannot nest one in the run command)");
+	}
+	for (w = s; *w;) {
+		size_t n;
+
+		w += strspn(w, " ");
+		n = strcspn(w, " ");
+		for (size_t i = 0; n && i < sizeof(reserved) / sizeof(reserved[0]); i++)
+			if (!strncmp(w, reserved[i], strlen(reserved[i])))
+				return rt_err(cause, -EINVAL, "--append cannot set %.*s: "
+					      "rtlab sets up the VM's console and init itself",
+					      (int)n, w);
+		w += n;
+	}
+	return 0;
+}
+
 char *vm_append_new(const struct vm_config *c, char **cause)
 {
 	struct rt_buf b = RT_BUF_INIT;
@@ -84,6 +131,11 @@ char *vm_append_new(const struct vm_config *c, char **cause)
 	 * init lowers the console log level before it prints the ready line or any output.
 	 */
 	ret |= rt_buf_puts(&b, "console=ttyS0,115200 panic=-1 loglevel=4");
+	if (c->append && *c->append) {
+		if (vm_append_check(c->append, cause) < 0)
+			goto out_inval;
+		ret |= rt_buf_printf(&b, " %s", c->append);
+	}
 	if (c->term && vm_word_ok(c->term))
 		ret |= rt_buf_printf(&b, " rtlab.term=%s", c->term);
 	if (c->cols && c->rows)
@@ -200,6 +252,11 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (c->cpu && !vm_cpu_ok(c->cpu)) {
+		rt_err(cause, -EINVAL, "the CPU model '%s' is not a QEMU -cpu value", c->cpu);
+		errno = EINVAL;
+		return NULL;
+	}
 	if (c->smp < 1 || c->smp > 64 || c->mem_mb < 128 || c->mem_mb > 65536) {
 		rt_err(cause, -EINVAL, "--smp must be 1..64 and --mem 128..65536 (MiB)");
 		errno = EINVAL;
@@ -222,7 +279,7 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 	vm_argv_add(&a, "-machine");
 	vm_argv_add(&a, "pc,accel=%s", c->accel == VM_ACCEL_KVM ? "kvm" : "tcg");
 	vm_argv_add(&a, "-cpu");
-	vm_argv_add(&a, "%s", c->accel == VM_ACCEL_KVM ? "host" : "max");
+	vm_argv_add(&a, "%s", c->cpu ? c->cpu : c->accel == VM_ACCEL_KVM ? "host" : "max");
 	vm_argv_add(&a, "-smp");
 	vm_argv_add(&a, "%u", c->smp);
 	vm_argv_add(&a, "-m");
@@ -251,7 +308,12 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 		vm_argv_add(&a, "-qmp");
 		vm_argv_add(&a, "unix:%s,server=on,wait=off", qmp);
 	}
-	if (state) {
+	if (state && c->state_fd > STDERR_FILENO) {
+		vm_argv_add(&a, "-add-fd");
+		vm_argv_add(&a, "fd=%d,set=1,opaque=rtlab-state", c->state_fd);
+		vm_argv_add(&a, "-drive");
+		vm_argv_add(&a, "file=/dev/fdset/1,if=virtio,format=raw,cache=writeback");
+	} else if (state) {
 		vm_argv_add(&a, "-drive");
 		vm_argv_add(&a, "file=%s,if=virtio,format=raw,cache=writeback", state);
 	}

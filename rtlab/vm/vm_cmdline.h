@@ -5,6 +5,8 @@
  * unit-tested. The console is the first serial port (ttyS0): on the terminal, multiplexed
  * with QEMU's monitor (Ctrl-A x quits, Ctrl-A c switches), and always copied to a log
  * file that the runner reads to see the boot reach rtlab. QMP listens on a unix socket.
+ * The learner may add kernel parameters (`--append 'isolcpus=1 nohz_full=1'`); they go
+ * after rtlab's console settings and before the rtlab.* words the VM's init reads.
  */
 #ifndef RTLAB_VM_VM_CMDLINE_H
 #define RTLAB_VM_VM_CMDLINE_H
@@ -37,9 +39,14 @@ struct vm_config {
 	const char *kernel_path;	/* borrowed; vmlinuz */
 	const char *initrd_path;	/* borrowed; initrd.img */
 	const char *state_image;	/* borrowed; raw disk for /state, NULL = none */
+	int state_fd;			/* > 2: state_image already open O_RDWR, handed to
+					 * QEMU with -add-fd so that QEMU never opens the
+					 * path (a link swapped in after our checks would
+					 * be followed); else QEMU opens state_image */
 	const char *console_log;	/* borrowed; every console byte is copied here */
 	const char *qmp_socket;		/* borrowed; unix socket path, NULL = no QMP */
 	enum vm_accel accel;		/* KVM or TCG: resolved, never AUTO */
+	const char *cpu;		/* borrowed; -cpu model, NULL = host (KVM), max (TCG) */
 	unsigned int smp;		/* vCPUs, 1..64 */
 	unsigned int mem_mb;		/* 128..65536 */
 	bool interactive;		/* console on our stdin/stdout too */
@@ -48,7 +55,23 @@ struct vm_config {
 	const char *nonce;		/* borrowed; rtlab.nonce, needed with @run */
 	const char *term;		/* borrowed; rtlab.term, NULL = leave to the guest */
 	unsigned int cols, rows;	/* the terminal's size, 0 = unknown */
+	const char *append;		/* borrowed; the learner's kernel parameters, or NULL
+					 * (checked with vm_append_check()) */
 };
+
+/* The longest --append rtlab passes on. */
+#define VM_USER_APPEND_MAX 512
+
+/**
+ * vm_append_check - may @s go on the guest's kernel command line?
+ * @cause: why not, for the learner
+ *
+ * Printable ASCII only (no newline, tab or other control byte), at most
+ * VM_USER_APPEND_MAX bytes, no double quote (the kernel cannot nest one inside the quoted
+ * run command), and none of the words rtlab itself sets up the VM with: rtlab.*,
+ * console=, init=, rdinit=. Returns 0 or -EINVAL.
+ */
+int vm_append_check(const char *s, char **cause);
 
 /**
  * vm_append_new - the kernel command line for @c

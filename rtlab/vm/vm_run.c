@@ -4,7 +4,8 @@
  * The console log is read incrementally into memory (the last VM_CONSOLE_KEEP bytes are
  * kept), which is what the ready check, the run-marker extraction and the error messages
  * look at. QEMU's own standard error goes to a file in the temporary directory and is
- * quoted when QEMU fails to start.
+ * quoted when QEMU fails to start. The session keeps its own copy of the command it
+ * started QEMU with, so a failed KVM boot can be started again under TCG.
  */
 #include "vm_run.h"
 
@@ -24,6 +25,7 @@
 #include "core/rt_paths.h"
 #include "doctor/doctor.h"
 #include "doctor/doctor_probe.h"
+#include "vm/vm_kvm.h"
 #include "vm/vm_qmp.h"
 
 #define VM_CONSOLE_KEEP (8u << 20)
@@ -31,15 +33,26 @@
 #define VM_STATE_IMAGE_BYTES (64ll << 20)
 #define VM_POLL_US 50000
 
+#define VM_BRIEF_LINE 200
+
 struct vm_session {
 	pid_t pid;			/* -1 once reaped */
 	int exit_status;
 	enum vm_accel accel;
+	bool auto_kvm;			/* KVM chosen automatically: may fall back to TCG */
+	enum vm_kernel kernel;
 	unsigned int boot_timeout_ms;
+	unsigned int user_boot_timeout_ms; /* 0 = by accelerator */
+	unsigned int silence_ms;	/* fail when the console printed nothing by then; 0 = no */
+	struct vm_config cfg;		/* QEMU's command; its strings are owned below */
+	char *kernel_path, *initrd_path, *state_path; /* owned */
+	char *qemu, *cpu, *run, *term, *append; /* owned; NULL when not given */
+	char *brief;			/* owned; why the last wait failed, one line */
 	const volatile sig_atomic_t *stop; /* borrowed */
 	char *tmpdir;			/* owned; removed by vm_session_free() */
 	char *log_path, *qmp_path, *err_path; /* owned; inside tmpdir */
 	int log_fd;
+	int state_fd;			/* owned; the state disk, open for QEMU, or -1 */
 	struct rt_buf console;		/* what the console printed (its tail) */
 	long long t0_ms;
 	long ready_ms;
@@ -96,38 +109,79 @@ char *vm_image_dir(void)
 	return dir;
 }
 
-int vm_accel_resolve(enum vm_accel want, enum vm_accel *got, char **why)
+/* The TCG fallback's sentence, shared by every reason. */
+#define VM_TCG_COST "so the VM runs under TCG emulation: it boots slower and its latencies " \
+	"are larger and noisier"
+
+int vm_accel_resolve(const struct vm_run_opts *o, enum vm_accel *got, char **cpu, char **why)
 {
+	struct vm_kvm_probe_opts po = { 0 };
+	struct vm_kvm_verdict v = { 0 };
 	struct doctor_kvm k;
+	const char *what;
+	char *dev = NULL;
 	int ret = 0;
 
 	*why = NULL;
-	if (want == VM_ACCEL_TCG) {
-		*got = VM_ACCEL_TCG;
+	*cpu = NULL;
+	if (o->accel == VM_ACCEL_TCG || o->accel_fixed) {
+		*got = o->accel == VM_ACCEL_KVM ? VM_ACCEL_KVM : VM_ACCEL_TCG;
+		if (*got == VM_ACCEL_KVM && o->cpu) {
+			*cpu = strdup(o->cpu);
+			if (!*cpu)
+				return -ENOMEM;
+		}
 		return 0;
 	}
 	memset(&k, 0, sizeof(k));
-	ret = doctor_probe_kvm(&k, "/dev/kvm", true, DOCTOR_TIMEOUT_MS);
+	dev = doctor_kvm_dev_path("");
+	if (!dev)
+		return -ENOMEM;
+	ret = doctor_probe_kvm(&k, dev, true, DOCTOR_TIMEOUT_MS);
 	if (ret < 0)
 		goto out_fini;
-	if (k.verdict == DOCTOR_KVM_WORKS) {
-		*got = VM_ACCEL_KVM;
+	if (k.verdict != DOCTOR_KVM_WORKS) {
+		if (o->accel == VM_ACCEL_KVM)
+			ret = rt_err(why, -ENODEV, "KVM does not work here (%s: %s)",
+				     doctor_kvm_verdict_name(k.verdict),
+				     k.detail ? k.detail : "no detail");
+		else if (rt_err(why, 0, "KVM does not work here (%s%s%s), " VM_TCG_COST,
+				doctor_kvm_verdict_name(k.verdict), k.detail ? ": " : "",
+				k.detail ? k.detail : "") == 0 && !*why)
+			ret = -ENOMEM;
+		*got = VM_ACCEL_TCG;
 		goto out_fini;
 	}
-	if (want == VM_ACCEL_KVM) {
-		ret = rt_err(why, -ENODEV, "KVM does not work here (%s: %s)",
-			     doctor_kvm_verdict_name(k.verdict), k.detail ? k.detail : "no detail");
+
+	po.image_dir = o->image_dir;
+	po.qemu = o->qemu;
+	po.may_boot = true;
+	po.stop = o->stop;
+	ret = vm_kvm_probe(&po, &v);
+	if (ret < 0)
+		goto out_fini;
+	if (v.state == VM_KVM_BOOTED) {
+		*got = VM_ACCEL_KVM;
+		*cpu = strdup(v.cpu ? v.cpu : "host");
+		ret = *cpu ? 0 : -ENOMEM;
+		goto out_fini;
+	}
+	if (o->stop && *o->stop) {
+		ret = rt_err(why, -EINTR, "interrupted while trying a Linux guest under KVM");
 		goto out_fini;
 	}
 	*got = VM_ACCEL_TCG;
-	ret = rt_err(why, 0, "KVM does not work here (%s%s%s), so the VM runs under TCG "
-		     "emulation: it boots slower and its latencies are larger and noisier",
-		     doctor_kvm_verdict_name(k.verdict), k.detail ? ": " : "",
-		     k.detail ? k.detail : "");
-	if (!*why)
+	what = v.state == VM_KVM_FAILED ? "cannot boot a Linux guest" : "is not proven";
+	if (o->accel == VM_ACCEL_KVM)
+		ret = rt_err(why, -ENODEV, "KVM %s here: %s", what,
+			     v.detail ? v.detail : "no detail");
+	else if (rt_err(why, 0, "KVM %s here (%s), " VM_TCG_COST, what,
+			v.detail ? v.detail : "no detail") == 0 && !*why)
 		ret = -ENOMEM;
 out_fini:
+	vm_kvm_verdict_fini(&v);
 	doctor_kvm_fini(&k);
+	free(dev);
 	return ret;
 }
 
@@ -136,10 +190,10 @@ out_fini:
  * default one lives in the state directory, so no link is followed there
  * (rt_file.h); a FIFO or a device is never taken for a disk.
  */
-static int vm_state_image(const char *path, bool in_state_dir, char **cause)
+static int vm_state_image(const char *path, bool in_state_dir, int *fdp, char **cause)
 {
-	int fd, ret = 0;
 	struct stat st;
+	int fd, ret = 0;
 
 	fd = open(path, O_RDWR | O_CREAT | O_NONBLOCK | O_CLOEXEC |
 		  (in_state_dir ? O_NOFOLLOW : 0), 0600);
@@ -156,8 +210,12 @@ static int vm_state_image(const char *path, bool in_state_dir, char **cause)
 	else if (st.st_size == 0 && ftruncate(fd, VM_STATE_IMAGE_BYTES) < 0)
 		ret = rt_err(cause, -errno, "cannot size the VM state disk %s: %s", path,
 			     strerror(errno));
-	close(fd);
-	return ret;
+	if (ret < 0) {
+		close(fd);
+		return ret;
+	}
+	*fdp = fd;
+	return 0;
 }
 
 /* Read what the console printed since last time. */
@@ -206,6 +264,57 @@ static bool vm_reaped(struct vm_session *s)
 	return true;
 }
 
+static size_t vm_min(size_t a, size_t b)
+{
+	return a < b ? a : b;
+}
+
+/* Append up to @n bytes of @text to @b as one line: control bytes become '?'. */
+static int vm_brief_put(struct rt_buf *b, const char *text, size_t n)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < n && text[i] && !ret; i++) {
+		unsigned char ch = (unsigned char)text[i];
+
+		ret = rt_buf_append(b, ch < 0x20 || ch == 0x7f ? "?" : (const char *)&text[i], 1);
+	}
+	return ret;
+}
+
+/* One line from @what, the console's last line (or its silence) and QEMU's first two. */
+static void vm_set_brief(struct vm_session *s, const char *what, const char *tail,
+			 const char *qerr)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	const char *last = NULL, *p;
+	int ret, lines = 0;
+
+	ret = rt_buf_puts(&b, what);
+	/* The tail's last non-empty line: the one before its final newline. */
+	for (p = tail; p && *p; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")])
+		if (strcspn(p, "\n") > 0)
+			last = p;
+	if (!last) {
+		if (!strstr(what, "silent"))
+			ret |= rt_buf_puts(&b, ", the console stayed silent");
+	} else {
+		ret |= rt_buf_puts(&b, ", last console line: ");
+		ret |= vm_brief_put(&b, last, vm_min(strcspn(last, "\n"), VM_BRIEF_LINE));
+	}
+	for (p = qerr; p && *p && lines < 2; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
+		size_t n = strcspn(p, "\n");
+
+		if (!n)
+			continue;
+		ret |= rt_buf_puts(&b, lines++ ? " / " : ", QEMU said: ");
+		ret |= vm_brief_put(&b, p, vm_min(n, VM_BRIEF_LINE));
+	}
+	free(s->brief);
+	s->brief = ret ? NULL : rt_buf_take(&b);
+	rt_buf_fini(&b);
+}
+
 /* The console's last lines and QEMU's complaints, appended to @msg. */
 static int vm_fail(struct vm_session *s, char **cause, int err, const char *what)
 {
@@ -216,6 +325,7 @@ static int vm_fail(struct vm_session *s, char **cause, int err, const char *what
 	tail = vm_console_tail(rt_buf_str(&s->console), s->console.len, VM_TAIL_LINES);
 	if (rt_file_read(s->err_path, 64 * 1024, &qerr, &qlen) < 0)
 		qerr = NULL;
+	vm_set_brief(s, what, tail, qerr);
 	rt_err(cause, err, "%s\n--- last console lines ---\n%s%s%s", what,
 	       tail && *tail ? tail : "(the console printed nothing)\n",
 	       qerr && *qerr ? "--- qemu said ---\n" : "", qerr && *qerr ? qerr : "");
@@ -224,13 +334,60 @@ static int vm_fail(struct vm_session *s, char **cause, int err, const char *what
 	return err;
 }
 
+/* Start QEMU with s->cfg; the console log starts empty. */
+static int vm_session_spawn(struct vm_session *s, bool interactive, char **cause)
+{
+	char **argv;
+
+	argv = vm_cmdline_new(&s->cfg, cause);
+	if (!argv)
+		return -errno;
+	s->t0_ms = vm_now_ms();
+	s->ready_ms = -1;
+	s->pid = fork();
+	if (s->pid < 0) {
+		int err = -errno;
+
+		vm_argv_free(argv);
+		return rt_err(cause, err, "fork: %s", strerror(-err));
+	}
+	if (s->pid == 0) {
+		int efd = open(s->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+
+		/* QEMU gets the state disk as this descriptor (-add-fd), not by its name. */
+		if (s->cfg.state_fd > STDERR_FILENO)
+			fcntl(s->cfg.state_fd, F_SETFD, 0);
+
+		if (efd >= 0)
+			dup2(efd, STDERR_FILENO);
+		if (!interactive) {
+			int nfd = open("/dev/null", O_RDWR);
+
+			if (nfd >= 0) {
+				dup2(nfd, STDIN_FILENO);
+				dup2(nfd, STDOUT_FILENO);
+			}
+		}
+		execvp(argv[0], argv);
+		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	vm_argv_free(argv);
+	return 0;
+}
+
+/* A copy of @src in *@dst, or NULL for NULL. Returns 0 or -ENOMEM. */
+static int vm_dup(char **dst, const char *src)
+{
+	*dst = src ? strdup(src) : NULL;
+	return src && !*dst ? -ENOMEM : 0;
+}
+
 struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, char **cause)
 {
-	struct vm_config c = { 0 };
 	struct vm_session *s = NULL;
-	char *dir = NULL, *kernel = NULL, *initrd = NULL, *state = NULL, *tmpl = NULL;
+	char *dir = NULL, *tmpl = NULL;
 	char nonce[17] = "";
-	char **argv = NULL;
 	const char *tmp = getenv("TMPDIR");
 	int err;
 
@@ -240,53 +397,69 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 		goto out_nomem;
 	s->pid = -1;
 	s->log_fd = -1;
+	s->state_fd = -1;
 	s->ready_ms = -1;
 	s->stop = o->stop;
+	s->kernel = o->kernel;
+	s->user_boot_timeout_ms = o->boot_timeout_ms;
 	rt_buf_init(&s->console);
 
+	if (o->append) {
+		err = vm_append_check(o->append, cause);
+		if (err < 0)
+			goto out_fail;
+	}
 	dir = o->image_dir ? strdup(o->image_dir) : vm_image_dir();
 	if (!dir)
 		goto out_nomem;
-	if (asprintf(&kernel, "%s/%s/vmlinuz", dir, vm_kernel_name(o->kernel)) < 0 ||
-	    asprintf(&initrd, "%s/%s/initrd.img", dir, vm_kernel_name(o->kernel)) < 0)
+	if (asprintf(&s->kernel_path, "%s/%s/vmlinuz", dir, vm_kernel_name(o->kernel)) < 0 ||
+	    asprintf(&s->initrd_path, "%s/%s/initrd.img", dir, vm_kernel_name(o->kernel)) < 0) {
+		s->kernel_path = s->initrd_path = NULL;
 		goto out_nomem;
-	if (access(kernel, R_OK) < 0 || access(initrd, R_OK) < 0) {
+	}
+	if (access(s->kernel_path, R_OK) < 0 || access(s->initrd_path, R_OK) < 0) {
 		err = rt_err(cause, -ENOENT, "no %s image in %s/%s (build it with `make vm` in "
 			     "the source tree or `rtlab vm build`)", vm_kernel_name(o->kernel),
 			     dir, vm_kernel_name(o->kernel));
 		goto out_fail;
 	}
 
-	err = vm_accel_resolve(o->accel, &s->accel, notice);
+	err = vm_accel_resolve(o, &s->accel, &s->cpu, notice);
 	if (err < 0) {
 		rt_err(cause, err, "%s", *notice ? *notice : "cannot choose an accelerator");
 		free(*notice);
 		*notice = NULL;
 		goto out_fail;
 	}
+	s->auto_kvm = o->accel == VM_ACCEL_AUTO && !o->accel_fixed && s->accel == VM_ACCEL_KVM;
 	s->boot_timeout_ms = o->boot_timeout_ms ? o->boot_timeout_ms :
 			     s->accel == VM_ACCEL_KVM ? VM_BOOT_TIMEOUT_KVM_MS :
 							VM_BOOT_TIMEOUT_TCG_MS;
+	/* A KVM guest that says nothing for this long will not boot: fall back sooner. */
+	s->silence_ms = o->silence_timeout_ms ? o->silence_timeout_ms :
+			s->auto_kvm ? VM_SILENCE_KVM_MS : 0;
 
 	if (!o->state_image) {
-		state = rt_paths_state_file("vm-state.img");
-		if (!state) {
+		s->state_path = rt_paths_state_file("vm-state.img");
+		if (!s->state_path) {
 			err = rt_err(cause, -errno, "no state directory for the VM's state disk");
 			goto out_fail;
 		}
 	} else if (*o->state_image) {
-		state = strdup(o->state_image);
-		if (!state)
+		s->state_path = strdup(o->state_image);
+		if (!s->state_path)
 			goto out_nomem;
 	}
-	if (state) {
-		err = vm_state_image(state, !o->state_image, cause);
+	if (s->state_path) {
+		err = vm_state_image(s->state_path, !o->state_image, &s->state_fd, cause);
 		if (err < 0)
 			goto out_fail;
 	}
 
-	if (asprintf(&tmpl, "%s/rtlab-vm-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0)
+	if (asprintf(&tmpl, "%s/rtlab-vm-XXXXXX", tmp && *tmp ? tmp : "/tmp") < 0) {
+		tmpl = NULL;
 		goto out_nomem;
+	}
 	if (!mkdtemp(tmpl)) {
 		err = rt_err(cause, -errno, "cannot create a temporary directory: %s",
 			     strerror(errno));
@@ -311,73 +484,43 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 			close(fd);
 		}
 		snprintf(nonce, sizeof(nonce), "%016llx", v);
-	}
-
-	c.qemu = o->qemu;
-	c.kernel_path = kernel;
-	c.initrd_path = initrd;
-	c.state_image = state;
-	c.console_log = s->log_path;
-	c.qmp_socket = s->qmp_path;
-	c.accel = s->accel;
-	c.smp = o->smp ? o->smp : 2;
-	c.mem_mb = o->mem_mb ? o->mem_mb : 1024;
-	c.interactive = o->interactive;
-	c.shell = o->shell;
-	c.run = o->run;
-	c.nonce = o->run ? nonce : NULL;
-	c.term = o->term;
-	c.cols = o->cols;
-	c.rows = o->rows;
-	argv = vm_cmdline_new(&c, cause);
-	if (!argv) {
-		err = -errno;
-		goto out_fail;
-	}
-	if (o->run) {
 		s->nonce = strdup(nonce);
 		if (!s->nonce)
 			goto out_nomem;
 	}
+	if (vm_dup(&s->qemu, o->qemu) || vm_dup(&s->run, o->run) || vm_dup(&s->term, o->term) ||
+	    vm_dup(&s->append, o->append))
+		goto out_nomem;
 
-	s->t0_ms = vm_now_ms();
-	s->pid = fork();
-	if (s->pid < 0) {
-		err = rt_err(cause, -errno, "fork: %s", strerror(errno));
+	s->cfg.qemu = s->qemu;
+	s->cfg.kernel_path = s->kernel_path;
+	s->cfg.initrd_path = s->initrd_path;
+	s->cfg.state_image = s->state_path;
+	s->cfg.state_fd = s->state_fd;
+	s->cfg.console_log = s->log_path;
+	s->cfg.qmp_socket = s->qmp_path;
+	s->cfg.accel = s->accel;
+	s->cfg.cpu = s->cpu;
+	s->cfg.smp = o->smp ? o->smp : 2;
+	s->cfg.mem_mb = o->mem_mb ? o->mem_mb : 1024;
+	s->cfg.interactive = o->interactive;
+	s->cfg.shell = o->shell;
+	s->cfg.run = s->run;
+	s->cfg.nonce = s->nonce;
+	s->cfg.term = s->term;
+	s->cfg.cols = o->cols;
+	s->cfg.rows = o->rows;
+	s->cfg.append = s->append;
+	err = vm_session_spawn(s, o->interactive, cause);
+	if (err < 0)
 		goto out_fail;
-	}
-	if (s->pid == 0) {
-		int efd = open(s->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-		if (efd >= 0)
-			dup2(efd, STDERR_FILENO);
-		if (!o->interactive) {
-			int nfd = open("/dev/null", O_RDWR);
-
-			if (nfd >= 0) {
-				dup2(nfd, STDIN_FILENO);
-				dup2(nfd, STDOUT_FILENO);
-			}
-		}
-		execvp(argv[0], argv);
-		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	vm_argv_free(argv);
 	free(dir);
-	free(kernel);
-	free(initrd);
-	free(state);
 	return s;
 
 out_nomem:
 	err = rt_err(cause, -ENOMEM, "out of memory");
 out_fail:
-	vm_argv_free(argv);
 	free(dir);
-	free(kernel);
-	free(initrd);
-	free(state);
 	free(tmpl);
 	vm_session_free(s);
 	errno = -err;
@@ -414,13 +557,71 @@ int vm_session_wait_ready(struct vm_session *s, struct vm_ready *r, char **cause
 		}
 		if (vm_should_stop(s))
 			return vm_fail(s, cause, -EINTR, "interrupted while the VM was booting");
+		if (s->silence_ms && s->console.len == 0 &&
+		    vm_now_ms() >= s->t0_ms + s->silence_ms && s->silence_ms < s->boot_timeout_ms) {
+			snprintf(what, sizeof(what), "the console stayed silent for %.1f s (%s)",
+				 s->silence_ms / 1000.0, vm_accel_name(s->accel));
+			return vm_fail(s, cause, -ETIMEDOUT, what);
+		}
 		if (vm_now_ms() >= deadline) {
-			snprintf(what, sizeof(what), "the VM did not reach rtlab within %u s "
-				 "(%s)", s->boot_timeout_ms / 1000, vm_accel_name(s->accel));
+			if (s->boot_timeout_ms % 1000)
+				snprintf(what, sizeof(what), "the VM did not reach rtlab within "
+					 "%.1f s (%s)", s->boot_timeout_ms / 1000.0,
+					 vm_accel_name(s->accel));
+			else
+				snprintf(what, sizeof(what), "the VM did not reach rtlab within "
+					 "%u s (%s)", s->boot_timeout_ms / 1000,
+					 vm_accel_name(s->accel));
 			return vm_fail(s, cause, -ETIMEDOUT, what);
 		}
 		usleep(VM_POLL_US);
 	}
+}
+
+static void vm_session_stop(struct vm_session *s);
+
+int vm_session_fallback(struct vm_session *s, int err, char **notice, char **cause)
+{
+	int ret;
+
+	*notice = NULL;
+	if (!s->auto_kvm || s->accel != VM_ACCEL_KVM || (err != -ECHILD && err != -ETIMEDOUT))
+		return err;
+	if (rt_err(notice, 0, "KVM did not boot the %s kernel with -cpu %s (%s); starting it "
+		   "again under TCG emulation: it boots slower and its latencies are larger "
+		   "and noisier", vm_kernel_name(s->kernel), s->cpu ? s->cpu : "host",
+		   s->brief ? s->brief : "no detail") == 0 && !*notice)
+		return -ENOMEM;
+	vm_session_stop(s);
+	vm_qmp_free(s->qmp);
+	s->qmp = NULL;
+	if (s->log_fd >= 0)
+		close(s->log_fd);
+	s->log_fd = -1;
+	unlink(s->log_path);
+	unlink(s->qmp_path);
+	rt_buf_fini(&s->console);
+	rt_buf_init(&s->console);
+	s->accel = VM_ACCEL_TCG;
+	s->auto_kvm = false;
+	free(s->cpu);
+	s->cpu = NULL;
+	s->cfg.accel = VM_ACCEL_TCG;
+	s->cfg.cpu = NULL;
+	s->silence_ms = 0;
+	s->boot_timeout_ms = s->user_boot_timeout_ms ? s->user_boot_timeout_ms :
+						       VM_BOOT_TIMEOUT_TCG_MS;
+	ret = vm_session_spawn(s, s->cfg.interactive, cause);
+	if (ret < 0) {
+		free(*notice);
+		*notice = NULL;
+	}
+	return ret;
+}
+
+const char *vm_session_brief(const struct vm_session *s)
+{
+	return s->brief;
 }
 
 int vm_session_wait_exit(struct vm_session *s, unsigned int timeout_ms, int *status,
@@ -455,6 +656,11 @@ long vm_session_ready_ms(const struct vm_session *s)
 enum vm_accel vm_session_accel(const struct vm_session *s)
 {
 	return s->accel;
+}
+
+const char *vm_session_cpu(const struct vm_session *s)
+{
+	return s->cfg.cpu ? s->cfg.cpu : s->accel == VM_ACCEL_KVM ? "host" : "max";
 }
 
 int vm_session_pid(const struct vm_session *s)
@@ -501,7 +707,9 @@ static void vm_session_stop(struct vm_session *s)
 
 	if (vm_reaped(s))
 		return;
-	q = s->qmp ? s->qmp : vm_qmp_connect(s->qmp_path, 500, NULL);
+	/* No socket yet: QEMU is not listening (a fake, or one stuck before its monitor). */
+	q = s->qmp ? s->qmp : access(s->qmp_path, F_OK) == 0 ?
+	    vm_qmp_connect(s->qmp_path, 500, NULL) : NULL;
 	if (q) {
 		vm_qmp_execute(q, "quit", NULL, NULL, NULL);
 		if (q != s->qmp)
@@ -540,6 +748,17 @@ void vm_session_free(struct vm_session *s)
 	free(s->qmp_path);
 	free(s->err_path);
 	free(s->nonce);
+	free(s->kernel_path);
+	free(s->initrd_path);
+	free(s->state_path);
+	if (s->state_fd >= 0)
+		close(s->state_fd);
+	free(s->qemu);
+	free(s->cpu);
+	free(s->run);
+	free(s->term);
+	free(s->append);
+	free(s->brief);
 	rt_buf_fini(&s->console);
 	free(s);
 }

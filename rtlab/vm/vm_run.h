@@ -2,10 +2,12 @@
  * vm_run: one run of the classroom VM in QEMU, from start to the end of the process.
  *
  * vm_session_start() finds the images for the chosen kernel, resolves the accelerator
- * (KVM only when the doctor's test guest really runs, else TCG, with the reason kept for
- * the front end to show), creates a private temporary directory for the console log and
- * the QMP socket, and starts QEMU as a child. vm_session_wait_ready() watches the console
- * for the guest's ready line and fails after a timeout with the console's last lines.
+ * (KVM only when the doctor's test guest runs and a Linux guest booted under it, see
+ * vm_kvm.h; else TCG, with the reason kept for the front end to show), creates a private
+ * temporary directory for the console log and the QMP socket, and starts QEMU as a
+ * child. vm_session_wait_ready() watches the console for the guest's ready line and fails
+ * after a timeout with the console's last lines; when KVM was chosen automatically and
+ * the boot failed that way, vm_session_fallback() starts QEMU again under TCG.
  * vm_session_free() stops QEMU if it still runs (QMP "quit", then SIGTERM, then SIGKILL,
  * always by its pid) and removes the temporary directory.
  *
@@ -26,10 +28,19 @@ struct vm_qmp;
 /* Boot bounds: TCG boots a Debian kernel in about 6 s here; KVM in under 3 s. */
 #define VM_BOOT_TIMEOUT_TCG_MS 120000
 #define VM_BOOT_TIMEOUT_KVM_MS 30000
+/*
+ * Under KVM the kernel prints on the console within a second of QEMU's start; a guest that
+ * stays silent this long is stuck (a nested host), and KVM chosen automatically gives up.
+ */
+#define VM_SILENCE_KVM_MS 10000
 
 struct vm_run_opts {
 	enum vm_kernel kernel;
-	enum vm_accel accel;		/* AUTO asks the doctor's KVM probe */
+	enum vm_accel accel;		/* AUTO: KVM when proven (vm_accel_resolve()) */
+	bool accel_fixed;		/* use @accel (KVM or TCG) and @cpu as they are, with
+					 * no KVM checks: the KVM probe's own boots */
+	const char *cpu;		/* borrowed; with accel_fixed, the -cpu model */
+	const char *append;		/* borrowed; kernel parameters (vm_append_check()) */
 	unsigned int smp;		/* 0 = 2 */
 	unsigned int mem_mb;		/* 0 = 1024 */
 	const char *image_dir;		/* borrowed; NULL = vm_image_dir() */
@@ -41,6 +52,9 @@ struct vm_run_opts {
 	const char *term;		/* borrowed; the terminal type to pass on */
 	unsigned int cols, rows;
 	unsigned int boot_timeout_ms;	/* 0 = by accelerator, see above */
+	unsigned int silence_timeout_ms; /* fail when the console printed nothing by then;
+					  * 0 = VM_SILENCE_KVM_MS for KVM chosen automatically,
+					  * else only the boot timeout */
 	const volatile sig_atomic_t *stop; /* borrowed; waits give up when it becomes non-zero */
 };
 
@@ -57,16 +71,19 @@ struct vm_session;
 char *vm_image_dir(void);
 
 /**
- * vm_accel_resolve - decide between KVM and TCG
- * @want: what was asked for
+ * vm_accel_resolve - decide between KVM and TCG for @o
  * @got: KVM or TCG
+ * @cpu: with KVM, the -cpu model that booted a Linux guest (caller frees); else NULL
  * @why: on success, when the answer differs from a plain yes, a sentence for the
  *       learner (e.g. why TCG); the caller frees it. May be set to NULL.
  *
- * AUTO picks KVM only when the doctor's KVM test guest works. Asking for KVM where it
- * does not work fails with -ENODEV and @why set. Returns 0 or a negative errno.
+ * KVM needs the doctor's test guest to run (doctor_probe_kvm()) and then a Linux guest
+ * to have booted under it (vm_kvm_probe(): the verdict kept for this boot, or a boot of
+ * up to vm_kvm_cap_ms() now). AUTO falls back to TCG with @why naming the reason; asking
+ * for KVM where it is not proven fails with -ENODEV and the reason in @why. -EINTR when
+ * *o->stop became set meanwhile. Returns 0 or a negative errno.
  */
-int vm_accel_resolve(enum vm_accel want, enum vm_accel *got, char **why);
+int vm_accel_resolve(const struct vm_run_opts *o, enum vm_accel *got, char **cpu, char **why);
 
 /**
  * vm_session_start - start QEMU for @o
@@ -81,10 +98,28 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
  * vm_session_wait_ready - wait until the guest prints its ready line
  * @r: on success what the guest said; release with vm_ready_fini()
  *
- * Returns 0; -ETIMEDOUT, -ECHILD (QEMU exited) or -EINTR (*o->stop) with @cause holding
- * the console's last lines.
+ * Returns 0; -ETIMEDOUT (no ready line within the boot timeout, or no console output at
+ * all within the silence timeout), -ECHILD (QEMU exited) or -EINTR (*o->stop) with @cause
+ * holding the console's last lines.
  */
 int vm_session_wait_ready(struct vm_session *s, struct vm_ready *r, char **cause);
+
+/**
+ * vm_session_fallback - after a failed vm_session_wait_ready(), go on under TCG
+ * @err: what vm_session_wait_ready() returned
+ * @notice: on a restart, one line for the learner naming why KVM failed; caller frees
+ *
+ * Applies only when KVM was chosen automatically and the boot ended in -ECHILD (QEMU
+ * exited) or -ETIMEDOUT (no ready line in time): QEMU is stopped and started again
+ * under TCG with the same command, for a new vm_session_wait_ready(). Returns 0 after
+ * such a restart; @err unchanged when it does not apply; another negative errno with
+ * @cause when the restart failed.
+ */
+int vm_session_fallback(struct vm_session *s, int err, char **notice, char **cause);
+
+/* One line on why the last wait failed (QEMU's exit and complaint, the console's
+ * last line or its silence), or NULL. Borrowed; valid until the next call on @s. */
+const char *vm_session_brief(const struct vm_session *s);
 
 /**
  * vm_session_wait_exit - wait for QEMU to end by itself
@@ -101,6 +136,9 @@ long vm_session_ready_ms(const struct vm_session *s);
 
 /* The accelerator in use. */
 enum vm_accel vm_session_accel(const struct vm_session *s);
+
+/* The -cpu model QEMU was given. Borrowed. */
+const char *vm_session_cpu(const struct vm_session *s);
 
 /* The nonce of the run markers (see vm_console_extract()), or NULL without a run. */
 const char *vm_session_nonce(const struct vm_session *s);

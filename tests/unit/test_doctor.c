@@ -549,6 +549,104 @@ static void test_kvm_no_permission(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
+/* What the registered Linux-guest probe reports (set by each test). */
+static struct {
+	bool tried, booted, seen_may_boot;
+	int calls;
+} kvm_boot_fake;
+
+static int fake_kvm_boot(bool may_boot, struct doctor_kvm_boot *out)
+{
+	kvm_boot_fake.calls++;
+	kvm_boot_fake.seen_may_boot = may_boot;
+	out->tried = kvm_boot_fake.tried;
+	out->booted = kvm_boot_fake.booted;
+	out->boot_ms = 640;
+	out->cpu_model = strdup("host,-arch-capabilities");
+	out->kernel = strdup("lab");
+	out->detail = kvm_boot_fake.booted ? NULL :
+		      strdup(kvm_boot_fake.tried ? "-cpu host: QEMU exited (status 134)" :
+			     "a Linux guest has not been tried (make vm)");
+	return 0;
+}
+
+/*
+ * A stand-in device (a regular file with the test guest's report) passes the test guest;
+ * KVM then works only when the Linux guest booted.
+ */
+static void test_kvm_stand_in_and_linux_guest(void **state)
+{
+	struct tree *t = *state;
+	struct doctor_kvm k;
+	char dev[128], *path;
+
+	snprintf(dev, sizeof(dev), "%s/kvm", t->root);
+	tree_put(t, "/kvm", "A 12\nW\n");
+	assert_int_equal(doctor_probe_kvm(&k, dev, true, 3000), 0);
+	assert_int_equal(k.verdict, DOCTOR_KVM_WORKS);
+	assert_true(k.stand_in);
+	assert_int_equal(k.api_version, 12);
+
+	/* Nobody registered to boot a Linux guest: not proven. */
+	doctor_kvm_set_boot_probe(NULL);
+	assert_int_equal(doctor_kvm_prove(&k, true), 0);
+	assert_int_equal(k.verdict, DOCTOR_KVM_NOT_PROVEN);
+	assert_int_equal(k.test_guest, DOCTOR_KVM_WORKS);
+	assert_string_equal(k.detail, "a Linux guest has not been tried (make vm)");
+	assert_string_equal(doctor_kvm_verdict_name(k.verdict), "not-proven");
+	doctor_kvm_fini(&k);
+
+	doctor_kvm_set_boot_probe(fake_kvm_boot);
+	memset(&kvm_boot_fake, 0, sizeof(kvm_boot_fake));
+	kvm_boot_fake.tried = kvm_boot_fake.booted = true;
+	assert_int_equal(doctor_probe_kvm(&k, dev, true, 3000), 0);
+	assert_int_equal(doctor_kvm_prove(&k, false), 0);
+	assert_int_equal(kvm_boot_fake.calls, 1);
+	assert_false(kvm_boot_fake.seen_may_boot);
+	assert_int_equal(k.verdict, DOCTOR_KVM_WORKS);
+	assert_null(k.detail);
+	assert_string_equal(k.linux_guest.cpu_model, "host,-arch-capabilities");
+	doctor_kvm_fini(&k);
+
+	kvm_boot_fake.booted = false;
+	assert_int_equal(doctor_probe_kvm(&k, dev, true, 3000), 0);
+	assert_int_equal(doctor_kvm_prove(&k, true), 0);
+	assert_true(kvm_boot_fake.seen_may_boot);
+	assert_int_equal(k.verdict, DOCTOR_KVM_BOOT_FAILED);
+	assert_string_equal(doctor_kvm_verdict_name(k.verdict), "boot-failed");
+	assert_string_equal(k.detail, "-cpu host: QEMU exited (status 134)");
+	doctor_kvm_fini(&k);
+
+	kvm_boot_fake.tried = false;
+	assert_int_equal(doctor_probe_kvm(&k, dev, true, 3000), 0);
+	assert_int_equal(doctor_kvm_prove(&k, true), 0);
+	assert_int_equal(k.verdict, DOCTOR_KVM_NOT_PROVEN);
+	doctor_kvm_fini(&k);
+
+	/* A test guest that does not work never gets as far as a Linux guest. */
+	kvm_boot_fake.calls = 0;
+	assert_int_equal(doctor_probe_kvm(&k, "/nonexistent/kvm", true, 3000), 0);
+	assert_int_equal(doctor_kvm_prove(&k, true), 0);
+	assert_int_equal(k.verdict, DOCTOR_KVM_ABSENT);
+	assert_int_equal(k.test_guest, DOCTOR_KVM_ABSENT);
+	assert_int_equal(kvm_boot_fake.calls, 0);
+	doctor_kvm_fini(&k);
+	doctor_kvm_set_boot_probe(NULL);
+
+	/* $RTLAB_KVM_DEV names the device on the live system only. */
+	setenv("RTLAB_KVM_DEV", dev, 1);
+	path = doctor_kvm_dev_path("");
+	assert_string_equal(path, dev);
+	free(path);
+	path = doctor_kvm_dev_path("/fixture");
+	assert_string_equal(path, "/fixture/dev/kvm");
+	free(path);
+	unsetenv("RTLAB_KVM_DEV");
+	path = doctor_kvm_dev_path("");
+	assert_string_equal(path, "/dev/kvm");
+	free(path);
+}
+
 static void test_kvm_live(void **state)
 {
 	struct doctor_kvm k;
@@ -704,8 +802,13 @@ static void good_report(struct doctor_report *r)
 	r->qemu.path = (char *)"/usr/bin/qemu-system-x86_64";
 	r->qemu.version = (char *)"7.2.22";
 	r->kvm.dev_present = true;
-	r->kvm.verdict = DOCTOR_KVM_WORKS;
+	r->kvm.verdict = r->kvm.test_guest = DOCTOR_KVM_WORKS;
 	r->kvm.api_version = 12;
+	r->kvm.linux_guest.tried = r->kvm.linux_guest.booted = true;
+	r->kvm.linux_guest.kernel = (char *)"lab";
+	r->kvm.linux_guest.release = (char *)"6.12.48-rtlab";
+	r->kvm.linux_guest.cpu_model = (char *)"host";
+	r->kvm.linux_guest.boot_ms = 812;
 	r->net.ip_path = (char *)"/usr/sbin/ip";
 	r->net.netns = r->net.veth = DOCTOR_YES;
 	r->journals.dir = (char *)"/tmp/j";
@@ -847,6 +950,8 @@ static void test_eval_kvm_verdicts(void **state)
 		{ DOCTOR_KVM_HUNG, "hung", "TCG" },
 		{ DOCTOR_KVM_FAILED, "failed", "TCG" },
 		{ DOCTOR_KVM_NOT_PROBED, "not probed", "rtlab doctor" },
+		{ DOCTOR_KVM_NOT_PROVEN, "KVM not proven: why", "make vm" },
+		{ DOCTOR_KVM_BOOT_FAILED, "cannot boot a Linux guest: why", "TCG" },
 	};
 	struct doctor_report r;
 
@@ -1031,7 +1136,7 @@ static void test_render_json(void **state)
 	good_report(&r);
 	r.tracefs.hist = DOCTOR_UNKNOWN;
 	r.kvm.api_version = -1;
-	r.kvm.verdict = DOCTOR_KVM_ABSENT;
+	r.kvm.verdict = r.kvm.test_guest = DOCTOR_KVM_ABSENT;
 	r.journals.stale = &stale_one;
 	r.journals.nstale = 1;
 	assert_int_equal(doctor_eval_labs(&r, lab_table), 0);
@@ -1056,6 +1161,7 @@ static void test_render_json(void **state)
 	assert_true(json_is_null(json_object_get(json_object_get(doc, "kvm"), "api_version")));
 	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "kvm"),
 							      "verdict")), "absent");
+	assert_true(json_is_null(json_object_get(json_object_get(doc, "kvm"), "linux_guest")));
 	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(
 		json_object_get(doc, "journals"), "stale"), 0), "pid")), 4242);
 	assert_true(json_is_null(json_object_get(json_object_get(doc, "journals"), "restore")));
@@ -1070,6 +1176,33 @@ static void test_render_json(void **state)
 		assert_true(json_is_boolean(json_object_get(l, "degraded")));
 		assert_true(json_is_array(json_object_get(l, "missing")));
 	}
+	json_decref(doc);
+
+	/* The test guest ran; the Linux guest's verdict is its own object. */
+	rt_buf_reset(&b);
+	r.kvm.test_guest = DOCTOR_KVM_WORKS;
+	r.kvm.verdict = DOCTOR_KVM_BOOT_FAILED;
+	r.kvm.linux_guest.booted = false;
+	r.kvm.linux_guest.release = NULL;
+	r.kvm.linux_guest.detail = (char *)"-cpu host: QEMU exited (status 134)";
+	assert_int_equal(doctor_render_json(&r, &b), 0);
+	doc = json_loads(rt_buf_str(&b), 0, &jerr);
+	if (!doc)
+		fail_msg("invalid JSON: %s", jerr.text);
+	labs = json_object_get(doc, "kvm");
+	assert_string_equal(json_string_value(json_object_get(labs, "verdict")), "boot-failed");
+	assert_string_equal(json_string_value(json_object_get(labs, "test_guest")), "works");
+	assert_true(json_is_false(json_object_get(labs, "stand_in")));
+	labs = json_object_get(labs, "linux_guest");
+	assert_true(json_is_true(json_object_get(labs, "tried")));
+	assert_true(json_is_false(json_object_get(labs, "booted")));
+	assert_true(json_is_false(json_object_get(labs, "cached")));
+	assert_string_equal(json_string_value(json_object_get(labs, "kernel")), "lab");
+	assert_true(json_is_null(json_object_get(labs, "release")));
+	assert_string_equal(json_string_value(json_object_get(labs, "cpu_model")), "host");
+	assert_int_equal(json_integer_value(json_object_get(labs, "boot_ms")), 812);
+	assert_string_equal(json_string_value(json_object_get(labs, "detail")),
+			    "-cpu host: QEMU exited (status 134)");
 	json_decref(doc);
 	rt_buf_fini(&b);
 	for (size_t i = 0; i < r.nlabs; i++)
@@ -1095,8 +1228,31 @@ static void test_render_text(void **state)
 	assert_non_null(strstr(s, "\n  !!  1 journal left by killed runs"));
 	assert_non_null(strstr(s, "rtlab doctor --restore"));
 	assert_non_null(strstr(s, "/tmp/j/4242.journal: pid 4242, 3 changes"));
-	assert_non_null(strstr(s, "\n  ok  KVM works"));
+	assert_non_null(strstr(s, "\n  ok  KVM works: a Linux guest (lab kernel 6.12.48-rtlab) "
+			       "booted to rtlab in 812 ms with -cpu host (API 12)\n"));
 	assert_non_null(strstr(s, "planned"));
+
+	/* A test guest that runs is not enough. */
+	rt_buf_reset(&b);
+	r.kvm.verdict = DOCTOR_KVM_NOT_PROVEN;
+	r.kvm.detail = (char *)"a Linux guest has not been tried (make vm)";
+	assert_int_equal(doctor_render_text(&r, &b), 0);
+	s = rt_buf_str(&b);
+	assert_null(strstr(s, "KVM works"));
+	assert_non_null(strstr(s, "\n  --  KVM: not proven; a Linux guest has not been tried "
+			       "(make vm) (the test guest ran, API 12)\n"));
+	rt_buf_reset(&b);
+	r.kvm.verdict = DOCTOR_KVM_BOOT_FAILED;
+	r.kvm.linux_guest.booted = false;
+	r.kvm.linux_guest.detail = (char *)"-cpu host: QEMU exited (status 134)";
+	assert_int_equal(doctor_render_text(&r, &b), 0);
+	s = rt_buf_str(&b);
+	assert_non_null(strstr(s, "\n  !!  KVM cannot boot Linux here, so guests run under "
+			       "TCG: -cpu host: QEMU exited (status 134)\n"));
+	r.kvm.verdict = DOCTOR_KVM_WORKS;
+	r.kvm.linux_guest.booted = true;
+	r.kvm.linux_guest.detail = NULL;
+	r.kvm.detail = NULL;
 
 	/* after a successful restore the hint is gone and the count is reported */
 	rt_buf_reset(&b);
@@ -1164,6 +1320,8 @@ int main(void)
 		cmocka_unit_test(test_which),
 		cmocka_unit_test(test_kvm_absent_and_not_kvm),
 		cmocka_unit_test_setup_teardown(test_kvm_no_permission, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_kvm_stand_in_and_linux_guest, tree_setup,
+						tree_teardown),
 		cmocka_unit_test(test_kvm_live),
 		cmocka_unit_test(test_net_live),
 		cmocka_unit_test(test_tracefs_live_instance),

@@ -121,6 +121,29 @@ static void test_interactive_kvm_with_state(void **state)
 	vm_argv_free(argv);
 }
 
+/*
+ * With the state disk already open, QEMU gets the descriptor, never the path: a link swapped
+ * in after rtlab checked the file cannot redirect a root QEMU to another disk.
+ */
+static void test_state_disk_by_descriptor(void **state)
+{
+	struct vm_config c;
+	char **argv;
+
+	(void)state;
+	base(&c);
+	c.state_image = "/home/u/.local/state/rtlab/vm-state.img";
+	c.state_fd = 7;
+	argv = vm_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	assert_string_equal(arg_after(argv, "-add-fd"), "fd=7,set=1,opaque=rtlab-state");
+	assert_string_equal(arg_after(argv, "-drive"),
+			    "file=/dev/fdset/1,if=virtio,format=raw,cache=writeback");
+	for (size_t i = 0; argv[i]; i++)
+		assert_null(strstr(argv[i], "vm-state.img"));
+	vm_argv_free(argv);
+}
+
 static void test_refused(void **state)
 {
 	struct vm_config c;
@@ -184,14 +207,91 @@ static void test_bad_term_is_dropped(void **state)
 	free(s);
 }
 
+/* --append: the learner's parameters after rtlab's console, before the rtlab.* words. */
+static void test_user_append(void **state)
+{
+	struct vm_config c;
+	char **argv;
+
+	(void)state;
+	base(&c);
+	c.append = "isolcpus=1 nohz_full=1";
+	c.run = "cat /sys/devices/system/cpu/isolated";
+	c.nonce = "n1";
+	argv = vm_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	assert_string_equal(arg_after(argv, "-append"),
+			    "console=ttyS0,115200 panic=-1 loglevel=4 isolcpus=1 nohz_full=1 "
+			    "rtlab.nonce=n1 rtlab.run=\"cat /sys/devices/system/cpu/isolated\"");
+	vm_argv_free(argv);
+}
+
+static void test_user_append_refused(void **state)
+{
+	static const char *const bad[] = {
+		"isolcpus=1\nnohz_full=1", "a\tb", "quiet\x1b[2J", "x=\"y\"", "caf\xc3\xa9",
+		"rtlab.shell=1", "quiet console=tty0", "init=/bin/sh", "rdinit=/x",
+	};
+	struct vm_config c;
+	char *cause = NULL;
+	char big[VM_USER_APPEND_MAX + 2];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		assert_int_equal(vm_append_check(bad[i], &cause), -EINVAL);
+		assert_non_null(cause);
+		free(cause);
+		cause = NULL;
+		base(&c);
+		c.append = bad[i];
+		assert_null(vm_cmdline_new(&c, NULL));
+		assert_int_equal(errno, EINVAL);
+	}
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_equal(vm_append_check(big, &cause), -EINVAL);
+	assert_non_null(strstr(cause, "at most 512"));
+	free(cause);
+	big[VM_USER_APPEND_MAX] = '\0';
+	assert_int_equal(vm_append_check(big, NULL), 0);
+	assert_int_equal(vm_append_check("", NULL), 0);
+	assert_int_equal(vm_append_check("isolcpus=1 nohz_full=1 rcu_nocbs=1", NULL), 0);
+	/* "consoleblank=" is not "console=". */
+	assert_int_equal(vm_append_check("consoleblank=0", NULL), 0);
+}
+
+/* The KVM probe's CPU models reach -cpu as they are; a stray character is refused. */
+static void test_cpu_model(void **state)
+{
+	struct vm_config c;
+	char **argv;
+
+	(void)state;
+	base(&c);
+	c.accel = VM_ACCEL_KVM;
+	c.cpu = "host,-arch-capabilities,-pdcm,pmu=off";
+	argv = vm_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	assert_string_equal(arg_after(argv, "-cpu"), "host,-arch-capabilities,-pdcm,pmu=off");
+	vm_argv_free(argv);
+	c.cpu = "host -S";
+	assert_null(vm_cmdline_new(&c, NULL));
+	c.cpu = "";
+	assert_null(vm_cmdline_new(&c, NULL));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_headless_tcg),
 		cmocka_unit_test(test_interactive_kvm_with_state),
+		cmocka_unit_test(test_state_disk_by_descriptor),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_bad_term_is_dropped),
+		cmocka_unit_test(test_user_append),
+		cmocka_unit_test(test_user_append_refused),
+		cmocka_unit_test(test_cpu_model),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "vm/vm_run.h"
+#include "vm_fixture.h"
 
 static const char fake_qemu[] =
 	"#!/bin/sh\n"
@@ -38,20 +39,9 @@ struct fx {
 	char qemu[128], images[128], tmp[128];
 };
 
-static void put(const char *path, const char *text, mode_t mode)
-{
-	FILE *f = fopen(path, "w");
-
-	assert_non_null(f);
-	fputs(text, f);
-	fclose(f);
-	assert_int_equal(chmod(path, mode), 0);
-}
-
 static int setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
-	char p[256];
 
 	if (!f)
 		return -1;
@@ -61,14 +51,10 @@ static int setup(void **state)
 	snprintf(f->qemu, sizeof(f->qemu), "%s/qemu", f->dir);
 	snprintf(f->images, sizeof(f->images), "%s/images", f->dir);
 	snprintf(f->tmp, sizeof(f->tmp), "%s/tmp", f->dir);
-	put(f->qemu, fake_qemu, 0755);
-	snprintf(p, sizeof(p), "%s/lab", f->images);
-	if (mkdir(f->images, 0755) < 0 || mkdir(p, 0755) < 0 || mkdir(f->tmp, 0700) < 0)
+	vm_fx_put(f->qemu, fake_qemu, 0755);
+	if (mkdir(f->images, 0755) < 0 || mkdir(f->tmp, 0700) < 0)
 		return -1;
-	snprintf(p, sizeof(p), "%s/lab/vmlinuz", f->images);
-	put(p, "kernel", 0644);
-	snprintf(p, sizeof(p), "%s/lab/initrd.img", f->images);
-	put(p, "initrd", 0644);
+	vm_fx_image(f->images, "lab");
 	setenv("TMPDIR", f->tmp, 1);
 	*state = f;
 	return 0;
@@ -77,10 +63,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fx *f = *state;
-	char cmd[200];
 
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", f->dir);
-	if (system(cmd) != 0)
+	if (vm_fx_remove(f->dir) < 0)
 		return -1;
 	unsetenv("FAKE_MODE");
 	free(f);
