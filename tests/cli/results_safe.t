@@ -119,6 +119,7 @@ fi
 late_run() {
 	local gone=$1
 	shift
+	: >"$tmp/err"	# wait_line must not find the previous run's line
 	"$RTLAB" lab run latency --scenario idle-other --duration 2s "$@" \
 		>/dev/null 2>"$tmp/err" </dev/null &
 	pid=$!
@@ -153,6 +154,7 @@ else
 	mkdir "$tmp/full"
 	unshare -m --propagation private bash -c '
 		mount -t tmpfs -o size=64k tmpfs "$1" || exit 99
+		: >"$2"	# the loop below must not find the previous run'"'"'s line
 		"$RTLAB" lab run latency --scenario idle-other --duration 2s --json "$1/out.json" \
 			>/dev/null 2>"$2" </dev/null &
 		pid=$!
@@ -171,6 +173,7 @@ else
 fi
 
 # ---- SIGHUP: the terminal closed ---------------------------------------------------
+: >"$tmp/err"	# the full-disk run above left "idle-other: other" in it: start empty
 "$RTLAB" lab run latency --scenario idle-other --duration 30s --json "$tmp/hup.json" \
 	>"$tmp/out" 2>"$tmp/err" </dev/null &
 pid=$!
