@@ -193,6 +193,7 @@ if [ "$(id -u)" -ne 0 ] || [ ! -r /dev/cpu_dma_latency ]; then
 	skip "SIGINT test: needs root and /dev/cpu_dma_latency"
 else
 	before=$(od -An -tu4 -N4 /dev/cpu_dma_latency | tr -d ' ')
+	: >"$tmp/err"	# the wait below must see this run's line, not an earlier one
 	"$RTLAB" lab run latency --scenario load-fifo --duration 30s --dma-latency \
 		--json "$tmp/int.json" >"$tmp/out" 2>"$tmp/err" </dev/null &
 	pid=$!
