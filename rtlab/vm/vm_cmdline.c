@@ -311,6 +311,10 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 	if (state && c->state_fd > STDERR_FILENO) {
 		vm_argv_add(&a, "-add-fd");
 		vm_argv_add(&a, "fd=%d,set=1,opaque=rtlab-state", c->state_fd);
+		if (c->state_ro_fd > STDERR_FILENO) {
+			vm_argv_add(&a, "-add-fd");
+			vm_argv_add(&a, "fd=%d,set=1,opaque=rtlab-state-ro", c->state_ro_fd);
+		}
 		vm_argv_add(&a, "-drive");
 		vm_argv_add(&a, "file=/dev/fdset/1,if=virtio,format=raw,cache=writeback");
 	} else if (state) {

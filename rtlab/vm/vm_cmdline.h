@@ -43,6 +43,8 @@ struct vm_config {
 					 * QEMU with -add-fd so that QEMU never opens the
 					 * path (a link swapped in after our checks would
 					 * be followed); else QEMU opens state_image */
+	int state_ro_fd;		/* > 2: the same file open read-only, in the same
+					 * fd set (QEMU opens it read-only first) */
 	const char *console_log;	/* borrowed; every console byte is copied here */
 	const char *qmp_socket;		/* borrowed; unix socket path, NULL = no QMP */
 	enum vm_accel accel;		/* KVM or TCG: resolved, never AUTO */

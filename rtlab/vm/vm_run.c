@@ -52,7 +52,8 @@ struct vm_session {
 	char *tmpdir;			/* owned; removed by vm_session_free() */
 	char *log_path, *qmp_path, *err_path; /* owned; inside tmpdir */
 	int log_fd;
-	int state_fd;			/* owned; the state disk, open for QEMU, or -1 */
+	int state_fd, state_ro_fd;	/* owned; the state disk open for QEMU (read-write,
+					 * read-only), or -1 */
 	struct rt_buf console;		/* what the console printed (its tail) */
 	long long t0_ms;
 	long ready_ms;
@@ -190,8 +191,10 @@ out_fini:
  * default one lives in the state directory, so no link is followed there
  * (rt_file.h); a FIFO or a device is never taken for a disk.
  */
-static int vm_state_image(const char *path, bool in_state_dir, int *fdp, char **cause)
+static int vm_state_image(const char *path, bool in_state_dir, int *fdp, int *ro_fdp,
+			  char **cause)
 {
+	char self[64];
 	struct stat st;
 	int fd, ret = 0;
 
@@ -211,6 +214,19 @@ static int vm_state_image(const char *path, bool in_state_dir, int *fdp, char **
 		ret = rt_err(cause, -errno, "cannot size the VM state disk %s: %s", path,
 			     strerror(errno));
 	if (ret < 0) {
+		close(fd);
+		return ret;
+	}
+	/*
+	 * QEMU opens a disk read-only before it opens it for writing, and takes from the fd set
+	 * only a descriptor of the matching mode: reopen the same open file (not the path)
+	 * read-only for it.
+	 */
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	*ro_fdp = open(self, O_RDONLY | O_CLOEXEC);
+	if (*ro_fdp < 0) {
+		ret = rt_err(cause, -errno, "cannot reopen the VM state disk %s read-only: %s",
+			     path, strerror(errno));
 		close(fd);
 		return ret;
 	}
@@ -357,6 +373,8 @@ static int vm_session_spawn(struct vm_session *s, bool interactive, char **cause
 		/* QEMU gets the state disk as this descriptor (-add-fd), not by its name. */
 		if (s->cfg.state_fd > STDERR_FILENO)
 			fcntl(s->cfg.state_fd, F_SETFD, 0);
+		if (s->cfg.state_ro_fd > STDERR_FILENO)
+			fcntl(s->cfg.state_ro_fd, F_SETFD, 0);
 
 		if (efd >= 0)
 			dup2(efd, STDERR_FILENO);
@@ -398,6 +416,7 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 	s->pid = -1;
 	s->log_fd = -1;
 	s->state_fd = -1;
+	s->state_ro_fd = -1;
 	s->ready_ms = -1;
 	s->stop = o->stop;
 	s->kernel = o->kernel;
@@ -451,7 +470,8 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 			goto out_nomem;
 	}
 	if (s->state_path) {
-		err = vm_state_image(s->state_path, !o->state_image, &s->state_fd, cause);
+		err = vm_state_image(s->state_path, !o->state_image, &s->state_fd,
+				     &s->state_ro_fd, cause);
 		if (err < 0)
 			goto out_fail;
 	}
@@ -497,6 +517,7 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 	s->cfg.initrd_path = s->initrd_path;
 	s->cfg.state_image = s->state_path;
 	s->cfg.state_fd = s->state_fd;
+	s->cfg.state_ro_fd = s->state_ro_fd;
 	s->cfg.console_log = s->log_path;
 	s->cfg.qmp_socket = s->qmp_path;
 	s->cfg.accel = s->accel;
@@ -753,6 +774,8 @@ void vm_session_free(struct vm_session *s)
 	free(s->state_path);
 	if (s->state_fd >= 0)
 		close(s->state_fd);
+	if (s->state_ro_fd >= 0)
+		close(s->state_ro_fd);
 	free(s->qemu);
 	free(s->cpu);
 	free(s->run);

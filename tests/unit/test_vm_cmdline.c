@@ -134,9 +134,16 @@ static void test_state_disk_by_descriptor(void **state)
 	base(&c);
 	c.state_image = "/home/u/.local/state/rtlab/vm-state.img";
 	c.state_fd = 7;
+	c.state_ro_fd = 8;
 	argv = vm_cmdline_new(&c, NULL);
 	assert_non_null(argv);
 	assert_string_equal(arg_after(argv, "-add-fd"), "fd=7,set=1,opaque=rtlab-state");
+	/* The read-only descriptor joins the same set (QEMU opens read-only first). */
+	assert_int_equal(count(argv, "-add-fd"), 2);
+	assert_string_equal(arg_after(argv, "fd=7,set=1,opaque=rtlab-state"), "-add-fd");
+	for (size_t i = 0; argv[i]; i++)
+		if (!strcmp(argv[i], "fd=7,set=1,opaque=rtlab-state"))
+			assert_string_equal(argv[i + 2], "fd=8,set=1,opaque=rtlab-state-ro");
 	assert_string_equal(arg_after(argv, "-drive"),
 			    "file=/dev/fdset/1,if=virtio,format=raw,cache=writeback");
 	for (size_t i = 0; argv[i]; i++)
