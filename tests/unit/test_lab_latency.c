@@ -513,7 +513,12 @@ static void test_run_short(void **state)
 	assert_false(res.interrupted);
 	free(rt_result_to_string(res.res, NULL));
 	assert_int_equal(rt_result_summary_get(res.res, "samples_count", &n), 0);
-	assert_true(n > 100 && n <= 600);
+	/*
+	 * Two threads, 300 periods each: never more than 600 samples (the probe's promise).
+	 * How many fewer depends on the machine's load (a wake-up that overruns periods is
+	 * one sample), so below that only "each thread measured" is certain.
+	 */
+	assert_true(n >= 2 && n <= 600);
 	assert_int_equal(rt_result_hist_count(res.res), 1);
 	sc = json_array_get(json_object_get(rt_result_extra(res.res), "scenarios"), 0);
 	assert_string_equal(json_string_value(json_object_get(sc, "name")), "idle-other");
