@@ -19,7 +19,7 @@
 #include "core/rt_version.h"
 #include "doctor/doctor.h"
 #include "ui/ui.h"
-#include "vm/vm_kvm.h"
+#include "run/run.h"
 
 static void recover_stale_journals(void)
 {
@@ -38,7 +38,7 @@ int main(int argc, char **argv)
 	const struct cli_cmd *cmd;
 
 	setlocale(LC_ALL, "");
-	doctor_kvm_set_boot_probe(vm_kvm_doctor_probe);
+	rtlab_init();
 	if (getenv("RTLAB_DEBUG"))
 		rt_log_set_level(RT_LOG_DEBUG);
 

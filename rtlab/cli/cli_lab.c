@@ -38,22 +38,15 @@
 #include "doctor/doctor.h"
 #include "grade/report.h"
 #include "labs/lab.h"
+#include "run/run.h"
 
 #define EXIT_INTERRUPTED 130
 #define EXIT_HANGUP (128 + SIGHUP)
 
-/* The signal that asked the run to stop, or 0. */
-static volatile sig_atomic_t stop_requested;
-
-static void on_stop(int sig)
-{
-	stop_requested = sig;
-}
-
 /* A run stopped by a signal: 129 when the terminal closed, else 130 as for Ctrl-C. */
-static int stopped_status(void)
+static int stopped_status(int sig)
 {
-	return stop_requested == SIGHUP ? EXIT_HANGUP : EXIT_INTERRUPTED;
+	return sig == SIGHUP ? EXIT_HANGUP : EXIT_INTERRUPTED;
 }
 
 /* The doctor's facts for `lab list` (@lab NULL) or `lab run` (doctor_opts_quick()). */
@@ -70,15 +63,6 @@ static int quick_doctor(struct doctor_report *r, const struct lab_ops *lab)
 		free(cause);
 	}
 	return ret;
-}
-
-static const struct doctor_lab *doctor_lab_of(const struct doctor_report *r,
-					      const struct lab_ops *lab)
-{
-	for (size_t i = 0; i < r->nlabs; i++)
-		if (r->labs[i].lab == lab)
-			return &r->labs[i];
-	return NULL;
 }
 
 /* ---- list ------------------------------------------------------------------------ */
@@ -176,15 +160,10 @@ static void progress_line(void *priv, unsigned int pct, const char *what)
 static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const struct lab_ops *lab;
-	struct doctor_report r;
-	const struct doctor_lab *dl;
-	struct lab_ctx ctx;
-	struct lab_result res = { 0 };
-	struct rt_journal *journal = NULL;
+	struct run_session s;
+	struct run_opts o = { 0 };
 	struct rt_sink sink = { .progress = progress_line };
-	struct sigaction sa, old_int, old_term, old_hup;
 	struct rt_buf text = RT_BUF_INIT;
-	struct lab_save save = { 0 };
 	const char *json_path = NULL;
 	char **largv = NULL, *cause = NULL;
 	void *params = NULL;
@@ -217,16 +196,7 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 			largv[largc++] = argv[i];
 		}
 	}
-	if (lab->state != LAB_STATE_READY || !lab->run) {
-		fprintf(stderr, "rtlab lab run: the %s lab is planned and not available yet; "
-			"`rtlab lab list` shows which labs run\n", lab->name);
-		if (lab->issue)
-			fprintf(stderr, "rtlab lab run: it is being built in issue #%u\n",
-				lab->issue);
-		free(largv);
-		return CLI_EXIT_FAIL;
-	}
-	if (lab->parse_params) {
+	if (lab->state == LAB_STATE_READY && lab->parse_params) {
 		ret = lab->parse_params(largc, largv, &params, &cause);
 		if (ret) {
 			status = cli_usage_error(cmd, "run %s: %s", lab->name,
@@ -235,104 +205,55 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 			free(largv);
 			return status;
 		}
-	} else if (largc > 1) {
+	} else if (lab->state == LAB_STATE_READY && largc > 1) {
 		free(largv);
 		return cli_usage_error(cmd, "run %s: this lab takes no options", lab->name);
 	}
 	free(largv);
 
-	if (quick_doctor(&r, lab))
-		goto out_params;
-	dl = doctor_lab_of(&r, lab);
-	if (!dl || dl->tier == DOCTOR_TIER_NONE) {
-		fprintf(stderr, "rtlab lab run: the %s lab cannot run here: %s\n", lab->name,
-			dl && dl->reason ? dl->reason : "the doctor found no tier");
-		goto out_doctor;
-	}
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.tier = doctor_tier_name(dl->tier);
-	ctx.degraded = dl->degraded;
-	ctx.degraded_why = dl->degraded ? dl->reason : NULL;
-	ctx.env = &r.env;
-	ctx.params = params;
-	ctx.stop = &stop_requested;
-	ctx.seed = (uint64_t)time(NULL);
-
-	ret = lab->check_capabilities ? lab->check_capabilities(&ctx, &cause) : 0;
-	if (ret) {
-		fprintf(stderr, "rtlab lab run: %s\n", cause ? cause : strerror(-ret));
-		free(cause);
-		goto out_doctor;
-	}
-	/* Before measuring: a place that cannot be written fails now, not after the run. */
-	ret = lab_save_open(&save, lab->name, json_path, &cause);
+	o.lab = lab;
+	o.params = params;
+	o.seed = (uint64_t)time(NULL);
+	o.json_path = json_path;
+	o.sink = &sink;
+	ret = run_session_init(&s, &o, &cause);
 	if (ret) {
 		fprintf(stderr, "rtlab lab run: %s%s\n", cause ? cause : strerror(-ret),
-			json_path ? "" : " (--json FILE saves the document elsewhere)");
+			s.step == RUN_STEP_SAVE && !json_path ?
+			" (--json FILE saves the document elsewhere)" : "");
 		free(cause);
-		goto out_doctor;
+		goto out;
 	}
-	if (!r.env.root)
+	if (!s.ctx.env->root)
 		fprintf(stderr, "rtlab lab run: warning: not root: real-time policies and "
 			"mlockall are probably refused, and refused ones are measured as "
 			"SCHED_OTHER (the results document says so)\n");
-
-	/* Our handler first, so the journal passes stop requests on to it. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_stop;
-	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, &old_int);
-	sigaction(SIGTERM, &sa, &old_term);
-	sigaction(SIGHUP, &sa, &old_hup);
-	journal = rt_journal_open(NULL, &cause);
-	if (!journal) {
-		rt_log(RT_LOG_WARN, "no undo journal (%s); this run changes nothing that "
-		       "outlives it, so it goes on", cause ? cause : "unknown error");
-		free(cause);
-		cause = NULL;
-	}
-	ctx.journal = journal;
-
-	ret = lab->run(&ctx, &sink, &res);
-	if (ret || !res.res) {
-		fprintf(stderr, "rtlab lab run: the %s lab failed (%s)\n", lab->name,
-			strerror(ret < 0 ? -ret : EIO));
-		goto out_journal;
-	}
-	ret = lab_save_commit(&save, res.res, &cause);
+	ret = run_session_exec(&s, &cause);
+	if (!ret)
+		ret = run_session_save(&s, true, &cause);
 	if (ret) {
 		fprintf(stderr, "rtlab lab run: %s\n", cause ? cause : strerror(-ret));
 		free(cause);
-		goto out_journal;
+		if (s.stop_signal)
+			status = stopped_status(s.stop_signal);
+		goto out;
 	}
-	if (save.missed)
+	if (s.missed)
 		fprintf(stderr, "rtlab lab run: %s\nrtlab lab run: results saved instead to "
-			"%s%s\n", save.missed, save.path,
-			res.interrupted ? " (interrupted: partial)" : "");
+			"%s%s\n", s.missed, s.path,
+			run_session_interrupted(&s) ? " (interrupted: partial)" : "");
 	else
-		fprintf(stderr, "rtlab lab run: results written to %s%s\n", save.path,
-			res.interrupted ? " (interrupted: partial)" : "");
-	lab_record_progress(lab->name, res.interrupted ? "interrupted" : "done", save.path);
-	if (lab->text && lab->text(&res, &text) == 0)
+		fprintf(stderr, "rtlab lab run: results written to %s%s\n", s.path,
+			run_session_interrupted(&s) ? " (interrupted: partial)" : "");
+	if (lab->text && lab->text(&s.res, &text) == 0)
 		cli_text_put(stdout, rt_buf_str(&text));
 	fflush(stdout);
-	status = res.interrupted ? stopped_status() : save.missed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
-
-out_journal:
-	if (journal)
-		rt_journal_close(journal);
-	sigaction(SIGINT, &old_int, NULL);
-	sigaction(SIGTERM, &old_term, NULL);
-	sigaction(SIGHUP, &old_hup, NULL);
-	if (stop_requested && status == CLI_EXIT_FAIL && !save.missed)
-		status = stopped_status();
-out_doctor:
-	lab_save_fini(&save);
-	doctor_report_fini(&r);
-out_params:
+	status = run_session_interrupted(&s) ? stopped_status(s.stop_signal) :
+		 s.missed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+out:
+	run_session_fini(&s);
 	if (params && lab->free_params)
 		lab->free_params(params);
-	lab_result_fini(&res);
 	rt_buf_fini(&text);
 	return status;
 }

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct json_t;
 struct rt_buf;
 struct rt_env;
 struct rt_journal;
@@ -114,6 +115,16 @@ struct lab_ops {
 	void (*free_params)(void *params);
 	int (*text)(const struct lab_result *res, struct rt_buf *out);
 	const char *const *questions;
+	/*
+	 * views() appends to @views (a JSON array) the tables a person reads,
+	 * built from a valid results document of this lab (also an older one
+	 * without "views"): each is a view object of rtlab.result/2,
+	 * {"name","title","columns":[{"name","title"?,"unit"?}...],
+	 * "rows":[[cell...]...]} (check_view in rtlab/core/rt_result.c). The
+	 * CLI text, the TUI summary and the HTML report draw these. Returns 0
+	 * or a negative errno with @cause.
+	 */
+	int (*views)(const struct rt_result *res, struct json_t *views, char **cause);
 };
 
 /* NULL-terminated, in teaching order. */

@@ -58,8 +58,6 @@
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
 #include "core/rt_text.h"
-#include "lesson/lesson_doc.h"
-#include "lesson/lesson_index.h"
 
 #define POLL_MS 100u			/* consumer cadence: a ring holds 8 s at 1 kHz */
 #define SETTLE_MS 500u			/* load start-up before measuring */
@@ -669,115 +667,6 @@ out:
 	return ret;
 }
 
-/* Number @key of scenario @name in extra.scenarios, or NAN. */
-static double scenario_num(json_t *scens, const char *name, const char *key)
-{
-	size_t i;
-	json_t *s;
-
-	json_array_foreach(scens, i, s)
-		if (json_is_string(json_object_get(s, "name")) &&
-		    !strcmp(json_string_value(json_object_get(s, "name")), name)) {
-			json_t *v = json_object_get(s, key);
-
-			return json_is_number(v) ? json_number_value(v) : NAN;
-		}
-	return NAN;
-}
-
-/*
- * Copy the learner's predictions for this lab (predict questions with
- * lab: latency in the lessons) and written answers from the progress file.
- */
-static int copy_progress(struct lab_ctx *ctx, struct rt_result *res, json_t *extra,
-			 json_t *scens)
-{
-	struct lesson_index *idx = NULL;
-	struct rt_progress *prog = NULL;
-	json_t *preds = json_array();
-	char *cause = NULL;
-	int ret = 0;
-
-	if (!preds)
-		return -ENOMEM;
-	if (rt_progress_load(ctx->progress_path, &prog, &cause) < 0) {
-		rt_log(RT_LOG_WARN, "latency: progress not read, predictions and answers not "
-		       "copied: %s", cause ? cause : "unknown error");
-		rt_result_add_note(res, "the progress file could not be read: predictions and "
-				   "written answers were not copied");
-		free(cause);
-		cause = NULL;
-		prog = NULL;
-	}
-	idx = lesson_index_load(&cause);
-	if (!idx) {
-		rt_result_add_note(res, "the lessons were not found: the predict questions "
-				   "could not be listed");
-		free(cause);
-		cause = NULL;
-	}
-	for (size_t e = 0; idx && e < idx->count; e++) {
-		const struct lesson_entry *le = &idx->entries[e];
-		struct lesson_doc *doc = NULL;
-		char lesson[8];
-
-		if (le->glossary || !le->number)
-			continue;
-		if (lesson_doc_load(le->path, &doc, &cause)) {
-			free(cause);
-			cause = NULL;
-			continue;
-		}
-		snprintf(lesson, sizeof(lesson), "%02u", le->number);
-		for (size_t q = 0; q < doc->nquizzes; q++) {
-			const struct quiz *qz = doc->quizzes[q];
-			struct rt_progress_prediction pr;
-			double measured;
-			char key[RT_RESULT_MAX_KEY + 1];
-			json_t *o;
-			bool have;
-
-			if (qz->kind != QUIZ_PREDICT || !qz->lab || strcmp(qz->lab, "latency"))
-				continue;
-			have = prog && rt_progress_prediction_get(prog, lesson, qz->id, &pr) == 0;
-			snprintf(key, sizeof(key), "predict.%s.%s", lesson, qz->id);
-			measured = scenario_num(scens, qz->scenario, qz->metric);
-			o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "answer_key", key,
-				      "lesson", lesson, "id", qz->id, "scenario", qz->scenario,
-				      "metric", qz->metric, "unit", qz->unit ? qz->unit : "");
-			if (!o || json_object_set_new(o, "predicted", have ? json_real(pr.value) :
-						      json_null()) ||
-			    json_object_set_new(o, "measured", isnan(measured) ? json_null() :
-						json_real(measured)) ||
-			    json_array_append_new(preds, o)) {
-				ret = -ENOMEM;
-				lesson_doc_free(doc);
-				goto out;
-			}
-			if (have && rt_result_set_answer_num(res, key, pr.value))
-				ret = -ENOMEM;
-		}
-		lesson_doc_free(doc);
-	}
-	for (const char *const *q = latency_questions; *q && !ret; q++) {
-		json_t *a = prog ? json_object_get(json_object_get(json_object_get(
-			json_object_get(rt_progress_json(prog), "labs"), "latency"), "answers"),
-			*q) : NULL;
-		const char *text = json_string_value(json_object_get(a, "text"));
-
-		if (text && *text)
-			ret = rt_result_set_answer_str(res, *q, text);
-	}
-	if (!ret && json_object_set_new(extra, "predictions", preds))
-		ret = -ENOMEM;
-	preds = NULL;
-out:
-	json_decref(preds);
-	lesson_index_free(idx);
-	rt_progress_free(prog);
-	return ret;
-}
-
 /* ---- Host knobs held during the run ------------------------------------------- */
 
 /* Hold cpu_dma_latency at 0: the request lives as long as the fd. */
@@ -1047,8 +936,6 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 	extra = rt_result_extra(res);
 	if (!ret && !extra)
 		ret = -ENOMEM;
-	if (!ret)
-		ret = copy_progress(ctx, res, extra, scens);
 	if (!ret && (json_object_set(extra, "scenarios", scens) ||
 		     json_object_set_new(extra, "interrupted", json_boolean(out->interrupted))))
 		ret = -ENOMEM;

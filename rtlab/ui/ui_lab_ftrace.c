@@ -423,7 +423,7 @@ static double jnum(json_t *o, const char *k)
 
 static json_t *doc_extra(const struct ui_lab_ftrace *s)
 {
-	return json_object_get(s->run.res.res ? rt_result_json(s->run.res.res) : NULL, "extra");
+	return json_object_get(ui_lab_run_result(&s->run) ? rt_result_json(ui_lab_run_result(&s->run)) : NULL, "extra");
 }
 
 /* The viewer on the saved document's text (extra.tracer.trace_text in tracer mode). */
@@ -437,7 +437,7 @@ static void open_viewer(struct ui_lab_ftrace *s)
 		name = strrchr(s->run.saved_path, '/') ? strrchr(s->run.saved_path, '/') + 1 :
 		       s->run.saved_path;
 	} else {
-		text = rt_result_to_string(s->run.res.res, &cause);
+		text = rt_result_to_string(ui_lab_run_result(&s->run), &cause);
 		if (!text) {
 			ui_lab_run_say(&s->run, true, "no document to read: %s",
 				       cause ? cause : "out of memory");
@@ -526,7 +526,7 @@ static void submit_form(struct ui_lab_ftrace *s)
 	}
 	for (size_t i = 0; i < 3 && !ret; i++) {
 		ret = lab_answer_set(NULL, s->run.lab->name, ids[i], vals[i], &cause);
-		if (!ret && rt_result_set_answer_str(s->run.res.res, ids[i], vals[i]))
+		if (!ret && rt_result_set_answer_str(ui_lab_run_result(&s->run), ids[i], vals[i]))
 			ret = rt_err(&cause, -ENOMEM, "out of memory");
 	}
 	if (ret) {
@@ -537,7 +537,7 @@ static void submit_form(struct ui_lab_ftrace *s)
 	}
 	s->form.open = false;
 	grade_report_fini(&s->grade);
-	ret = s->run.lab->grade(&s->run.res, &s->grade);
+	ret = s->run.lab->grade(&s->run.session.res, &s->grade);
 	s->graded = ret == 0;
 	if (ret) {
 		ui_lab_run_say(&s->run, true, "the document could not be graded (%s)",
@@ -1106,7 +1106,7 @@ static void draw_done(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int h,
 		"Left/Right", "choose", "Tab", "next field", "Enter", "store and grade",
 		"Esc", "cancel",
 	};
-	json_t *doc = s->run.res.res ? rt_result_json(s->run.res.res) : NULL;
+	json_t *doc = ui_lab_run_result(&s->run) ? rt_result_json(ui_lab_run_result(&s->run)) : NULL;
 	json_t *extra = json_object_get(doc, "extra"), *n;
 	json_t *pr = json_object_get(extra, "probe"), *ev = json_object_get(extra, "events");
 	json_t *tr = json_object_get(extra, "tracer"), *hunt = json_object_get(extra, "hunt");
@@ -1115,7 +1115,7 @@ static void draw_done(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int h,
 	size_t i;
 
 	ui_frame_bar(win, row, x, cols, UI_ROLE_TITLE);
-	snprintf(line, sizeof(line), "Ftrace lab: %s (%s mode%s)", s->run.res.interrupted ?
+	snprintf(line, sizeof(line), "Ftrace lab: %s (%s mode%s)", ui_lab_run_interrupted(&s->run) ?
 		 "stopped early, partial results" : "done",
 		 !strcmp(jstr(extra, "mode"), "tracer") ? "tracer" : "event",
 		 hunt ? ", hunt" : "");

@@ -360,7 +360,7 @@ static void write_html(struct ui_lab_latency *s)
 		ret = asprintf(&path, "%s.html", s->run.saved_path);
 	if (ret < 0)
 		return;
-	ret = report_html(s->run.res.res, &b);
+	ret = report_html(ui_lab_run_result(&s->run), &b);
 	if (!ret)
 		ret = rt_file_write_atomic(path, rt_buf_str(&b), b.len, 0644, &cause);
 	if (!ret) {
@@ -802,7 +802,7 @@ static void draw_done(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h
 	static const char *const keys[] = {
 		"w", "save (+HTML)", "r", "new run", "?", "help", "q", "back",
 	};
-	json_t *doc = s->run.res.res ? rt_result_json(s->run.res.res) : NULL;
+	json_t *doc = ui_lab_run_result(&s->run) ? rt_result_json(ui_lab_run_result(&s->run)) : NULL;
 	json_t *extra = json_object_get(doc, "extra"), *sc, *pr;
 	int row = y, bottom = y + h - 2;
 	char line[512];
@@ -810,7 +810,7 @@ static void draw_done(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h
 	bool any = false;
 
 	ui_frame_bar(win, row, x, cols, UI_ROLE_TITLE);
-	snprintf(line, sizeof(line), "Latency lab: %s", s->run.res.interrupted ?
+	snprintf(line, sizeof(line), "Latency lab: %s", ui_lab_run_interrupted(&s->run) ?
 		 "stopped early, partial results" : "done");
 	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_TITLE);
 	row++;

@@ -1,27 +1,19 @@
 /*
- * ui_lab_run: the run lifecycle every live lab screen shares.
+ * ui_lab_run: the run lifecycle every live lab screen shares, as a thin
+ * state machine over the library's run session (rtlab/run/run.h), which
+ * `rtlab lab run` uses too: the setup panel, the run on the session's worker
+ * thread, the stop asked with q, and the summary.
  *
- * Threads: the UI thread only draws and takes keys. A run is one worker
- * thread that calls lab->run() with no sink (the screen reads the lab's live
- * model instead of progress lines), exactly what `rtlab lab run` does. It
- * stores the run's return value, then sets done with release order; the UI
- * thread reads done with acquire order each loop turn, and only then looks
- * at res and joins the worker, so res is never read while the lab writes it.
- *
- * The worker is created with SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGWINCH
- * blocked, and the threads the lab starts inherit that mask: the signals
- * then reach the UI thread, whose handlers set a flag the loop polls. The
- * undo journal is opened after those handlers are installed, so it passes
- * a stop on to them rather than exiting.
- *
- * Where the document goes is settled before the run starts, with
- * lab_save_open() as the CLI does: a results directory that cannot be
- * written stops the run before it measures. A run that left a document is
- * saved at once with lab_save_commit() (a fallback place when the results
- * directory failed meanwhile, which the status line names) and recorded in
- * the progress file with lab_record_progress(); an interrupted run is saved
- * too, as partial, also when a signal (SIGHUP: the terminal closed) ended
- * the UI.
+ * The session does the work and keeps its rules: the doctor's verdict and
+ * the lab's capability check, the document's place settled before anything
+ * is measured (an unwritable results directory refuses the run on the
+ * setup panel), the undo journal opened after the UI's signal handlers (so
+ * it passes a stop on to them), the worker with the stop signals blocked
+ * (so they reach the UI thread), and the save: views, predictions and
+ * answers copied, the document committed (a fallback place when the results
+ * directory failed meanwhile, which the status line names) and the run
+ * recorded in the progress file. An interrupted run is saved too, as
+ * partial, also when a signal (SIGHUP: the terminal closed) ended the UI.
  */
 #include "ui_lab_run.h"
 
@@ -34,10 +26,8 @@
 
 #include <curses.h>
 
-#include "core/rt_journal.h"
 #include "core/rt_log.h"
 #include "core/rt_result.h"
-#include "core/rt_sink.h"
 
 #define KEY_ESC 27
 #define STOP_POLL_NS (10 * 1000000L)
@@ -88,165 +78,111 @@ bool ui_lab_run_probe(const struct lab_ops *lab, struct doctor_report *rep,
 int ui_lab_run_prepare(struct ui_lab_run *r, const struct doctor_report *rep,
 		       const struct doctor_lab *dlab, void *params, void *live, uint64_t seed)
 {
+	struct run_opts o = {
+		.lab = r->lab,
+		.params = params,
+		.seed = seed,
+		.live = live,
+		.doctor = rep,
+	};
 	char *cause = NULL;
 	int ret;
 
-	lab_result_fini(&r->res);
-	free(r->saved_path);
+	(void)dlab;	/* the session finds the lab's verdict in @rep */
+	run_session_fini(&r->session);
+	r->prepared = false;
 	r->saved_path = NULL;
 	r->saved_elsewhere = false;
-	memset(&r->ctx, 0, sizeof(r->ctx));
-	r->ctx.tier = doctor_tier_name(dlab->tier);
-	r->ctx.degraded = dlab->degraded;
-	r->ctx.degraded_why = dlab->degraded ? dlab->reason : NULL;
-	r->ctx.env = &rep->env;
-	r->ctx.params = params;
-	r->ctx.stop = &r->stop;
-	r->ctx.seed = seed;
-	r->ctx.live = live;
-	ret = r->lab->check_capabilities ? r->lab->check_capabilities(&r->ctx, &cause) : 0;
-	if (ret)
-		ui_lab_run_say(r, true, "%s", cause ? cause : strerror(-ret));
-	free(cause);
-	return ret;
-}
-
-/* ---- The worker -------------------------------------------------------------------- */
-
-static void *worker_main(void *arg)
-{
-	struct ui_lab_run *r = arg;
-	/* No progress lines: the screen reads the live model instead. */
-	struct rt_sink sink = { 0 };
-
-	r->run_ret = r->lab->run(&r->ctx, &sink, &r->res);
-	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
-	return NULL;
-}
-
-static bool worker_done(const struct ui_lab_run *r)
-{
-	return __atomic_load_n(&r->done, __ATOMIC_ACQUIRE) != 0;
+	ret = run_session_init(&r->session, &o, &cause);
+	if (ret) {
+		if (r->session.step == RUN_STEP_SAVE) {
+			ui_lab_run_say(r, true, "no run: %s", cause ? cause : strerror(-ret));
+			rt_log(RT_LOG_ERR, "%s: no run: %s", r->lab->name,
+			       cause ? cause : strerror(-ret));
+		} else {
+			ui_lab_run_say(r, true, "%s", cause ? cause : strerror(-ret));
+		}
+		free(cause);
+		run_session_fini(&r->session);
+		return ret;
+	}
+	r->prepared = true;
+	return 0;
 }
 
 int ui_lab_run_start(struct ui_lab_run *r, bool need_journal)
 {
-	sigset_t block, old;
 	char *cause = NULL;
 	int ret;
 
-	r->stop = 0;
-	r->done = 0;
+	if (!r->prepared)
+		return -EINVAL;
 	r->close_after_stop = false;
-	/* Before measuring: an unwritable results directory is found now, not after the run. */
-	lab_save_fini(&r->save);
-	ret = lab_save_open(&r->save, r->lab->name, NULL, &cause);
+	r->session.opts.need_journal = need_journal;
+	/* The UI's signal handlers are installed, so the journal passes stops on to them. */
+	ret = run_session_start(&r->session, &cause);
 	if (ret) {
-		ui_lab_run_say(r, true, "no run: %s", cause ? cause : strerror(-ret));
-		rt_log(RT_LOG_ERR, "%s: no run: %s", r->lab->name, cause ? cause : strerror(-ret));
+		ui_lab_run_say(r, true, "%s", cause ? cause : strerror(-ret));
 		free(cause);
+		run_session_fini(&r->session);
+		r->prepared = false;
 		return ret;
 	}
-	/* The UI's signal handlers are installed, so the journal passes stops on to them. */
-	r->journal = rt_journal_open(NULL, &cause);
-	if (!r->journal) {
-		ret = errno ? -errno : -EIO;
-		if (need_journal) {
-			ui_lab_run_say(r, true, "no undo journal, so no run: %s", cause ? cause :
-				       "unknown error");
-			free(cause);
-			lab_save_fini(&r->save);
-			return ret;
-		}
-		rt_log(RT_LOG_WARN, "no undo journal (%s); this run changes nothing that "
-		       "outlives it, so it goes on", cause ? cause : "unknown error");
-		free(cause);
-	}
-	r->ctx.journal = r->journal;
-	/* The worker and the threads it starts leave the stop signals to this thread. */
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigaddset(&block, SIGHUP);
-	sigaddset(&block, SIGQUIT);
-	sigaddset(&block, SIGWINCH);
-	pthread_sigmask(SIG_BLOCK, &block, &old);
-	ret = pthread_create(&r->worker, NULL, worker_main, r);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (ret) {
-		ui_lab_run_say(r, true, "cannot start the run: %s", strerror(ret));
-		rt_journal_close(r->journal);
-		r->journal = NULL;
-		lab_save_fini(&r->save);
-		return -ret;
-	}
-	r->worker_started = true;
 	r->state = UI_LAB_RUNNING;
 	return 0;
 }
 
 /* ---- The end of a run ------------------------------------------------------------- */
 
+struct rt_result *ui_lab_run_result(const struct ui_lab_run *r)
+{
+	return r->prepared ? run_session_result(&r->session) : NULL;
+}
+
+bool ui_lab_run_interrupted(const struct ui_lab_run *r)
+{
+	return r->prepared && run_session_interrupted(&r->session);
+}
+
 int ui_lab_run_save(struct ui_lab_run *r, bool record)
 {
 	char *cause = NULL;
 	int ret;
 
-	if (!r->res.res)
+	if (!ui_lab_run_result(r))
 		return -ENODATA;
-	if (r->saved_path) {
-		/* Saved once: the same file again (answers added), which is this run's own. */
-		ret = rt_result_write(r->res.res, r->saved_path, &cause);
-	} else {
-		/* Never saved (the run's save failed): a new default place. */
-		ret = r->save.tmp ? 0 : lab_save_open(&r->save, r->lab->name, NULL, &cause);
-		if (!ret)
-			ret = lab_save_commit(&r->save, r->res.res, &cause);
-	}
+	ret = run_session_save(&r->session, record, &cause);
 	if (ret) {
 		ui_lab_run_say(r, true, "not saved: %s", cause ? cause : strerror(-ret));
 		rt_log(RT_LOG_ERR, "%s: results not saved: %s", r->lab->name,
 		       cause ? cause : strerror(-ret));
 		free(cause);
-		lab_save_fini(&r->save);
 		return ret;
 	}
 	if (!r->saved_path) {
-		r->saved_elsewhere = r->save.missed != NULL;
-		if (r->save.missed)
+		r->saved_path = r->session.path;
+		r->saved_elsewhere = r->session.missed != NULL;
+		if (r->session.missed)
 			rt_log(RT_LOG_WARN, "%s: %s; results saved instead to %s", r->lab->name,
-			       r->save.missed, r->save.path);
-		r->saved_path = r->save.path;
-		r->save.path = NULL;
-		lab_save_fini(&r->save);
+			       r->session.missed, r->session.path);
 	}
-	if (record)
-		lab_record_progress(r->lab->name, r->res.interrupted ? "interrupted" : "done",
-				    r->saved_path);
 	return 0;
 }
 
-/* The worker has returned: join it, close the journal, let the screen look, save. */
+/* The worker has returned: join it (the journal closes), let the screen look, save. */
 static void finish(struct ui_lab_run *r)
 {
 	const char *partial;
 	int ret;
 
-	pthread_join(r->worker, NULL);
-	r->worker_started = false;
-	if (r->journal) {
-		rt_journal_close(r->journal);
-		r->journal = NULL;
-	}
-	ret = r->run_ret || !r->res.res ? (r->run_ret < 0 ? r->run_ret : -EIO) : 0;
+	ret = run_session_join(&r->session);
 	r->ops->ended(r->owner, ret);
 	if (ret) {
-		lab_save_fini(&r->save);
 		r->state = UI_LAB_SETUP;
 		return;
 	}
 	if (ui_lab_run_save(r, true) == 0) {
-		partial = r->res.interrupted ? " (stopped early: partial)" : "";
+		partial = ui_lab_run_interrupted(r) ? " (stopped early: partial)" : "";
 		ui_lab_run_say(r, r->saved_elsewhere, "results saved %sto %s%s",
 			       r->saved_elsewhere ? "(results directory failed) " : "",
 			       r->saved_path, partial);
@@ -265,7 +201,7 @@ enum ui_lab_action ui_lab_run_tick(struct ui_lab_run *r)
 {
 	bool close;
 
-	if (!ui_lab_run_busy(r) || !worker_done(r))
+	if (!ui_lab_run_busy(r) || !run_session_done(&r->session))
 		return UI_LAB_NONE;
 	close = r->close_after_stop;
 	finish(r);
@@ -274,18 +210,16 @@ enum ui_lab_action ui_lab_run_tick(struct ui_lab_run *r)
 
 void ui_lab_run_fini(struct ui_lab_run *r)
 {
-	if (r->worker_started) {
-		r->stop = 1;
-		while (!worker_done(r)) {
+	if (r->session.worker_started) {
+		run_session_stop(&r->session);
+		while (!run_session_done(&r->session)) {
 			struct timespec ts = { 0, STOP_POLL_NS };
 
 			nanosleep(&ts, NULL);
 		}
 		finish(r);
 	}
-	lab_result_fini(&r->res);
-	lab_save_fini(&r->save);
-	free(r->saved_path);
+	run_session_fini(&r->session);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -306,7 +240,7 @@ bool ui_lab_run_key(struct ui_lab_run *r, int key, enum ui_lab_action *act)
 	case UI_LAB_RUNNING:
 		if (!quit)
 			break;
-		r->stop = 1;
+		run_session_stop(&r->session);
 		r->close_after_stop = true;
 		r->state = UI_LAB_STOPPING;
 		ui_lab_run_say(r, false, "%s", r->ops->stopping);

@@ -30,6 +30,7 @@
 
 #include "doctor/doctor.h"
 #include "labs/lab.h"
+#include "run/run.h"
 
 struct rt_journal;
 
@@ -68,19 +69,12 @@ struct ui_lab_run {
 	void *owner;				/* borrowed: the screen, passed to ops */
 	enum ui_lab_state state;
 
-	/* The run; the worker owns res until it has set done. */
-	struct lab_ctx ctx;
-	struct lab_result res;			/* owned */
-	struct rt_journal *journal;		/* owned while a run is on */
-	volatile sig_atomic_t stop;
-	pthread_t worker;
-	bool worker_started;
-	int done;				/* set (atomically) once run() returned */
-	int run_ret;
+	/* The run itself: the library's session, as `rtlab lab run` uses it. */
+	struct run_session session;
+	bool prepared;				/* session holds a run (init succeeded) */
 	bool close_after_stop;			/* q while running: close once stopped */
 
-	struct lab_save save;			/* settled before the run; see lab_save_open() */
-	char *saved_path;			/* owned: where the document went, or NULL */
+	const char *saved_path;			/* borrowed from session: where it went, or NULL */
 	bool saved_elsewhere;			/* a fallback place: the results dir failed */
 	char message[256];			/* one line of feedback for the status row */
 	bool message_warn;
@@ -192,6 +186,12 @@ bool ui_lab_run_key(struct ui_lab_run *r, int key, enum ui_lab_action *act);
  * why on the status line; -ENODATA when there is no document.
  */
 int ui_lab_run_save(struct ui_lab_run *r, bool record);
+
+/* The last run's document, or NULL (none yet, or a run is on). */
+struct rt_result *ui_lab_run_result(const struct ui_lab_run *r);
+
+/* True when the last run was stopped early: its document is partial. */
+bool ui_lab_run_interrupted(const struct ui_lab_run *r);
 
 /* Set the status message, a warning when @warn; it stays until replaced or cleared. */
 void ui_lab_run_say(struct ui_lab_run *r, bool warn, const char *fmt, ...)

@@ -1,0 +1,182 @@
+/*
+ * run_progress: what a run's document takes from outside the lab: the
+ * learner's predictions (predict questions in the lessons, answered in the
+ * progress file), the written answers to the handout's questions, and the
+ * lab's views of its own outcome.
+ *
+ * This is the same for every lab, so no lab does it: a predict question
+ * names a lab, a scenario and a metric (lessons/FORMAT.md), and the lab's
+ * document has that scenario's figures in extra.scenarios, an array of
+ * objects each with a "name". A lab whose scenarios a question names plugs
+ * in without code.
+ */
+#include "run.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rt_log.h"
+#include "core/rt_progress.h"
+#include "core/rt_result.h"
+#include "lesson/lesson_doc.h"
+#include "lesson/lesson_index.h"
+
+/* Number @key of scenario @name in extra.scenarios, or NAN. */
+static double scenario_num(json_t *scens, const char *name, const char *key)
+{
+	size_t i;
+	json_t *s;
+
+	json_array_foreach(scens, i, s) {
+		const char *n = json_string_value(json_object_get(s, "name"));
+
+		if (n && !strcmp(n, name)) {
+			json_t *v = json_object_get(s, key);
+
+			return json_is_number(v) ? json_number_value(v) : NAN;
+		}
+	}
+	return NAN;
+}
+
+/* One predict question's line in extra.predictions, and its answer key. */
+static int add_prediction(struct rt_result *res, json_t *preds, json_t *scens,
+			  const struct rt_progress *prog, const char *lesson,
+			  const struct quiz *qz)
+{
+	struct rt_progress_prediction pr;
+	char key[RT_RESULT_MAX_KEY + 1];
+	double measured;
+	bool have;
+	json_t *o;
+
+	have = prog && rt_progress_prediction_get(prog, lesson, qz->id, &pr) == 0;
+	snprintf(key, sizeof(key), "predict.%s.%s", lesson, qz->id);
+	measured = scenario_num(scens, qz->scenario, qz->metric);
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "answer_key", key, "lesson", lesson,
+		      "id", qz->id, "scenario", qz->scenario, "metric", qz->metric, "unit",
+		      qz->unit ? qz->unit : "");
+	if (!o || json_object_set_new(o, "predicted", have ? json_real(pr.value) : json_null()) ||
+	    json_object_set_new(o, "measured", isnan(measured) ? json_null() :
+				json_real(measured)) ||
+	    json_array_append_new(preds, o))
+		return -ENOMEM;
+	return have ? rt_result_set_answer_num(res, key, pr.value) : 0;
+}
+
+/* Every predict question about @lab in the lessons into @preds. */
+static int add_predictions(struct rt_result *res, const char *lab, json_t *preds,
+			   json_t *scens, const struct rt_progress *prog)
+{
+	struct lesson_index *idx;
+	char *cause = NULL;
+	int ret = 0;
+
+	idx = lesson_index_load(&cause);
+	if (!idx) {
+		free(cause);
+		return rt_result_add_note(res, "the lessons were not found: the predict "
+					  "questions could not be listed");
+	}
+	for (size_t e = 0; !ret && e < idx->count; e++) {
+		const struct lesson_entry *le = &idx->entries[e];
+		struct lesson_doc *doc = NULL;
+		char lesson[8];
+
+		if (le->glossary || !le->number)
+			continue;
+		if (lesson_doc_load(le->path, &doc, &cause)) {
+			free(cause);
+			cause = NULL;
+			continue;
+		}
+		snprintf(lesson, sizeof(lesson), "%02u", le->number);
+		for (size_t q = 0; !ret && q < doc->nquizzes; q++) {
+			const struct quiz *qz = doc->quizzes[q];
+
+			if (qz->kind == QUIZ_PREDICT && qz->lab && !strcmp(qz->lab, lab) &&
+			    qz->scenario && qz->metric)
+				ret = add_prediction(res, preds, scens, prog, lesson, qz);
+		}
+		lesson_doc_free(doc);
+	}
+	lesson_index_free(idx);
+	return ret;
+}
+
+/* The handout's written answers, kept in the progress file as labs.<lab>.answers.<id>. */
+static int add_answers(struct rt_result *res, const struct lab_ops *lab,
+		       const struct rt_progress *prog)
+{
+	json_t *answers = json_object_get(json_object_get(json_object_get(
+		rt_progress_json(prog), "labs"), lab->name), "answers");
+	int ret = 0;
+
+	for (const char *const *q = lab->questions; q && *q && !ret; q++) {
+		const char *text = json_string_value(json_object_get(json_object_get(answers,
+										      *q),
+								     "text"));
+
+		if (text && *text)
+			ret = rt_result_set_answer_str(res, *q, text);
+	}
+	return ret;
+}
+
+int run_copy_progress(struct rt_result *res, const struct lab_ops *lab,
+		      const char *progress_path)
+{
+	struct rt_progress *prog = NULL;
+	json_t *extra = rt_result_extra(res), *preds = json_array();
+	char *cause = NULL;
+	int ret;
+
+	if (!extra || !preds) {
+		json_decref(preds);
+		return -ENOMEM;
+	}
+	if (rt_progress_load(progress_path, &prog, &cause) < 0) {
+		rt_log(RT_LOG_WARN, "%s: progress not read, predictions and answers not copied: "
+		       "%s", lab->name, cause ? cause : "unknown error");
+		free(cause);
+		prog = NULL;
+		ret = rt_result_add_note(res, "the progress file could not be read: predictions "
+					 "and written answers were not copied");
+		if (ret)
+			goto out;
+	}
+	ret = add_predictions(res, lab->name, preds, json_object_get(extra, "scenarios"), prog);
+	if (!ret && prog)
+		ret = add_answers(res, lab, prog);
+	if (!ret && json_object_set(extra, "predictions", preds))
+		ret = -ENOMEM;
+out:
+	json_decref(preds);
+	rt_progress_free(prog);
+	return ret;
+}
+
+int run_add_views(struct rt_result *res, const struct lab_ops *lab, char **cause)
+{
+	json_t *views, *v;
+	size_t i;
+	int ret;
+
+	if (!lab->views || json_array_size(json_object_get(rt_result_json(res), "views")))
+		return 0;
+	views = json_array();
+	if (!views)
+		return -ENOMEM;
+	ret = lab->views(res, views, cause);
+	json_array_foreach(views, i, v) {
+		if (ret)
+			break;
+		ret = rt_result_add_view(res, json_incref(v), cause);
+	}
+	json_decref(views);
+	return ret;
+}
