@@ -245,7 +245,7 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 	else
 		fprintf(stderr, "rtlab lab run: results written to %s%s\n", s.path,
 			run_session_interrupted(&s) ? " (interrupted: partial)" : "");
-	if (lab->text && lab->text(&s.res, &text) == 0)
+	if (report_text(run_session_result(&s), &text) == 0)
 		cli_text_put(stdout, rt_buf_str(&text));
 	fflush(stdout);
 	status = run_session_interrupted(&s) ? stopped_status(s.stop_signal) :
@@ -327,11 +327,8 @@ static int lab_report(const struct cli_cmd *cmd, int argc, char **argv)
 		rt_buf_reset(&b);
 	}
 	if (!svg && !html && !hist) {
-		const struct lab_ops *lab = lab_find(rt_result_lab(res));
-		struct lab_result lr = { .res = res };
-
-		/* The lab's table holds the document's notes and names: escaped. */
-		if (lab && lab->text && lab->text(&lr, &b) == 0)
+		/* The tables hold the document's notes and names: escaped. */
+		if (report_text(res, &b) == 0 && b.len)
 			cli_text_put(stdout, rt_buf_str(&b));
 		else
 			cli_text_printf(stdout, "%s: lab %s, tier %s, created %s\n", file,

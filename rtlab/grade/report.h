@@ -13,17 +13,23 @@
  *                           resolution), the lab's views, per-scenario
  *                           table, notes, answers, the plot;
  *   report_cyclictest_hist  the text histogram of `cyclictest -h`, one
- *                           column per histogram, for people who compare.
+ *                           column per histogram, for people who compare;
+ *   report_text             the views as plain-text tables, then the notes:
+ *                           what `rtlab lab run` and `rtlab lab report` print.
  *
- * They work on any rtlab.result/2 (or converted /1) document; the
- * per-scenario table and the min/avg/max lines use extra.scenarios when a
- * lab (latency) provides it.
+ * They work on any rtlab.result/2 (or converted /1) document. The tables
+ * are the lab's views (report_views()): a document's saved views, or for
+ * an older one the views its lab makes of it now; no report reads a lab's
+ * "extra" except through the lab or rt_result_scenario().
  */
 #ifndef RTLAB_GRADE_REPORT_H
 #define RTLAB_GRADE_REPORT_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
+struct json_t;
+struct lab_ops;
 struct rt_buf;
 struct rt_result;
 
@@ -52,5 +58,49 @@ int report_html(const struct rt_result *res, struct rt_buf *out);
  * anyone compares by eye) or -ENOMEM.
  */
 int report_cyclictest_hist(const struct rt_result *res, struct rt_buf *out);
+
+/**
+ * report_views - the tables that describe @res
+ * @lab: the lab that made @res, or NULL to look up the one it names
+ * @out: a new reference to an array of view objects (rtlab.result/2)
+ * @cause: why the lab could not describe the document
+ *
+ * The document's own views when it was saved with some; otherwise its lab's
+ * views of it (lab_ops.views) and the predictions view. An unknown lab or a
+ * lab without views gives only the predictions view, or an empty array.
+ * Returns 0, or a negative errno with @cause (@out is NULL then).
+ */
+int report_views(const struct rt_result *res, const struct lab_ops *lab, struct json_t **out,
+		 char **cause);
+
+/**
+ * report_predictions_view - extra.predictions as the view "predictions"
+ * @view: a new view object, or NULL when the document has no predictions
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int report_predictions_view(const struct rt_result *res, struct json_t **view);
+
+/* The kinds of line report_lines() gives, so a screen can style them. */
+enum report_line {
+	REPORT_LINE_TITLE,	/* a view's title */
+	REPORT_LINE_HEADING,	/* its column headings */
+	REPORT_LINE_ROW,	/* one row */
+	REPORT_LINE_BLANK,	/* between views */
+	REPORT_LINE_NOTE,	/* one of the document's notes */
+};
+
+/* Gets each line (escaped for a terminal, without its newline); non-zero stops. */
+typedef int (*report_line_fn)(void *priv, enum report_line kind, const char *text, size_t len);
+
+/**
+ * report_lines - the views as aligned text tables, then the notes, a line at a time
+ *
+ * Returns 0, the first non-zero value of @fn, or -ENOMEM.
+ */
+int report_lines(const struct rt_result *res, report_line_fn fn, void *priv);
+
+/* report_text - report_lines() into @out, each line ended by a newline. 0 or -ENOMEM. */
+int report_text(const struct rt_result *res, struct rt_buf *out);
 
 #endif

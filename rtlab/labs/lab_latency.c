@@ -1013,70 +1013,120 @@ static void p99_text(json_t *o, char *buf, size_t size, bool compact)
 			 json_is_true(json_object_get(o, "p99_above_bound")), compact);
 }
 
-static int lat_text(const struct lab_result *lr, struct rt_buf *out)
+/* A column of a view: its name, title and unit ("" for none). */
+struct lat_col {
+	const char *name, *title, *unit;
+};
+
+static json_t *columns(const struct lat_col *c, size_t n)
 {
-	json_t *doc = rt_result_json(lr->res);
-	json_t *extra = json_object_get(doc, "extra");
-	json_t *scens = json_object_get(extra, "scenarios"), *s, *t, *pr;
-	char p99[64];
+	json_t *cols = json_array();
+
+	for (size_t i = 0; cols && i < n; i++) {
+		json_t *o = json_pack("{s:s, s:s}", "name", c[i].name, "title", c[i].title);
+
+		if (!o || (*c[i].unit && json_object_set_new(o, "unit", json_string(c[i].unit))) ||
+		    json_array_append_new(cols, o)) {
+			json_decref(o);
+			json_decref(cols);
+			return NULL;
+		}
+	}
+	return cols;
+}
+
+static json_t *new_view(const char *name, const char *title, const struct lat_col *c, size_t n)
+{
+	json_t *cols = columns(c, n);
+
+	return cols ? json_pack("{s:s, s:s, s:o, s:[]}", "name", name, "title", title,
+				"columns", cols, "rows") : NULL;
+}
+
+/* What matters first comes first: an 80-column screen shows up to "max". */
+static const struct lat_col scen_cols[] = {
+	{ "scenario", "scenario", "" }, { "status", "status", "" }, { "policy", "policy", "" },
+	{ "samples", "samples", "" }, { "min", "min", "us" }, { "avg", "avg", "us" },
+	{ "p99", "p99", "us" }, { "max", "max", "us" }, { "dropped", "dropped", "" },
+	{ "overruns", "overruns", "" }, { "priority", "prio", "" }, { "mlock", "mlock", "" },
+	{ "pinned", "pinned", "" }, { "load", "load", "" }, { "measured", "time", "s" },
+};
+
+static const struct lat_col thread_cols[] = {
+	{ "scenario", "scenario", "" }, { "thread", "T", "" }, { "tid", "tid", "" },
+	{ "priority", "P", "" }, { "interval", "I", "us" }, { "samples", "C", "" },
+	{ "min", "Min", "us" }, { "last", "Act", "us" }, { "avg", "Avg", "us" },
+	{ "max", "Max", "us" }, { "p99", "p99", "us" },
+};
+
+#define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
+
+/* The policy a scenario ran under, flagged when the real-time one was refused. */
+static void policy_text(json_t *s, char *buf, size_t size)
+{
+	const char *pol = jstr(s, "policy");
+
+	snprintf(buf, size, "%s%s", pol, strcmp(pol, jstr(s, "policy_requested")) ?
+		 " (RT refused)" : "");
+}
+
+/*
+ * The latency lab's views: one row per scenario (all threads merged) and
+ * one per measuring thread, the numbers cyclictest prints.
+ */
+static int lat_views(const struct rt_result *res, json_t *views, char **cause)
+{
+	json_t *scens = rt_result_scenarios(res), *s, *t;
+	json_t *sv = new_view("scenarios", "Scenarios (all threads merged)", scen_cols,
+			      NCOLS(scen_cols));
+	json_t *tv = new_view("threads", "Threads (cyclictest's columns)", thread_cols,
+			      NCOLS(thread_cols));
+	char p99[64], pol[64];
 	size_t i, k;
 	int ret = 0;
 
+	(void)cause;
+	if (!sv || !tv) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	json_array_foreach(scens, i, s) {
-		const char *pol = jstr(s, "policy");
-
-		ret |= rt_text_printf(out, "%s: %s%s prio %d, mlock %s, %s, load %s, %.1f s%s\n",
-				     jstr(s, "name"), pol,
-				     strcmp(pol, jstr(s, "policy_requested")) ? " (RT refused)" : "",
-				     (int)jnum(s, "priority"),
-				     json_is_true(json_object_get(s, "mlock")) ? "yes" : "no",
-				     json_is_true(json_object_get(s, "pinned")) ? "pinned" :
-				     "not pinned", jstr(s, "load"), jnum(s, "measured_s"),
-				     json_is_true(json_object_get(s, "interrupted")) ?
-				     ", interrupted" : "");
+		p99_text(s, p99, sizeof(p99), true);
+		policy_text(s, pol, sizeof(pol));
+		ret |= json_array_append_new(json_object_get(sv, "rows"), json_pack(
+			"[s, s, s, I, f, f, s, f, I, I, i, b, b, s, f]", jstr(s, "name"),
+			json_is_true(json_object_get(s, "interrupted")) ? "interrupted" :
+			json_is_true(json_object_get(s, "skipped")) ? "ended early" : "complete",
+			pol, (json_int_t)pct_clamp(jnum(s, "samples_count")),
+			pct_clamp(jnum(s, "min_us")), pct_clamp(jnum(s, "avg_us")), p99,
+			pct_clamp(jnum(s, "max_us")),
+			(json_int_t)pct_clamp(jnum(s, "dropped_count")),
+			(json_int_t)pct_clamp(jnum(s, "overruns_count")),
+			(int)jnum(s, "priority"), json_is_true(json_object_get(s, "mlock")),
+			json_is_true(json_object_get(s, "pinned")), jstr(s, "load"),
+			pct_clamp(jnum(s, "measured_s"))));
 		json_array_foreach(json_object_get(s, "threads"), k, t) {
 			p99_text(t, p99, sizeof(p99), true);
-			ret |= rt_text_printf(out, "T:%2d (%5d) P:%2d I:%lld C:%7lld Min:%7.0f "
-					     "Act:%5.0f Avg:%5.0f Max:%8.0f p99:%s\n",
-					     (int)jnum(t, "index"), (int)jnum(t, "tid"),
-					     (int)jnum(s, "priority"),
-					     (long long)jnum(t, "interval_us"),
-					     (long long)jnum(t, "samples_count"), jnum(t, "min_us"),
-					     jnum(t, "last_us"), jnum(t, "avg_us"), jnum(t, "max_us"),
-					     p99);
+			ret |= json_array_append_new(json_object_get(tv, "rows"), json_pack(
+				"[s, i, i, i, I, I, f, f, f, f, s]", jstr(s, "name"),
+				(int)jnum(t, "index"), (int)jnum(t, "tid"),
+				(int)jnum(s, "priority"),
+				(json_int_t)pct_clamp(jnum(t, "interval_us")),
+				(json_int_t)pct_clamp(jnum(t, "samples_count")),
+				pct_clamp(jnum(t, "min_us")), pct_clamp(jnum(t, "last_us")),
+				pct_clamp(jnum(t, "avg_us")), pct_clamp(jnum(t, "max_us")), p99));
 		}
-		p99_text(s, p99, sizeof(p99), false);
-		ret |= rt_text_printf(out, "  all threads: samples %lld, min %.2f us, avg %.2f us, "
-				     "p99 %s, max %.2f us, dropped %lld, overruns %lld\n\n",
-				     (long long)jnum(s, "samples_count"), jnum(s, "min_us"),
-				     jnum(s, "avg_us"), p99, jnum(s, "max_us"),
-				     (long long)jnum(s, "dropped_count"),
-				     (long long)jnum(s, "overruns_count"));
 	}
-	json_array_foreach(json_object_get(extra, "predictions"), i, pr) {
-		json_t *pv = json_object_get(pr, "predicted"), *mv = json_object_get(pr, "measured");
-
-		if (i == 0)
-			ret |= rt_buf_puts(out, "Predictions (from the lessons) vs measurement:\n");
-		ret |= rt_text_printf(out, "  lesson %s %s: %s %s: ", jstr(pr, "lesson"),
-				     jstr(pr, "id"), jstr(pr, "scenario"), jstr(pr, "metric"));
-		if (json_is_number(pv))
-			ret |= rt_text_printf(out, "predicted %g %s", json_number_value(pv),
-					     jstr(pr, "unit"));
-		else
-			ret |= rt_buf_puts(out, "no prediction recorded");
-		if (json_is_number(mv))
-			ret |= rt_text_printf(out, ", measured %g %s\n", json_number_value(mv),
-					     jstr(pr, "unit"));
-		else
-			ret |= rt_buf_puts(out, ", scenario not run\n");
+	if (ret) {
+		ret = -ENOMEM;
+		goto out;
 	}
-	json_array_foreach(json_object_get(doc, "notes"), i, t) {
-		if (i == 0)
-			ret |= rt_buf_puts(out, "\n");
-		ret |= rt_text_printf(out, "note: %s\n", json_string_value(t));
-	}
-	return ret ? -ENOMEM : 0;
+	if (json_array_append(views, sv) || json_array_append(views, tv))
+		ret = -ENOMEM;
+out:
+	json_decref(sv);
+	json_decref(tv);
+	return ret;
 }
 
 /*
@@ -1150,6 +1200,6 @@ const struct lab_ops lab_latency = {
 	.grade = latency_grade,
 	.parse_params = lat_parse_params,
 	.free_params = lat_free_params,
-	.text = lat_text,
+	.views = lat_views,
 	.questions = latency_questions,
 };

@@ -22,29 +22,12 @@
 #include "core/rt_log.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
+#include "grade/report.h"
 #include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
 
-/* Number @key of scenario @name in extra.scenarios, or NAN. */
-static double scenario_num(json_t *scens, const char *name, const char *key)
-{
-	size_t i;
-	json_t *s;
-
-	json_array_foreach(scens, i, s) {
-		const char *n = json_string_value(json_object_get(s, "name"));
-
-		if (n && !strcmp(n, name)) {
-			json_t *v = json_object_get(s, key);
-
-			return json_is_number(v) ? json_number_value(v) : NAN;
-		}
-	}
-	return NAN;
-}
-
 /* One predict question's line in extra.predictions, and its answer key. */
-static int add_prediction(struct rt_result *res, json_t *preds, json_t *scens,
+static int add_prediction(struct rt_result *res, json_t *preds,
 			  const struct rt_progress *prog, const char *lesson,
 			  const struct quiz *qz)
 {
@@ -56,7 +39,7 @@ static int add_prediction(struct rt_result *res, json_t *preds, json_t *scens,
 
 	have = prog && rt_progress_prediction_get(prog, lesson, qz->id, &pr) == 0;
 	snprintf(key, sizeof(key), "predict.%s.%s", lesson, qz->id);
-	measured = scenario_num(scens, qz->scenario, qz->metric);
+	measured = rt_result_scenario_num(res, qz->scenario, qz->metric);
 	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "answer_key", key, "lesson", lesson,
 		      "id", qz->id, "scenario", qz->scenario, "metric", qz->metric, "unit",
 		      qz->unit ? qz->unit : "");
@@ -70,7 +53,7 @@ static int add_prediction(struct rt_result *res, json_t *preds, json_t *scens,
 
 /* Every predict question about @lab in the lessons into @preds. */
 static int add_predictions(struct rt_result *res, const char *lab, json_t *preds,
-			   json_t *scens, const struct rt_progress *prog)
+			   const struct rt_progress *prog)
 {
 	struct lesson_index *idx;
 	char *cause = NULL;
@@ -100,7 +83,7 @@ static int add_predictions(struct rt_result *res, const char *lab, json_t *preds
 
 			if (qz->kind == QUIZ_PREDICT && qz->lab && !strcmp(qz->lab, lab) &&
 			    qz->scenario && qz->metric)
-				ret = add_prediction(res, preds, scens, prog, lesson, qz);
+				ret = add_prediction(res, preds, prog, lesson, qz);
 		}
 		lesson_doc_free(doc);
 	}
@@ -149,7 +132,7 @@ int run_copy_progress(struct rt_result *res, const struct lab_ops *lab,
 		if (ret)
 			goto out;
 	}
-	ret = add_predictions(res, lab->name, preds, json_object_get(extra, "scenarios"), prog);
+	ret = add_predictions(res, lab->name, preds, prog);
 	if (!ret && prog)
 		ret = add_answers(res, lab, prog);
 	if (!ret && json_object_set(extra, "predictions", preds))
@@ -166,12 +149,9 @@ int run_add_views(struct rt_result *res, const struct lab_ops *lab, char **cause
 	size_t i;
 	int ret;
 
-	if (!lab->views || json_array_size(json_object_get(rt_result_json(res), "views")))
+	if (json_array_size(json_object_get(rt_result_json(res), "views")))
 		return 0;
-	views = json_array();
-	if (!views)
-		return -ENOMEM;
-	ret = lab->views(res, views, cause);
+	ret = report_views(res, lab, &views, cause);
 	json_array_foreach(views, i, v) {
 		if (ret)
 			break;

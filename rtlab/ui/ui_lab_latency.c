@@ -275,6 +275,7 @@ void ui_lab_latency_fini(struct ui_lab_latency *s)
 		doctor_report_fini(&s->doctor);
 	free(s->counts);
 	free(s->html_path);
+	ui_views_fini(&s->views);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -427,6 +428,8 @@ enum ui_lab_action ui_lab_latency_key(struct ui_lab_latency *s, int key)
 	case UI_LAB_DONE:
 		if (key == 'w')
 			save_again(s);
+		else
+			ui_views_key(&s->views, key);
 		break;
 	}
 	return UI_LAB_NONE;
@@ -785,117 +788,47 @@ static void draw_running(struct ui_lab_latency *s, WINDOW *win, int y, int x, in
 
 /* ---- Summary --------------------------------------------------------------------------- */
 
-static const char *jstr(json_t *o, const char *k)
-{
-	const char *v = json_string_value(json_object_get(o, k));
-
-	return v ? v : "";
-}
-
-static double jnum(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
 static void draw_done(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h, int cols)
 {
 	static const char *const keys[] = {
-		"w", "save (+HTML)", "r", "new run", "?", "help", "q", "back",
+		"w", "save (+HTML)", "r", "new run", "arrows", "scroll", "?", "help", "q", "back",
 	};
-	json_t *doc = ui_lab_run_result(&s->run) ? rt_result_json(ui_lab_run_result(&s->run)) : NULL;
-	json_t *extra = json_object_get(doc, "extra"), *sc, *pr;
-	int row = y, bottom = y + h - 2;
+	const struct rt_result *res = ui_lab_run_result(&s->run);
+	int row = y, bottom = y + h - 2, tail = s->html_path ? 3 : 2;
 	char line[512];
-	size_t i;
-	bool any = false;
 
 	ui_frame_bar(win, row, x, cols, UI_ROLE_TITLE);
 	snprintf(line, sizeof(line), "Latency lab: %s", ui_lab_run_interrupted(&s->run) ?
 		 "stopped early, partial results" : "done");
 	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_TITLE);
 	row++;
-	snprintf(line, sizeof(line), "%-24s %-6s %9s %8s %8s %8s %9s %6s", "scenario", "policy",
-		 "samples", "min us", "avg us", "p99 us", "max us", "drops");
-	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_LABEL);
-	json_array_foreach(json_object_get(extra, "scenarios"), i, sc) {
-		bool refused = strcmp(jstr(sc, "policy"), jstr(sc, "policy_requested")) != 0;
-		json_t *res = json_object_get(sc, "p99_resolution_us");
-		char p99[48];
-
-		if (row >= bottom)
-			break;
-		latency_pct_text(p99, sizeof(p99), jnum(sc, "p99_us"),
-				 json_is_number(res) ? json_number_value(res) : 1,
-				 json_is_true(json_object_get(sc, "p99_above_bound")), true);
-		snprintf(line, sizeof(line), "%-24s %-6s %9lld %8.1f %8.1f %8s %9.1f %6lld%s",
-			 jstr(sc, "name"), jstr(sc, "policy"), (long long)jnum(sc, "samples_count"),
-			 jnum(sc, "min_us"), jnum(sc, "avg_us"), p99, jnum(sc, "max_us"),
-			 (long long)jnum(sc, "dropped_count"),
-			 refused ? "  RT refused" : json_is_true(json_object_get(sc, "skipped")) ?
-			 "  ended early" : "");
-		ui_frame_put(win, row++, x + 1, line, cols - 2,
-			     refused ? UI_ROLE_WARN : UI_ROLE_NORMAL);
+	/* The same tables `rtlab lab run` prints: the document's views. */
+	if (s->views_of != res) {
+		if (ui_views_load(&s->views, res))
+			ui_lab_run_say(&s->run, true, "out of memory for the summary");
+		s->views_of = res;
 	}
-	row++;
-	if (row < bottom)
-		ui_frame_put(win, row++, x + 1, "Prediction against measurement", cols - 2,
-			     UI_ROLE_SECTION);
-	json_array_foreach(json_object_get(extra, "predictions"), i, pr) {
-		json_t *pv = json_object_get(pr, "predicted"), *mv = json_object_get(pr, "measured");
-		int n;
-
-		if (!json_is_number(mv) || row >= bottom)
-			continue;	/* only the scenarios this run measured */
-		n = snprintf(line, sizeof(line), "%-24s %-7s ", jstr(pr, "scenario"),
-			     jstr(pr, "metric"));
-		if (json_is_number(pv)) {
-			double p = json_number_value(pv), m = json_number_value(mv);
-
-			snprintf(line + n, sizeof(line) - (size_t)n, "predicted %g %s, measured %g %s%s",
-				 p, jstr(pr, "unit"), m, jstr(pr, "unit"),
-				 p > 0 && m > 0 ? (m > p * 2 ? " (far above your guess)" :
-						   m * 2 < p ? " (far below your guess)" :
-						   " (close to your guess)") : "");
-		} else {
-			snprintf(line + n, sizeof(line) - (size_t)n, "measured %g %s; no prediction "
-				 "(lesson %s, question %s)", json_number_value(mv),
-				 jstr(pr, "unit"), jstr(pr, "lesson"), jstr(pr, "id"));
-		}
-		ui_frame_put(win, row++, x + 3, line, cols - 4,
-			     json_is_number(pv) ? UI_ROLE_NORMAL : UI_ROLE_DIM);
-		any = true;
-	}
-	if (!any && row < bottom)
-		ui_frame_put(win, row++, x + 3,
-			     "(no predict question of the lessons is about these "
-			     "scenarios)", cols - 4, UI_ROLE_DIM);
-	row++;
-	if (row < bottom) {
-		snprintf(line, sizeof(line), "Results document: %s", s->run.saved_path ?
-			 s->run.saved_path : "not saved (press w)");
-		ui_frame_put(win, row++, x + 1, line, cols - 2,
-			     s->run.saved_path ? UI_ROLE_NORMAL : UI_ROLE_WARN);
-	}
-	if (s->html_path && row < bottom) {
+	if (bottom - tail - row > 0)
+		ui_views_draw(&s->views, win, row, x, bottom - tail - row, cols);
+	row = bottom - tail;
+	snprintf(line, sizeof(line), "Results document: %s", s->run.saved_path ?
+		 s->run.saved_path : "not saved (press w)");
+	ui_frame_put(win, row++, x + 1, line, cols - 2,
+		     s->run.saved_path ? UI_ROLE_NORMAL : UI_ROLE_WARN);
+	if (s->html_path) {
 		snprintf(line, sizeof(line), "HTML report: %s", s->html_path);
 		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
 	}
-	if (row < bottom)
-		ui_frame_put(win, row++, x + 1,
-			     "Grade it with: rtlab grade FILE; pictures with: rtlab lab "
-			     "report FILE --html F", cols - 2, UI_ROLE_DIM);
-	json_array_foreach(json_object_get(doc, "notes"), i, pr) {
-		if (row >= bottom)
-			break;
-		snprintf(line, sizeof(line), "note: %s", json_string_value(pr));
-		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_DIM);
-	}
+	ui_frame_put(win, row++, x + 1, "Grade it with: rtlab grade FILE; pictures with: rtlab "
+		     "lab report FILE --html F", cols - 2, UI_ROLE_DIM);
 	status_line(s, win, y + h - 2, x, cols);
 	ui_frame_footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
 }
 
 void ui_lab_latency_draw(struct ui_lab_latency *s, WINDOW *win, int y, int x, int h, int cols)
 {
+	if (s->run.state != UI_LAB_DONE)
+		s->views_of = NULL;	/* the next summary is of another document */
 	switch (s->run.state) {
 	case UI_LAB_SETUP:
 		draw_setup(s, win, y, x, h, cols);

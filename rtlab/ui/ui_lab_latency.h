@@ -23,6 +23,7 @@
 #include "labs/lab.h"
 #include "labs/lab_latency.h"
 #include "ui_lab_run.h"
+#include "ui_views.h"
 
 #define UI_LAB_MAX_PREDICTIONS 16u
 #define UI_LAB_PLOT_BUCKETS (LATENCY_MAX_HIST_US + 1u)
@@ -64,6 +65,8 @@ struct ui_lab_latency {
 	unsigned int last_index;	/* for the per-scenario progress bars */
 	unsigned int last_pct[LATENCY_MAX_SCENARIOS];
 	char *html_path;		/* owned: the HTML report written by w */
+	struct ui_views views;		/* the summary: the document's views */
+	const struct rt_result *views_of;	/* the document views holds, or NULL */
 };
 
 /**

@@ -87,8 +87,10 @@ if [ "$(id -u)" -ne 0 ]; then
 else
 	run lab run latency --scenario load-fifo --duration 2s --json "$doc"
 	check "FIFO run exits 0" [ "$rc" -eq 0 ]
-	check "it prints cyclictest-style lines" \
-		grep -qE '^T: 0 \( *[0-9]+\) P:90 I:1000 C: +[0-9]+ Min: +[0-9]+ Act: +[0-9]+ Avg: +[0-9]+ Max: +[0-9]+ p99:' "$tmp/out"
+	check "it prints the threads view with cyclictest's columns" \
+		grep -qE '^  scenario +T +tid +P +I \(us\) +C +Min \(us\) +Act \(us\) +Avg \(us\) +Max \(us\) +p99 \(us\)$' "$tmp/out"
+	check "and a row of load-fifo's thread 0 at P 90, I 1000" \
+		grep -qE '^  load-fifo +0 +[0-9]+ +90 +1000 +[0-9]+ ' "$tmp/out"
 	check "progress went to stderr" grep -q '^rtlab lab run: \[100%\] load-fifo: done' "$tmp/err"
 	check "the scenario really ran as SCHED_FIFO" \
 		[ "$(json_get "$doc" 'd["extra"]["scenarios"][0]["policy"], d["extra"]["scenarios"][0]["rt_refused"]')" = "('fifo', None)" ]

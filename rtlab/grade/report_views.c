@@ -1,0 +1,300 @@
+/*
+ * report_views: a results document's views (rtlab.result/2 "views"), the
+ * tables a lab describes its outcome with, and their plain-text form.
+ *
+ * A lab owns its schema: it alone knows what its "extra" means, so it
+ * turns a document into views (lab_ops.views) and everything else draws
+ * views without knowing the lab: `rtlab lab run` and `rtlab lab report`
+ * print them as text tables here, the HTML report as HTML tables, the TUI
+ * summary on screen. A document saved with views is drawn as saved; an
+ * older one (rtlab.result/1, or /2 without views) is given its lab's views
+ * now. The learner's predictions (extra.predictions, which the run session
+ * adds for every lab) are one more view, the same for every lab.
+ */
+#include "report.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_err.h"
+#include "core/rt_result.h"
+#include "core/rt_text.h"
+#include "lesson/lesson_doc.h"
+#include "labs/lab.h"
+
+#define CELL_MAX 96		/* a text cell is cut here, with "..." */
+
+static const char *jstr(json_t *o, const char *k)
+{
+	const char *s = json_string_value(json_object_get(o, k));
+
+	return s ? s : "";
+}
+
+/* How a measurement compares with the learner's guess: within a factor of two is close. */
+static const char *verdict(json_t *predicted, json_t *measured)
+{
+	double p = json_number_value(predicted), m = json_number_value(measured);
+
+	if (!json_is_number(measured))
+		return "scenario not run";
+	if (!json_is_number(predicted))
+		return "no prediction yet";
+	if (!(p > 0 && m > 0))
+		return p == m ? "exactly your guess" : "";
+	return m > p * 2 ? "far above your guess" : m * 2 < p ? "far below your guess" :
+	       "close to your guess";
+}
+
+int report_predictions_view(const struct rt_result *res, json_t **view)
+{
+	json_t *preds = json_object_get(json_object_get(rt_result_json(res), "extra"),
+					"predictions");
+	json_t *rows, *p;
+	size_t i;
+
+	*view = NULL;
+	if (!json_array_size(preds))
+		return 0;
+	rows = json_array();
+	*view = json_pack("{s:s, s:s, s:[{s:s}, {s:s}, {s:s}, {s:s}, {s:s}, {s:s}, {s:s}, {s:s}],"
+			  " s:o}", "name", "predictions", "title",
+			  "Your predictions (from the lessons) against the measurement",
+			  "columns", "name", "scenario", "name", "metric", "name", "predicted",
+			  "name", "measured", "name", "unit", "name", "verdict", "name", "lesson",
+			  "name", "question", "rows", rows);
+	if (!*view)
+		return -ENOMEM;
+	json_array_foreach(preds, i, p) {
+		json_t *pv = json_object_get(p, "predicted"), *mv = json_object_get(p, "measured");
+		json_t *row = json_pack("[s, s, o, o, s, s, s, s]", jstr(p, "scenario"),
+					jstr(p, "metric"),
+					json_is_number(pv) ? json_copy(pv) : json_null(),
+					json_is_number(mv) ? json_copy(mv) : json_null(),
+					jstr(p, "unit"), verdict(pv, mv), jstr(p, "lesson"),
+					jstr(p, "id"));
+
+		if (!row || json_array_append_new(rows, row)) {
+			json_decref(*view);
+			*view = NULL;
+			return -ENOMEM;
+		}
+	}
+	return 0;
+}
+
+int report_views(const struct rt_result *res, const struct lab_ops *lab, json_t **out,
+		 char **cause)
+{
+	json_t *saved = json_object_get(rt_result_json(res), "views");
+	json_t *views, *pv = NULL;
+	int ret = 0;
+
+	*out = NULL;
+	if (json_array_size(saved)) {
+		*out = json_incref(saved);
+		return 0;
+	}
+	views = json_array();
+	if (!views)
+		return -ENOMEM;
+	if (!lab)
+		lab = lab_find(rt_result_lab(res));
+	if (lab && lab->views)
+		ret = lab->views(res, views, cause);
+	if (!ret)
+		ret = report_predictions_view(res, &pv);
+	if (!ret && pv && json_array_append_new(views, pv))
+		ret = -ENOMEM;
+	if (ret) {
+		json_decref(views);
+		return ret;
+	}
+	*out = views;
+	return 0;
+}
+
+/* ---- Plain text ------------------------------------------------------------------- */
+
+/* One cell as text into @buf: numbers right-aligned by the caller, "-" for no value. */
+static void cell_text(json_t *c, char *buf, size_t size)
+{
+	double d;
+
+	if (json_is_string(c)) {
+		snprintf(buf, size, "%s", json_string_value(c));
+	} else if (json_is_integer(c)) {
+		snprintf(buf, size, "%lld", (long long)json_integer_value(c));
+	} else if (json_is_real(c)) {
+		d = json_real_value(c);
+		if (isfinite(d) && fabs(d) < 1e15 && d == floor(d))
+			snprintf(buf, size, "%.0f", d);
+		else
+			snprintf(buf, size, "%.2f", d);
+	} else if (json_is_boolean(c)) {
+		snprintf(buf, size, "%s", json_is_true(c) ? "yes" : "no");
+	} else {
+		snprintf(buf, size, "-");
+	}
+}
+
+/* @s escaped for a terminal and cut to CELL_MAX columns, into @b (reset first). */
+static int cell_escaped(struct rt_buf *b, const char *s)
+{
+	rt_buf_reset(b);
+	return rt_text_escape(b, s, strlen(s), 0);
+}
+
+static unsigned int cols_of(const struct rt_buf *b)
+{
+	unsigned int w = lesson_text_cols(rt_buf_str(b), b->len);
+
+	return w < CELL_MAX ? w : CELL_MAX;
+}
+
+/* The column's heading: its title (else its name), with the unit in parentheses. */
+static void heading(json_t *col, char *buf, size_t size)
+{
+	const char *title = jstr(col, "title"), *unit = jstr(col, "unit");
+
+	snprintf(buf, size, "%s%s%s%s", *title ? title : jstr(col, "name"), *unit ? " (" : "",
+		 unit, *unit ? ")" : "");
+}
+
+/* The line being built, and where finished lines go. */
+struct emit {
+	struct rt_buf line;
+	report_line_fn fn;
+	void *priv;
+};
+
+static int emit_line(struct emit *e, enum report_line kind)
+{
+	int ret = e->fn(e->priv, kind, rt_buf_str(&e->line), e->line.len);
+
+	rt_buf_reset(&e->line);
+	return ret;
+}
+
+/* Pad to @width columns, left-aligned text or right-aligned numbers. */
+static int put_cell(struct rt_buf *out, const struct rt_buf *cell, unsigned int width,
+		    bool right, bool last)
+{
+	unsigned int w = cols_of(cell);
+	int ret = 0;
+
+	if (right)
+		ret |= rt_buf_printf(out, "%*s", (int)(width - w), "");
+	ret |= rt_buf_append(out, rt_buf_str(cell), cell->len);
+	if (!right && !last)
+		ret |= rt_buf_printf(out, "%*s", (int)(width - w), "");
+	if (!last)
+		ret |= rt_buf_puts(out, "  ");
+	return ret;
+}
+
+static int view_lines(json_t *view, struct emit *e)
+{
+	json_t *cols = json_object_get(view, "columns"), *rows = json_object_get(view, "rows");
+	size_t nc = json_array_size(cols), r, c;
+	unsigned int *width = calloc(nc ? nc : 1, sizeof(*width));
+	bool *right = calloc(nc ? nc : 1, sizeof(*right));
+	struct rt_buf cell = RT_BUF_INIT;
+	char text[CELL_MAX * 4 + 8];
+	int ret = 0;
+
+	if (!width || !right) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (c = 0; c < nc; c++) {
+		heading(json_array_get(cols, c), text, sizeof(text));
+		ret |= cell_escaped(&cell, text);
+		width[c] = cols_of(&cell);
+		right[c] = true;
+	}
+	for (r = 0; r < json_array_size(rows); r++)
+		for (c = 0; c < nc; c++) {
+			json_t *v = json_array_get(json_array_get(rows, r), c);
+
+			cell_text(v, text, sizeof(text));
+			ret |= cell_escaped(&cell, text);
+			if (cols_of(&cell) > width[c])
+				width[c] = cols_of(&cell);
+			if (json_is_string(v) || json_is_boolean(v))
+				right[c] = false;
+		}
+	ret |= cell_escaped(&e->line, jstr(view, "title"));
+	ret = ret ? ret : emit_line(e, REPORT_LINE_TITLE);
+	ret |= rt_buf_puts(&e->line, "  ");
+	for (c = 0; c < nc; c++) {
+		heading(json_array_get(cols, c), text, sizeof(text));
+		ret |= cell_escaped(&cell, text);
+		ret |= put_cell(&e->line, &cell, width[c], right[c], c + 1 == nc);
+	}
+	ret = ret ? ret : emit_line(e, REPORT_LINE_HEADING);
+	for (r = 0; r < json_array_size(rows) && !ret; r++) {
+		ret |= rt_buf_puts(&e->line, "  ");
+		for (c = 0; c < nc; c++) {
+			cell_text(json_array_get(json_array_get(rows, r), c), text, sizeof(text));
+			ret |= cell_escaped(&cell, text);
+			ret |= put_cell(&e->line, &cell, width[c], right[c], c + 1 == nc);
+		}
+		ret = ret ? ret : emit_line(e, REPORT_LINE_ROW);
+	}
+	ret = ret ? ret : emit_line(e, REPORT_LINE_BLANK);
+out:
+	rt_buf_fini(&cell);
+	free(width);
+	free(right);
+	return ret ? (ret < 0 ? ret : -ENOMEM) : 0;
+}
+
+int report_lines(const struct rt_result *res, report_line_fn fn, void *priv)
+{
+	json_t *views = NULL, *v, *notes = json_object_get(rt_result_json(res), "notes");
+	struct emit e = { .line = RT_BUF_INIT, .fn = fn, .priv = priv };
+	char *cause = NULL;
+	size_t i;
+	int ret;
+
+	ret = report_views(res, NULL, &views, &cause);
+	if (ret) {
+		ret = rt_text_printf(&e.line, "(the %s lab could not describe this document: %s)",
+				     rt_result_lab(res), cause ? cause : strerror(-ret));
+		ret = ret ? ret : emit_line(&e, REPORT_LINE_NOTE);
+		free(cause);
+	}
+	json_array_foreach(views, i, v) {
+		if (ret)
+			break;
+		ret = view_lines(v, &e);
+	}
+	json_decref(views);
+	json_array_foreach(notes, i, v) {
+		if (ret)
+			break;
+		ret = rt_text_printf(&e.line, "note: %s", json_string_value(v) ?: "");
+		ret = ret ? ret : emit_line(&e, REPORT_LINE_NOTE);
+	}
+	rt_buf_fini(&e.line);
+	return ret ? (ret < 0 ? ret : -ENOMEM) : 0;
+}
+
+static int text_line(void *priv, enum report_line kind, const char *text, size_t len)
+{
+	struct rt_buf *out = priv;
+
+	(void)kind;
+	return rt_buf_append(out, text, len) | rt_buf_puts(out, "\n");
+}
+
+int report_text(const struct rt_result *res, struct rt_buf *out)
+{
+	return report_lines(res, text_line, out);
+}

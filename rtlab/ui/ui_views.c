@@ -1,0 +1,136 @@
+/*
+ * ui_views: the pane that shows a document's views (ui_views.h). The lines
+ * come from report_lines(), already escaped for a terminal and aligned; this
+ * only keeps them with their kind (title, headings, row, note) for the
+ * colours, and scrolls.
+ */
+#include "ui_views.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "grade/report.h"
+#include "ui_frame.h"
+#include "ui_text.h"
+
+#define SCROLL_COLS 8
+
+struct ui_views_line {
+	enum report_line kind;
+	char *text;
+};
+
+static int add_line(void *priv, enum report_line kind, const char *text, size_t len)
+{
+	struct ui_views *v = priv;
+	struct ui_views_line *l;
+	int w;
+
+	l = realloc(v->lines, (v->nlines + 1) * sizeof(*l));
+	if (!l)
+		return -ENOMEM;
+	v->lines = l;
+	l += v->nlines;
+	l->kind = kind;
+	l->text = strndup(text, len);
+	if (!l->text)
+		return -ENOMEM;
+	v->nlines++;
+	w = ui_text_width(l->text);
+	if (w > v->width)
+		v->width = w;
+	return 0;
+}
+
+int ui_views_load(struct ui_views *v, const struct rt_result *res)
+{
+	int ret = 0;
+
+	ui_views_fini(v);
+	if (res)
+		ret = report_lines(res, add_line, v);
+	if (ret)
+		ui_views_fini(v);
+	return ret;
+}
+
+static enum ui_role role_of(enum report_line kind)
+{
+	switch (kind) {
+	case REPORT_LINE_TITLE:
+		return UI_ROLE_SECTION;
+	case REPORT_LINE_HEADING:
+		return UI_ROLE_LABEL;
+	case REPORT_LINE_NOTE:
+		return UI_ROLE_DIM;
+	default:
+		return UI_ROLE_NORMAL;
+	}
+}
+
+void ui_views_draw(struct ui_views *v, WINDOW *win, int y, int x, int h, int cols)
+{
+	int row;
+
+	v->rows_shown = h > 0 ? h : 0;
+	if (v->top + (size_t)v->rows_shown > v->nlines)
+		v->top = v->nlines > (size_t)v->rows_shown ? v->nlines - (size_t)v->rows_shown : 0;
+	for (row = 0; row < h && v->top + (size_t)row < v->nlines; row++) {
+		const struct ui_views_line *l = &v->lines[v->top + (size_t)row];
+		size_t len = strlen(l->text), skip = 0;
+		int skipped = 0;
+
+		if (v->left > 0)
+			skip = ui_text_fit(l->text, len, v->left, &skipped);
+		ui_frame_put(win, y + row, x + 1, l->text + skip, cols - 2, role_of(l->kind));
+	}
+	ui_frame_scroll_marks(win, y, x, h, cols, (int)v->top,
+			      (int)(v->nlines - v->top) - (row < h ? row : h));
+}
+
+bool ui_views_key(struct ui_views *v, int key)
+{
+	size_t page = v->rows_shown > 1 ? (size_t)v->rows_shown - 1 : 1;
+
+	switch (key) {
+	case KEY_UP:
+		if (v->top)
+			v->top--;
+		return true;
+	case KEY_DOWN:
+		if (v->top + (size_t)v->rows_shown < v->nlines)
+			v->top++;
+		return true;
+	case KEY_PPAGE:
+		v->top = v->top > page ? v->top - page : 0;
+		return true;
+	case KEY_NPAGE:
+		v->top += page;		/* clamped when drawn */
+		return true;
+	case KEY_HOME:
+		v->top = 0;
+		v->left = 0;
+		return true;
+	case KEY_END:
+		v->top = v->nlines;	/* clamped when drawn */
+		return true;
+	case KEY_LEFT:
+		v->left = v->left > SCROLL_COLS ? v->left - SCROLL_COLS : 0;
+		return true;
+	case KEY_RIGHT:
+		if (v->left + SCROLL_COLS < v->width)
+			v->left += SCROLL_COLS;
+		return true;
+	default:
+		return false;
+	}
+}
+
+void ui_views_fini(struct ui_views *v)
+{
+	for (size_t i = 0; i < v->nlines; i++)
+		free(v->lines[i].text);
+	free(v->lines);
+	memset(v, 0, sizeof(*v));
+}
