@@ -28,19 +28,6 @@
  */
 #define MAX_CELLS 4000000u
 
-/* extra.scenarios entry named @name, or NULL. */
-static json_t *scenario_of(const struct rt_result *res, const char *name)
-{
-	json_t *s, *scens = json_object_get(json_object_get(rt_result_json(res), "extra"),
-					    "scenarios");
-	size_t i;
-
-	json_array_foreach(scens, i, s)
-		if (!strcmp(json_string_value(json_object_get(s, "name")) ?: "", name))
-			return s;
-	return NULL;
-}
-
 /* A statistic in whole us, limited to 0 .. 1e15 whatever the document says. */
 static unsigned long long stat_us(json_t *sc, const char *key, double fallback)
 {
@@ -113,7 +100,7 @@ int report_cyclictest_hist(const struct rt_result *res, struct rt_buf *out)
 		for (size_t k = 0; k < 3; k++) {
 			ret |= rt_buf_puts(out, label[k]);
 			for (size_t c = 0; c < n; c++) {
-				json_t *sc = scenario_of(res, h[c].name);
+				json_t *sc = rt_result_scenario(res, h[c].name);
 				double fb = 0, sum = 0, cnt = 0;
 				size_t first = SIZE_MAX, last = 0;
 

@@ -94,86 +94,6 @@ static int kv_table(struct rt_buf *out, const char *title, json_t *obj)
 	return ret | rt_buf_puts(out, "</table>\n");
 }
 
-/* @d as a whole number for a cell, limited to +-1e15 (extra is not range-checked). */
-static long long whole(double d)
-{
-	if (!(d > -1e15))
-		return d != d ? 0 : -1000000000000000LL;
-	return d < 1e15 ? llround(d) : 1000000000000000LL;
-}
-
-/*
- * A percentile: its value, and its resolution when a bucket wider than 1 us
- * gave it; from an rtlab.result/1 document, "beyond N" when it lay above the
- * histogram.
- */
-static int pct_cell(struct rt_buf *out, json_t *p)
-{
-	json_t *v = json_object_get(p, "value_us"), *r = json_object_get(p, "resolution_us");
-	const char *cls = json_is_true(json_object_get(p, "meaningful")) ? "ok" : "weak";
-
-	if (!json_is_number(v))
-		return rt_buf_puts(out, "<td>-</td>");
-	if (json_is_true(json_object_get(p, "above_bound")))
-		return rt_buf_printf(out, "<td class=\"%s\">beyond %lld</td>", cls,
-				     whole(json_number_value(v)));
-	if (json_is_number(r) && whole(json_number_value(r)) > 1)
-		return rt_buf_printf(out, "<td class=\"%s\">%lld (res. %lld)</td>", cls,
-				     whole(json_number_value(v)), whole(json_number_value(r)));
-	return rt_buf_printf(out, "<td class=\"%s\">%lld</td>", cls,
-			     whole(json_number_value(v)));
-}
-
-static int scenario_table(struct rt_buf *out, json_t *scens)
-{
-	static const char *const pn[] = { "p50", "p90", "p99", "p99.9", "p99.99" };
-	json_t *s;
-	size_t i;
-	int ret = 0;
-
-	if (!json_array_size(scens))
-		return 0;
-	ret |= rt_buf_puts(out, "<h2>Scenarios</h2>\n<table>\n<tr><th>scenario</th><th>policy"
-			   "</th><th>prio</th><th>mlock</th><th>pinned</th><th>load</th>"
-			   "<th>samples</th><th>min</th><th>avg</th>");
-	for (size_t k = 0; k < 5; k++)
-		ret |= rt_buf_printf(out, "<th>%s</th>", pn[k]);
-	ret |= rt_buf_puts(out, "<th>max</th><th>overflows</th><th>dropped</th></tr>\n");
-	json_array_foreach(scens, i, s) {
-		json_t *pcts = json_object_get(s, "percentiles");
-		static const char *const keys[] = { "name", "policy", "priority", "mlock", "pinned",
-						    "load", "samples_count", "min_us", "avg_us" };
-
-		ret |= rt_buf_puts(out, "<tr>");
-		for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-			ret |= rt_buf_puts(out, "<td>");
-			ret |= value(out, json_object_get(s, keys[k]));
-			ret |= rt_buf_puts(out, "</td>");
-		}
-		for (size_t k = 0; k < 5; k++)
-			ret |= pct_cell(out, json_object_get(pcts, pn[k]));
-		ret |= rt_buf_puts(out, "<td>");
-		ret |= value(out, json_object_get(s, "max_us"));
-		ret |= rt_buf_puts(out, "</td><td>");
-		ret |= value(out, json_object_get(s, "overflow_count"));
-		ret |= rt_buf_puts(out, "</td><td>");
-		ret |= value(out, json_object_get(s, "dropped_count"));
-		ret |= rt_buf_puts(out, "</td></tr>\n");
-	}
-	ret |= rt_buf_puts(out, "</table>\n<p class=\"small\">Times in us. A percentile in "
-			   "<span class=\"weak\">this style</span> rests on too few samples to "
-			   "mean much. Above the 1 us buckets a percentile comes from a wider "
-			   "bucket: res. is its width, and the true value lies at most that much "
-			   "below the one shown. &quot;beyond N&quot; (an older document) means "
-			   "above that document's histogram.</p>\n");
-	return ret;
-}
-
-/*
- * Percentiles of every histogram, from the document's buckets (any lab): a
- * value with its resolution when a bucket wider than the linear ones gave
- * it, "beyond N" when it lies among overflows with no buckets (/1).
- */
 static int hist_table(struct rt_buf *out, const struct rt_result *res)
 {
 	static const unsigned int q[] = { 500000, 900000, 990000, 999000, 999900 };
@@ -260,7 +180,8 @@ static int views(struct rt_buf *out, json_t *list)
 
 int report_html(const struct rt_result *res, struct rt_buf *out)
 {
-	json_t *doc = rt_result_json(res), *v;
+	json_t *doc = rt_result_json(res), *v, *list = NULL;
+	char *cause = NULL;
 	size_t i;
 	int ret = 0, r;
 
@@ -302,8 +223,17 @@ int report_html(const struct rt_result *res, struct rt_buf *out)
 		ret |= r;
 	ret |= kv_table(out, "Summary", json_object_get(doc, "summary"));
 	ret |= hist_table(out, res);
-	ret |= views(out, json_object_get(doc, "views"));
-	ret |= scenario_table(out, json_object_get(json_object_get(doc, "extra"), "scenarios"));
+	r = report_views(res, NULL, &list, &cause);
+	if (r == -ENOMEM) {
+		ret |= r;
+	} else if (r) {
+		ret |= rt_buf_puts(out, "<p>The lab could not describe this document: ");
+		ret |= esc(out, cause);
+		ret |= rt_buf_puts(out, "</p>\n");
+	}
+	free(cause);
+	ret |= views(out, list);
+	json_decref(list);
 	ret |= kv_table(out, "Environment", json_object_get(doc, "env"));
 	ret |= kv_table(out, "Parameters", json_object_get(doc, "params"));
 	ret |= kv_table(out, "Answers", json_object_get(doc, "answers"));

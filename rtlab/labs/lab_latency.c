@@ -1059,7 +1059,34 @@ static const struct lat_col thread_cols[] = {
 	{ "max", "Max", "us" }, { "p99", "p99", "us" },
 };
 
+static const struct lat_col pct_cols[] = {
+	{ "scenario", "scenario", "" }, { "p50", "p50", "us" }, { "p90", "p90", "us" },
+	{ "p99", "p99", "us" }, { "p99.9", "p99.9", "us" }, { "p99.99", "p99.99", "us" },
+	{ "overflows", "overflows", "" },
+};
+
 #define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
+
+/*
+ * One percentile of extra.scenarios[].percentiles as a cell: its value,
+ * its resolution when a bucket wider than 1 us gave it, "beyond N" above an
+ * rtlab.result/1 histogram, and "few samples" when it rests on too few to
+ * mean much (fewer than 100 beyond it).
+ */
+static json_t *pct_cell(json_t *p)
+{
+	json_t *v = json_object_get(p, "value_us"), *r = json_object_get(p, "resolution_us");
+	char buf[96];
+
+	if (!json_is_number(v))
+		return json_null();
+	latency_pct_text(buf, sizeof(buf), json_number_value(v), json_is_number(r) ?
+			 json_number_value(r) : 1, json_is_true(json_object_get(p, "above_bound")),
+			 true);
+	if (!json_is_true(json_object_get(p, "meaningful")))
+		strncat(buf, " (few samples)", sizeof(buf) - strlen(buf) - 1);
+	return json_string(buf);
+}
 
 /* The policy a scenario ran under, flagged when the real-time one was refused. */
 static void policy_text(json_t *s, char *buf, size_t size)
@@ -1081,12 +1108,14 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 			      NCOLS(scen_cols));
 	json_t *tv = new_view("threads", "Threads (cyclictest's columns)", thread_cols,
 			      NCOLS(thread_cols));
+	json_t *pv = new_view("percentiles", "Percentiles per scenario (a value with +- comes "
+			      "from a bucket that wide)", pct_cols, NCOLS(pct_cols));
 	char p99[64], pol[64];
 	size_t i, k;
 	int ret = 0;
 
 	(void)cause;
-	if (!sv || !tv) {
+	if (!sv || !tv || !pv) {
 		ret = -ENOMEM;
 		goto out;
 	}
@@ -1105,6 +1134,13 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 			(int)jnum(s, "priority"), json_is_true(json_object_get(s, "mlock")),
 			json_is_true(json_object_get(s, "pinned")), jstr(s, "load"),
 			pct_clamp(jnum(s, "measured_s"))));
+		t = json_object_get(s, "percentiles");
+		ret |= json_array_append_new(json_object_get(pv, "rows"), json_pack(
+			"[s, o, o, o, o, o, I]", jstr(s, "name"),
+			pct_cell(json_object_get(t, "p50")), pct_cell(json_object_get(t, "p90")),
+			pct_cell(json_object_get(t, "p99")), pct_cell(json_object_get(t, "p99.9")),
+			pct_cell(json_object_get(t, "p99.99")),
+			(json_int_t)pct_clamp(jnum(s, "overflow_count"))));
 		json_array_foreach(json_object_get(s, "threads"), k, t) {
 			p99_text(t, p99, sizeof(p99), true);
 			ret |= json_array_append_new(json_object_get(tv, "rows"), json_pack(
@@ -1121,10 +1157,12 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (json_array_append(views, sv) || json_array_append(views, tv))
+	if (json_array_append(views, sv) || json_array_append(views, pv) ||
+	    json_array_append(views, tv))
 		ret = -ENOMEM;
 out:
 	json_decref(sv);
+	json_decref(pv);
 	json_decref(tv);
 	return ret;
 }

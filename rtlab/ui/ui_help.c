@@ -11,12 +11,7 @@
 #include "ui_text.h"
 #include "ui_theme.h"
 
-struct help_line {
-	const char *keys;	/* NULL for a group heading; NULL, NULL ends a list */
-	const char *what;
-};
-
-static const struct help_line help_menu[] = {
+static const struct ui_help_line help_menu[] = {
 	{ NULL, "In the menu" },
 	{ "Up, k / Down, j", "move the selection" },
 	{ "PgUp, ^B / PgDn, ^F", "move one page" },
@@ -32,7 +27,7 @@ static const struct help_line help_menu[] = {
 	{ NULL, NULL },
 };
 
-static const struct help_line help_reader[] = {
+static const struct ui_help_line help_reader[] = {
 	{ NULL, "In the lesson reader" },
 	{ "Up, k / Down, j", "scroll a line" },
 	{ "PgUp b / PgDn Space", "scroll a page" },
@@ -48,7 +43,7 @@ static const struct help_line help_reader[] = {
 	{ NULL, NULL },
 };
 
-static const struct help_line help_quiz[] = {
+static const struct ui_help_line help_quiz[] = {
 	{ NULL, "In a quiz question" },
 	{ "Up, k / Down, j", "move between the options" },
 	{ "a, b, c ...", "choose that option (one-answer questions)" },
@@ -60,41 +55,7 @@ static const struct help_line help_quiz[] = {
 	{ NULL, NULL },
 };
 
-static const struct help_line help_lab[] = {
-	{ NULL, "Latency lab: setup" },
-	{ "Up, k / Down, j", "move between the scenarios" },
-	{ "Space / a / c", "tick or untick / tick all / clear all" },
-	{ "+ / -", "longer / shorter duration per scenario" },
-	{ "Enter, r", "start measuring the ticked scenarios" },
-	{ NULL, "Latency lab: while measuring" },
-	{ "p", "pause the display; measuring goes on" },
-	{ "s", "end this scenario now, go on with the next" },
-	{ "q, Esc", "stop the run, save what was measured, back" },
-	{ NULL, "Latency lab: summary" },
-	{ "w", "save again, plus an HTML report" },
-	{ "r, Enter", "back to the setup for another run" },
-	{ "q, Esc", "back to the menu" },
-	{ NULL, NULL },
-};
-
-static const struct help_line help_lab_ftrace[] = {
-	{ NULL, "Ftrace lab: setup" },
-	{ "Up, k / Down, j", "move between the settings" },
-	{ "Space, Left / Right", "change it; on a tracer row: choose it" },
-	{ "+ / -", "threshold or duration up / down" },
-	{ "0-9, Backspace", "type the hunt's seed (empty: random)" },
-	{ "Enter, r", "start the run" },
-	{ NULL, "Ftrace lab: while measuring" },
-	{ "q, Esc", "stop the run, save what was measured, back" },
-	{ NULL, "Ftrace lab: summary" },
-	{ "v", "read this run's trace in the viewer" },
-	{ "d", "diagnose the hunt: cause, function, tracer" },
-	{ "Tab, Up/Down; Enter", "diagnosis: next field; store and grade" },
-	{ "r, Enter / q, Esc", "new run / back to the menu" },
-	{ NULL, NULL },
-};
-
-static const struct help_line help_trace[] = {
+static const struct ui_help_line help_trace[] = {
 	{ NULL, "In the trace viewer" },
 	{ "Up, k / Down, j", "previous / next line" },
 	{ "PgUp, b / PgDn, Space", "one page up / down" },
@@ -109,7 +70,7 @@ static const struct help_line help_trace[] = {
 	{ NULL, NULL },
 };
 
-static const struct help_line help_anywhere[] = {
+static const struct ui_help_line help_anywhere[] = {
 	{ NULL, "Anywhere" },
 	{ "?", "this help; any key closes it" },
 	{ "Ctrl-L", "redraw the screen" },
@@ -120,19 +81,29 @@ static const struct help_line help_anywhere[] = {
 #define HELP_KEY_COLS 21
 #define HELP_MAX_LINES 32
 
-/* The lines of @topic followed by the "Anywhere" group, as pointers into the tables. */
-static int help_collect(enum ui_help_topic topic, const struct help_line **out)
+const struct ui_help_line *ui_help_lines(enum ui_help_topic topic)
 {
-	const struct help_line *groups[2] = {
-		topic == UI_HELP_READER ? help_reader : topic == UI_HELP_QUIZ ? help_quiz :
-		topic == UI_HELP_LAB ? help_lab : topic == UI_HELP_LAB_FTRACE ? help_lab_ftrace :
-		topic == UI_HELP_TRACE ? help_trace : help_menu,
-		help_anywhere,
-	};
+	switch (topic) {
+	case UI_HELP_READER:
+		return help_reader;
+	case UI_HELP_QUIZ:
+		return help_quiz;
+	case UI_HELP_TRACE:
+		return help_trace;
+	case UI_HELP_MENU:
+		break;
+	}
+	return help_menu;
+}
+
+/* The lines of @first followed by the "Anywhere" group, as pointers into the tables. */
+static int help_collect(const struct ui_help_line *first, const struct ui_help_line **out)
+{
+	const struct ui_help_line *groups[2] = { first, help_anywhere };
 	int n = 0;
 
 	for (int g = 0; g < 2; g++)
-		for (const struct help_line *l = groups[g]; (l->keys || l->what) &&
+		for (const struct ui_help_line *l = groups[g]; (l->keys || l->what) &&
 		     n < HELP_MAX_LINES; l++)
 			out[n++] = l;
 	return n;
@@ -140,8 +111,14 @@ static int help_collect(enum ui_help_topic topic, const struct help_line **out)
 
 void ui_help_draw(WINDOW *win, enum ui_help_topic topic, int y, int x, int h, int cols)
 {
-	const struct help_line *lines[HELP_MAX_LINES];
-	int n = help_collect(topic, lines);
+	ui_help_draw_lines(win, ui_help_lines(topic), y, x, h, cols);
+}
+
+void ui_help_draw_lines(WINDOW *win, const struct ui_help_line *first, int y, int x, int h,
+			int cols)
+{
+	const struct ui_help_line *lines[HELP_MAX_LINES];
+	int n = help_collect(first, lines);
 	int w = cols - 4 < 72 ? cols - 4 : 72;
 	int bh = n + 4 < h ? n + 4 : h;
 	int by = y + (h - bh) / 2, bx = x + (cols - w) / 2;
@@ -152,7 +129,7 @@ void ui_help_draw(WINDOW *win, enum ui_help_topic topic, int y, int x, int h, in
 	ui_frame_clear(win, y, x, h, cols);
 	ui_frame_draw(win, by, bx, bh, w, "Keys");
 	for (int i = 0; i < n && i < rows; i++) {
-		const struct help_line *l = lines[i];
+		const struct ui_help_line *l = lines[i];
 		int ly = by + 2 + i;
 
 		if (!l->keys) {

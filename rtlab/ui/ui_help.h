@@ -15,10 +15,24 @@ enum ui_help_topic {
 	UI_HELP_MENU,		/* the menu and its details pane */
 	UI_HELP_READER,		/* the lesson reader */
 	UI_HELP_QUIZ,		/* a quiz question inside the reader */
-	UI_HELP_LAB,		/* the latency lab's live screen */
-	UI_HELP_LAB_FTRACE,	/* the ftrace lab's live screen */
 	UI_HELP_TRACE,		/* the trace viewer (rtlab trace view, the ftrace lab) */
 };
+
+/*
+ * One line of a help list: a group heading when @keys is NULL; a list ends
+ * with { NULL, NULL }. A lab screen keeps its own list (ui_lab_screen.h).
+ */
+struct ui_help_line {
+	const char *keys;
+	const char *what;
+};
+
+/* The list of @topic. */
+const struct ui_help_line *ui_help_lines(enum ui_help_topic topic);
+
+/* Draw @lines, then the keys that work anywhere, centred in the @h x @cols area at (@y, @x). */
+void ui_help_draw_lines(WINDOW *win, const struct ui_help_line *lines, int y, int x, int h,
+			int cols);
 
 /* Draw the keys of @topic centred in the @h x @cols area at (@y, @x). */
 void ui_help_draw(WINDOW *win, enum ui_help_topic topic, int y, int x, int h, int cols);

@@ -34,6 +34,7 @@
  * (the handout's honour system).
  */
 #include "ui_lab_ftrace.h"
+#include "ui_lab_screen.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -389,9 +390,27 @@ static void run_ended(void *owner, int ret)
 		ui_lab_run_say(&s->run, true, "the run failed (%s)", strerror(-ret));
 }
 
-enum ui_help_topic ui_lab_ftrace_help_topic(const struct ui_lab_ftrace *s)
+static const struct ui_help_line ftrace_help[] = {
+	{ NULL, "Ftrace lab: setup" },
+	{ "Up, k / Down, j", "move between the settings" },
+	{ "Space, Left / Right", "change it; on a tracer row: choose it" },
+	{ "+ / -", "threshold or duration up / down" },
+	{ "0-9, Backspace", "type the hunt's seed (empty: random)" },
+	{ "Enter, r", "start the run" },
+	{ NULL, "Ftrace lab: while measuring" },
+	{ "q, Esc", "stop the run, save what was measured, back" },
+	{ NULL, "Ftrace lab: summary" },
+	{ "v", "read this run's trace in the viewer" },
+	{ "d", "diagnose the hunt: cause, function, tracer" },
+	{ "Tab, Up/Down; Enter", "diagnosis: next field; store and grade" },
+	{ "r, Enter / q, Esc", "new run / back to the menu" },
+	{ NULL, NULL },
+};
+
+
+const struct ui_help_line *ui_lab_ftrace_help(const struct ui_lab_ftrace *s)
 {
-	return s->viewer ? UI_HELP_TRACE : UI_HELP_LAB_FTRACE;
+	return s->viewer ? ui_help_lines(UI_HELP_TRACE) : ftrace_help;
 }
 
 void ui_lab_ftrace_fini(struct ui_lab_ftrace *s)
@@ -1203,3 +1222,46 @@ void ui_lab_ftrace_draw(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int 
 		break;
 	}
 }
+
+/* ---- The screen's entry in ui_lab_screens[] --------------------------------------- */
+
+static int screen_init(void *screen, const struct lab_ops *lab)
+{
+	return ui_lab_ftrace_init(screen, lab);
+}
+
+static void screen_draw(void *screen, WINDOW *win, int y, int x, int h, int cols)
+{
+	ui_lab_ftrace_draw(screen, win, y, x, h, cols);
+}
+
+static enum ui_lab_action screen_key(void *screen, int key)
+{
+	return ui_lab_ftrace_key(screen, key);
+}
+
+static struct ui_lab_run *screen_run(void *screen)
+{
+	return &((struct ui_lab_ftrace *)screen)->run;
+}
+
+static const struct ui_help_line *screen_help(void *screen)
+{
+	return ui_lab_ftrace_help(screen);
+}
+
+static void screen_fini(void *screen)
+{
+	ui_lab_ftrace_fini(screen);
+}
+
+const struct ui_lab_screen_ops ui_lab_ftrace_screen = {
+	.lab = "ftrace",
+	.size = sizeof(struct ui_lab_ftrace),
+	.init = screen_init,
+	.draw = screen_draw,
+	.key = screen_key,
+	.run = screen_run,
+	.help = screen_help,
+	.fini = screen_fini,
+};

@@ -113,6 +113,6 @@ void ui_lab_ftrace_draw(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int 
 enum ui_lab_action ui_lab_ftrace_key(struct ui_lab_ftrace *s, int key);
 
 /* The help topic for '?': the trace viewer's keys while it is open, else this screen's. */
-enum ui_help_topic ui_lab_ftrace_help_topic(const struct ui_lab_ftrace *s);
+const struct ui_help_line *ui_lab_ftrace_help(const struct ui_lab_ftrace *s);
 
 #endif

@@ -24,6 +24,7 @@
  * writes it again (the same file) together with an HTML report beside it.
  */
 #include "ui_lab_latency.h"
+#include "ui_lab_screen.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -842,3 +843,65 @@ void ui_lab_latency_draw(struct ui_lab_latency *s, WINDOW *win, int y, int x, in
 		break;
 	}
 }
+
+/* ---- The screen's entry in ui_lab_screens[] --------------------------------------- */
+
+static const struct ui_help_line latency_help[] = {
+	{ NULL, "Latency lab: setup" },
+	{ "Up, k / Down, j", "move between the scenarios" },
+	{ "Space / a / c", "tick or untick / tick all / clear all" },
+	{ "+ / -", "longer / shorter duration per scenario" },
+	{ "Enter, r", "start measuring the ticked scenarios" },
+	{ NULL, "Latency lab: while measuring" },
+	{ "p", "pause the display; measuring goes on" },
+	{ "s", "end this scenario now, go on with the next" },
+	{ "q, Esc", "stop the run, save what was measured, back" },
+	{ NULL, "Latency lab: summary" },
+	{ "arrows, PgUp/PgDn", "scroll the tables" },
+	{ "w", "save again, plus an HTML report" },
+	{ "r, Enter", "back to the setup for another run" },
+	{ "q, Esc", "back to the menu" },
+	{ NULL, NULL },
+};
+
+static int screen_init(void *screen, const struct lab_ops *lab)
+{
+	return ui_lab_latency_init(screen, lab);
+}
+
+static void screen_draw(void *screen, WINDOW *win, int y, int x, int h, int cols)
+{
+	ui_lab_latency_draw(screen, win, y, x, h, cols);
+}
+
+static enum ui_lab_action screen_key(void *screen, int key)
+{
+	return ui_lab_latency_key(screen, key);
+}
+
+static struct ui_lab_run *screen_run(void *screen)
+{
+	return &((struct ui_lab_latency *)screen)->run;
+}
+
+static const struct ui_help_line *screen_help(void *screen)
+{
+	(void)screen;
+	return latency_help;
+}
+
+static void screen_fini(void *screen)
+{
+	ui_lab_latency_fini(screen);
+}
+
+const struct ui_lab_screen_ops ui_lab_latency_screen = {
+	.lab = "latency",
+	.size = sizeof(struct ui_lab_latency),
+	.init = screen_init,
+	.draw = screen_draw,
+	.key = screen_key,
+	.run = screen_run,
+	.help = screen_help,
+	.fini = screen_fini,
+};

@@ -29,14 +29,11 @@
 #include "core/rt_log.h"
 #include "core/rt_version.h"
 #include "labs/lab.h"
-#include "labs/lab_ftrace.h"
-#include "labs/lab_latency.h"
 #include "lesson/lesson_index.h"
 #include "trace/trace_explain.h"
 #include "ui_details.h"
 #include "ui_help.h"
-#include "ui_lab_ftrace.h"
-#include "ui_lab_latency.h"
+#include "ui_lab_screen.h"
 #include "ui_log.h"
 #include "ui_menu.h"
 #include "ui_reader.h"
@@ -60,30 +57,14 @@ static void ui_on_signal(int sig)
 	ui_stop_signal = sig;
 }
 
-/* The labs with a live screen of their own; Enter on one opens it instead of the details. */
-enum ui_lab_screen {
-	UI_LAB_SCREEN_NONE,
-	UI_LAB_SCREEN_LATENCY,
-	UI_LAB_SCREEN_FTRACE,
-};
-
-static const struct {
-	const struct lab_ops *lab;
-	enum ui_lab_screen screen;
-} ui_lab_screens[] = {
-	{ &lab_latency, UI_LAB_SCREEN_LATENCY },
-	{ &lab_ftrace, UI_LAB_SCREEN_FTRACE },
-};
-
 struct ui_app {
 	struct ui_menu menu;
 	struct ui_details details;
 	struct ui_reader reader;
-	struct ui_lab_latency latency;
-	struct ui_lab_ftrace ftrace;
+	const struct ui_lab_screen_ops *lab_ops;	/* the open lab screen's, or NULL */
+	void *lab_screen;			/* owned: its state, while open */
 	bool details_open;
 	bool reader_open;
-	enum ui_lab_screen lab_open;	/* the lab screen that is open, if any */
 	bool help_open;
 	bool quit;
 };
@@ -274,22 +255,16 @@ static void draw_status(const struct ui_app *app)
 /* The run of the open lab screen, which ui_lab_run ticks the same way for every lab. */
 static struct ui_lab_run *lab_run(struct ui_app *app)
 {
-	return app->lab_open == UI_LAB_SCREEN_LATENCY ? &app->latency.run : &app->ftrace.run;
+	return app->lab_ops->run(app->lab_screen);
 }
 
-/* The open lab screen, and the help over it; the ftrace lab's help follows its trace viewer. */
+/* The open lab screen, and the help over it, which the screen chooses. */
 static void lab_draw(struct ui_app *app)
 {
-	enum ui_help_topic topic = UI_HELP_LAB;
-
-	if (app->lab_open == UI_LAB_SCREEN_LATENCY) {
-		ui_lab_latency_draw(&app->latency, stdscr, 0, 0, LINES, COLS);
-	} else {
-		ui_lab_ftrace_draw(&app->ftrace, stdscr, 0, 0, LINES, COLS);
-		topic = ui_lab_ftrace_help_topic(&app->ftrace);
-	}
+	app->lab_ops->draw(app->lab_screen, stdscr, 0, 0, LINES, COLS);
 	if (app->help_open)
-		ui_help_draw(stdscr, topic, 1, 0, LINES - 2, COLS);
+		ui_help_draw_lines(stdscr, app->lab_ops->help(app->lab_screen), 1, 0, LINES - 2,
+				   COLS);
 }
 
 static void draw(struct ui_app *app)
@@ -308,7 +283,7 @@ static void draw(struct ui_app *app)
 		refresh();
 		return;
 	}
-	if (app->lab_open) {
+	if (app->lab_ops) {
 		lab_draw(app);
 		refresh();
 		return;
@@ -330,48 +305,27 @@ static void draw(struct ui_app *app)
 /* Stops a run that is still on: load and probe end, the journal is replayed. */
 static void close_lab(struct ui_app *app)
 {
-	switch (app->lab_open) {
-	case UI_LAB_SCREEN_LATENCY:
-		ui_lab_latency_fini(&app->latency);
-		break;
-	case UI_LAB_SCREEN_FTRACE:
-		ui_lab_ftrace_fini(&app->ftrace);
-		break;
-	case UI_LAB_SCREEN_NONE:
-		break;
+	if (app->lab_ops)
+		app->lab_ops->fini(app->lab_screen);
+	free(app->lab_screen);
+	app->lab_screen = NULL;
+	app->lab_ops = NULL;
+}
+
+static void open_lab(struct ui_app *app, const struct ui_lab_screen_ops *ops,
+		     const struct lab_ops *lab)
+{
+	int ret = -ENOMEM;
+
+	app->lab_screen = calloc(1, ops->size);
+	if (app->lab_screen) {
+		app->lab_ops = ops;
+		ret = ops->init(app->lab_screen, lab);
 	}
-	app->lab_open = UI_LAB_SCREEN_NONE;
-}
-
-/* The live screen of @lab, or UI_LAB_SCREEN_NONE when it has none. */
-static enum ui_lab_screen lab_screen_of(const struct lab_ops *lab)
-{
-	for (size_t i = 0; i < sizeof(ui_lab_screens) / sizeof(ui_lab_screens[0]); i++)
-		if (ui_lab_screens[i].lab == lab)
-			return ui_lab_screens[i].screen;
-	return UI_LAB_SCREEN_NONE;
-}
-
-static void open_lab(struct ui_app *app, const struct lab_ops *lab)
-{
-	int ret = -ENOENT;
-
-	app->lab_open = lab_screen_of(lab);
-	if (app->lab_open == UI_LAB_SCREEN_LATENCY)
-		ret = ui_lab_latency_init(&app->latency, lab);
-	else if (app->lab_open == UI_LAB_SCREEN_FTRACE)
-		ret = ui_lab_ftrace_init(&app->ftrace, lab);
 	if (ret < 0) {
 		close_lab(app);
 		rt_log(RT_LOG_ERR, "cannot open the lab: %s", strerror(-ret));
 	}
-}
-
-static enum ui_lab_action lab_key(struct ui_app *app, int key)
-{
-	if (app->lab_open == UI_LAB_SCREEN_LATENCY)
-		return ui_lab_latency_key(&app->latency, key);
-	return ui_lab_ftrace_key(&app->ftrace, key);
 }
 
 /*
@@ -385,8 +339,8 @@ static void open_row(struct ui_app *app, bool info)
 
 	if (!row)
 		return;
-	if (row->kind == UI_ROW_LAB && !info && lab_screen_of(row->lab) != UI_LAB_SCREEN_NONE) {
-		open_lab(app, row->lab);
+	if (row->kind == UI_ROW_LAB && !info && ui_lab_screen_find(row->lab)) {
+		open_lab(app, ui_lab_screen_find(row->lab), row->lab);
 		return;
 	}
 	if (row->kind == UI_ROW_LESSON && !info) {
@@ -445,8 +399,8 @@ static void handle_key(struct ui_app *app, int key)
 		}
 		return;
 	}
-	if (app->lab_open) {
-		switch (lab_key(app, key)) {
+	if (app->lab_ops) {
+		switch (app->lab_ops->key(app->lab_screen, key)) {
 		case UI_LAB_CLOSE:
 			close_lab(app);
 			ui_menu_refresh(&app->menu);
@@ -497,11 +451,11 @@ static void run_loop(struct ui_app *app)
 		int key;
 
 		/* Also while the window is too small: a run goes on and ends there too. */
-		if (app->lab_open && ui_lab_run_tick(lab_run(app)) == UI_LAB_CLOSE) {
+		if (app->lab_ops && ui_lab_run_tick(lab_run(app)) == UI_LAB_CLOSE) {
 			close_lab(app);
 			ui_menu_refresh(&app->menu);
 		}
-		timeout(app->lab_open && ui_lab_run_busy(lab_run(app)) ? UI_LIVE_POLL_MS :
+		timeout(app->lab_ops && ui_lab_run_busy(lab_run(app)) ? UI_LIVE_POLL_MS :
 			UI_POLL_MS);
 		draw(app);
 		key = getch();
@@ -541,7 +495,7 @@ static void app_fini(struct ui_app *app)
 	/* Saves the reading position, also when a signal ended the loop. */
 	if (app->reader_open)
 		ui_reader_fini(&app->reader);
-	if (app->lab_open)
+	if (app->lab_ops)
 		close_lab(app);
 	if (app->details_open)
 		ui_details_fini(&app->details);

@@ -1,0 +1,50 @@
+/*
+ * ui_lab_screen: how a lab's live screen plugs into the TUI. A screen is
+ * one file, rtlab/ui/ui_lab_<name>.c, that defines a
+ * `const struct ui_lab_screen_ops ui_lab_<name>_screen`, plus one line in
+ * ui_lab_screens[] (ui_lab_screens.c). The menu opens the screen of a lab
+ * it finds there by the lab's name; a ready lab without a screen of its
+ * own gets the plain one (ui_lab_plain.c): run with the lab's defaults,
+ * then its views.
+ *
+ * The screen's state is allocated by the caller (@size bytes, zeroed) and
+ * handed to every op as @screen. Each screen embeds a struct ui_lab_run,
+ * which the caller ticks every loop turn through run().
+ */
+#ifndef RTLAB_UI_UI_LAB_SCREEN_H
+#define RTLAB_UI_UI_LAB_SCREEN_H
+
+#include <stddef.h>
+
+#include <curses.h>
+
+#include "ui_help.h"
+#include "ui_lab_run.h"
+
+struct lab_ops;
+
+struct ui_lab_screen_ops {
+	const char *lab;	/* the lab's name, as in lab_table[] */
+	size_t size;		/* bytes of the screen's state */
+	/* Set up the screen (zeroed storage) for @lab; 0 or a negative errno. */
+	int (*init)(void *screen, const struct lab_ops *lab);
+	void (*draw)(void *screen, WINDOW *win, int y, int x, int h, int cols);
+	enum ui_lab_action (*key)(void *screen, int key);
+	/* The screen's run, which the caller ticks (ui_lab_run_tick()). */
+	struct ui_lab_run *(*run)(void *screen);
+	/* The keys to list in the help overlay now; it may depend on the screen's state. */
+	const struct ui_help_line *(*help)(void *screen);
+	/* Stop a run still on and free; the caller frees the storage afterwards. */
+	void (*fini)(void *screen);
+};
+
+/* NULL-terminated: the labs with a screen of their own. */
+extern const struct ui_lab_screen_ops *const ui_lab_screens[];
+
+/* The plain screen, for a ready lab without one of its own. */
+extern const struct ui_lab_screen_ops ui_lab_plain_screen;
+
+/* The screen of @lab: its own, the plain one for a ready lab, or NULL (a planned lab). */
+const struct ui_lab_screen_ops *ui_lab_screen_find(const struct lab_ops *lab);
+
+#endif
