@@ -179,7 +179,12 @@ check:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory check-only
 
-check-only test: unit fuzz-replay lint-lessons cli-test
+check-only test: layers unit fuzz-replay lint-lessons cli-test
+
+# No folder of rtlab/ includes one of a higher layer (doc/architecture.md).
+.PHONY: layers
+layers:
+	$(Q)scripts/check-layers $(CURDIR)
 
 unit: $(UNIT_BINS) $(SAN_UNIT_BINS)
 	$(Q)scripts/run-tests unit $(UNIT_BINS)
