@@ -2,9 +2,11 @@
  * rt_sink: how the engine reports to a front end.
  *
  * A lab run never draws and never prints. It hands samples, progress and its
- * final status to a sink; the ncurses UI and the JSON writer are two sinks.
- * Every callback may be NULL. Callbacks run on the non-RT side (the consumer
- * of the sample ring), never on a measuring thread.
+ * final status to a sink, which `rtlab lab run` turns into progress lines on
+ * stderr (run_opts.sink). The TUI passes none: it draws the lab's live model
+ * (lab_ctx.live), a snapshot the lab keeps current, which a screen can read
+ * at its own pace. Every callback may be NULL. Callbacks run on the non-RT
+ * side (the consumer of the sample ring), never on a measuring thread.
  */
 #ifndef RTLAB_CORE_RT_SINK_H
 #define RTLAB_CORE_RT_SINK_H

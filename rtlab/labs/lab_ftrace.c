@@ -954,6 +954,7 @@ static void run_cleanup(struct ft_run *r)
 	trace_events_destroy(r->ev);
 	r->ev = NULL;
 	trace_ctl_destroy(r->ctl);
+	trace_ctl_free(r->ctl);
 	r->ctl = NULL;
 	rt_hist_free(r->phist);
 	r->phist = NULL;

@@ -48,6 +48,7 @@ struct trace_ctl {
 	char *tracer;			/* owned */
 	struct tc_knob knobs[TC_MAX_KNOBS];	/* top level only, in write order */
 	size_t nknobs;
+	bool destroyed;			/* trace_ctl_destroy() has undone the changes */
 };
 
 #define RT_LAB (TRACE_KERNEL_RT | TRACE_KERNEL_LAB)
@@ -422,6 +423,7 @@ struct trace_ctl *trace_ctl_new(struct rt_journal *j, const char *lab, const cha
 
 out_err:
 	trace_ctl_destroy(c);
+	trace_ctl_free(c);
 	free(cur);
 	tracefs_list_free(avail);
 	errno = -ret;
@@ -496,7 +498,7 @@ int trace_ctl_destroy(struct trace_ctl *c)
 
 	if (!c)
 		return 0;
-	if (c->inst) {
+	if (c->inst && !c->destroyed) {
 		tracefs_instance_file_write(c->inst, "tracing_on", "0");
 		tracefs_instance_file_write(c->inst, "current_tracer", "nop");
 		if (tracefs_instance_destroy(c->inst) < 0) {
@@ -504,10 +506,9 @@ int trace_ctl_destroy(struct trace_ctl *c)
 			rt_log(RT_LOG_ERR, "trace: cannot remove instance %s: %s (the journal "
 			       "will retry)", c->inst_name, strerror(-ret));
 		}
-		tracefs_instance_free(c->inst);
 	}
 	/* Top level: original bytes back, newest change first. */
-	for (size_t i = c->nknobs; i-- > 0;) {
+	for (size_t i = c->destroyed ? 0 : c->nknobs; i-- > 0;) {
 		struct tc_knob *k = &c->knobs[i];
 		int fd = open(k->path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 		int rc = fd < 0 ? -errno : rt_write_all(fd, k->orig, k->orig_len);
@@ -520,11 +521,22 @@ int trace_ctl_destroy(struct trace_ctl *c)
 			if (!ret)
 				ret = rc;
 		}
-		free(k->path);
-		free(k->orig);
+	}
+	c->destroyed = true;
+	return ret;
+}
+
+void trace_ctl_free(struct trace_ctl *c)
+{
+	if (!c)
+		return;
+	if (c->inst)
+		tracefs_instance_free(c->inst);
+	for (size_t i = 0; i < c->nknobs; i++) {
+		free(c->knobs[i].path);
+		free(c->knobs[i].orig);
 	}
 	free(c->inst_name);
 	free(c->tracer);
 	free(c);
-	return ret;
 }

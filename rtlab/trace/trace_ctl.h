@@ -149,13 +149,23 @@ int trace_ctl_stop(struct trace_ctl *c, char **cause);
 char *trace_ctl_read_trace(struct trace_ctl *c, size_t *len, char **cause);
 
 /**
- * trace_ctl_destroy - stop tracing, undo every change and free @c
+ * trace_ctl_destroy - stop tracing and undo every change @c made to the host
  *
  * In an instance: tracing off, tracer nop, the instance removed. At the top
  * level: each knob written is set back to the value it had before, in
  * reverse order (the journal entries stay; replaying them later writes the
- * same values). NULL does nothing. Returns 0 or the first negative errno.
+ * same values). @c stays allocated (release it with trace_ctl_free()), and
+ * a second destroy does nothing, as with tracefs_instance_destroy() and
+ * tracefs_instance_free(). NULL does nothing. Returns 0 or the first
+ * negative errno.
  */
 int trace_ctl_destroy(struct trace_ctl *c);
+
+/*
+ * trace_ctl_free - free @c; NULL does nothing. Changes not undone by
+ * trace_ctl_destroy() stay on the host (the journal undoes them later), so
+ * call that first.
+ */
+void trace_ctl_free(struct trace_ctl *c);
 
 #endif

@@ -182,6 +182,8 @@ static void test_function_in_instance(void **state)
 	trace_latency_free(t);
 	free(text);
 	assert_int_equal(trace_ctl_destroy(c), 0);
+	assert_int_equal(trace_ctl_destroy(c), 0);	/* a second destroy does nothing */
+	trace_ctl_free(c);
 	assert_false(tracefs_instance_exists(name));
 	free(name);
 	free(cause);
@@ -209,6 +211,8 @@ static void test_top_level_restored(void **state)
 	free(v);
 	assert_true(rt_journal_count(ts->j) >= n0 + 3);	/* tracing_on, current_tracer, thresh */
 	assert_int_equal(trace_ctl_destroy(c), 0);
+	assert_int_equal(trace_ctl_destroy(c), 0);	/* a second destroy does nothing */
+	trace_ctl_free(c);
 	v = top_file("tracing_thresh");
 	assert_string_equal(v, before);
 	free(v);
