@@ -101,6 +101,7 @@ static int journal_open(struct run_session *s, char **cause)
 	char *why = NULL;
 
 	s->journal = rt_journal_open(NULL, &why);
+	s->ctx.journal = s->journal;
 	if (s->journal)
 		return 0;
 	if (s->opts.need_journal) {
@@ -121,6 +122,7 @@ static void journal_close(struct run_session *s)
 	if (s->journal) {
 		rt_journal_close(s->journal);
 		s->journal = NULL;
+		s->ctx.journal = NULL;
 	}
 }
 

@@ -39,6 +39,7 @@ static struct {
 	bool raise_sigint;	/* raise SIGINT and stop when the flag is seen */
 	bool saw_stop;
 	uint64_t seed;
+	bool had_journal;	/* the run got the session's undo journal */
 	bool fail;
 } fake;
 
@@ -49,6 +50,7 @@ static int fake_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_
 	(void)sink;
 	fake.runs++;
 	fake.seed = ctx->seed;
+	fake.had_journal = ctx->journal != NULL;
 	if (fake.fail)
 		return -EIO;
 	if (fake.raise_sigint) {
@@ -97,6 +99,7 @@ static int setup(void **state)
 	snprintf(f->json, sizeof(f->json), "%s/out.json", f->dir);
 	snprintf(f->progress, sizeof(f->progress), "%s/progress.json", f->dir);
 	setenv("XDG_STATE_HOME", f->dir, 1);
+	setenv("RTLAB_JOURNAL_DIR", f->dir, 1);
 	f->dlab.lab = &fake_lab;
 	f->dlab.tier = DOCTOR_TIER_HOST;
 	f->rep.labs = &f->dlab;
@@ -208,6 +211,7 @@ static void test_exec_and_save(void **state)
 	assert_int_equal(s.step, RUN_STEP_READY);
 	assert_int_equal(run_session_exec(&s, &cause), 0);
 	assert_int_equal(fake.seed, 42);
+	assert_true(fake.had_journal);
 	assert_int_equal(run_session_save(&s, false, &cause), 0);
 	assert_string_equal(s.path, f->json);
 	assert_null(s.missed);
@@ -276,6 +280,7 @@ static void test_worker(void **state)
 
 	assert_int_equal(run_session_init(&s, &o, &cause), 0);
 	assert_int_equal(run_session_start(&s, &cause), 0);
+	assert_non_null(s.ctx.journal);
 	while (!run_session_done(&s) && polls++ < 5000)
 		usleep(1000);
 	assert_true(run_session_done(&s));
