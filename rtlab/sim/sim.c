@@ -156,6 +156,21 @@ static bool ends_with(const char *s, const char *suffix)
 	return n > k && strcmp(s + n - k, suffix) == 0;
 }
 
+/*
+ * Whether the name of entry @i of a table appears in an earlier entry: the
+ * names are the "const char *" at offset @off of entries @stride bytes apart.
+ */
+static bool name_seen(const void *table, size_t stride, size_t off, unsigned int i)
+{
+	const char *base = table;
+	const char *name = *(const char *const *)(base + i * stride + off);
+
+	for (unsigned int k = 0; k < i; k++)
+		if (strcmp(*(const char *const *)(base + k * stride + off), name) == 0)
+			return true;
+	return false;
+}
+
 /* The units of doc/results.md: a counter is a summary value. */
 static bool counter_name_ok(const char *s)
 {
@@ -189,10 +204,9 @@ static int check_counters(const struct sim_model_ops *m, char **cause)
 		if (!d->help || !*d->help)
 			return rt_err(cause, -EINVAL, "model %s: counter %s has no help",
 				      m->name, d->name);
-		for (unsigned int k = 0; k < i; k++)
-			if (strcmp(m->counters[k].name, d->name) == 0)
-				return rt_err(cause, -EINVAL, "model %s: counter %s twice",
-					      m->name, d->name);
+		if (name_seen(m->counters, sizeof(*d), offsetof(struct sim_counter_desc, name), i))
+			return rt_err(cause, -EINVAL, "model %s: counter %s twice", m->name,
+				      d->name);
 	}
 	return 0;
 }
@@ -213,10 +227,9 @@ static int check_events(const struct sim_model_ops *m, char **cause)
 			return rt_err(cause, -EINVAL,
 				      "model %s: event %s: argument names are [a-z][a-z0-9_]*",
 				      m->name, d->name);
-		for (unsigned int k = 0; k < i; k++)
-			if (strcmp(m->events[k].name, d->name) == 0)
-				return rt_err(cause, -EINVAL, "model %s: event %s twice",
-					      m->name, d->name);
+		if (name_seen(m->events, sizeof(*d), offsetof(struct sim_event_desc, name), i))
+			return rt_err(cause, -EINVAL, "model %s: event %s twice", m->name,
+				      d->name);
 	}
 	return 0;
 }
@@ -231,10 +244,9 @@ static int check_hists(const struct sim_model_ops *m, char **cause)
 		if (!name_ok(m->hists[i], 64, "_.-"))
 			return rt_err(cause, -EINVAL, "model %s: histogram %u has a bad name",
 				      m->name, i);
-		for (unsigned int k = 0; k < i; k++)
-			if (strcmp(m->hists[k], m->hists[i]) == 0)
-				return rt_err(cause, -EINVAL, "model %s: histogram %s twice",
-					      m->name, m->hists[i]);
+		if (name_seen(m->hists, sizeof(m->hists[0]), 0, i))
+			return rt_err(cause, -EINVAL, "model %s: histogram %s twice", m->name,
+				      m->hists[i]);
 	}
 	return 0;
 }
@@ -252,10 +264,9 @@ static int check_presets(const struct sim_model_ops *m, char **cause)
 			return rt_err(cause, -EINVAL,
 				      "model %s: preset %u needs a [a-z0-9-] name, a summary and a scenario",
 				      m->name, i);
-		for (unsigned int k = 0; k < i; k++)
-			if (strcmp(m->presets[k].name, p->name) == 0)
-				return rt_err(cause, -EINVAL, "model %s: preset %s twice",
-					      m->name, p->name);
+		if (name_seen(m->presets, sizeof(*p), offsetof(struct sim_preset, name), i))
+			return rt_err(cause, -EINVAL, "model %s: preset %s twice", m->name,
+				      p->name);
 		ret = m->check(p->scenario, &why);
 		if (ret) {
 			ret = rt_err(cause, -EINVAL, "model %s: preset %s is refused: %s",

@@ -237,8 +237,10 @@ struct sim_preset {
  *	the reason in @cause. Pure and cheap: labs call it while parsing
  *	options, and init() may assume it passed.
  * @init: set up @state (state_size zeroed bytes, aligned as by malloc()) for a
- *	checked @scenario and @seed; copy what it needs of the scenario
- *	(it is borrowed only for the call). This is the only place that may
+ *	checked @scenario and @seed. The scenario struct is borrowed for the
+ *	call only, so copy it; what it points to (a trace in memory, a
+ *	learner's policy function) may stay borrowed: the lab keeps that
+ *	alive and unchanged until sim_free(). This is the only place that may
  *	allocate. On failure, release what it took and return a negative
  *	errno (with @cause); fini() is then not called.
  * @run: advance by at most @steps steps, add to @c (the counters of this

@@ -652,55 +652,43 @@ static void test_example_events(void **state)
 	sim_free(s);
 }
 
-/* A scenario with one field changed from "busy". */
+/* A scenario with one field changed from "busy": the field by its place and size. */
 struct bad_case {
 	const char *field;
+	size_t off, size;
 	uint64_t value;
 	int err;
 	const char *cause;
 };
 
-static void set_field(struct sim_example_scenario *sc, const char *field, uint64_t v)
+#define FIELD(f) #f, offsetof(struct sim_example_scenario, f), \
+	sizeof(((struct sim_example_scenario *)0)->f)
+
+static void set_field(struct sim_example_scenario *sc, const struct bad_case *bad)
 {
-	if (!strcmp(field, "period_ns"))
-		sc->period_ns = v;
-	else if (!strcmp(field, "deadline_ns"))
-		sc->deadline_ns = v;
-	else if (!strcmp(field, "exec_ns"))
-		sc->exec_ns = v;
-	else if (!strcmp(field, "section_min_ns"))
-		sc->section_min_ns = v;
-	else if (!strcmp(field, "section_max_ns"))
-		sc->section_max_ns = v;
-	else if (!strcmp(field, "gap_min_ns"))
-		sc->gap_min_ns = v;
-	else if (!strcmp(field, "gap_max_ns"))
-		sc->gap_max_ns = v;
-	else if (!strcmp(field, "jobs"))
-		sc->jobs = v;
-	else if (!strcmp(field, "hist_bound_us"))
-		sc->hist_bound_us = (uint32_t)v;
-	else
-		fail_msg("no field %s", field);
+	uint32_t v32 = (uint32_t)bad->value;
+
+	memcpy((char *)sc + bad->off, bad->size == sizeof(v32) ? (void *)&v32 :
+	       (void *)&bad->value, bad->size);
 }
 
 static void test_example_invalid(void **state)
 {
 	static const struct bad_case bad[] = {
-		{ "period_ns", 999, -EINVAL, "period_ns 999 is outside" },
-		{ "period_ns", 1000000001, -EINVAL, "period_ns 1000000001 is outside" },
-		{ "deadline_ns", 0, -EINVAL, "deadline_ns 0" },
-		{ "deadline_ns", 1000001, -EINVAL, "deadline_ns 1000001" },
-		{ "exec_ns", 0, -EINVAL, "exec_ns 0" },
-		{ "exec_ns", 2000000, -EINVAL, "exec_ns 2000000" },
-		{ "section_min_ns", 0, -EINVAL, "section_min_ns <= section_max_ns" },
-		{ "section_min_ns", 300001, -EINVAL, "section_min_ns <= section_max_ns" },
-		{ "section_max_ns", 1000001, -EINVAL, "section_max_ns <= period_ns" },
-		{ "gap_min_ns", 0, -EINVAL, "gap_min_ns <= gap_max_ns" },
-		{ "gap_max_ns", 10000000001ull, -EINVAL, "gap_max_ns <= 10000000000" },
-		{ "jobs", (1ull << 62) / 1000000 + 1, -ERANGE, "past 2^62 ns" },
-		{ "hist_bound_us", 0, -EINVAL, "hist_bound_us 0" },
-		{ "hist_bound_us", SIM_EXAMPLE_HIST_MAX_US + 1, -EINVAL, "hist_bound_us 100001" },
+		{ FIELD(period_ns), 999, -EINVAL, "period_ns 999 is outside" },
+		{ FIELD(period_ns), 1000000001, -EINVAL, "period_ns 1000000001 is outside" },
+		{ FIELD(deadline_ns), 0, -EINVAL, "deadline_ns 0" },
+		{ FIELD(deadline_ns), 1000001, -EINVAL, "deadline_ns 1000001" },
+		{ FIELD(exec_ns), 0, -EINVAL, "exec_ns 0" },
+		{ FIELD(exec_ns), 2000000, -EINVAL, "exec_ns 2000000" },
+		{ FIELD(section_min_ns), 0, -EINVAL, "section_min_ns <= section_max_ns" },
+		{ FIELD(section_min_ns), 300001, -EINVAL, "section_min_ns <= section_max_ns" },
+		{ FIELD(section_max_ns), 1000001, -EINVAL, "section_max_ns <= period_ns" },
+		{ FIELD(gap_min_ns), 0, -EINVAL, "gap_min_ns <= gap_max_ns" },
+		{ FIELD(gap_max_ns), 10000000001ull, -EINVAL, "gap_max_ns <= 10000000000" },
+		{ FIELD(jobs), (1ull << 62) / 1000000 + 1, -ERANGE, "past 2^62 ns" },
+		{ FIELD(hist_bound_us), 0, -EINVAL, "hist_bound_us 0" },
+		{ FIELD(hist_bound_us), SIM_EXAMPLE_HIST_MAX_US + 1, -EINVAL, "hist_bound_us 100001" },
 	};
 	const struct sim_example_scenario *busy = sim_preset_find(&sim_example_model,
 								  "busy")->scenario;
@@ -711,7 +699,7 @@ static void test_example_invalid(void **state)
 		struct sim *s = (struct sim *)&sc;	/* must be reset to NULL */
 		char *cause = NULL;
 
-		set_field(&sc, bad[i].field, bad[i].value);
+		set_field(&sc, &bad[i]);
 		assert_int_equal(sim_example_model.check(&sc, NULL), bad[i].err);
 		assert_int_equal(sim_new(&sim_example_model, &sc, 1, &s, &cause), bad[i].err);
 		assert_null(s);
