@@ -11,6 +11,8 @@
 #   make vm-test   build them, boot each under TCG and test inside (tests/vm/)
 #   make kmod      the latency injector module against Debian's 6.1 stock and rt headers
 #   make bench     rtlab's latency probe against cyclictest (root; calls bench-deps)
+#                  after bench-sim
+#   make bench-sim simulated steps per second of every model in rtlab/sim/ (no root)
 #   make V=1       show full commands
 #
 # `run` and `check` call make again after `deps`, because the library checks
@@ -103,7 +105,7 @@ RTLAB := $(BUILD)/rtlab
 # ---- Build ----------------------------------------------------------------
 
 .PHONY: FORCE all deps run check check-only test unit fuzz fuzz-replay cli-test install \
-	uninstall clean help bench bench-deps
+	uninstall clean help bench bench-deps bench-sim
 .DEFAULT_GOAL := all
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
@@ -179,7 +181,7 @@ check:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory check-only
 
-check-only test: layers unit fuzz-replay lint-lessons cli-test
+check-only test: layers unit fuzz-replay lint-lessons sim-purity cli-test
 
 # No folder of rtlab/ includes one of a higher layer (doc/architecture.md).
 .PHONY: layers
@@ -195,6 +197,12 @@ fuzz-replay: $(REPLAY_BINS)
 		n=$${f##*/}; n=$${n#fuzz_}; \
 		$$f tests/fuzz/corpus/$$n || exit 1; \
 	done
+
+# The simulators keep doc/sim.md's contract: no mutable global or static
+# data, and no call that does I/O, reads a clock or draws from rand().
+.PHONY: sim-purity
+sim-purity: $(filter $(BUILD)/obj/rtlab/sim/%,$(LIB_OBJS))
+	$(Q)scripts/sim-purity $^
 
 # Every shipped lesson must be well formed (lessons/FORMAT.md); problems print as file:line.
 .PHONY: lint-lessons
@@ -277,10 +285,22 @@ bench-deps:
 
 bench:
 	$(Q)$(MAKE) --no-print-directory bench-deps
+	$(Q)$(MAKE) --no-print-directory bench-sim
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/latency-vs-cyclictest $(BENCH_ARGS) $(abspath $(RTLAB))
 
+# The simulators' steps per second, counters-only path against events path
+# (bench/sim_bench.c); e.g. make bench-sim SIM_BENCH_ARGS="--model example --seconds 2".
+SIM_BENCH := $(BUILD)/bench/sim_bench
+$(SIM_BENCH): $(BUILD)/obj/bench/sim_bench.o $(BUILD)/librtlab.a
+	$(say) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(RT_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+bench-sim: $(SIM_BENCH)
+	$(Q)$(SIM_BENCH) $(SIM_BENCH_ARGS)
+
 help:
-	@sed -n '3,17s/^# \{0,1\}//p' Makefile
+	@sed -n '3,19s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,16 @@
+/*
+ * sim_models: the table of every model, for the contract's generic tests
+ * (tests/unit/test_sim.c) and the benchmark (bench/sim_bench.c). Labs name
+ * their model directly; this table is what makes a new model get the
+ * contract's checks without writing them again. Adding a model is one line.
+ */
+#include "sim.h"
+
+#include <stddef.h>
+
+#include "sim_example.h"
+
+const struct sim_model_ops *const sim_models[] = {
+	&sim_example_model,
+	NULL,
+};
