@@ -15,7 +15,8 @@
 /* The labs that run, each in a file of its own, in teaching order. */
 #define READY_LABS(X) \
 	X(latency) \
-	X(ftrace)
+	X(ftrace) \
+	X(example)
 
 #define LAB_DECLARE(name) extern const struct lab_ops lab_##name;
 #define LAB_ENTRY(name) &lab_##name,

@@ -158,5 +158,8 @@ int run_add_views(struct rt_result *res, const struct lab_ops *lab, char **cause
 		ret = rt_result_add_view(res, json_incref(v), cause);
 	}
 	json_decref(views);
+	/* All or none: a document with some of its views would be drawn without the rest. */
+	if (ret)
+		json_object_del(rt_result_json(res), "views");
 	return ret;
 }

@@ -247,6 +247,7 @@ int run_session_join(struct run_session *s)
 
 int run_session_save(struct run_session *s, bool record, char **cause)
 {
+	char *why = NULL;
 	int ret;
 
 	if (!s->res.res)
@@ -256,10 +257,20 @@ int run_session_save(struct run_session *s, bool record, char **cause)
 		return rt_result_write(s->res.res, s->path, cause);
 	}
 	ret = run_copy_progress(s->res.res, s->lab, s->opts.progress_path);
-	if (!ret)
-		ret = run_add_views(s->res.res, s->lab, cause);
-	else
-		rt_err(cause, ret, "out of memory");
+	if (ret)
+		return rt_err(cause, ret, "out of memory");
+	/* A lab that cannot describe its outcome costs the tables, never the measurement. */
+	ret = run_add_views(s->res.res, s->lab, &why);
+	if (ret) {
+		rt_log(RT_LOG_ERR, "%s: the lab's views were not added: %s", s->lab->name,
+		       why ? why : strerror(-ret));
+		ret = rt_result_add_note(s->res.res, "the lab's tables (views) could not be "
+					 "added to this document; `rtlab lab report` makes them "
+					 "again from the rest");
+		free(why);
+		if (ret)
+			return rt_err(cause, ret, "out of memory");
+	}
 	/* A run whose save failed gets a new default place, never another run's file. */
 	if (!ret && !s->save.tmp)
 		ret = lab_save_open(&s->save, s->lab->name, s->opts.json_path, cause);

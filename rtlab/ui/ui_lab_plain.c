@@ -8,7 +8,7 @@
  * live picture, settings to change) with a file ui_lab_<name>.c and a line
  * in ui_lab_screens[]; until then, it still runs from the menu.
  */
-#include "ui_lab_screen.h"
+#include "ui_lab_plain.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -20,18 +20,8 @@
 #include "doctor/doctor.h"
 #include "labs/lab.h"
 #include "ui_frame.h"
+#include "ui_text.h"
 #include "ui_views.h"
-
-struct ui_lab_plain {
-	struct ui_lab_run run;
-	struct doctor_report doctor;
-	const struct doctor_lab *dlab;	/* the lab's verdict in doctor */
-	bool have_doctor;
-	uint64_t seed;			/* of the run on or last run */
-	struct timespec started;	/* when the run started (monotonic) */
-	struct ui_views views;		/* the summary */
-	const struct rt_result *views_of;
-};
 
 static void start_run(void *owner)
 {
@@ -44,7 +34,9 @@ static void start_run(void *owner)
 		return;
 	}
 	s->seed = (uint64_t)time(NULL);
-	if (ui_lab_run_prepare(&s->run, &s->doctor, s->dlab, NULL, NULL, s->seed))
+	if (s->reset_live)
+		s->reset_live(s);
+	if (ui_lab_run_prepare(&s->run, &s->doctor, s->dlab, NULL, s->live, s->seed))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &s->started);
 	if (ui_lab_run_start(&s->run, true) == 0)
@@ -67,7 +59,7 @@ static const struct ui_lab_run_ops run_ops = {
 	.stopping = "stopping: waiting for the lab to wind down",
 };
 
-static int plain_init(void *screen, const struct lab_ops *lab)
+int ui_lab_plain_init(void *screen, const struct lab_ops *lab)
 {
 	struct ui_lab_plain *s = screen;
 
@@ -83,6 +75,25 @@ static void status_line(struct ui_lab_plain *s, WINDOW *win, int y, int x, int c
 			     s->run.message_warn ? UI_ROLE_WARN : UI_ROLE_DIM);
 }
 
+/* @text wrapped at @cols - 2 from row @row, at most up to @bottom; the row after it. */
+static int put_wrapped(WINDOW *win, int row, int bottom, int x, const char *text, int cols,
+		       enum ui_role role)
+{
+	size_t len, next;
+
+	while (*text && row < bottom) {
+		char line[512];
+
+		len = ui_text_wrap(text, cols - 2, &next);
+		snprintf(line, sizeof(line), "%.*s", (int)len, text);
+		ui_frame_put(win, row++, x + 1, line, cols - 2, role);
+		if (!next)
+			break;
+		text += next;
+	}
+	return row;
+}
+
 static void draw_setup(struct ui_lab_plain *s, WINDOW *win, int y, int x, int h, int cols)
 {
 	static const char *const keys[] = { "Enter", "run", "?", "help", "q", "back" };
@@ -90,7 +101,7 @@ static void draw_setup(struct ui_lab_plain *s, WINDOW *win, int y, int x, int h,
 	int row = y + 2;
 	char line[512];
 
-	ui_frame_put(win, row++, x + 1, lab->summary, cols - 2, UI_ROLE_NORMAL);
+	row = put_wrapped(win, row, y + h - 2, x, lab->summary, cols, UI_ROLE_NORMAL);
 	row++;
 	if (s->dlab)
 		snprintf(line, sizeof(line), "Here: %s%s. %s", doctor_tier_name(s->dlab->tier),
@@ -98,13 +109,11 @@ static void draw_setup(struct ui_lab_plain *s, WINDOW *win, int y, int x, int h,
 			 s->dlab->reason ? s->dlab->reason : "");
 	else
 		snprintf(line, sizeof(line), "Here: the machine could not be probed");
-	ui_frame_put(win, row++, x + 1, line, cols - 2,
-		     s->dlab && s->dlab->tier != DOCTOR_TIER_NONE ? UI_ROLE_NORMAL : UI_ROLE_WARN);
+	row = put_wrapped(win, row, y + h - 2, x, line, cols, s->dlab &&
+			  s->dlab->tier != DOCTOR_TIER_NONE ? UI_ROLE_NORMAL : UI_ROLE_WARN);
 	row++;
-	ui_frame_put(win, row++, x + 1, "Enter runs the lab with its default settings and a "
-		     "seed from the clock; `rtlab lab run` takes its options.", cols - 2,
-		     UI_ROLE_DIM);
-	(void)h;
+	put_wrapped(win, row, y + h - 2, x, "Enter runs the lab with its default settings and "
+		    "a seed from the clock; `rtlab lab run` takes its options.", cols, UI_ROLE_DIM);
 	status_line(s, win, y + h - 2, x, cols);
 	ui_frame_footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
 }
@@ -122,6 +131,8 @@ static void draw_running(struct ui_lab_plain *s, WINDOW *win, int y, int x, int 
 		 (double)(now.tv_nsec - s->started.tv_nsec) / 1e9,
 		 (unsigned long long)s->seed);
 	ui_frame_put(win, y + 2, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+	if (s->draw_live && h > 6)
+		s->draw_live(s, win, y + 4, x, h - 6, cols);
 	status_line(s, win, y + h - 2, x, cols);
 	ui_frame_footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
 }
@@ -150,13 +161,13 @@ static void draw_done(struct ui_lab_plain *s, WINDOW *win, int y, int x, int h, 
 	ui_frame_footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
 }
 
-static void plain_draw(void *screen, WINDOW *win, int y, int x, int h, int cols)
+void ui_lab_plain_draw(void *screen, WINDOW *win, int y, int x, int h, int cols)
 {
 	struct ui_lab_plain *s = screen;
 	char title[256];
 
-	snprintf(title, sizeof(title), "%s lab: %s%s", s->run.lab->name, s->run.lab->title,
-		 s->run.lab->sim_only ? " (a simulation)" : "");
+	snprintf(title, sizeof(title), "%s%s", s->run.lab->title,
+		 s->run.lab->sim_only ? ": SIMULATED" : "");
 	ui_frame_bar(win, y, x, cols, UI_ROLE_TITLE);
 	ui_frame_put(win, y, x + 1, title, cols - 2, UI_ROLE_TITLE);
 	if (s->run.state != UI_LAB_DONE)
@@ -175,7 +186,7 @@ static void plain_draw(void *screen, WINDOW *win, int y, int x, int h, int cols)
 	}
 }
 
-static enum ui_lab_action plain_key(void *screen, int key)
+enum ui_lab_action ui_lab_plain_key(void *screen, int key)
 {
 	struct ui_lab_plain *s = screen;
 	enum ui_lab_action act;
@@ -187,7 +198,7 @@ static enum ui_lab_action plain_key(void *screen, int key)
 	return UI_LAB_NONE;
 }
 
-static struct ui_lab_run *plain_run(void *screen)
+struct ui_lab_run *ui_lab_plain_run(void *screen)
 {
 	return &((struct ui_lab_plain *)screen)->run;
 }
@@ -200,13 +211,13 @@ static const struct ui_help_line plain_help[] = {
 	{ NULL, NULL },
 };
 
-static const struct ui_help_line *plain_help_lines(void *screen)
+const struct ui_help_line *ui_lab_plain_help(void *screen)
 {
 	(void)screen;
 	return plain_help;
 }
 
-static void plain_fini(void *screen)
+void ui_lab_plain_fini(void *screen)
 {
 	struct ui_lab_plain *s = screen;
 
@@ -220,10 +231,10 @@ static void plain_fini(void *screen)
 const struct ui_lab_screen_ops ui_lab_plain_screen = {
 	.lab = "",
 	.size = sizeof(struct ui_lab_plain),
-	.init = plain_init,
-	.draw = plain_draw,
-	.key = plain_key,
-	.run = plain_run,
-	.help = plain_help_lines,
-	.fini = plain_fini,
+	.init = ui_lab_plain_init,
+	.draw = ui_lab_plain_draw,
+	.key = ui_lab_plain_key,
+	.run = ui_lab_plain_run,
+	.help = ui_lab_plain_help,
+	.fini = ui_lab_plain_fini,
 };

@@ -12,7 +12,8 @@
 /* One X(name) per lab screen, in no particular order. */
 #define UI_LAB_SCREENS(X) \
 	X(latency) \
-	X(ftrace)
+	X(ftrace) \
+	X(example)
 
 #define UI_LAB_SCREEN_DECLARE(name) extern const struct ui_lab_screen_ops ui_lab_##name##_screen;
 #define UI_LAB_SCREEN_ENTRY(name) &ui_lab_##name##_screen,
