@@ -12,8 +12,9 @@
  * file), struct lab_result (the one results document a run produces) and
  * struct grade_report (the named checks a grade found passed or failed).
  * run() measures and fills the result; grade() is a pure function of the
- * result; text() turns a result into the table a person reads. None of them
- * prints.
+ * result; views() turns a result into the tables a person reads (text()
+ * into the CLI's summary, until the front ends draw the views). None of
+ * them prints.
  */
 #ifndef RTLAB_LABS_LAB_H
 #define RTLAB_LABS_LAB_H
@@ -23,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+struct json_t;
 struct rt_buf;
 struct rt_env;
 struct rt_journal;
@@ -114,6 +116,16 @@ struct lab_ops {
 	void (*free_params)(void *params);
 	int (*text)(const struct lab_result *res, struct rt_buf *out);
 	const char *const *questions;
+	/*
+	 * views() appends to @views (a JSON array) the tables a person reads,
+	 * built from a valid results document of this lab (also an older one
+	 * without "views"): each is a view object of rtlab.result/2:
+	 * {"name","title","columns":[{"name","title"?,"unit"?}...],"rows":[[cell...]...]}
+	 * (see check_view in rtlab/core/rt_result.c). The CLI text, the TUI
+	 * summary and the HTML report draw these. Returns 0 or a negative errno
+	 * with @cause.
+	 */
+	int (*views)(const struct rt_result *res, struct json_t *views, char **cause);
 };
 
 /* NULL-terminated, in teaching order. */

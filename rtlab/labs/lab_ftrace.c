@@ -64,6 +64,7 @@
 #include "core/rt_probe.h"
 #include "core/rt_result.h"
 #include "core/rt_text.h"
+#include "labs/lab_ftrace_doc.h"
 #include "trace/trace_ctl.h"
 #include "trace/trace_events.h"
 
@@ -358,6 +359,7 @@ static int set_params(struct ft_run *r)
 	ret = ret ? ret : rt_result_set_param_num(res, "interval_us", FTRACE_INTERVAL_US);
 	ret = ret ? ret : rt_result_set_param_bool(res, "cross_check", p->cross_check);
 	ret = ret ? ret : rt_result_set_param_bool(res, "busy_cpu", p->busy);
+	ret = ret ? ret : rt_result_set_param_str(res, "scenario", ftrace_run_scenario(r)->name);
 	return ret;
 }
 
@@ -579,6 +581,8 @@ static int ft_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 		     json_object_set_new(extra, "measured_s",
 					 json_real(round(r.measured_s * 1000) / 1000))))
 		ret = -ENOMEM;
+	if (!ret)
+		ret = ftrace_record_scenario(&r, extra);
 	if (ret)
 		goto out;
 	if (r.interrupted)
@@ -598,7 +602,7 @@ out:
 	return ret;
 }
 
-/* ---- Description and text report ---------------------------------------------------- */
+/* ---- Description and options ---------------------------------------------------- */
 
 static int ft_describe(struct rt_buf *md)
 {
@@ -607,103 +611,6 @@ static int ft_describe(struct rt_buf *md)
 			   "scheduler's own events at the same time, run a latency tracer where "
 			   "the kernel has one, and find the cause rtlab planted (--hunt). "
 			   "Handout: labs/ftrace/README.md.\n");
-}
-
-static double jnum(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
-static const char *jstr(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
-/* The text never shows extra.hunt.truth: the learner is hunting for it. */
-static int ft_text(const struct lab_result *lr, struct rt_buf *out)
-{
-	json_t *doc = rt_result_json(lr->res), *extra = json_object_get(doc, "extra");
-	json_t *pr = json_object_get(extra, "probe"), *ev = json_object_get(extra, "events");
-	json_t *ag = json_object_get(extra, "agreement"), *tr = json_object_get(extra, "tracer");
-	json_t *xc = json_object_get(extra, "cross_check"), *hunt = json_object_get(extra, "hunt");
-	json_t *n;
-	size_t i;
-	int ret = 0;
-
-	ret |= rt_text_printf(out, "probe  (%s prio %d, CPU %d, tid %d): %lld wake-ups, p50 %.0f us, "
-			     "p99 %.0f us, max %.2f us\n", jstr(pr, "policy"),
-			     (int)jnum(pr, "priority"), (int)jnum(pr, "cpu"), (int)jnum(pr, "tid"),
-			     (long long)jnum(pr, "count"), jnum(pr, "p50_us"), jnum(pr, "p99_us"),
-			     jnum(pr, "max_us"));
-	ret |= rt_text_printf(out, "events (sched_waking -> sched_switch): %lld matched, p50 %.0f "
-			     "us, p99 %.0f us, max %.2f us; unmatched wakings %lld, lost %lld\n",
-			     (long long)jnum(ev, "matched_count"), jnum(ev, "p50_us"),
-			     jnum(ev, "p99_us"), jnum(ev, "max_us"),
-			     (long long)jnum(ev, "unmatched_wakings_count"),
-			     (long long)jnum(ev, "lost_count"));
-	ret |= rt_text_printf(out, "agreement: %s\n", jstr(ag, "verdict"));
-	if (tr) {
-		char lat[32] = "?";
-		json_t *l;
-
-		if (json_is_number(json_object_get(tr, "latency_us")))
-			snprintf(lat, sizeof(lat), "%lld", (long long)jnum(tr, "latency_us"));
-		ret |= rt_text_printf(out, "\ntracer %s%s: latency %s us, started at %s, ended at "
-				     "%s\n", jstr(tr, "name"), json_is_true(json_object_get(tr,
-				     "top_level")) ? " (top level)" : "", lat,
-				     jstr(tr, "started_at"), jstr(tr, "ended_at"));
-		json_array_foreach(json_object_get(tr, "lines"), i, l) {
-			if (i >= 20) {
-				ret |= rt_text_printf(out, "  ... (%zu lines in the document)\n",
-						     json_array_size(json_object_get(tr, "lines")));
-				break;
-			}
-			ret |= rt_text_printf(out, "  %-16.16s %3d %-6s %s%s%s %9.2f us %s %s%s%s\n",
-					     jstr(l, "comm"), (int)jnum(l, "cpu"), jstr(l, "flags"),
-					     json_is_true(json_object_get(l, "irqs_off")) ? "irqs-off " : "",
-					     json_is_true(json_object_get(l, "need_resched")) ?
-					     "need-resched " : "", jstr(l, "context"),
-					     jnum(l, "time_us"), jstr(l, "mark"), jstr(l, "function"),
-					     *jstr(l, "caller") ? " <- " : "", jstr(l, "caller"));
-		}
-	}
-	if (hunt)
-		ret |= rt_text_printf(out, "\nhunt: seed %s, %s injector, %lld sections planted. "
-				     "Diagnose with `rtlab lab answer ftrace cause|function|tracer "
-				     "NAME`, then run the same hunt again and `rtlab grade` it\n",
-				     jstr(hunt, "seed"), jstr(hunt, "injector"),
-				     (long long)jnum(hunt, "planted_count"));
-	if (xc) {
-		json_t *tc = json_object_get(xc, "trace_cmd"), *rt = json_object_get(xc, "rtla");
-
-		if (json_object_get(xc, "skipped"))
-			ret |= rt_buf_puts(out, "\ncross-check: skipped\n");
-		if (tc)
-			ret |= json_is_true(json_object_get(tc, "ran")) ?
-				rt_text_printf(out, "\ncross-check trace-cmd: %lld matched, p50 %.0f "
-					      "us, max %.2f us\n",
-					      (long long)jnum(tc, "matched_count"), jnum(tc, "p50_us"),
-					      jnum(tc, "max_us")) :
-				rt_text_printf(out, "\ncross-check trace-cmd: not run: %s\n",
-					      jstr(tc, "reason"));
-		if (rt)
-			ret |= json_is_true(json_object_get(rt, "ran")) ?
-				rt_text_printf(out, "cross-check rtla timerlat: thread avg %.1f us, "
-					      "max %lld us over %lld samples\n",
-					      jnum(rt, "thread_avg_us"),
-					      (long long)jnum(rt, "thread_max_us"),
-					      (long long)jnum(rt, "thread_count")) :
-				rt_text_printf(out, "cross-check rtla: not run: %s\n",
-					      jstr(rt, "reason"));
-	}
-	json_array_foreach(json_object_get(doc, "notes"), i, n) {
-		if (i == 0)
-			ret |= rt_buf_puts(out, "\n");
-		ret |= rt_text_printf(out, "note: %s\n", json_string_value(n));
-	}
-	return ret ? -ENOMEM : 0;
 }
 
 static int ft_parse_params(int argc, char **argv, void **params, char **cause)
@@ -745,6 +652,7 @@ const struct lab_ops lab_ftrace = {
 	.grade = ftrace_grade,
 	.parse_params = ft_parse_params,
 	.free_params = ft_free_params,
-	.text = ft_text,
+	.text = ftrace_text,
 	.questions = ftrace_questions,
+	.views = ftrace_views,
 };

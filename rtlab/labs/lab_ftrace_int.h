@@ -4,7 +4,8 @@
  * (probe, events, tracer, measuring loop); lab_ftrace_check.c the
  * cross-check with trace-cmd and rtla; lab_ftrace_hunt.c the planting of
  * the hunt's cause; lab_ftrace_record.c turns what was measured into the
- * results document. One struct ft_run is the state of one run; each file
+ * results document, and lab_ftrace_views.c that document into what a
+ * person reads. One struct ft_run is the state of one run; each file
  * reads and fills its own part of it.
  */
 #ifndef RTLAB_LABS_LAB_FTRACE_INT_H
@@ -21,6 +22,9 @@
 #include "lab_ftrace.h"
 
 struct lab_ctx;
+struct lab_result;
+struct rt_buf;
+struct ftrace_scenario;
 struct rt_hist;
 struct rt_journal;
 struct rt_probe;
@@ -145,5 +149,23 @@ int ftrace_record(struct lab_ctx *ctx, struct ft_run *r, json_t *extra);
 
 /* extra.tracer: the tracer's settings, its parsed trace and the raw text (tracer mode). */
 int ftrace_record_tracer(struct ft_run *r, json_t *extra);
+
+/* The named scenario this run is (lab_ftrace_doc.h). */
+const struct ftrace_scenario *ftrace_run_scenario(const struct ft_run *r);
+
+/*
+ * extra.scenarios: the run's one scenario, {"name", "summary"} and every
+ * figure of the document's summary, as the latency lab records each of its
+ * scenarios. Called last, when the summary is complete.
+ */
+int ftrace_record_scenario(struct ft_run *r, json_t *extra);
+
+/* ---- What a person reads (lab_ftrace_views.c) -------------------------------------------- */
+
+/* The lab's text(): the CLI's summary of a run. */
+int ftrace_text(const struct lab_result *lr, struct rt_buf *out);
+
+/* The lab's views(): the run's tables, from its document only. */
+int ftrace_views(const struct rt_result *res, json_t *views, char **cause);
 
 #endif

@@ -21,6 +21,7 @@
 #include "core/rt_log.h"
 #include "core/rt_probe.h"
 #include "core/rt_result.h"
+#include "labs/lab_ftrace_doc.h"
 #include "trace/trace_ctl.h"
 #include "trace/trace_events.h"
 #include "trace/trace_latency.h"
@@ -294,5 +295,35 @@ int ftrace_record_tracer(struct ft_run *r, json_t *extra)
 	if (t && t->have_latency)
 		rt_result_set_summary(r->res, "tracer_latency_us", (double)t->latency_us);
 	trace_latency_free(t);
+	return 0;
+}
+
+/*
+ * Every run is a scenario of ftrace_scenarios[]: event mode always is, and
+ * tracer mode runs only the latency tracers, each of which has its own.
+ */
+const struct ftrace_scenario *ftrace_run_scenario(const struct ft_run *r)
+{
+	const struct ftrace_scenario *s = ftrace_scenario_of(r->p->mode, r->tracer, r->p->hunt);
+
+	return s ? s : ftrace_scenario_of(FTRACE_MODE_EVENTS, NULL, r->p->hunt);
+}
+
+int ftrace_record_scenario(struct ft_run *r, json_t *extra)
+{
+	const struct ftrace_scenario *sc = ftrace_run_scenario(r);
+	json_t *summary = json_object_get(rt_result_json(r->res), "summary");
+	json_t *o, *list;
+
+	o = json_pack("{s:s, s:s, s:b, s:O}", "name", sc->name, "summary", sc->summary,
+		      "interrupted", r->interrupted, "measured_s",
+		      json_object_get(extra, "measured_s"));
+	if (!o || json_object_update(o, summary)) {
+		json_decref(o);
+		return -ENOMEM;
+	}
+	list = json_pack("[o]", o);
+	if (!list || json_object_set_new(extra, "scenarios", list))
+		return -ENOMEM;
 	return 0;
 }
