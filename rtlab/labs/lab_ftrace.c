@@ -606,11 +606,17 @@ out:
 
 static int ft_describe(struct rt_buf *md)
 {
-	return rt_buf_puts(md, "# Hunting latencies with ftrace\n\n"
-			   "Measure one thread's wake-ups with the latency probe and with the "
-			   "scheduler's own events at the same time, run a latency tracer where "
-			   "the kernel has one, and find the cause rtlab planted (--hunt). "
-			   "Handout: labs/ftrace/README.md.\n");
+	int ret = rt_buf_puts(md, "# Hunting latencies with ftrace\n\n"
+			      "Measure one thread's wake-ups with the latency probe and with the "
+			      "scheduler's own events at the same time, run a latency tracer where "
+			      "the kernel has one, and find the cause rtlab planted (--hunt). "
+			      "Handout: labs/ftrace/README.md.\n\n"
+			      "Each run is one named scenario:\n\n");
+
+	for (size_t i = 0; !ret && i < ftrace_nscenarios; i++)
+		ret = rt_buf_printf(md, "- `%s`: %s.\n", ftrace_scenarios[i].name,
+				    ftrace_scenarios[i].summary);
+	return ret;
 }
 
 static int ft_parse_params(int argc, char **argv, void **params, char **cause)

@@ -8,12 +8,16 @@
  * lenient on purpose: a document is validated before it gets here, and
  * inside "extra" the validator checks no shape, so a field that is missing
  * or of another type reads as zero, false or "" rather than failing the
- * screen or the report that asked.
+ * screen or the report that asked (and a number beyond the validator's
+ * range for reals, 1e15, reads as zero too, so whatever is built from a
+ * read stays inside the schema).
  */
 #include "lab_ftrace_doc.h"
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
+#include <math.h>
 #include <string.h>
 
 #include "core/rt_err.h"
@@ -86,17 +90,36 @@ static const char *jstr(json_t *o, const char *k)
 	return s ? s : "";
 }
 
+/* A figure; one beyond what the validator allows for reals (1e15) reads as 0. */
 static double jnum(json_t *o, const char *k)
 {
-	return json_number_value(json_object_get(o, k));
+	double v = json_number_value(json_object_get(o, k));
+
+	return fabs(v) <= RT_RESULT_MAX_MAGNITUDE ? v : 0;
 }
 
-/* A count: negative or absent reads as 0. */
+/* A count: negative, absent or out of range reads as 0. */
 static uint64_t jcount(json_t *o, const char *k)
 {
 	double v = jnum(o, k);
 
 	return v > 0 ? (uint64_t)v : 0;
+}
+
+/* A count that fits an unsigned int (a threshold, a duration), clamped. */
+static unsigned int juint(json_t *o, const char *k)
+{
+	uint64_t v = jcount(o, k);
+
+	return v > UINT_MAX ? UINT_MAX : (unsigned int)v;
+}
+
+/* A small integer (CPU, priority, pid), clamped to int. */
+static int jint(json_t *o, const char *k)
+{
+	double v = jnum(o, k);
+
+	return v < INT_MIN ? INT_MIN : v > INT_MAX ? INT_MAX : (int)v;
 }
 
 static bool jtrue(json_t *o, const char *k)
@@ -142,7 +165,7 @@ static void read_tracer(json_t *o, struct ftrace_doc_tracer *t)
 	t->name = jstr(o, "name");
 	t->top_level = jtrue(o, "top_level");
 	t->function_trace = jtrue(o, "function_trace");
-	t->threshold_us = (unsigned int)jcount(o, "threshold_us");
+	t->threshold_us = juint(o, "threshold_us");
 	t->parsed = jtrue(o, "parsed");
 	t->have_latency = json_is_number(jget(o, "latency_us"));
 	t->latency_us = jcount(o, "latency_us");
@@ -165,7 +188,7 @@ static void read_tool(json_t *o, struct ftrace_doc_tool *t)
 		t->count = jcount(o, "thread_count");
 		t->avg_us = jnum(o, "thread_avg_us");
 		t->max_us = jnum(o, "thread_max_us");
-		t->duration_s = (unsigned int)jcount(o, "duration_s");
+		t->duration_s = juint(o, "duration_s");
 	} else {					/* trace-cmd */
 		t->count = jcount(o, "matched_count");
 		t->p50_us = jnum(o, "p50_us");
@@ -206,9 +229,9 @@ int ftrace_doc_read(const struct rt_result *res, struct ftrace_doc *out)
 	o = jget(extra, "probe");
 	read_dist(o, "count", &out->probe.d);
 	out->probe.policy = jstr(o, "policy");
-	out->probe.priority = (int)jnum(o, "priority");
-	out->probe.cpu = (int)jnum(o, "cpu");
-	out->probe.tid = (int)jnum(o, "tid");
+	out->probe.priority = jint(o, "priority");
+	out->probe.cpu = jint(o, "cpu");
+	out->probe.tid = jint(o, "tid");
 	out->probe.rt_refused = jstr(o, "rt_refused");
 	out->probe.dropped = jcount(o, "dropped_count");
 	out->probe.overruns = jcount(o, "overruns_count");
@@ -240,8 +263,8 @@ int ftrace_doc_read(const struct rt_result *res, struct ftrace_doc *out)
 	out->hunt.injector = jstr(o, "injector");
 	out->hunt.planted = jcount(o, "planted_count");
 	out->hunt.refused = jcount(o, "refused_count");
-	out->hunt.burst_us = (unsigned int)jcount(o, "burst_us");
-	out->hunt.period_us = (unsigned int)jcount(o, "period_us");
+	out->hunt.burst_us = juint(o, "burst_us");
+	out->hunt.period_us = juint(o, "period_us");
 
 	o = jget(extra, "cross_check");
 	out->check.present = json_is_object(o);
@@ -263,15 +286,15 @@ int ftrace_doc_trace_line(const struct rt_result *res, size_t i, struct ftrace_d
 	memset(out, 0, sizeof(*out));
 	if (!json_is_object(l))
 		return -ENOENT;
-	out->line = (unsigned int)jcount(l, "line");
+	out->line = juint(l, "line");
 	out->comm = jstr(l, "comm");
-	out->pid = (int)jnum(l, "pid");
-	out->cpu = (int)jnum(l, "cpu");
+	out->pid = jint(l, "pid");
+	out->cpu = jint(l, "cpu");
 	out->flags = jstr(l, "flags");
 	out->irqs_off = jtrue(l, "irqs_off");
 	out->need_resched = jtrue(l, "need_resched");
 	out->context = jstr(l, "context");
-	out->preempt_depth = (int)jnum(l, "preempt_depth");
+	out->preempt_depth = jint(l, "preempt_depth");
 	out->time_us = jnum(l, "time_us");
 	out->mark = jstr(l, "mark");
 	out->function = jstr(l, "function");

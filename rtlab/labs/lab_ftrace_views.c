@@ -118,6 +118,33 @@ int ftrace_text(const struct lab_result *lr, struct rt_buf *out)
 
 /* ---- Views --------------------------------------------------------------------------- */
 
+static json_t *num_or_null(bool have, double v)
+{
+	return have ? json_real(v) : json_null();
+}
+
+/*
+ * @s as a JSON string of at most @max bytes, cut at a character boundary:
+ * a document's strings (a reason, a task name) have no length limit, a
+ * view's cells and titles have one.
+ */
+static json_t *str_max(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n > max) {
+		n = max;
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	return json_stringn(s, n);
+}
+
+static json_t *cell_str(const char *s)
+{
+	return str_max(s, RT_RESULT_MAX_CELL);
+}
+
 /*
  * A view under construction: columns are added first, then rows of exactly
  * as many cells. Every helper is a no-op once something failed (v->err), so
@@ -131,8 +158,8 @@ struct view {
 
 static void view_begin(struct view *v, const char *name, const char *title)
 {
-	v->o = json_pack("{s:s, s:s, s:[], s:[]}", "name", name, "title", title, "columns",
-			 "rows");
+	v->o = json_pack("{s:s, s:o, s:[], s:[]}", "name", name, "title", str_max(title, 256),
+			 "columns", "rows");
 	v->cols = json_object_get(v->o, "columns");
 	v->rows = json_object_get(v->o, "rows");
 	v->err = !v->o;
@@ -169,11 +196,6 @@ static int view_end(struct view *v, json_t *views)
 	return ret;
 }
 
-static json_t *num_or_null(bool have, double v)
-{
-	return have ? json_real(v) : json_null();
-}
-
 static int view_run(const struct ftrace_doc *d, json_t *views)
 {
 	const struct ftrace_doc_probe *p = &d->probe;
@@ -187,7 +209,7 @@ static int view_run(const struct ftrace_doc *d, json_t *views)
 	view_begin(&v, "run", "The run");
 	view_col(&v, "item", NULL, NULL);
 	view_col(&v, "value", NULL, NULL);
-	view_row(&v, json_pack("[s, s]", "scenario", d->scenario));
+	view_row(&v, json_pack("[s, o]", "scenario", cell_str(d->scenario)));
 	view_row(&v, json_pack("[s, s]", "mode", d->mode == FTRACE_MODE_TRACER ?
 			       "tracer: a latency tracer too, and its trace" :
 			       "events: sched_waking -> sched_switch"));
@@ -199,7 +221,7 @@ static int view_run(const struct ftrace_doc *d, json_t *views)
 		snprintf(matched, sizeof(matched), "%.1f %% of the probe's wake-ups",
 			 d->agreement.count_ratio * 100);
 		view_row(&v, json_pack("[s, s]", "events matched", matched));
-		view_row(&v, json_pack("[s, s]", "agreement", d->agreement.verdict));
+		view_row(&v, json_pack("[s, o]", "agreement", cell_str(d->agreement.verdict)));
 	}
 	return view_end(&v, views);
 }
@@ -248,7 +270,7 @@ static int view_tracer(const struct rt_result *res, const struct ftrace_doc_trac
 {
 	struct ftrace_doc_line l;
 	struct view v;
-	char title[160];
+	char title[512];
 	int ret;
 
 	snprintf(title, sizeof(title), "The %s tracer", t->name);
@@ -261,10 +283,11 @@ static int view_tracer(const struct rt_result *res, const struct ftrace_doc_trac
 	view_col(&v, "started_at", "started at", NULL);
 	view_col(&v, "ended_at", "ended at", NULL);
 	view_col(&v, "entries", "entries", "count");
-	view_row(&v, json_pack("[s, s, o, i, b, s, s, I]", t->name,
+	view_row(&v, json_pack("[o, s, o, I, b, o, o, I]", cell_str(t->name),
 			       t->top_level ? "top level" : "an instance",
 			       num_or_null(t->have_latency, (double)t->latency_us),
-			       (int)t->threshold_us, t->function_trace, t->started_at, t->ended_at,
+			       (json_int_t)t->threshold_us, t->function_trace,
+			       cell_str(t->started_at), cell_str(t->ended_at),
 			       (json_int_t)t->entries_count));
 	ret = view_end(&v, views);
 	if (ret || !t->nlines)
@@ -286,12 +309,14 @@ static int view_tracer(const struct rt_result *res, const struct ftrace_doc_trac
 	view_col(&v, "function", NULL, NULL);
 	view_col(&v, "caller", NULL, NULL);
 	for (size_t i = 0; i < SHOWN_LINES && ftrace_doc_trace_line(res, i, &l) == 0; i++) {
-		char state[64];
+		char state[RT_RESULT_MAX_CELL + 64];
 
 		snprintf(state, sizeof(state), "%s%s%s", l.irqs_off ? "irqs-off " : "",
 			 l.need_resched ? "need-resched " : "", l.context);
-		view_row(&v, json_pack("[s, i, s, s, f, s, s, s]", l.comm, l.cpu, l.flags, state,
-				       l.time_us, l.mark, l.function, l.caller));
+		view_row(&v, json_pack("[o, i, o, o, f, o, o, o]", cell_str(l.comm), l.cpu,
+				       cell_str(l.flags), cell_str(state), l.time_us,
+				       cell_str(l.mark), cell_str(l.function),
+				       cell_str(l.caller)));
 	}
 	return view_end(&v, views);
 }
@@ -305,15 +330,15 @@ static int view_hunt(const struct ftrace_doc_hunt *h, json_t *views)
 	view_col(&v, "injector", NULL, NULL);
 	view_col(&v, "planted", "sections planted", "count");
 	view_col(&v, "burst", "each up to", "us");
-	view_row(&v, json_pack("[s, s, I, i]", h->seed, h->injector, (json_int_t)h->planted,
-			       (int)h->burst_us));
+	view_row(&v, json_pack("[o, o, I, I]", cell_str(h->seed), cell_str(h->injector),
+			       (json_int_t)h->planted, (json_int_t)h->burst_us));
 	return view_end(&v, views);
 }
 
 static json_t *tool_row(const char *name, const struct ftrace_doc_tool *t, bool rtla)
 {
 	if (!t->ran)
-		return json_pack("[s, b, n, n, n, n, s]", name, 0, t->reason);
+		return json_pack("[s, b, n, n, n, n, o]", name, 0, cell_str(t->reason));
 	if (rtla)
 		return json_pack("[s, b, I, n, f, f, s]", name, 1, (json_int_t)t->count,
 				 t->avg_us, t->max_us, "");
