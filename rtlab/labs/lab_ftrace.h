@@ -13,8 +13,11 @@
  * with `rtlab lab answer ftrace ...`, and the grade compares.
  *
  * Everything declared here is pure (no I/O, no clock, no globals) so that
- * the unit tests call it directly; the run itself is in lab_ftrace.c. The
+ * the unit tests call it directly; the run itself is in lab_ftrace.c and
+ * the files beside it (lab_ftrace_int.h says which does what). The
  * exception is the live model, which a run keeps current for a screen.
+ * What a screen or a report reads of a finished run's document is in
+ * lab_ftrace_doc.h.
  */
 #ifndef RTLAB_LABS_LAB_FTRACE_H
 #define RTLAB_LABS_LAB_FTRACE_H
