@@ -12,8 +12,9 @@
  * file), struct lab_result (the one results document a run produces) and
  * struct grade_report (the named checks a grade found passed or failed).
  * run() measures and fills the result; grade() is a pure function of the
- * result; text() turns a result into the table a person reads. None of them
- * prints.
+ * result; views() turns a result into the tables a person reads (text()
+ * into the CLI's summary, until the front ends draw the views). None of
+ * them prints.
  */
 #ifndef RTLAB_LABS_LAB_H
 #define RTLAB_LABS_LAB_H

@@ -13,8 +13,11 @@
  * with `rtlab lab answer ftrace ...`, and the grade compares.
  *
  * Everything declared here is pure (no I/O, no clock, no globals) so that
- * the unit tests call it directly; the run itself is in lab_ftrace.c. The
+ * the unit tests call it directly; the run itself is in lab_ftrace.c and
+ * the files beside it (lab_ftrace_int.h says which does what). The
  * exception is the live model, which a run keeps current for a screen.
+ * What a screen or a report reads of a finished run's document is in
+ * lab_ftrace_doc.h.
  */
 #ifndef RTLAB_LABS_LAB_FTRACE_H
 #define RTLAB_LABS_LAB_FTRACE_H
@@ -26,6 +29,7 @@
 #include <sys/types.h>
 
 #include "labs/lab.h"
+#include "trace/trace_ctl.h"
 
 struct trace_wake_calc;
 
@@ -90,6 +94,37 @@ int ftrace_params_parse(int argc, char **argv, struct ftrace_params *p, char **c
 /* True for the six latency tracers tracer mode can run. */
 bool ftrace_is_latency_tracer(const char *name);
 
+#define FTRACE_NLAT_TRACERS 6u
+
+/*
+ * What tracer mode can run on a machine: the six latency tracers, each with
+ * the kernel option and the bundled kernels that have it, and whether this
+ * machine's kernel offers it. Event mode needs tracefs and the two sched
+ * events only, which is what the doctor's tier for the lab says.
+ */
+struct ftrace_offer {
+	bool known;			/* available_tracers was read: `present` is measured */
+	unsigned int ntracers;
+	struct trace_tracer_info tracers[FTRACE_NLAT_TRACERS];	/* in trace_ctl's order */
+};
+
+/**
+ * ftrace_offer_fill - which latency tracers tracer mode can run, from what a probe read
+ * @o: filled (the caller's storage)
+ * @known: available_tracers could be read (the doctor's tracefs.accessible)
+ * @available: the names in it (the doctor's tracefs.tracers); ignored unless @known
+ * @navailable: their number
+ *
+ * Pure: it reads no file, so a screen can tell what the lab can run from
+ * the doctor's report alone. Without @known every tracer is listed, none
+ * present.
+ */
+void ftrace_offer_fill(struct ftrace_offer *o, bool known, char *const *available,
+		       size_t navailable);
+
+/* ftrace_offer_first - index of the first tracer present, or -1 when tracer mode cannot run. */
+int ftrace_offer_first(const struct ftrace_offer *o);
+
 /* ---- The hunt ------------------------------------------------------------------ */
 
 enum ftrace_injector {
@@ -116,6 +151,24 @@ struct ftrace_hunt_truth {
  * @out: filled (the caller's storage)
  */
 void ftrace_hunt_pick(uint64_t seed, enum ftrace_injector inj, struct ftrace_hunt_truth *out);
+
+/* A cause a hunt can plant: what `rtlab lab answer ftrace cause` is compared with. */
+struct ftrace_hunt_cause {
+	const char *kind;		/* static, e.g. "fifo_spin" */
+	enum ftrace_injector injector;	/* the injector that plants it */
+};
+
+/**
+ * ftrace_hunt_causes - every cause ftrace_hunt_pick() can plant
+ * @out: receives at most @max causes: the user-space hog's first, then the
+ *       module's, each by name; a kind both injectors plant is listed once,
+ *       under the user-space hog
+ * @max: room in @out
+ *
+ * Returns the number of causes, which may be more than @max (then only @max
+ * were written).
+ */
+size_t ftrace_hunt_causes(struct ftrace_hunt_cause *out, size_t max);
 
 /* "module" or "user"; ftrace_injector_from_name() returns -1 for anything else. */
 const char *ftrace_injector_name(enum ftrace_injector inj);

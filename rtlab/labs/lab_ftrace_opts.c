@@ -1,8 +1,9 @@
 /*
  * lab_ftrace_opts: the pure parts of the ftrace lab: its option parser,
- * the hunt's seeded choice of a cause and its check value, and the two
- * readers of the reference tools' output (rtla timerlat hist, trace-cmd
- * report) used by the cross-check. No I/O, clock or globals here, so the
+ * what tracer mode can run given the tracers a probe found, the hunt's
+ * seeded choice of a cause, the list of all causes and the check value,
+ * and the two readers of the reference tools' output (rtla timerlat hist,
+ * trace-cmd report) used by the cross-check. No I/O, clock or globals here, so the
  * unit tests drive every function with made-up input.
  *
  * The hunt's causes and the functions they run in come from the two
@@ -21,6 +22,7 @@
 
 #include "core/rt_err.h"
 #include "labs/lab_latency.h"
+#include "trace/trace_ctl.h"
 #include "trace/trace_events.h"
 #include "trace/trace_hog.h"
 
@@ -36,6 +38,34 @@ bool ftrace_is_latency_tracer(const char *name)
 		if (!strcmp(*t, name))
 			return true;
 	return false;
+}
+
+void ftrace_offer_fill(struct ftrace_offer *o, bool known, char *const *available,
+		       size_t navailable)
+{
+	memset(o, 0, sizeof(*o));
+	o->known = known;
+	for (const char *const *t = latency_tracers; *t; t++) {
+		const struct trace_tracer_info *ti = trace_ctl_tracer_lookup(*t);
+		struct trace_tracer_info *e;
+
+		if (!ti || o->ntracers >= FTRACE_NLAT_TRACERS)
+			continue;
+		e = &o->tracers[o->ntracers++];
+		*e = *ti;
+		e->present = false;
+		for (size_t i = 0; known && available && i < navailable; i++)
+			if (available[i] && !strcmp(available[i], *t))
+				e->present = true;
+	}
+}
+
+int ftrace_offer_first(const struct ftrace_offer *o)
+{
+	for (unsigned int i = 0; i < o->ntracers; i++)
+		if (o->tracers[i].present)
+			return (int)i;
+	return -1;
 }
 
 void ftrace_params_init(struct ftrace_params *p)
@@ -203,6 +233,42 @@ void ftrace_hunt_pick(uint64_t seed, enum ftrace_injector inj, struct ftrace_hun
 		out->burst_us = 500 + 500 * (unsigned int)(r2 % 4);
 		out->period_us = 50000;
 	}
+}
+
+static int cause_cmp(const void *a, const void *b)
+{
+	const struct ftrace_hunt_cause *x = a, *y = b;
+
+	if (x->injector != y->injector)
+		return x->injector == FTRACE_INJ_USER ? -1 : 1;
+	return strcmp(x->kind, y->kind);
+}
+
+size_t ftrace_hunt_causes(struct ftrace_hunt_cause *out, size_t max)
+{
+	const struct ftrace_hunt_truth *tabs[] = { user_causes, module_causes };
+	const size_t ns[] = { sizeof(user_causes) / sizeof(user_causes[0]),
+			      sizeof(module_causes) / sizeof(module_causes[0]) };
+	struct ftrace_hunt_cause all[sizeof(user_causes) / sizeof(user_causes[0]) +
+				    sizeof(module_causes) / sizeof(module_causes[0])];
+	size_t n = 0;
+
+	for (size_t t = 0; t < 2; t++) {
+		for (size_t i = 0; i < ns[t]; i++) {
+			bool seen = false;
+
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = !strcmp(all[k].kind, tabs[t][i].kind);
+			if (seen)
+				continue;
+			all[n].kind = tabs[t][i].kind;
+			all[n++].injector = tabs[t][i].injector;
+		}
+	}
+	qsort(all, n, sizeof(all[0]), cause_cmp);
+	if (out && max)
+		memcpy(out, all, (n < max ? n : max) * sizeof(all[0]));
+	return n;
 }
 
 const char *ftrace_injector_name(enum ftrace_injector inj)

@@ -1,7 +1,8 @@
 /*
  * trace_explain: the words for a latency trace, and the loading that both
- * the viewer and `rtlab trace explain` need (raw file or results document,
- * lines indexed, parsed once).
+ * the viewer and `rtlab trace explain` need (the text copied, lines
+ * indexed, parsed once). Taking a trace out of a results document is the
+ * lab's business (lab_ftrace_doc.c), so this file knows no lab.
  *
  * The sentences are built from the parsed model only, never from guesses:
  * a fact the header does not carry (no task line, no "started at") is left
@@ -18,52 +19,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <jansson.h>
-
 #include "core/rt_err.h"
 #include "core/rt_file.h"
-#include "core/rt_result.h"
-
-#define TE_TRACER_MODE_HINT \
-	"to record one, run 'rtlab lab run ftrace --mode tracer --json FILE' on a kernel " \
-	"with latency tracers, e.g. in the classroom VM ('rtlab vm run --kernel lab')"
 
 /* ---- Loading ---- */
-
-/*
- * The trace inside an ftrace lab results document. *text is borrowed from
- * @doc. Returns 0, or -EINVAL with a cause saying what the document holds.
- */
-static int te_from_results(json_t *doc, const char *name, const char **text, size_t *len,
-			   bool *truncated, char **cause)
-{
-	json_t *lab = json_object_get(doc, "lab");
-	json_t *extra = json_object_get(doc, "extra"), *tracer, *tt, *mode;
-
-	if (!json_is_string(lab) || strcmp(json_string_value(lab), "ftrace"))
-		return rt_err(cause, -EINVAL, "%s: results of the %s lab, which records no "
-			      "tracer trace; only the ftrace lab does (" TE_TRACER_MODE_HINT ")",
-			      name, json_is_string(lab) ? json_string_value(lab) : "unnamed");
-	mode = json_object_get(extra, "mode");
-	tracer = json_object_get(extra, "tracer");
-	tt = json_object_get(tracer, "trace_text");
-	if (json_is_string(mode) && !strcmp(json_string_value(mode), "events") && !tt)
-		return rt_err(cause, -EINVAL, "%s: an event-mode run of the ftrace lab: it "
-			      "measured wake-ups from sched events and holds no tracer trace; "
-			      TE_TRACER_MODE_HINT, name);
-	if (!json_is_object(tracer))
-		return rt_err(cause, -EINVAL, "%s: this ftrace results document has no "
-			      "extra.tracer, so it holds no tracer trace; " TE_TRACER_MODE_HINT,
-			      name);
-	if (!json_is_string(tt))
-		return rt_err(cause, -EINVAL, "%s: the tracer's trace could not be read during "
-			      "that run (extra.tracer.trace_text is %s); run it again, as root",
-			      name, tt ? "not text" : "missing");
-	*text = json_string_value(tt);
-	*len = json_string_length(tt);
-	*truncated = json_is_true(json_object_get(tracer, "trace_text_truncated"));
-	return 0;
-}
 
 /* A copy of @text that draws safely: tabs and CRs become blanks, other controls '?'. */
 static char *te_clean_copy(const char *text, size_t len)
@@ -120,17 +79,14 @@ static void te_find_marks(struct trace_explain *x)
 	}
 }
 
-int trace_explain_load(const char *text, size_t len, const char *name,
-		       struct trace_explain **out, char **cause)
+int trace_explain_load_src(const struct trace_explain_src *src, struct trace_explain **out,
+			   char **cause)
 {
-	struct rt_result *res = NULL;
+	const char *name = src->name ? src->name : "trace";
 	struct trace_explain *x;
-	size_t i = 0;
 	int ret;
 
 	*out = NULL;
-	if (!name)
-		name = "trace";
 	x = calloc(1, sizeof(*x));
 	if (!x)
 		return rt_err(cause, -ENOMEM, "out of memory");
@@ -139,38 +95,32 @@ int trace_explain_load(const char *text, size_t len, const char *name,
 		ret = rt_err(cause, -ENOMEM, "out of memory");
 		goto out_free;
 	}
-	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
-			   text[i] == '\r'))
-		i++;
-	if (i < len && text[i] == '{') {
-		/* Validated as `lab report` and `grade` do, before anything is used. */
-		ret = rt_result_parse(text, len, name, &res, cause);
-		if (ret)
-			goto out_free;
-		ret = te_from_results(rt_result_json(res), name, &text, &len, &x->truncated,
-				      cause);
-		if (ret)
-			goto out_free;
-		x->from_results = true;
-	}
-	ret = trace_latency_parse(text, len, name, &x->trace, cause);
+	x->from_results = src->from_results;
+	x->truncated = src->truncated;
+	ret = trace_latency_parse(src->text, src->len, name, &x->trace, cause);
 	if (ret)
 		goto out_free;
-	x->text = te_clean_copy(text, len);
-	x->len = len;
+	x->text = te_clean_copy(src->text, src->len);
+	x->len = src->len;
 	if (!x->text || te_index_lines(x)) {
 		ret = rt_err(cause, -ENOMEM, "out of memory");
 		goto out_free;
 	}
 	te_find_marks(x);
-	rt_result_free(res);
 	*out = x;
 	return 0;
 
 out_free:
-	rt_result_free(res);
 	trace_explain_free(x);
 	return ret;
+}
+
+int trace_explain_load(const char *text, size_t len, const char *name,
+		       struct trace_explain **out, char **cause)
+{
+	struct trace_explain_src src = { .text = text, .len = len, .name = name };
+
+	return trace_explain_load_src(&src, out, cause);
 }
 
 int trace_explain_read_file(const char *path, char **text, size_t *len, char **cause)

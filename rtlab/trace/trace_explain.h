@@ -9,9 +9,11 @@
  *
  * A struct trace_explain is a loaded trace: the text as the kernel wrote it
  * (split into lines, so a front end can show any line raw), the parsed model
- * from trace_latency, and where it came from. The input is either a raw
- * `trace` file or a results document (rtlab.result/2 or /1) of the ftrace
- * lab holding the trace in extra.tracer.trace_text. Nothing here prints; every function
+ * from trace_latency, and where it came from. The input is the text of a
+ * trace; when the caller took it out of a results document (the ftrace lab
+ * keeps its tracer's trace there, and lab_ftrace_doc finds it), it says so
+ * in struct trace_explain_src, and the header mentions a trace the document
+ * cut. Nothing here reads results documents or prints; every function
  * appends to an rt_buf or returns a borrowed string.
  */
 #ifndef RTLAB_TRACE_TRACE_EXPLAIN_H
@@ -36,19 +38,38 @@ struct trace_explain {
 	size_t worst_mark;		/* entries[] index of the widest mark (nmarks > 0) */
 };
 
+/* A trace to load, and where the caller found it. */
+struct trace_explain_src {
+	const char *text;		/* borrowed: the trace as the kernel wrote it */
+	size_t len;			/* its length; text need not be NUL-terminated */
+	const char *name;		/* what messages call it (a file name); NULL = "trace" */
+	bool from_results;		/* taken out of a results document */
+	bool truncated;			/* that document says it cut the trace */
+};
+
 /**
- * trace_explain_load - load a trace or an ftrace lab results document
- * @text: the input (need not be NUL-terminated)
+ * trace_explain_load_src - load a trace
+ * @src: the text and its origin; nothing of it is kept (the text is copied)
+ * @out: on success the loaded trace; free it with trace_explain_free()
+ * @cause: on failure, why, naming @src->name (the caller frees)
+ *
+ * Returns 0, -EINVAL when the text holds no trace trace_latency can read,
+ * or -ENOMEM.
+ */
+int trace_explain_load_src(const struct trace_explain_src *src, struct trace_explain **out,
+			   char **cause);
+
+/**
+ * trace_explain_load - load a raw trace file's text
+ * @text: the text (need not be NUL-terminated)
  * @len: its length in bytes
  * @name: what to call the input in messages; NULL means "trace"
- * @out: on success the loaded trace; free it with trace_explain_free()
- * @cause: on failure, why, naming @name (the caller frees)
+ * @out, @cause: as for trace_explain_load_src()
  *
- * Input that starts with '{' (after blanks) is read as JSON: it must be a
- * results document that passes rt_result_parse()'s validation, as for `lab
- * report` and `grade`, of the ftrace lab with extra.tracer.trace_text.
- * Returns 0, -EINVAL when there is no trace in it (a results document of an
- * event-mode run says so and how to record one), or -ENOMEM.
+ * trace_explain_load_src() with nothing said about the origin. A results
+ * document is not a trace: the front ends hand what a learner names to
+ * ftrace_doc_explain_load() (labs/lab_ftrace_doc.h), which takes the trace
+ * out of an ftrace lab document first.
  */
 int trace_explain_load(const char *text, size_t len, const char *name,
 		       struct trace_explain **out, char **cause);

@@ -13,13 +13,16 @@
  * and the tracers stop, the tracefs instances are removed, the journal is
  * replayed, and what was measured is saved as an interrupted document.
  *
- * What the setup panel says about the machine comes from two places that
- * the CLI uses too: the doctor (tier, tracefs, root: whether the lab can
- * run live, and what to do when it cannot) and trace_ctl (which latency
+ * What the setup panel says about the machine comes from the doctor's
+ * report, which the CLI uses too (tier, tracefs, root: whether the lab can
+ * run live, and what to do when it cannot), read by the lab: which latency
  * tracers the kernel offers, and for a missing one the kernel option and
- * the bundled kernel that has it). Choosing an unavailable tracer asks the
- * lab's own check_capabilities(), so the refusal on the status line is the
- * engine's sentence, word for word.
+ * the bundled kernel that has it (ftrace_offer_fill()); which causes a hunt
+ * can plant (ftrace_hunt_causes()). The screen never reads tracefs itself.
+ * Choosing an unavailable tracer asks the lab's own check_capabilities(),
+ * so the refusal on the status line is the engine's sentence, word for
+ * word. The summary reads the run's document through the lab's typed
+ * accessors (ftrace_doc_read()).
  *
  * A finished run is saved at once to the default results path and recorded
  * in the progress file, as the CLI does without --json. The diagnosis form
@@ -49,6 +52,8 @@
 #include "core/rt_file.h"
 #include "core/rt_log.h"
 #include "core/rt_result.h"
+#include "labs/lab_ftrace_doc.h"
+#include "trace/trace_ctl.h"
 #include "ui_frame.h"
 #include "ui_log.h"
 #include "ui_text.h"
@@ -58,8 +63,6 @@
 #define KEY_ESC 27
 #define KEY_TAB '\t'
 #define LABEL_COLS 17
-/* Seeds tried per injector to list every cause ftrace_hunt_pick() plants. */
-#define KIND_SEEDS 1024u
 #define MAX_DOC_BYTES (64u << 20)
 
 /* Durations and thresholds the +/- keys step through. */
@@ -96,7 +99,7 @@ static unsigned int step(const unsigned int *steps, size_t n, unsigned int v, in
 
 static unsigned int nrows(const struct ui_lab_ftrace *s)
 {
-	return s->ntracers + 6;
+	return s->offer.ntracers + 6;
 }
 
 /* Which setting row @cursor is; *tracer gets the tracer's index on a tracer row. */
@@ -105,11 +108,11 @@ static enum setup_row row_of(const struct ui_lab_ftrace *s, unsigned int cursor,
 	*tracer = -1;
 	if (cursor == 0)
 		return ROW_MODE;
-	if (cursor <= s->ntracers) {
+	if (cursor <= s->offer.ntracers) {
 		*tracer = (int)cursor - 1;
 		return ROW_TRACER;
 	}
-	return (enum setup_row)(cursor - s->ntracers - 1 + ROW_THRESHOLD);
+	return (enum setup_row)(cursor - s->offer.ntracers - 1 + ROW_THRESHOLD);
 }
 
 static bool can_run_live(const struct ui_lab_ftrace *s)
@@ -118,70 +121,26 @@ static bool can_run_live(const struct ui_lab_ftrace *s)
 }
 
 /*
- * The latency tracers tracer mode can run, with presence from tracefs and,
- * for each, the kernel option and the bundled kernels that have it. Without
- * tracefs the names still come from the doctor's list, marked unknown.
+ * The latency tracers tracer mode can run, with presence from the doctor's
+ * reading of available_tracers and, for each, the kernel option and the
+ * bundled kernels that have it. Without tracefs the names are still listed,
+ * marked unknown.
  */
 static void load_tracers(struct ui_lab_ftrace *s)
 {
-	struct trace_tracer_info all[TRACE_CTL_NTRACERS];
-	char *cause = NULL;
+	const struct doctor_tracefs *tf = &s->doctor.tracefs;
+	bool known = s->have_doctor && tf->accessible;
 
-	s->ntracers = 0;
-	if (trace_ctl_probe_tracers(all, NULL, &cause) == 0) {
-		for (size_t i = 0; i < TRACE_CTL_NTRACERS; i++)
-			if (ftrace_is_latency_tracer(all[i].name) &&
-			    s->ntracers < UI_FTRACE_MAX_TRACERS)
-				s->tracers[s->ntracers++] = all[i];
-		return;
-	}
-	s->tracers_error = cause ? cause : strdup("tracefs could not be read");
-	for (int t = 0; t < DOCTOR_TRACER_COUNT; t++) {
-		const char *name = doctor_tracer_name((enum doctor_tracer)t);
-		const struct trace_tracer_info *ti = trace_ctl_tracer_lookup(name);
-
-		if (ti && ftrace_is_latency_tracer(name) && s->ntracers < UI_FTRACE_MAX_TRACERS) {
-			s->tracers[s->ntracers] = *ti;
-			s->tracers[s->ntracers++].present = false;
-		}
-	}
+	ftrace_offer_fill(&s->offer, known, known ? tf->tracers : NULL,
+			  known ? tf->ntracers : 0);
 }
 
-static int kind_cmp(const void *a, const void *b)
-{
-	const struct ui_ftrace_kind *x = a, *y = b;
-
-	if (x->injector != y->injector)
-		return x->injector < y->injector ? -1 : 1;
-	return strcmp(x->name, y->name);
-}
-
-/*
- * The causes the grader accepts are exactly what ftrace_hunt_pick() can
- * plant, so the list is taken from it rather than written a second time:
- * its seeds are well mixed, and a thousand of them reach every entry of
- * each (short) table.
- */
+/* The causes the grader accepts are exactly what the lab can plant. */
 static void collect_kinds(struct ui_lab_ftrace *s)
 {
-	static const enum ftrace_injector injs[] = { FTRACE_INJ_USER, FTRACE_INJ_MODULE };
+	size_t n = ftrace_hunt_causes(s->kinds, UI_FTRACE_MAX_KINDS);
 
-	s->nkinds = 0;
-	for (size_t k = 0; k < sizeof(injs) / sizeof(injs[0]); k++) {
-		for (uint64_t seed = 0; seed < KIND_SEEDS; seed++) {
-			struct ftrace_hunt_truth t;
-			bool seen = false;
-
-			ftrace_hunt_pick(seed, injs[k], &t);
-			for (unsigned int i = 0; i < s->nkinds && !seen; i++)
-				seen = !strcmp(s->kinds[i].name, t.kind);
-			if (!seen && s->nkinds < UI_FTRACE_MAX_KINDS) {
-				s->kinds[s->nkinds].name = t.kind;
-				s->kinds[s->nkinds++].injector = injs[k];
-			}
-		}
-	}
-	qsort(s->kinds, s->nkinds, sizeof(s->kinds[0]), kind_cmp);
+	s->nkinds = (unsigned int)(n < UI_FTRACE_MAX_KINDS ? n : UI_FTRACE_MAX_KINDS);
 }
 
 static void start_run(void *owner);
@@ -274,7 +233,7 @@ static int ask_lab(struct ui_lab_ftrace *s, const char *tracer, char **cause)
 static void choose_tracer(struct ui_lab_ftrace *s, int i)
 {
 	char *cause = NULL;
-	int ret = ask_lab(s, s->tracers[i].name, &cause);
+	int ret = ask_lab(s, s->offer.tracers[i].name, &cause);
 
 	if (ret) {
 		ui_lab_run_say(&s->run, true, "%s", cause ? cause : strerror(-ret));
@@ -283,7 +242,7 @@ static void choose_tracer(struct ui_lab_ftrace *s, int i)
 	}
 	s->tracer = i;
 	s->mode = FTRACE_MODE_TRACER;
-	ui_lab_run_say(&s->run, false, "tracer mode with %s", s->tracers[i].name);
+	ui_lab_run_say(&s->run, false, "tracer mode with %s", s->offer.tracers[i].name);
 }
 
 static void toggle_mode(struct ui_lab_ftrace *s)
@@ -294,11 +253,8 @@ static void toggle_mode(struct ui_lab_ftrace *s)
 			       "on any kernel");
 		return;
 	}
-	if (s->tracer < 0) {
-		for (unsigned int i = 0; i < s->ntracers && s->tracer < 0; i++)
-			if (s->tracers[i].present)
-				s->tracer = (int)i;
-	}
+	if (s->tracer < 0)
+		s->tracer = ftrace_offer_first(&s->offer);
 	if (s->tracer < 0) {
 		char *cause = NULL;
 		int ret = ask_lab(s, NULL, &cause);
@@ -346,7 +302,7 @@ static void start_run(void *owner)
 		return;
 	}
 	ret = build_params(s, s->mode, s->mode == FTRACE_MODE_TRACER && s->tracer >= 0 ?
-			   s->tracers[s->tracer].name : NULL, &s->params, &cause);
+			   s->offer.tracers[s->tracer].name : NULL, &s->params, &cause);
 	if (ret) {
 		ui_lab_run_say(&s->run, true, "%s", cause ? cause : "bad settings");
 		free(cause);
@@ -422,27 +378,15 @@ void ui_lab_ftrace_fini(struct ui_lab_ftrace *s)
 		ftrace_live_fini(&s->live);
 	if (s->have_doctor)
 		doctor_report_fini(&s->doctor);
-	free(s->tracers_error);
 	memset(s, 0, sizeof(*s));
 }
 
 /* ---- The summary's actions: viewer, diagnosis, grade ------------------------------ */
 
-static const char *jstr(json_t *o, const char *k)
+/* The run's document read through the lab (empty when there is none). */
+static void read_doc(const struct ui_lab_ftrace *s, struct ftrace_doc *d)
 {
-	const char *v = json_string_value(json_object_get(o, k));
-
-	return v ? v : "";
-}
-
-static double jnum(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
-static json_t *doc_extra(const struct ui_lab_ftrace *s)
-{
-	return json_object_get(ui_lab_run_result(&s->run) ? rt_result_json(ui_lab_run_result(&s->run)) : NULL, "extra");
+	ftrace_doc_read(ui_lab_run_result(&s->run), d);
 }
 
 /* The viewer on the saved document's text (extra.tracer.trace_text in tracer mode). */
@@ -477,22 +421,24 @@ static void open_viewer(struct ui_lab_ftrace *s)
 /* The tracer names of the form: "events", then the latency tracers. */
 static unsigned int form_ntracers(const struct ui_lab_ftrace *s)
 {
-	return 1 + s->ntracers;
+	return 1 + s->offer.ntracers;
 }
 
 static const char *form_tracer(const struct ui_lab_ftrace *s, unsigned int i)
 {
-	return i == 0 || i > s->ntracers ? "events" : s->tracers[i - 1].name;
+	return i == 0 || i > s->offer.ntracers ? "events" : s->offer.tracers[i - 1].name;
 }
 
 /* Open the form, filled with the answers stored so far (else the run's injector's first cause). */
 static void open_form(struct ui_lab_ftrace *s)
 {
-	json_t *hunt = json_object_get(doc_extra(s), "hunt");
-	int inj = ftrace_injector_from_name(jstr(hunt, "injector"));
+	struct ftrace_doc d;
 	char *prev = NULL;
+	int inj;
 
-	if (!hunt) {
+	read_doc(s, &d);
+	inj = ftrace_injector_from_name(d.hunt.injector);
+	if (!d.hunt.present) {
 		ui_lab_run_say(&s->run, true, "this run planted no cause: turn Hunt on in the "
 			       "setup (r), run it, then diagnose");
 		return;
@@ -505,7 +451,7 @@ static void open_form(struct ui_lab_ftrace *s)
 		}
 	if (lab_answer_get(NULL, s->run.lab->name, "cause", &prev, NULL) == 0 && prev)
 		for (unsigned int i = 0; i < s->nkinds; i++)
-			if (!strcmp(s->kinds[i].name, prev))
+			if (!strcmp(s->kinds[i].kind, prev))
 				s->form.kind = i;
 	free(prev);
 	prev = NULL;
@@ -535,7 +481,7 @@ static void submit_form(struct ui_lab_ftrace *s)
 	char *cause = NULL;
 	int ret = 0;
 
-	vals[0] = s->kinds[s->form.kind].name;
+	vals[0] = s->kinds[s->form.kind].kind;
 	vals[1] = s->form.function;
 	vals[2] = form_tracer(s, s->form.tracer);
 	if (!s->form.function[0]) {
@@ -903,14 +849,14 @@ static void draw_setup(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int h
 				 "events: sched_waking -> sched_switch, on any kernel");
 			break;
 		case ROW_TRACER: {
-			const struct trace_tracer_info *ti = &s->tracers[t];
+			const struct trace_tracer_info *ti = &s->offer.tracers[t];
 			bool chosen = tracer_mode && s->tracer == t;
 
 			label = t == 0 ? "Tracer" : "";
 			if (ti->present)
 				snprintf(value, sizeof(value), "(%s) %-15s here",
 					 chosen ? "*" : " ", ti->name);
-			else if (s->tracers_error)	/* the tracefs line above says why */
+			else if (!s->offer.known)	/* the tracefs line above says why */
 				snprintf(value, sizeof(value), "( ) %-15s unknown: %s [in %s]",
 					 ti->name, ti->config,
 					 trace_ctl_bundled_str(ti->bundled));
@@ -1063,7 +1009,7 @@ static void draw_form(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int h,
 {
 	const struct ui_ftrace_form *f = &s->form;
 	int bw = cols - 4 < 76 ? cols - 4 : 76, bh = 10, by, bx, r;
-	const struct ui_ftrace_kind *k = s->nkinds ? &s->kinds[f->kind] : NULL;
+	const struct ftrace_hunt_cause *k = s->nkinds ? &s->kinds[f->kind] : NULL;
 	char line[256];
 
 	if (bh > h)
@@ -1074,7 +1020,7 @@ static void draw_form(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int h,
 	ui_frame_clear(win, by, x, bh, cols);
 	ui_frame_draw(win, by, bx, bh, bw, "Diagnosis of the hunt");
 	r = by + 2;
-	snprintf(line, sizeof(line), "< %s >   %s", k ? k->name : "?", k ?
+	snprintf(line, sizeof(line), "< %s >   %s", k ? k->kind : "?", k ?
 		 (k->injector == FTRACE_INJ_MODULE ? "kernel module" : "user-space hog") : "");
 	put_setting(win, r++, bx + 1, bw - 2, f->field == UI_FTRACE_FIELD_CAUSE, "Cause", line,
 		    UI_ROLE_NORMAL);
@@ -1125,57 +1071,57 @@ static void draw_done(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int h,
 		"Left/Right", "choose", "Tab", "next field", "Enter", "store and grade",
 		"Esc", "cancel",
 	};
-	json_t *doc = ui_lab_run_result(&s->run) ? rt_result_json(ui_lab_run_result(&s->run)) : NULL;
-	json_t *extra = json_object_get(doc, "extra"), *n;
-	json_t *pr = json_object_get(extra, "probe"), *ev = json_object_get(extra, "events");
-	json_t *tr = json_object_get(extra, "tracer"), *hunt = json_object_get(extra, "hunt");
+	json_t *doc = ui_lab_run_result(&s->run) ? rt_result_json(ui_lab_run_result(&s->run)) : NULL, *n;
+	struct ftrace_doc d;
+	const struct ftrace_doc_probe *pr = &d.probe;
+	const struct ftrace_doc_events *ev = &d.events;
+	const struct ftrace_doc_tracer *tr = &d.tracer;
+	const struct ftrace_doc_hunt *hunt = &d.hunt;
 	int row = y, bottom = y + h - 2;
 	char line[600];
 	size_t i;
 
+	read_doc(s, &d);
 	ui_frame_bar(win, row, x, cols, UI_ROLE_TITLE);
 	snprintf(line, sizeof(line), "Ftrace lab: %s (%s mode%s)", ui_lab_run_interrupted(&s->run) ?
 		 "stopped early, partial results" : "done",
-		 !strcmp(jstr(extra, "mode"), "tracer") ? "tracer" : "event",
-		 hunt ? ", hunt" : "");
+		 d.mode == FTRACE_MODE_TRACER ? "tracer" : "event",
+		 hunt->present ? ", hunt" : "");
 	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_TITLE);
 	row++;
 	snprintf(line, sizeof(line), "%-8s %10s %9s %9s %10s", "", "wake-ups", "p50 us", "p99 us",
 		 "max us");
 	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_LABEL);
 	snprintf(line, sizeof(line), "%-8s %10lld %9.0f %9.0f %10.2f  (%s)", "probe",
-		 (long long)jnum(pr, "count"), jnum(pr, "p50_us"), jnum(pr, "p99_us"),
-		 jnum(pr, "max_us"), jstr(pr, "policy"));
+		 (long long)pr->d.count, pr->d.p50_us, pr->d.p99_us, pr->d.max_us, pr->policy);
 	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
 	snprintf(line, sizeof(line), "%-8s %10lld %9.0f %9.0f %10.2f  (matched; %lld lost)",
-		 "events", (long long)jnum(ev, "matched_count"), jnum(ev, "p50_us"),
-		 jnum(ev, "p99_us"), jnum(ev, "max_us"), (long long)jnum(ev, "lost_count"));
+		 "events", (long long)ev->d.count, ev->d.p50_us, ev->d.p99_us, ev->d.max_us,
+		 (long long)ev->lost);
 	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
-	snprintf(line, sizeof(line), "Agreement: %s",
-		 jstr(json_object_get(extra, "agreement"), "verdict"));
+	snprintf(line, sizeof(line), "Agreement: %s", d.agreement.verdict);
 	put_wrapped(win, &row, bottom, x + 1, cols - 2, line, 2, UI_ROLE_NORMAL);
-	if (tr && json_is_number(json_object_get(tr, "latency_us")))
+	if (tr->present && tr->have_latency)
 		snprintf(line, sizeof(line), "Tracer %s: worst latency %lld us (threshold %lld us, "
-			 "%s); v shows its trace", jstr(tr, "name"),
-			 (long long)jnum(tr, "latency_us"), (long long)jnum(tr, "threshold_us"),
-			 json_is_true(json_object_get(tr, "top_level")) ? "top level" :
+			 "%s); v shows its trace", tr->name, (long long)tr->latency_us,
+			 (long long)tr->threshold_us, tr->top_level ? "top level" :
 			 "in an instance");
-	else if (tr)
+	else if (tr->present)
 		snprintf(line, sizeof(line), "Tracer %s: no latency parsed from its trace (see "
-			 "the notes); v shows the raw trace", jstr(tr, "name"));
+			 "the notes); v shows the raw trace", tr->name);
 	else
 		snprintf(line, sizeof(line), "Tracer: none (event mode)");
 	if (row < bottom)
 		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
-	if (hunt && row < bottom) {
+	if (hunt->present && row < bottom) {
 		if (s->seed_typed)
 			snprintf(line, sizeof(line), "Hunt: seed %s, %s injector, %lld sections "
-				 "planted. d: diagnose", jstr(hunt, "seed"), jstr(hunt, "injector"),
-				 (long long)jnum(hunt, "planted_count"));
+				 "planted. d: diagnose", hunt->seed, hunt->injector,
+				 (long long)hunt->planted);
 		else
 			snprintf(line, sizeof(line), "Hunt: random seed (hidden), %s injector, "
-				 "%lld sections planted. d: diagnose", jstr(hunt, "injector"),
-				 (long long)jnum(hunt, "planted_count"));
+				 "%lld sections planted. d: diagnose", hunt->injector,
+				 (long long)hunt->planted);
 		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_SECTION);
 	}
 	if (row < bottom) {
@@ -1186,7 +1132,7 @@ static void draw_done(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int h,
 	}
 	row++;
 	if (s->graded)
-		row = draw_grade(s, win, row, bottom, x, cols, jstr(hunt, "seed"));
+		row = draw_grade(s, win, row, bottom, x, cols, hunt->seed);
 	json_array_foreach(json_object_get(doc, "notes"), i, n) {
 		if (row >= bottom)
 			break;

@@ -25,13 +25,11 @@
 #include "doctor/doctor.h"
 #include "labs/lab.h"
 #include "labs/lab_ftrace.h"
-#include "trace/trace_ctl.h"
 #include "ui_help.h"
 #include "ui_lab_run.h"
 
 struct ui_trace_view;
 
-#define UI_FTRACE_MAX_TRACERS TRACE_CTL_NTRACERS
 #define UI_FTRACE_MAX_KINDS 16u
 #define UI_FTRACE_SEED_MAX 21u		/* 20 digits hold any 64-bit seed */
 #define UI_FTRACE_FUNC_MAX 96u
@@ -49,13 +47,7 @@ struct ui_ftrace_form {
 	enum ui_ftrace_field field;	/* the one keys go to */
 	unsigned int kind;		/* index into the screen's kinds */
 	char function[UI_FTRACE_FUNC_MAX];
-	unsigned int tracer;		/* 0 = "events", else 1 + index into the screen's tracers */
-};
-
-/* A cause the grader accepts: what ftrace_hunt_pick() can plant. */
-struct ui_ftrace_kind {
-	const char *name;		/* static, from the lab's tables */
-	enum ftrace_injector injector;
+	unsigned int tracer;		/* 0 = "events", else 1 + index into offer.tracers */
 };
 
 struct ui_lab_ftrace {
@@ -65,10 +57,8 @@ struct ui_lab_ftrace {
 	/* Setup */
 	unsigned int cursor;		/* a row of the settings */
 	enum ftrace_mode mode;
-	struct trace_tracer_info tracers[UI_FTRACE_MAX_TRACERS];	/* the latency tracers */
-	unsigned int ntracers;
-	char *tracers_error;		/* owned: why presence is unknown (no tracefs), or NULL */
-	int tracer;			/* the chosen one (index into tracers), -1 = none */
+	struct ftrace_offer offer;	/* the latency tracers, from the doctor's report */
+	int tracer;			/* the chosen one (index into offer.tracers), -1 = none */
 	unsigned int threshold_us;
 	bool function_trace;
 	bool hunt;
@@ -77,7 +67,7 @@ struct ui_lab_ftrace {
 	struct doctor_report doctor;	/* owned; probed once at init */
 	bool have_doctor;
 	const struct doctor_lab *dlab;	/* borrowed from doctor */
-	struct ui_ftrace_kind kinds[UI_FTRACE_MAX_KINDS];
+	struct ftrace_hunt_cause kinds[UI_FTRACE_MAX_KINDS];	/* what the lab can plant */
 	unsigned int nkinds;
 
 	/* What the run's ctx borrows: the options and the live model. */
@@ -97,8 +87,8 @@ struct ui_lab_ftrace {
 /**
  * ui_lab_ftrace_init - the setup panel for @lab (lab_ftrace)
  *
- * Probes the machine once (the doctor without side effects, and the
- * tracers tracefs offers). Returns 0 or a negative errno; release with
+ * Probes the machine once (the doctor without side effects: the tracers
+ * come from its report). Returns 0 or a negative errno; release with
  * ui_lab_ftrace_fini() in either case, which also stops a run that is on.
  */
 int ui_lab_ftrace_init(struct ui_lab_ftrace *s, const struct lab_ops *lab);

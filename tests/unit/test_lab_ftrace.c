@@ -1,6 +1,7 @@
 /*
  * test_lab_ftrace: the ftrace lab's pure parts: option parsing, the hunt's
- * seeded choice and checksum, the cross-check parsers, and the grade on
+ * seeded choice, checksum and list of causes, what tracer mode can run from
+ * the tracers a probe found, the cross-check parsers, and the grade on
  * hand-built documents (each check made to pass and to fail).
  */
 #include <setjmp.h>
@@ -146,6 +147,89 @@ static void test_hunt_deterministic(void **state)
 	assert_int_equal(ftrace_injector_from_name("module"), FTRACE_INJ_MODULE);
 	assert_int_equal(ftrace_injector_from_name("user"), FTRACE_INJ_USER);
 	assert_int_equal(ftrace_injector_from_name("kernel"), -1);
+}
+
+/*
+ * The list of causes is exactly what the seeds plant: every cause a thousand
+ * seeds pick is listed under its injector, and every listed one is picked.
+ */
+static void test_hunt_causes(void **state)
+{
+	struct ftrace_hunt_cause c[16];
+	bool picked[16] = { false };
+	size_t n;
+
+	(void)state;
+	n = ftrace_hunt_causes(c, 16);
+	assert_int_equal(n, 7);		/* three user-space hogs, four module sections */
+	for (size_t i = 0; i < n; i++) {
+		/* The hog's first, then the module's, each by name. */
+		if (i > 0 && c[i].injector == c[i - 1].injector)
+			assert_true(strcmp(c[i - 1].kind, c[i].kind) < 0);
+		if (i > 0)
+			assert_false(c[i - 1].injector == FTRACE_INJ_MODULE &&
+				     c[i].injector == FTRACE_INJ_USER);
+	}
+	assert_int_equal(c[0].injector, FTRACE_INJ_USER);
+	assert_string_equal(c[0].kind, "fault_storm");
+	assert_int_equal(c[n - 1].injector, FTRACE_INJ_MODULE);
+	for (int inj = 0; inj < 2; inj++) {
+		for (uint64_t seed = 0; seed < 1024; seed++) {
+			struct ftrace_hunt_truth t;
+			size_t i;
+
+			ftrace_hunt_pick(seed, (enum ftrace_injector)inj, &t);
+			for (i = 0; i < n; i++)
+				if (!strcmp(c[i].kind, t.kind))
+					break;
+			assert_true(i < n);
+			assert_int_equal(c[i].injector, t.injector);
+			picked[i] = true;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		assert_true(picked[i]);
+	/* A short array gets the first ones; the count is still all of them. */
+	memset(c, 0, sizeof(c));
+	assert_int_equal(ftrace_hunt_causes(c, 2), 7);
+	assert_non_null(c[1].kind);
+	assert_null(c[2].kind);
+	assert_int_equal(ftrace_hunt_causes(NULL, 0), 7);
+}
+
+/* What tracer mode can run, from the names a probe read in available_tracers. */
+static void test_offer(void **state)
+{
+	char *avail[] = { "blk", "wakeup_rt", "function", "nop", "preemptoff" };
+	struct ftrace_offer o;
+
+	(void)state;
+	ftrace_offer_fill(&o, true, avail, 5);
+	assert_true(o.known);
+	assert_int_equal(o.ntracers, FTRACE_NLAT_TRACERS);
+	for (unsigned int i = 0; i < o.ntracers; i++) {
+		assert_true(ftrace_is_latency_tracer(o.tracers[i].name));
+		assert_non_null(strstr(o.tracers[i].config, "CONFIG_"));
+		assert_int_equal(o.tracers[i].present, !strcmp(o.tracers[i].name, "wakeup_rt") ||
+				 !strcmp(o.tracers[i].name, "preemptoff"));
+	}
+	assert_string_equal(o.tracers[0].name, "irqsoff");
+	assert_string_equal(o.tracers[1].name, "preemptoff");
+	assert_int_equal(ftrace_offer_first(&o), 1);
+
+	/* No latency tracer: tracer mode cannot run; the kernel options are still there. */
+	ftrace_offer_fill(&o, true, avail, 1);
+	assert_int_equal(ftrace_offer_first(&o), -1);
+	assert_string_equal(o.tracers[0].config, "CONFIG_IRQSOFF_TRACER");
+
+	/* Unreadable: every tracer listed, none present, whatever the list says. */
+	ftrace_offer_fill(&o, false, avail, 5);
+	assert_false(o.known);
+	assert_int_equal(o.ntracers, FTRACE_NLAT_TRACERS);
+	assert_int_equal(ftrace_offer_first(&o), -1);
+	ftrace_offer_fill(&o, true, NULL, 0);
+	assert_true(o.known);
+	assert_int_equal(ftrace_offer_first(&o), -1);
 }
 
 /* ---- Cross-check parsers ------------------------------------------------------------ */
@@ -437,6 +521,9 @@ static void test_registry(void **state)
 	assert_string_equal(l->questions[1], "function");
 	assert_string_equal(l->questions[2], "tracer");
 	assert_null(l->questions[3]);
+	assert_ptr_equal(l->views, lab_ftrace.views);
+	assert_non_null(l->views);
+	assert_non_null(l->text);
 }
 
 int main(void)
@@ -446,6 +533,8 @@ int main(void)
 		cmocka_unit_test(test_params_good),
 		cmocka_unit_test(test_params_bad),
 		cmocka_unit_test(test_hunt_deterministic),
+		cmocka_unit_test(test_hunt_causes),
+		cmocka_unit_test(test_offer),
 		cmocka_unit_test(test_rtla_parse),
 		cmocka_unit_test(test_tc_report),
 		cmocka_unit_test(test_grade_pass),

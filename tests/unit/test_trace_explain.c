@@ -1,6 +1,6 @@
 /*
- * Unit tests for trace_explain: loading raw traces and ftrace results
- * documents (with and without a trace), the line index, and the words for
+ * Unit tests for trace_explain: loading traces (with their origin: a
+ * results document, cut or not), the line index, and the words for
  * headers, flag blocks, delay marks and entries, on the fixtures in
  * tests/data/traces and on small inline traces.
  */
@@ -14,8 +14,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#include <jansson.h>
 
 #include "core/rt_buf.h"
 #include "trace/trace_explain.h"
@@ -263,97 +261,43 @@ static void test_problems_and_normal_format(void **state)
 	trace_explain_free(x);
 }
 
-/* A complete, valid results document of @lab (the latency fixture, relabelled). */
-static json_t *valid_doc(const char *lab)
-{
-	const char *srcdir = getenv("SRCDIR");
-	char path[512];
-	json_t *doc;
-
-	snprintf(path, sizeof(path), "%s/tests/data/results/latency-host.json",
-		 srcdir ? srcdir : ".");
-	doc = json_load_file(path, 0, NULL);
-	assert_non_null(doc);
-	json_object_set_new(doc, "lab", json_string(lab));
-	return doc;
-}
-
-static char *results_doc(const char *mode, const char *trace, bool truncated)
-{
-	json_t *doc = valid_doc("ftrace");
-	char *s;
-
-	json_object_set_new(doc, "extra", json_pack("{s:s}", "mode", mode));
-
-	if (trace)
-		json_object_set_new(json_object_get(doc, "extra"), "tracer",
-				    json_pack("{s:s, s:b}", "trace_text", trace,
-					      "trace_text_truncated", truncated));
-	s = json_dumps(doc, 0);
-	json_decref(doc);
-	return s;
-}
-
-static void test_results_documents(void **state)
+/* A trace the caller took out of a results document says so, and whether it was cut. */
+static void test_load_src(void **state)
 {
 	struct trace_explain *x = NULL;
-	char *cause = NULL, *doc, *h;
+	char *cause = NULL, *h;
 	size_t len;
 	char *trace = fixture_text("irqsoff.txt", &len);
+	struct trace_explain_src src = { .text = trace, .len = len, .name = "r.json",
+					 .from_results = true, .truncated = true };
 
 	(void)state;
-	/* A tracer-mode document: the trace inside it, same lines as the file. */
-	doc = results_doc("tracer", trace, true);
-	assert_int_equal(trace_explain_load(doc, strlen(doc), "r.json", &x, &cause), 0);
+	assert_int_equal(trace_explain_load_src(&src, &x, &cause), 0);
 	assert_true(x->from_results);
 	assert_true(x->truncated);
+	assert_string_equal(x->name, "r.json");
 	assert_int_equal(x->nlines, 34);
 	assert_non_null(trace_explain_entry_at(x, 23));
 	h = header_of(x);
 	assert_non_null(strstr(h, "cut this trace"));
 	free(h);
 	trace_explain_free(x);
-	free(doc);
 
-	/* An event-mode document says why there is no trace and how to get one. */
-	doc = results_doc("events", NULL, false);
-	assert_int_equal(trace_explain_load(doc, strlen(doc), "e.json", &x, &cause), -EINVAL);
+	/* Plain loading says nothing about an origin, and no name means "trace". */
+	assert_int_equal(trace_explain_load(trace, len, NULL, &x, &cause), 0);
+	assert_false(x->from_results);
+	assert_false(x->truncated);
+	assert_string_equal(x->name, "trace");
+	h = header_of(x);
+	assert_null(strstr(h, "cut this trace"));
+	free(h);
+	trace_explain_free(x);
+
+	/* A results document is no trace to this module: the lab takes the trace out first. */
+	assert_int_equal(trace_explain_load("{\"schema\": 1}", 13, "d.json", &x, &cause),
+			 -EINVAL);
 	assert_null(x);
-	assert_non_null(strstr(cause, "e.json: an event-mode run"));
-	assert_non_null(strstr(cause, "rtlab lab run ftrace --mode tracer --json FILE"));
-	assert_non_null(strstr(cause, "rtlab vm run --kernel lab"));
-	free(cause);
-	cause = NULL;
-	free(doc);
-
-	/* Another lab's results, and JSON that is no results document. */
-	{
-		json_t *lat = valid_doc("latency");
-
-		doc = json_dumps(lat, 0);
-		json_decref(lat);
-	}
-	assert_int_equal(trace_explain_load(doc, strlen(doc), "l.json", &x, &cause), -EINVAL);
-	assert_non_null(strstr(cause, "results of the latency lab"));
-	free(cause);
-	cause = NULL;
-	free(doc);
-	assert_int_equal(trace_explain_load(" {\"a\": 1}", 9, "a.json", &x, &cause), -EINVAL);
-	assert_non_null(strstr(cause, "a.json: schema"));
-	free(cause);
-	cause = NULL;
-	/* The validator runs first, as for `lab report` and `grade`. */
-	doc = strdup("{\"schema\": \"rtlab.result/1\", \"lab\": \"ftrace\", \"extra\": "
-		     "{\"tracer\": {\"trace_text\": \"# tracer: irqsoff\\n\"}}}");
-	assert_int_equal(trace_explain_load(doc, strlen(doc), "v.json", &x, &cause), -EINVAL);
-	assert_null(x);
-	assert_non_null(strstr(cause, "v.json: "));
-	assert_null(strstr(cause, "irqsoff"));
-	free(cause);
-	cause = NULL;
-	free(doc);
-	assert_int_equal(trace_explain_load("{oops", 5, "b.json", &x, &cause), -EINVAL);
-	assert_non_null(strstr(cause, "b.json:1:"));
+	assert_non_null(strstr(cause, "d.json:1:"));
 	free(cause);
 	free(trace);
 }
@@ -419,7 +363,7 @@ int main(void)
 		cmocka_unit_test(test_gap_and_names),
 		cmocka_unit_test(test_entry_words),
 		cmocka_unit_test(test_problems_and_normal_format),
-		cmocka_unit_test(test_results_documents),
+		cmocka_unit_test(test_load_src),
 		cmocka_unit_test(test_not_a_trace),
 		cmocka_unit_test(test_all_fixtures),
 	};

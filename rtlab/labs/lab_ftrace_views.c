@@ -1,0 +1,389 @@
+/*
+ * lab_ftrace_views: what a person reads of an ftrace run, built from its
+ * results document only (struct ftrace_doc, lab_ftrace_doc.c), so that a
+ * saved file shows the same as the run that wrote it.
+ *
+ * views() describes the outcome as tables of rtlab.result/2 (doc/ftrace.md
+ * lists them): the run and its scenario, the wake-ups seen two ways, how
+ * the two compare, the tracer and the start of its trace, the hunt and the
+ * cross-check. The CLI, the TUI and the HTML report draw them. text() is
+ * the CLI's summary of before the views, kept word for word until the
+ * front ends draw the views instead.
+ *
+ * Neither ever shows the hunt's truth (extra.hunt.truth): the learner is
+ * hunting for it. The hunt's table carries the seed in a column of its own,
+ * so a screen that hides a seed the learner did not type can leave it out.
+ */
+#include "lab_ftrace_int.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/rt_buf.h"
+#include "core/rt_err.h"
+#include "core/rt_result.h"
+#include "core/rt_text.h"
+#include "labs/lab_ftrace_doc.h"
+
+/* Entries of the tracer's trace that the text and the trace view show. */
+#define SHOWN_LINES 20u
+
+/* ---- Text -------------------------------------------------------------------------- */
+
+static int text_tracer(const struct rt_result *res, const struct ftrace_doc_tracer *tr,
+		       struct rt_buf *out)
+{
+	struct ftrace_doc_line l;
+	char lat[32] = "?";
+	int ret = 0;
+
+	if (tr->have_latency)
+		snprintf(lat, sizeof(lat), "%lld", (long long)tr->latency_us);
+	ret |= rt_text_printf(out, "\ntracer %s%s: latency %s us, started at %s, ended at %s\n",
+			      tr->name, tr->top_level ? " (top level)" : "", lat, tr->started_at,
+			      tr->ended_at);
+	for (size_t i = 0; ftrace_doc_trace_line(res, i, &l) == 0; i++) {
+		if (i >= SHOWN_LINES) {
+			ret |= rt_text_printf(out, "  ... (%zu lines in the document)\n",
+					      tr->nlines);
+			break;
+		}
+		ret |= rt_text_printf(out, "  %-16.16s %3d %-6s %s%s%s %9.2f us %s %s%s%s\n",
+				      l.comm, l.cpu, l.flags, l.irqs_off ? "irqs-off " : "",
+				      l.need_resched ? "need-resched " : "", l.context, l.time_us,
+				      l.mark, l.function, *l.caller ? " <- " : "", l.caller);
+	}
+	return ret;
+}
+
+static int text_check(const struct ftrace_doc_check *c, struct rt_buf *out)
+{
+	const struct ftrace_doc_tool *tc = &c->trace_cmd, *rt = &c->rtla;
+	int ret = 0;
+
+	if (c->skipped)
+		ret |= rt_buf_puts(out, "\ncross-check: skipped\n");
+	if (tc->present)
+		ret |= tc->ran ?
+			rt_text_printf(out, "\ncross-check trace-cmd: %lld matched, p50 %.0f us, "
+				       "max %.2f us\n", (long long)tc->count, tc->p50_us,
+				       tc->max_us) :
+			rt_text_printf(out, "\ncross-check trace-cmd: not run: %s\n", tc->reason);
+	if (rt->present)
+		ret |= rt->ran ?
+			rt_text_printf(out, "cross-check rtla timerlat: thread avg %.1f us, max %lld "
+				       "us over %lld samples\n", rt->avg_us, (long long)rt->max_us,
+				       (long long)rt->count) :
+			rt_text_printf(out, "cross-check rtla: not run: %s\n", rt->reason);
+	return ret;
+}
+
+/* The text never shows extra.hunt.truth: the learner is hunting for it. */
+int ftrace_text(const struct lab_result *lr, struct rt_buf *out)
+{
+	json_t *n;
+	struct ftrace_doc d;
+	const struct ftrace_doc_probe *p = &d.probe;
+	const struct ftrace_doc_events *e = &d.events;
+	size_t i;
+	int ret = 0;
+
+	if (ftrace_doc_read(lr->res, &d))
+		return -EINVAL;
+	ret |= rt_text_printf(out, "probe  (%s prio %d, CPU %d, tid %d): %lld wake-ups, p50 %.0f us, "
+			      "p99 %.0f us, max %.2f us\n", p->policy, p->priority, p->cpu, p->tid,
+			      (long long)p->d.count, p->d.p50_us, p->d.p99_us, p->d.max_us);
+	ret |= rt_text_printf(out, "events (sched_waking -> sched_switch): %lld matched, p50 %.0f "
+			      "us, p99 %.0f us, max %.2f us; unmatched wakings %lld, lost %lld\n",
+			      (long long)e->d.count, e->d.p50_us, e->d.p99_us, e->d.max_us,
+			      (long long)e->unmatched_wakings, (long long)e->lost);
+	ret |= rt_text_printf(out, "agreement: %s\n", d.agreement.verdict);
+	if (d.tracer.present)
+		ret |= text_tracer(lr->res, &d.tracer, out);
+	if (d.hunt.present)
+		ret |= rt_text_printf(out, "\nhunt: seed %s, %s injector, %lld sections planted. "
+				      "Diagnose with `rtlab lab answer ftrace cause|function|tracer "
+				      "NAME`, then run the same hunt again and `rtlab grade` it\n",
+				      d.hunt.seed, d.hunt.injector, (long long)d.hunt.planted);
+	if (d.check.present)
+		ret |= text_check(&d.check, out);
+	json_array_foreach(json_object_get(rt_result_json(lr->res), "notes"), i, n) {
+		if (i == 0)
+			ret |= rt_buf_puts(out, "\n");
+		ret |= rt_text_printf(out, "note: %s\n", json_string_value(n));
+	}
+	return ret ? -ENOMEM : 0;
+}
+
+/* ---- Views --------------------------------------------------------------------------- */
+
+static json_t *num_or_null(bool have, double v)
+{
+	return have ? json_real(v) : json_null();
+}
+
+/*
+ * @s as a JSON string of at most @max bytes, cut at a character boundary:
+ * a document's strings (a reason, a task name) have no length limit, a
+ * view's cells and titles have one.
+ */
+static json_t *str_max(const char *s, size_t max)
+{
+	size_t n = strlen(s);
+
+	if (n > max) {
+		n = max;
+		while (n > 0 && ((unsigned char)s[n] & 0xc0) == 0x80)
+			n--;
+	}
+	return json_stringn(s, n);
+}
+
+static json_t *cell_str(const char *s)
+{
+	return str_max(s, RT_RESULT_MAX_CELL);
+}
+
+/*
+ * A view under construction: columns are added first, then rows of exactly
+ * as many cells. Every helper is a no-op once something failed (v->err), so
+ * a builder checks once at the end.
+ */
+struct view {
+	json_t *o;		/* owned until handed to the array */
+	json_t *cols, *rows;	/* borrowed from o */
+	bool err;
+};
+
+static void view_begin(struct view *v, const char *name, const char *title)
+{
+	v->o = json_pack("{s:s, s:o, s:[], s:[]}", "name", name, "title", str_max(title, 256),
+			 "columns", "rows");
+	v->cols = json_object_get(v->o, "columns");
+	v->rows = json_object_get(v->o, "rows");
+	v->err = !v->o;
+}
+
+static void view_col(struct view *v, const char *name, const char *title, const char *unit)
+{
+	json_t *c;
+
+	if (v->err)
+		return;
+	c = json_pack("{s:s}", "name", name);
+	if (!c || (title && json_object_set_new(c, "title", json_string(title))) ||
+	    (unit && json_object_set_new(c, "unit", json_string(unit))) ||
+	    json_array_append_new(v->cols, c))
+		v->err = true;
+}
+
+/* Append a row; @row's reference is taken (NULL from a failed json_pack marks the error). */
+static void view_row(struct view *v, json_t *row)
+{
+	if (v->err || !row || json_array_append_new(v->rows, row))
+		v->err = true;
+}
+
+/* Hand the view to @views; 0 or -ENOMEM. */
+static int view_end(struct view *v, json_t *views)
+{
+	int ret = v->err || json_array_append_new(views, v->o) ? -ENOMEM : 0;
+
+	if (v->err)
+		json_decref(v->o);
+	v->o = NULL;
+	return ret;
+}
+
+static int view_run(const struct ftrace_doc *d, json_t *views)
+{
+	const struct ftrace_doc_probe *p = &d->probe;
+	struct view v;
+	char probe[160], measured[48];
+
+	snprintf(probe, sizeof(probe), "SCHED_%s prio %d on CPU %d, thread %d",
+		 !strcmp(p->policy, "other") ? "OTHER" : "FIFO", p->priority, p->cpu, p->tid);
+	snprintf(measured, sizeof(measured), "%.1f s%s", d->measured_s,
+		 d->interrupted ? ", interrupted" : "");
+	view_begin(&v, "run", "The run");
+	view_col(&v, "item", NULL, NULL);
+	view_col(&v, "value", NULL, NULL);
+	view_row(&v, json_pack("[s, o]", "scenario", cell_str(d->scenario)));
+	view_row(&v, json_pack("[s, s]", "mode", d->mode == FTRACE_MODE_TRACER ?
+			       "tracer: a latency tracer too, and its trace" :
+			       "events: sched_waking -> sched_switch"));
+	view_row(&v, json_pack("[s, s]", "probe", probe));
+	view_row(&v, json_pack("[s, s]", "measured", measured));
+	if (d->agreement.present) {
+		char matched[96];
+
+		snprintf(matched, sizeof(matched), "%.1f %% of the probe's wake-ups",
+			 d->agreement.count_ratio * 100);
+		view_row(&v, json_pack("[s, s]", "events matched", matched));
+		view_row(&v, json_pack("[s, o]", "agreement", cell_str(d->agreement.verdict)));
+	}
+	return view_end(&v, views);
+}
+
+static int view_wakeups(const struct ftrace_doc *d, json_t *views)
+{
+	const struct ftrace_doc_dist *p = &d->probe.d, *e = &d->events.d;
+	struct view v;
+
+	view_begin(&v, "wakeups", "Wake-ups seen two ways");
+	view_col(&v, "source", "seen by", NULL);
+	view_col(&v, "count", "wake-ups", "count");
+	view_col(&v, "p50", "p50", "us");
+	view_col(&v, "p99", "p99", "us");
+	view_col(&v, "max", "max", "us");
+	view_col(&v, "unmatched", "unmatched wakings", "count");
+	view_col(&v, "lost", "lost events", "count");
+	view_row(&v, json_pack("[s, I, f, f, f, n, n]", "probe (clock_nanosleep)",
+			       (json_int_t)p->count, p->p50_us, p->p99_us, p->max_us));
+	view_row(&v, json_pack("[s, I, f, f, f, I, I]", "events (sched_waking -> sched_switch)",
+			       (json_int_t)e->count, e->p50_us, e->p99_us, e->max_us,
+			       (json_int_t)d->events.unmatched_wakings,
+			       (json_int_t)d->events.lost));
+	return view_end(&v, views);
+}
+
+static int view_agreement(const struct ftrace_doc_agreement *a, json_t *views)
+{
+	const struct ftrace_doc_pair *pairs[] = { &a->p50, &a->p90, &a->p99, &a->max };
+	static const char *const names[] = { "p50", "p90", "p99", "max" };
+	struct view v;
+
+	view_begin(&v, "agreement", "The probe and the events compared");
+	view_col(&v, "figure", NULL, NULL);
+	view_col(&v, "probe", "probe", "us");
+	view_col(&v, "events", "events", "us");
+	view_col(&v, "diff", "probe - events", "us");
+	for (size_t i = 0; i < 4; i++)
+		view_row(&v, json_pack("[s, f, f, f]", names[i], pairs[i]->probe_us,
+				       pairs[i]->events_us, pairs[i]->diff_us));
+	return view_end(&v, views);
+}
+
+static int view_tracer(const struct rt_result *res, const struct ftrace_doc_tracer *t,
+		       json_t *views)
+{
+	struct ftrace_doc_line l;
+	struct view v;
+	char title[512];
+	int ret;
+
+	snprintf(title, sizeof(title), "The %s tracer", t->name);
+	view_begin(&v, "tracer", title);
+	view_col(&v, "tracer", NULL, NULL);
+	view_col(&v, "where", NULL, NULL);
+	view_col(&v, "latency", "worst latency", "us");
+	view_col(&v, "threshold", "tracing_thresh", "us");
+	view_col(&v, "function_trace", "function trace", NULL);
+	view_col(&v, "started_at", "started at", NULL);
+	view_col(&v, "ended_at", "ended at", NULL);
+	view_col(&v, "entries", "entries", "count");
+	view_row(&v, json_pack("[o, s, o, I, b, o, o, I]", cell_str(t->name),
+			       t->top_level ? "top level" : "an instance",
+			       num_or_null(t->have_latency, (double)t->latency_us),
+			       (json_int_t)t->threshold_us, t->function_trace,
+			       cell_str(t->started_at), cell_str(t->ended_at),
+			       (json_int_t)t->entries_count));
+	ret = view_end(&v, views);
+	if (ret || !t->nlines)
+		return ret;
+
+	if (t->nlines > SHOWN_LINES)
+		snprintf(title, sizeof(title), "Its trace: the first %u of %zu entries kept "
+			 "(extra.tracer.lines)", SHOWN_LINES, t->nlines);
+	else
+		snprintf(title, sizeof(title), "Its trace: %zu entr%s", t->nlines,
+			 t->nlines == 1 ? "y" : "ies");
+	view_begin(&v, "trace", title);
+	view_col(&v, "comm", "task", NULL);
+	view_col(&v, "cpu", "CPU", NULL);
+	view_col(&v, "flags", NULL, NULL);
+	view_col(&v, "state", NULL, NULL);
+	view_col(&v, "time", "time", "us");
+	view_col(&v, "mark", NULL, NULL);
+	view_col(&v, "function", NULL, NULL);
+	view_col(&v, "caller", NULL, NULL);
+	for (size_t i = 0; i < SHOWN_LINES && ftrace_doc_trace_line(res, i, &l) == 0; i++) {
+		char state[RT_RESULT_MAX_CELL + 64];
+
+		snprintf(state, sizeof(state), "%s%s%s", l.irqs_off ? "irqs-off " : "",
+			 l.need_resched ? "need-resched " : "", l.context);
+		view_row(&v, json_pack("[o, i, o, o, f, o, o, o]", cell_str(l.comm), l.cpu,
+				       cell_str(l.flags), cell_str(state), l.time_us,
+				       cell_str(l.mark), cell_str(l.function),
+				       cell_str(l.caller)));
+	}
+	return view_end(&v, views);
+}
+
+static int view_hunt(const struct ftrace_doc_hunt *h, json_t *views)
+{
+	struct view v;
+
+	view_begin(&v, "hunt", "The hunt: a cause was planted (which is for you to find)");
+	view_col(&v, "seed", NULL, NULL);
+	view_col(&v, "injector", NULL, NULL);
+	view_col(&v, "planted", "sections planted", "count");
+	view_col(&v, "burst", "each up to", "us");
+	view_row(&v, json_pack("[o, o, I, I]", cell_str(h->seed), cell_str(h->injector),
+			       (json_int_t)h->planted, (json_int_t)h->burst_us));
+	return view_end(&v, views);
+}
+
+static json_t *tool_row(const char *name, const struct ftrace_doc_tool *t, bool rtla)
+{
+	if (!t->ran)
+		return json_pack("[s, b, n, n, n, n, o]", name, 0, cell_str(t->reason));
+	if (rtla)
+		return json_pack("[s, b, I, n, f, f, s]", name, 1, (json_int_t)t->count,
+				 t->avg_us, t->max_us, "");
+	return json_pack("[s, b, I, f, n, f, s]", name, 1, (json_int_t)t->count, t->p50_us,
+			 t->max_us, "");
+}
+
+static int view_check(const struct ftrace_doc_check *c, json_t *views)
+{
+	struct view v;
+
+	view_begin(&v, "cross_check", "Cross-check with trace-cmd and rtla timerlat");
+	view_col(&v, "tool", NULL, NULL);
+	view_col(&v, "ran", NULL, NULL);
+	view_col(&v, "count", "wake-ups", "count");
+	view_col(&v, "p50", "p50", "us");
+	view_col(&v, "avg", "avg", "us");
+	view_col(&v, "max", "max", "us");
+	view_col(&v, "reason", "why not", NULL);
+	if (c->skipped)
+		view_row(&v, json_pack("[s, b, n, n, n, n, s]", "trace-cmd and rtla", 0,
+				       "skipped: --no-cross-check"));
+	if (c->trace_cmd.present)
+		view_row(&v, tool_row("trace-cmd", &c->trace_cmd, false));
+	if (c->rtla.present)
+		view_row(&v, tool_row("rtla timerlat", &c->rtla, true));
+	return view_end(&v, views);
+}
+
+int ftrace_views(const struct rt_result *res, json_t *views, char **cause)
+{
+	struct ftrace_doc d;
+	int ret;
+
+	if (ftrace_doc_read(res, &d))
+		return rt_err(cause, -EINVAL, "not a results document of the ftrace lab");
+	ret = view_run(&d, views);
+	ret = ret ? ret : view_wakeups(&d, views);
+	if (!ret && d.agreement.present)
+		ret = view_agreement(&d.agreement, views);
+	if (!ret && d.tracer.present)
+		ret = view_tracer(res, &d.tracer, views);
+	if (!ret && d.hunt.present)
+		ret = view_hunt(&d.hunt, views);
+	if (!ret && d.check.present)
+		ret = view_check(&d.check, views);
+	return ret ? rt_err(cause, ret, "out of memory") : 0;
+}
