@@ -227,23 +227,6 @@ static void busy_stop(pid_t pid)
 	waitpid(pid, NULL, 0);
 }
 
-/* Written diagnoses from the progress file into "answers". */
-static void copy_answers(struct lab_ctx *ctx, struct rt_result *res)
-{
-	for (const char *const *q = ftrace_questions; *q; q++) {
-		char *text = NULL, *cause = NULL;
-		int ret = lab_answer_get(ctx->progress_path, "ftrace", *q, &text, &cause);
-
-		if (ret == 0 && text && *text)
-			rt_result_set_answer_str(res, *q, text);
-		else if (ret && ret != -ENOENT)
-			rt_log(RT_LOG_WARN, "ftrace: answer %s not read: %s", *q,
-			       cause ? cause : strerror(-ret));
-		free(text);
-		free(cause);
-	}
-}
-
 /* ---- The run -------------------------------------------------------------------------- */
 
 static int last_cpu(void)
@@ -589,7 +572,6 @@ static int ft_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 	if (r.interrupted)
 		rt_result_add_note(r.res, "interrupted (SIGINT, SIGTERM or SIGHUP): the document "
 				   "holds what was measured until then");
-	copy_answers(ctx, r.res);
 	out->interrupted = r.interrupted;
 	out->res = r.res;
 	r.res = NULL;
