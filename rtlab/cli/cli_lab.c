@@ -25,7 +25,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "core/rt_buf.h"
 #include "core/rt_file.h"
@@ -157,6 +156,18 @@ static void progress_line(void *priv, unsigned int pct, const char *what)
 	fprintf(stderr, "rtlab lab run: [%3u%%] %s\n", pct, what);
 }
 
+/* `rtlab lab run LAB --help`: the lab's options, from its table. */
+static int lab_run_help(const struct lab_ops *lab)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	int ret = lab_opts_help(lab, &b);
+
+	if (!ret)
+		cli_text_put(stdout, rt_buf_str(&b));
+	rt_buf_fini(&b);
+	return ret ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
 static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	const struct lab_ops *lab;
@@ -164,56 +175,54 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 	struct run_opts o = { 0 };
 	struct rt_sink sink = { .progress = progress_line };
 	struct rt_buf text = RT_BUF_INIT;
-	const char *json_path = NULL;
-	char **largv = NULL, *cause = NULL;
-	void *params = NULL;
-	int largc = 0, ret, status = CLI_EXIT_FAIL;
+	struct lab_args args;
+	const char *json_path;
+	char *cause = NULL;
+	void *params;
+	int ret, status = CLI_EXIT_FAIL;
 
 	if (argc < 2)
 		return cli_usage_error(cmd, "run: which lab? (see `rtlab lab list`)");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		cli_cmd_help(cmd, stdout);
+		return CLI_EXIT_OK;
+	}
 	lab = lab_find(argv[1]);
 	if (!lab)
 		return cli_usage_error(cmd, "run: no lab called '%s' (see `rtlab lab list`)",
 				       argv[1]);
-	largv = calloc((size_t)argc + 1, sizeof(*largv));
-	if (!largv)
-		return CLI_EXIT_FAIL;
-	largv[largc++] = argv[1];
-	for (int i = 2; i < argc; i++) {
-		if (!strcmp(argv[i], "--json")) {
-			if (i + 1 >= argc) {
-				free(largv);
-				return cli_usage_error(cmd, "run: --json needs a file name");
-			}
-			json_path = argv[++i];
-		} else if (!strncmp(argv[i], "--json=", 7)) {
-			json_path = argv[i] + 7;
-		} else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			free(largv);
-			cli_cmd_help(cmd, stdout);
-			return CLI_EXIT_OK;
-		} else {
-			largv[largc++] = argv[i];
-		}
+	/* argv[1..] is the lab's name and its options: the lab's table reads them. */
+	ret = lab_args_parse(lab, argc - 1, argv + 1, &args, &cause);
+	if (!ret && args.help) {
+		lab_args_fini(lab, &args);
+		return lab_run_help(lab);
 	}
-	if (lab->state == LAB_STATE_READY && lab->parse_params) {
-		ret = lab->parse_params(largc, largv, &params, &cause);
-		if (ret) {
+	if (lab->state != LAB_STATE_READY || !lab->run) {
+		fprintf(stderr, "rtlab lab run: the %s lab is planned and not available yet; "
+			"`rtlab lab list` shows which labs run\n", lab->name);
+		if (lab->issue)
+			fprintf(stderr, "rtlab lab run: it is being built in issue #%u\n",
+				lab->issue);
+		free(cause);
+		lab_args_fini(lab, &args);
+		return CLI_EXIT_FAIL;
+	}
+	if (ret) {
+		if (ret == -EINVAL)
 			status = cli_usage_error(cmd, "run %s: %s", lab->name,
 						 cause ? cause : strerror(-ret));
-			free(cause);
-			free(largv);
-			return status;
-		}
-	} else if (lab->state == LAB_STATE_READY && largc > 1) {
-		free(largv);
-		return cli_usage_error(cmd, "run %s: this lab takes no options", lab->name);
+		else
+			fprintf(stderr, "rtlab lab run: %s\n", cause ? cause : strerror(-ret));
+		free(cause);
+		lab_args_fini(lab, &args);
+		return status;
 	}
-	free(largv);
+	params = args.params;
+	json_path = args.json_path;
 
 	o.lab = lab;
 	o.params = params;
-	o.seed = (uint64_t)time(NULL);
+	o.seed = args.seed;	/* --seed N, else from the clock; the lab records it */
 	o.json_path = json_path;
 	o.sink = &sink;
 	ret = run_session_init(&s, &o, &cause);
@@ -252,8 +261,7 @@ static int lab_run(const struct cli_cmd *cmd, int argc, char **argv)
 		 s.missed ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 out:
 	run_session_fini(&s);
-	if (params && lab->free_params)
-		lab->free_params(params);
+	lab_args_fini(lab, &args);
 	rt_buf_fini(&text);
 	return status;
 }
@@ -398,6 +406,22 @@ static int lab_answer(const struct cli_cmd *cmd, int argc, char **argv)
 	return CLI_EXIT_OK;
 }
 
+/*
+ * `rtlab lab man-options`, not in the help: the LAB OPTIONS section of
+ * rtlab(1), which `make man` puts into doc/rtlab.1 (tests/cli/lab_opts.t
+ * checks the page is up to date).
+ */
+static int lab_man_options(void)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	int ret = lab_opts_man(&b);
+
+	if (!ret)
+		fputs(rt_buf_str(&b), stdout);
+	rt_buf_fini(&b);
+	return ret ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
 static int lab_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	if (argc < 2)
@@ -414,13 +438,15 @@ static int lab_main(const struct cli_cmd *cmd, int argc, char **argv)
 		return lab_report(cmd, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "answer"))
 		return lab_answer(cmd, argc - 1, argv + 1);
+	if (!strcmp(argv[1], "man-options") && argc == 2)
+		return lab_man_options();
 	return cli_usage_error(cmd, "unknown subcommand '%s'", argv[1]);
 }
 
 const struct cli_cmd cli_cmd_lab = {
 	.name = "lab",
-	.usage = "list [--json] | run LAB [OPTIONS] [--json FILE] | report FILE [--svg F] "
-		 "[--html F] [--cyclictest-hist] | answer LAB [ID [TEXT]]",
+	.usage = "list [--json] | run LAB [OPTIONS] [--seed N] [--json FILE] | report FILE "
+		 "[--svg F] [--html F] [--cyclictest-hist] | answer LAB [ID [TEXT]]",
 	.summary = "list, run and report the labs",
 	.help = "Subcommands:\n"
 		"  list [--json]      every lab, its state, where it runs here and what is missing\n"
@@ -438,38 +464,10 @@ const struct cli_cmd cli_cmd_lab = {
 		"  answer LAB [ID [TEXT]]  record (or show) written answers to the handout's\n"
 		"                     questions; the next run copies them into its document\n"
 		"\n"
-		"Options of `run latency` (see labs/latency/README.md):\n"
-		"  --scenario S       run scenario S (repeatable, or S1,S2); default: idle-other,\n"
-		"                     load-other, idle-fifo, load-fifo. Scenarios: idle-other,\n"
-		"                     load-other, idle-fifo, load-fifo, load-fifo-mlock,\n"
-		"                     load-fifo-mlock-pinned, load-fifo-rt (PREEMPT_RT kernels\n"
-		"                     only), load-fifo-faults (the deliberately bad one)\n"
-		"  --duration D       per scenario: 10s, 2m, 500ms, 1h or seconds (default 15s)\n"
-		"  --policy P         other, fifo or rr          --priority N   1..99 (fifo/rr)\n"
-		"  --interval US      base interval (1000)       --distance US  per thread (500)\n"
-		"  --threads N        measuring threads (1)      --cpus LIST    pin, e.g. 1 or 0,2-3\n"
-		"                     (online CPUs only: checked before the run)\n"
-		"  --mlock            mlockall and prefault      --load L[,L]|none  background load\n"
-		"  --hist-max US      1 us buckets below (2000)  --spike US     count spikes above US\n"
-		"  --dma-latency      hold /dev/cpu_dma_latency at 0 while measuring\n"
-		"  --trace-marker US  write a tracefs trace_marker line above US\n"
-		"Without --scenario, --policy/--priority/--mlock/--load describe one scenario\n"
-		"called custom; with --scenario they override the scenarios' settings.\n"
-		"Not root: real-time policies are measured as SCHED_OTHER, and the document\n"
-		"and a warning say so.\n"
-		"\n"
-		"Options of `run ftrace` (see labs/ftrace/README.md):\n"
-		"  --mode events|tracer  events: the probe's wake-ups from sched events (any\n"
-		"                     kernel); tracer: also a latency tracer (default events)\n"
-		"  --tracer NAME      irqsoff, preemptoff, preemptirqsoff, wakeup, wakeup_rt or\n"
-		"                     wakeup_dl (implies --mode tracer)\n"
-		"  --threshold US     tracing_thresh (0: keep the worst case)\n"
-		"  --no-function-trace  leave options/function-trace off\n"
-		"  --hunt [--seed N]  plant a hidden cause; diagnose it with `rtlab lab answer\n"
-		"                     ftrace cause|function|tracer NAME`, run again, grade\n"
-		"  --duration D       default 5s          --no-cross-check  skip rtla/trace-cmd\n"
-		"  --no-busy          no nice-19 loop on the probe's CPU (wake-ups from idle\n"
-		"                     may then go unmatched on some kernels)\n"
+		"Each lab's options: `rtlab lab run LAB --help` (or rtlab(1), LAB OPTIONS).\n"
+		"Every lab takes --seed N, the seed of its random choices, recorded in the\n"
+		"results document as params.seed (default: one from the clock), so that a\n"
+		"run can be repeated.\n"
 		"\n"
 		"Exit status: 0 success; 1 the lab failed, is planned, cannot run here, or its\n"
 		"document went to a fallback place; 2 bad usage; 130 interrupted (SIGINT,\n"

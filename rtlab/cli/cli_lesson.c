@@ -28,6 +28,7 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_log.h"
+#include "core/rt_parse.h"
 #include "core/rt_progress.h"
 #include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
@@ -56,9 +57,12 @@ const struct lesson_entry *cli_lesson_find(const struct lesson_index *idx, const
 	if (!idx || !arg || !*arg)
 		return NULL;
 	if (all_digits(arg)) {
-		if (strlen(arg) > 2 || !strtoul(arg, NULL, 10))
+		unsigned int n;
+
+		/* "3" or "03" is a lesson number; "003" is none */
+		if (strlen(arg) > 2 || rt_parse_uint(NULL, arg, 1, 99, &n, NULL))
 			return NULL;
-		return lesson_index_find(idx, (unsigned int)strtoul(arg, NULL, 10));
+		return lesson_index_find(idx, n);
 	}
 	for (size_t i = 0; i < idx->count; i++) {
 		const struct lesson_entry *e = &idx->entries[i];
@@ -635,16 +639,10 @@ static int lesson_lint(int argc, char **argv)
 
 static int parse_width(const struct cli_cmd *cmd, const char *s, unsigned int *width)
 {
-	char *end;
-	unsigned long w;
-
-	errno = 0;
-	w = strtoul(s, &end, 10);
-	if (!all_digits(s) || errno || *end || w < CLI_LESSON_MIN_WIDTH ||
-	    w > LESSON_LAYOUT_MAX_WIDTH)
+	if (rt_parse_uint("--width", s, CLI_LESSON_MIN_WIDTH, LESSON_LAYOUT_MAX_WIDTH, width,
+			  NULL))
 		return cli_usage_error(cmd, "--width wants a number from %u to %u, not '%s'",
 				       CLI_LESSON_MIN_WIDTH, LESSON_LAYOUT_MAX_WIDTH, s);
-	*width = (unsigned int)w;
 	return 0;
 }
 

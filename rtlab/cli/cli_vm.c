@@ -27,6 +27,7 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_log.h"
+#include "core/rt_parse.h"
 #include "core/rt_paths.h"
 #include "vm/vm_console.h"
 #include "vm/vm_qmp.h"
@@ -48,19 +49,6 @@ static void vm_catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
-}
-
-static int vm_parse_uint(const char *s, unsigned int min, unsigned int max, unsigned int *out)
-{
-	char *end;
-	unsigned long v;
-
-	errno = 0;
-	v = strtoul(s, &end, 10);
-	if (errno || end == s || *end || v < min || v > max || s[0] == '-')
-		return -EINVAL;
-	*out = (unsigned int)v;
-	return 0;
 }
 
 /* Options shared by run and exec; returns -1 when parsing should go on, else an exit code. */
@@ -116,11 +104,11 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 				return cli_usage_error(cmd, "--accel must be auto, kvm or tcg");
 			break;
 		case OPT_SMP:
-			if (vm_parse_uint(optarg, 1, 64, &v->o.smp) < 0)
+			if (rt_parse_uint("--smp", optarg, 1, 64, &v->o.smp, NULL) < 0)
 				return cli_usage_error(cmd, "--smp must be 1..64");
 			break;
 		case OPT_MEM:
-			if (vm_parse_uint(optarg, 128, 65536, &v->o.mem_mb) < 0)
+			if (rt_parse_uint("--mem", optarg, 128, 65536, &v->o.mem_mb, NULL) < 0)
 				return cli_usage_error(cmd, "--mem must be 128..65536 (MiB)");
 			break;
 		case OPT_DIR:
@@ -133,11 +121,11 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 			v->no_state = true;
 			break;
 		case OPT_TIMEOUT:
-			if (!exec || vm_parse_uint(optarg, 1, 86400, &v->timeout_s) < 0)
+			if (!exec || rt_parse_uint("--timeout", optarg, 1, 86400, &v->timeout_s, NULL) < 0)
 				return cli_usage_error(cmd, "--timeout takes 1..86400 seconds (exec only)");
 			break;
 		case OPT_BOOT_TIMEOUT:
-			if (vm_parse_uint(optarg, 1, 3600, &n) < 0)
+			if (rt_parse_uint("--boot-timeout", optarg, 1, 3600, &n, NULL) < 0)
 				return cli_usage_error(cmd, "--boot-timeout must be 1..3600 seconds");
 			v->o.boot_timeout_ms = n * 1000;
 			break;

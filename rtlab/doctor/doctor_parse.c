@@ -7,8 +7,11 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "core/rt_parse.h"
 
 /* Copy @n bytes of a /proc/mounts field, turning \ooo escapes into bytes. */
 static char *unescape_field(const char *s, size_t n)
@@ -208,20 +211,19 @@ bool doctor_parse_trigger_has_hist(const char *trigger)
 
 int doctor_parse_ll(const char *text, long long *out)
 {
-	char *end;
-	long long v;
+	char num[24];
+	size_t len;
+	int64_t v;
 
-	while (*text == ' ' || *text == '\t')
-		text++;
-	if (!*text)
+	text += strspn(text, " \t");
+	len = strlen(text);
+	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t' || text[len - 1] == '\n'))
+		len--;
+	if (len == 0 || len >= sizeof(num))
 		return -EINVAL;
-	errno = 0;
-	v = strtoll(text, &end, 10);
-	if (errno || end == text)
-		return -EINVAL;
-	while (*end == ' ' || *end == '\t' || *end == '\n')
-		end++;
-	if (*end)
+	memcpy(num, text, len);
+	num[len] = '\0';
+	if (rt_parse_s64(NULL, num, INT64_MIN, INT64_MAX, &v, NULL))
 		return -EINVAL;
 	*out = v;
 	return 0;

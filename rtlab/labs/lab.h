@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 struct json_t;
+struct lab_option;
 struct rt_buf;
 struct rt_env;
 struct rt_journal;
@@ -57,9 +58,10 @@ struct lab_ctx {
 	bool degraded;			/* host tier with some wants missing (doctor) */
 	const char *degraded_why;	/* what is missing, for the notes; may be NULL */
 	const struct rt_env *env;	/* measured facts; recorded in the result */
-	void *params;			/* from the lab's parse_params(), or NULL for defaults */
+	void *params;			/* from lab_args_parse(), or NULL for defaults */
 	unsigned int duration_ms;	/* the lab's own unit of time (the lab says which); 0 = default */
-	uint64_t seed;			/* for simulations and randomised scenarios */
+	uint64_t seed;			/* for simulations and randomised scenarios; the lab
+					 * records it (lab_seed_record()) */
 	volatile sig_atomic_t *stop;	/* set (non-zero) by SIGINT/SIGTERM/SIGHUP; may be NULL */
 	struct rt_journal *journal;	/* every host change goes through it; may be NULL */
 	const char *progress_path;	/* progress file; NULL = the default */
@@ -104,16 +106,11 @@ struct lab_ops {
 	int (*run)(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_result *res);
 	int (*grade)(const struct lab_result *res, struct grade_report *rep);
 	/*
-	 * Optional. parse_params() turns the lab's own command-line options
-	 * (argv[0] is the lab name) into *params for lab_ctx; 0, or -EINVAL
-	 * with a cause for a usage error; the params are released with
-	 * free_params(). text() appends the human summary of a result (the
-	 * final table of `rtlab lab run`). questions lists the ids of the
-	 * handout's written questions (NULL-terminated), which
-	 * `rtlab lab answer` stores in the progress file.
+	 * Optional. text() appends the human summary of a result (the final
+	 * table of `rtlab lab run`). questions lists the ids of the handout's
+	 * written questions (NULL-terminated), which `rtlab lab answer` stores
+	 * in the progress file.
 	 */
-	int (*parse_params)(int argc, char **argv, void **params, char **cause);
-	void (*free_params)(void *params);
 	int (*text)(const struct lab_result *res, struct rt_buf *out);
 	const char *const *questions;
 	/*
@@ -126,7 +123,147 @@ struct lab_ops {
 	 * or a negative errno with @cause.
 	 */
 	int (*views)(const struct rt_result *res, struct json_t *views, char **cause);
+	/* Options and their params: see "Options" below (lab_opts.c). All optional. */
+	const struct lab_option *options;	/* ends with an entry whose name is NULL */
+	const char *options_note;	/* a paragraph after the options in --help and rtlab(1) */
+	size_t params_size;		/* bytes of the params block; 0: the lab takes no params */
+	void (*params_init)(void *params);		/* the defaults; NULL: all zero */
+	/* After the options: derive and refuse what spans several; 0 or -EINVAL, a cause */
+	int (*params_check)(void *params, char **cause);
+	void (*free_params)(void *params);	/* what the params own, not the block */
 };
+
+/* ---- Options (lab_opts.c) ---------------------------------------------------- */
+
+/*
+ * A lab's options are a table of struct lab_option in its lab_ops. The one
+ * parser, lab_args_parse(), reads `rtlab lab run LAB [OPTIONS]` by it into
+ * a params block the lab defines (params_size, params_init), then calls
+ * params_check() for what spans several options; `--help` and the LAB
+ * OPTIONS section of rtlab(1) are printed from the same table. --seed N,
+ * --json FILE and --help are the same for every lab and are never in a
+ * table.
+ *
+ * A value is stored at an offset in the params (LAB_OPT_AT), typed by the
+ * kind, or for a string handed to a set() callback when the option does
+ * more than store (a repeatable list). An option given twice keeps the
+ * last value, except through set().
+ */
+enum lab_opt_kind {
+	LAB_OPT_FLAG,		/* no value: a bool, set to true (false with .off) */
+	LAB_OPT_UINT,		/* unsigned int in min..max */
+	LAB_OPT_U64,		/* uint64_t in min..max */
+	LAB_OPT_DURATION,	/* "10s", "500ms", "2m", a bare number of seconds: min..max
+				 * nanoseconds, stored as an unsigned int count of unit_ns */
+	LAB_OPT_CPUS,		/* a CPU list "0,2-3" into an unsigned int array, each CPU
+				 * below max; how many goes to the unsigned int at count_offset */
+	LAB_OPT_ENUM,		/* one of values[]: its index, stored as an int */
+	LAB_OPT_STRING,		/* copied into a char array (refused when too long), or set() */
+	LAB_OPT_DECIMAL,	/* a double in dmin..dmax */
+};
+
+struct lab_option {
+	const char *name;	/* the long name without "--": lower case, digits and '-' */
+	char short_name;	/* "-x", or 0 */
+	enum lab_opt_kind kind;
+	const char *metavar;	/* the value in help, "US"; NULL: from the kind ("a|b" for ENUM) */
+	const char *help;	/* sentences for --help and rtlab(1); no newline */
+	const char *defval;	/* the default as help shows it, or NULL */
+	size_t offset;		/* where the value goes in the params (LAB_OPT_AT) */
+	size_t size;		/* the size of that field, checked against the kind */
+	uint64_t min, max;	/* UINT, U64, DURATION (ns); CPUS: max bounds the CPU numbers */
+	uint64_t unit_ns;	/* DURATION: the unit the field counts (1000000: milliseconds) */
+	double dmin, dmax;	/* DECIMAL */
+	const char *const *values;	/* ENUM: the accepted words, NULL-terminated */
+	size_t count_offset;	/* CPUS: the unsigned int receiving how many CPUs */
+	bool off;		/* FLAG: store false, for a --no-X option */
+	/* STRING: takes the value instead of a copy; 0 or a negative errno with a cause */
+	int (*set)(void *params, const char *value, char **cause);
+};
+
+/* The field @field of params type @type, for a struct lab_option initializer. */
+#define LAB_OPT_AT(type, field) \
+	.offset = offsetof(type, field), .size = sizeof(((type *)0)->field)
+
+/* What `rtlab lab run LAB ...` asked for. Release with lab_args_fini(). */
+struct lab_args {
+	void *params;		/* owned: the lab's params block; NULL if it takes none */
+	uint64_t seed;		/* --seed N, else one from the clock (lab_seed_from_clock()) */
+	bool seed_given;	/* --seed was given */
+	const char *json_path;	/* --json FILE; borrowed from argv; NULL: the default place */
+	bool help;		/* --help or -h: parsing stopped there, nothing was checked */
+};
+
+/**
+ * lab_args_parse - read a lab's command line by its option table
+ * @lab: the lab; its options, params_size, params_init and params_check
+ * @argc, @argv: argv[0] is the lab's name; "--opt VALUE", "--opt=VALUE",
+ *               "-x VALUE" for an option with a short name
+ * @a: filled (the caller's storage); release with lab_args_fini(), also on failure
+ * @cause: on failure, what is wrong, naming the option (caller frees)
+ *
+ * The params block is allocated and defaulted, every option applied in
+ * order, then params_check() runs. Returns 0, -EINVAL for a usage error or
+ * -ENOMEM, with @cause set.
+ */
+int lab_args_parse(const struct lab_ops *lab, int argc, char **argv, struct lab_args *a,
+		   char **cause);
+
+/* lab_args_fini - free_params(), then the block; @a is zeroed. */
+void lab_args_fini(const struct lab_ops *lab, struct lab_args *a);
+
+/**
+ * lab_opts_apply - apply @argv's options to @params by @opts only
+ * @a: receives --seed, --json and --help; NULL refuses them as unknown
+ *
+ * The step of lab_args_parse() between params_init() and params_check(),
+ * for a typed parser kept for the TUI (latency_params_parse()). Returns 0
+ * or -EINVAL with @cause.
+ */
+int lab_opts_apply(const struct lab_option *opts, int argc, char **argv, void *params,
+		   struct lab_args *a, char **cause);
+
+/**
+ * lab_opts_help - the text of `rtlab lab run LAB --help`
+ * @out: appended to: usage, the lab's options with their defaults, its
+ *       note, then the options of every lab
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int lab_opts_help(const struct lab_ops *lab, struct rt_buf *out);
+
+/**
+ * lab_opts_man - the LAB OPTIONS section of rtlab(1), in roff
+ * @out: appended to: ".SH LAB OPTIONS", the options of every lab, then one
+ *       subsection per ready lab of lab_table[]
+ *
+ * `make man` puts it into doc/rtlab.1; a CLI test fails when the page
+ * differs. Returns 0 or -ENOMEM.
+ */
+int lab_opts_man(struct rt_buf *out);
+
+/**
+ * lab_opts_table_check - refuse a malformed option table
+ *
+ * Names (unique, not seed, json or help), kinds against field sizes,
+ * ranges, enum words, help text. The unit tests run it on every lab.
+ * Returns 0 or -EINVAL with @cause naming the option.
+ */
+int lab_opts_table_check(const struct lab_ops *lab, char **cause);
+
+/* lab_seed_from_clock - a seed for a run not given one: the time in ns mixed with the pid. */
+uint64_t lab_seed_from_clock(void);
+
+/**
+ * lab_seed_record - note the run's seed in its document as params.seed
+ *
+ * A string of decimal digits, since a seed may exceed what a JSON number
+ * holds exactly. Every lab calls it, so any run can be repeated.
+ * Returns 0 or a negative errno.
+ */
+int lab_seed_record(struct rt_result *res, uint64_t seed);
+
+/* ---- The lab table (registry.c) ------------------------------------------------ */
 
 /* NULL-terminated, in teaching order. */
 extern const struct lab_ops *const lab_table[];

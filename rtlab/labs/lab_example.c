@@ -69,27 +69,25 @@ int example_parse_scenarios(const char *list, unsigned int *mask, char **cause)
 	return *mask ? 0 : rt_err(cause, -EINVAL, "--scenario: name at least one scenario");
 }
 
-static int example_parse_params(int argc, char **argv, void **params, char **cause)
+static int set_scenarios(void *params, const char *value, char **cause)
 {
-	struct example_params *p = malloc(sizeof(*p));
-	int ret = 0;
+	struct example_params *p = params;
 
-	if (!p)
-		return -ENOMEM;
-	example_params_init(p);
-	for (int i = 1; i < argc && !ret; i++) {
-		if (!strcmp(argv[i], "--scenario") && i + 1 < argc)
-			ret = example_parse_scenarios(argv[++i], &p->scenarios, cause);
-		else
-			ret = rt_err(cause, -EINVAL, "unknown option '%s'", argv[i]);
-	}
-	if (ret) {
-		free(p);
-		return ret;
-	}
-	*params = p;
-	return 0;
+	return example_parse_scenarios(value, &p->scenarios, cause);
 }
+
+static void example_params_default(void *params)
+{
+	example_params_init(params);
+}
+
+static const struct lab_option example_options[] = {
+	{ .name = "scenario", .kind = LAB_OPT_STRING, .metavar = "S[,S]", .set = set_scenarios,
+	  .help = "Simulate these scenarios: quiet (the background work never outlasts the "
+		  "slack), busy (sometimes does), overloaded (often does).",
+	  .defval = "quiet,busy,overloaded" },
+	{ .name = NULL },
+};
 
 /* ---- The run --------------------------------------------------------------------- */
 
@@ -181,7 +179,7 @@ static int example_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct l
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = rt_result_set_param_num(res, "seed", (double)ctx->seed);
+	ret = lab_seed_record(res, ctx->seed);
 	for (unsigned int i = 0; !ret && i < sim_example_model.npresets; i++) {
 		if (!(p->scenarios & (1u << i)))
 			continue;
@@ -296,7 +294,10 @@ const struct lab_ops lab_example = {
 	.run = example_run,
 	.views = example_views,
 	.grade = example_grade,
-	.parse_params = example_parse_params,
-	.free_params = free,
+	.options = example_options,
+	.options_note = "The seed (--seed) decides where the background work's sections fall; "
+			"the same seed gives the same document.",
+	.params_size = sizeof(struct example_params),
+	.params_init = example_params_default,
 	.questions = example_questions,
 };

@@ -327,10 +327,8 @@ static int set_params(struct ft_run *r)
 {
 	const struct ftrace_params *p = r->p;
 	struct rt_result *res = r->res;
-	char seed[24];
 	int ret;
 
-	snprintf(seed, sizeof(seed), "%llu", (unsigned long long)r->seed);
 	ret = rt_result_set_param_str(res, "mode", p->mode == FTRACE_MODE_TRACER ? "tracer" :
 				      "events");
 	ret = ret ? ret : rt_result_set_param_str(res, "tracer", r->tracer[0] ? r->tracer :
@@ -338,7 +336,7 @@ static int set_params(struct ft_run *r)
 	ret = ret ? ret : rt_result_set_param_num(res, "threshold_us", p->threshold_us);
 	ret = ret ? ret : rt_result_set_param_bool(res, "function_trace", p->function_trace);
 	ret = ret ? ret : rt_result_set_param_bool(res, "hunt", p->hunt);
-	ret = ret ? ret : rt_result_set_param_str(res, "seed", p->hunt ? seed : "none");
+	ret = ret ? ret : lab_seed_record(res, r->seed);
 	ret = ret ? ret : rt_result_set_param_num(res, "duration_s", p->duration_ms / 1000.0);
 	ret = ret ? ret : rt_result_set_param_num(res, "interval_us", FTRACE_INTERVAL_US);
 	ret = ret ? ret : rt_result_set_param_bool(res, "cross_check", p->cross_check);
@@ -602,26 +600,14 @@ static int ft_describe(struct rt_buf *md)
 	return ret;
 }
 
-static int ft_parse_params(int argc, char **argv, void **params, char **cause)
+static void ft_params_init(void *params)
 {
-	struct ftrace_params *p = malloc(sizeof(*p));
-	int ret;
-
-	*params = NULL;
-	if (!p)
-		return rt_err(cause, -ENOMEM, "out of memory");
-	ret = ftrace_params_parse(argc, argv, p, cause);
-	if (ret) {
-		free(p);
-		return ret;
-	}
-	*params = p;
-	return 0;
+	ftrace_params_init(params);
 }
 
-static void ft_free_params(void *params)
+static int ft_params_check(void *params, char **cause)
 {
-	free(params);
+	return ftrace_params_check(params, cause);
 }
 
 const struct lab_ops lab_ftrace = {
@@ -639,9 +625,12 @@ const struct lab_ops lab_ftrace = {
 	.check_capabilities = ft_check_caps,
 	.run = ft_run,
 	.grade = ftrace_grade,
-	.parse_params = ft_parse_params,
-	.free_params = ft_free_params,
 	.text = ftrace_text,
 	.questions = ftrace_questions,
 	.views = ftrace_views,
+	.options = ftrace_options,
+	.options_note = ftrace_options_note,
+	.params_size = sizeof(struct ftrace_params),
+	.params_init = ft_params_init,
+	.params_check = ft_params_check,
 };

@@ -67,27 +67,43 @@ struct ftrace_params {
 	unsigned int threshold_us;	/* tracing_thresh; 0 = keep the worst case only */
 	bool function_trace;		/* options/function-trace (tracer mode) */
 	bool hunt;
-	bool seed_set;			/* --seed given; else the front end's seed is used */
+	/*
+	 * Set by ftrace_params_parse() (the TUI's parser) from --seed; through
+	 * lab_args_parse() the seed is the front end's, in lab_ctx.seed.
+	 */
+	bool seed_set;
 	uint64_t seed;
 	unsigned int duration_ms;
 	bool cross_check;		/* try rtla / trace-cmd */
 	bool busy;			/* a nice-19 busy loop on the probe's CPU (lab_ftrace.c) */
+	/* The options as given, which ftrace_params_check() applies. */
+	int opt_mode;			/* --mode: enum ftrace_mode; -1 not given */
+	int opt_tracer;			/* --tracer: index of the tracer's name; -1 not given */
 };
 
 /* ftrace_params_init - the defaults: event mode, 5 s, no hunt, cross-check on. */
 void ftrace_params_init(struct ftrace_params *p);
 
+/* The option table (lab_ftrace.options) and its note for --help and rtlab(1). */
+extern const struct lab_option ftrace_options[];
+extern const char ftrace_options_note[];
+
 /**
- * ftrace_params_parse - parse the lab's options
+ * ftrace_params_check - the rules across options (lab_ftrace.params_check)
+ *
+ * --tracer names the tracer and implies tracer mode; with --mode events it
+ * is refused. Pure. Returns 0 or -EINVAL with @cause.
+ */
+int ftrace_params_check(struct ftrace_params *p, char **cause);
+
+/**
+ * ftrace_params_parse - parse the lab's options into @p (for the TUI and tests)
  * @argc, @argv: argv[0] is the lab name; "--opt VALUE" or "--opt=VALUE"
  * @p: filled from ftrace_params_init() plus the options
  * @cause: on failure, what is wrong (caller frees)
  *
- * Options: --mode events|tracer, --tracer NAME (a latency tracer; implies
- * tracer mode), --threshold US, --no-function-trace, --hunt, --seed N
- * (needs --hunt), --duration D (as the latency lab's), --no-cross-check,
- * --no-busy.
- * Pure. Returns 0 or -EINVAL.
+ * The options of ftrace_options and --seed N (into seed and seed_set),
+ * then ftrace_params_check(). Pure. Returns 0 or -EINVAL.
  */
 int ftrace_params_parse(int argc, char **argv, struct ftrace_params *p, char **cause);
 

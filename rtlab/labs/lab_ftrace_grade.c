@@ -30,6 +30,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rt_parse.h"
 #include "core/rt_result.h"
 
 #define NORM_MAX 96
@@ -73,8 +74,8 @@ static int hunt_truth(json_t *doc, const char **kind, const char **function, jso
 	json_t *truth = json_object_get(hunt, "truth"), *t;
 	struct ftrace_hunt_truth pick;
 	const char *seed_s = jstr(hunt, "seed"), *inj_s = jstr(hunt, "injector");
-	char *end = NULL, sum[24];
-	unsigned long long seed;
+	char sum[24];
+	uint64_t seed = 0;
 	int inj = ftrace_injector_from_name(inj_s);
 	size_t i, n = 0;
 
@@ -86,12 +87,8 @@ static int hunt_truth(json_t *doc, const char **kind, const char **function, jso
 	*kind = jstr(truth, "kind");
 	*function = jstr(truth, "function");
 	*tracers = json_object_get(truth, "tracers");
-	if (seed_s) {
-		errno = 0;
-		seed = strtoull(seed_s, &end, 10);
-	}
-	if (!seed_s || !*seed_s || errno || *end || inj < 0 || !*kind || !*function ||
-	    !json_is_array(*tracers)) {
+	if (rt_parse_u64("seed", seed_s, 0, UINT64_MAX, &seed, NULL) || inj < 0 || !*kind ||
+	    !*function || !json_is_array(*tracers)) {
 		snprintf(why, size, "extra.hunt is incomplete (seed, injector or truth missing): "
 			 "run the hunt again");
 		return -EINVAL;

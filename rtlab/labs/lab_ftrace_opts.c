@@ -1,5 +1,5 @@
 /*
- * lab_ftrace_opts: the pure parts of the ftrace lab: its option parser,
+ * lab_ftrace_opts: the pure parts of the ftrace lab: its option table,
  * what tracer mode can run given the tracers a probe found, the hunt's
  * seeded choice of a cause, the list of all causes and the check value,
  * and the two readers of the reference tools' output (rtla timerlat hist,
@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "core/rt_err.h"
+#include "core/rt_parse.h"
 #include "labs/lab_latency.h"
 #include "trace/trace_ctl.h"
 #include "trace/trace_events.h"
@@ -76,110 +77,79 @@ void ftrace_params_init(struct ftrace_params *p)
 	p->duration_ms = FTRACE_DEFAULT_DURATION_MS;
 	p->cross_check = true;
 	p->busy = true;
+	p->opt_mode = -1;
+	p->opt_tracer = -1;
 }
 
-/* A decimal number 0..@max with nothing after it. */
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
+/* --mode's words, in the order of enum ftrace_mode. */
+static const char *const mode_words[] = { "events", "tracer", NULL };
 
-	if (!s || *s < '0' || *s > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (errno || *end || v > max)
-		return -EINVAL;
-	*out = v;
+#define MS RT_PARSE_NS_PER_MS
+#define AT(field) LAB_OPT_AT(struct ftrace_params, field)
+
+const struct lab_option ftrace_options[] = {
+	{ .name = "mode", .kind = LAB_OPT_ENUM, .values = mode_words, AT(opt_mode),
+	  .help = "events: the probe's wake-ups seen in the scheduler events (any kernel); "
+		  "tracer: also a latency tracer.", .defval = "events, tracer with --tracer" },
+	{ .name = "tracer", .kind = LAB_OPT_ENUM, .metavar = "NAME", .values = latency_tracers,
+	  AT(opt_tracer), .help = "The latency tracer of tracer mode: irqsoff, preemptoff, "
+		  "preemptirqsoff, wakeup, wakeup_rt or wakeup_dl; implies --mode tracer.",
+	  .defval = "the first of them this kernel has" },
+	{ .name = "threshold", .kind = LAB_OPT_UINT, .metavar = "US", AT(threshold_us),
+	  .max = FTRACE_MAX_THRESHOLD_US, .help = "tracing_thresh in microseconds; 0 keeps "
+		  "the worst case only.", .defval = "0" },
+	{ .name = "no-function-trace", .kind = LAB_OPT_FLAG, .off = true, AT(function_trace),
+	  .help = "Leave options/function-trace off in tracer mode." },
+	{ .name = "hunt", .kind = LAB_OPT_FLAG, AT(hunt),
+	  .help = "Plant a hidden cause chosen by the seed; diagnose it with `rtlab lab answer "
+		  "ftrace cause|function|tracer NAME`, run the same hunt again (same --seed) and "
+		  "grade the new document." },
+	{ .name = "duration", .kind = LAB_OPT_DURATION, .metavar = "D", AT(duration_ms),
+	  .min = MS, .max = FTRACE_MAX_DURATION_MS * MS, .unit_ns = MS,
+	  .help = "How long the probe measures: 3s, 500ms, 2m or a number of seconds; at most "
+		  "10m.", .defval = "5s" },
+	{ .name = "no-cross-check", .kind = LAB_OPT_FLAG, .off = true, AT(cross_check),
+	  .help = "Skip the cross-check with rtla and trace-cmd." },
+	{ .name = "no-busy", .kind = LAB_OPT_FLAG, .off = true, AT(busy),
+	  .help = "No nice-19 busy loop on the probe's CPU (wake-ups from idle may then go "
+		  "unmatched on some kernels)." },
+	{ .name = NULL },
+};
+
+#undef AT
+#undef MS
+
+const char ftrace_options_note[] = "See labs/ftrace/README.md and doc/ftrace.md.";
+
+int ftrace_params_check(struct ftrace_params *p, char **cause)
+{
+	if (p->opt_tracer >= 0)
+		snprintf(p->tracer, sizeof(p->tracer), "%s", latency_tracers[p->opt_tracer]);
+	if (p->opt_mode >= 0)
+		p->mode = p->opt_mode == FTRACE_MODE_TRACER ? FTRACE_MODE_TRACER :
+							      FTRACE_MODE_EVENTS;
+	else if (p->opt_tracer >= 0)
+		p->mode = FTRACE_MODE_TRACER;
+	if (p->opt_tracer >= 0 && p->mode == FTRACE_MODE_EVENTS)
+		return rt_err(cause, -EINVAL, "--tracer needs --mode tracer");
 	return 0;
 }
 
 int ftrace_params_parse(int argc, char **argv, struct ftrace_params *p, char **cause)
 {
-	bool mode_given = false, tracer_given = false;
+	struct lab_args a;
+	int ret;
 
+	memset(&a, 0, sizeof(a));
 	ftrace_params_init(p);
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = NULL, *eq;
-		char name[24];
-		size_t nlen;
-		uint64_t u;
-
-		if (strncmp(a, "--", 2) != 0)
-			return rt_err(cause, -EINVAL, "unexpected argument \"%.40s\"", a);
-		eq = strchr(a, '=');
-		nlen = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-		if (nlen == 0 || nlen >= sizeof(name))
-			return rt_err(cause, -EINVAL, "unknown option \"%.40s\"", a);
-		memcpy(name, a + 2, nlen);
-		name[nlen] = '\0';
-
-		if (!strcmp(name, "hunt") || !strcmp(name, "no-cross-check") ||
-		    !strcmp(name, "no-function-trace") || !strcmp(name, "no-busy")) {
-			if (eq)
-				return rt_err(cause, -EINVAL, "--%s takes no value", name);
-			if (name[0] == 'h')
-				p->hunt = true;
-			else if (!strcmp(name, "no-cross-check"))
-				p->cross_check = false;
-			else if (!strcmp(name, "no-busy"))
-				p->busy = false;
-			else
-				p->function_trace = false;
-			continue;
-		}
-		if (strcmp(name, "mode") && strcmp(name, "tracer") && strcmp(name, "threshold") &&
-		    strcmp(name, "seed") && strcmp(name, "duration"))
-			return rt_err(cause, -EINVAL, "unknown option \"%.40s\" (see `rtlab lab run "
-				      "--help`)", a);
-		if (eq)
-			v = eq + 1;
-		else if (i + 1 < argc)
-			v = argv[++i];
-		else
-			return rt_err(cause, -EINVAL, "--%s needs a value", name);
-
-		if (!strcmp(name, "mode")) {
-			if (!strcmp(v, "events"))
-				p->mode = FTRACE_MODE_EVENTS;
-			else if (!strcmp(v, "tracer"))
-				p->mode = FTRACE_MODE_TRACER;
-			else
-				return rt_err(cause, -EINVAL, "--mode: expected events or tracer, got "
-					      "\"%.40s\"", v);
-			mode_given = true;
-		} else if (!strcmp(name, "tracer")) {
-			if (!ftrace_is_latency_tracer(v))
-				return rt_err(cause, -EINVAL, "--tracer: \"%.40s\" is not a latency "
-					      "tracer (irqsoff, preemptoff, preemptirqsoff, wakeup, "
-					      "wakeup_rt, wakeup_dl)", v);
-			snprintf(p->tracer, sizeof(p->tracer), "%s", v);
-			tracer_given = true;
-		} else if (!strcmp(name, "threshold")) {
-			if (parse_u64(v, FTRACE_MAX_THRESHOLD_US, &u))
-				return rt_err(cause, -EINVAL, "--threshold: expected microseconds "
-					      "0..%u, got \"%.40s\"", FTRACE_MAX_THRESHOLD_US, v);
-			p->threshold_us = (unsigned int)u;
-		} else if (!strcmp(name, "seed")) {
-			if (parse_u64(v, UINT64_MAX, &u))
-				return rt_err(cause, -EINVAL, "--seed: expected a whole number, got "
-					      "\"%.40s\"", v);
-			p->seed = u;
-			p->seed_set = true;
-		} else {
-			if (latency_parse_duration(v, &p->duration_ms) ||
-			    p->duration_ms > FTRACE_MAX_DURATION_MS)
-				return rt_err(cause, -EINVAL, "--duration: expected e.g. 3s, 500ms or "
-					      "2m (at most 10m), got \"%.40s\"", v);
-		}
-	}
-	if (tracer_given && !mode_given)
-		p->mode = FTRACE_MODE_TRACER;
-	if (tracer_given && p->mode == FTRACE_MODE_EVENTS)
-		return rt_err(cause, -EINVAL, "--tracer needs --mode tracer");
-	if (p->seed_set && !p->hunt)
-		return rt_err(cause, -EINVAL, "--seed is for the hunt: add --hunt");
-	return 0;
+	ret = lab_opts_apply(ftrace_options, argc, argv, p, &a, cause);
+	if (ret)
+		return ret;
+	if (a.help || a.json_path)
+		return rt_err(cause, -EINVAL, "--help and --json are for `rtlab lab run ftrace`");
+	p->seed_set = a.seed_given;
+	p->seed = a.seed;
+	return ftrace_params_check(p, cause);
 }
 
 /* ---- The hunt ----------------------------------------------------------------------- */

@@ -54,6 +54,7 @@
 #include "core/rt_hist.h"
 #include "core/rt_load.h"
 #include "core/rt_log.h"
+#include "core/rt_parse.h"
 #include "core/rt_probe.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
@@ -842,6 +843,7 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 		goto out_free;
 	}
 	ret = set_params(res, p);
+	ret = ret ? ret : lab_seed_record(res, ctx->seed);
 	if (ret)
 		goto out_free;
 	if (ctx->env && ctx->env->in_vm) {
@@ -1185,7 +1187,8 @@ static int online_cpus(cpu_set_t *set)
 	if (!ret) {
 		while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
 			text[--len] = '\0';
-		ret = latency_parse_cpus(text, cpus, LATENCY_MAX_CPUS, &n);
+		ret = rt_parse_cpus("cpu/online", text, LATENCY_MAX_CPUS, cpus, LATENCY_MAX_CPUS,
+				    &n, NULL);
 		free(text);
 	}
 	if (!ret) {
@@ -1196,30 +1199,21 @@ static int online_cpus(cpu_set_t *set)
 	return sched_getaffinity(0, sizeof(*set), set) ? -errno : 0;
 }
 
-static int lat_parse_params(int argc, char **argv, void **params, char **cause)
+static void lat_params_init(void *params)
 {
-	struct latency_params *p = malloc(sizeof(*p));
-	cpu_set_t usable;
-	int ret;
+	latency_params_init(params);
+}
 
-	*params = NULL;
-	if (!p)
-		return rt_err(cause, -ENOMEM, "out of memory");
-	ret = latency_params_parse(argc, argv, p, cause);
+static int lat_params_check(void *params, char **cause)
+{
+	struct latency_params *p = params;
+	cpu_set_t usable;
+	int ret = latency_params_finish(p, cause);
+
 	/* A CPU this process cannot use is a usage error now, not a failed run later. */
 	if (!ret && p->ncpus && online_cpus(&usable) == 0)
 		ret = latency_params_check_cpus(p, &usable, cause);
-	if (ret) {
-		free(p);
-		return ret;
-	}
-	*params = p;
-	return 0;
-}
-
-static void lat_free_params(void *params)
-{
-	free(params);
+	return ret;
 }
 
 const struct lab_ops lab_latency = {
@@ -1236,8 +1230,11 @@ const struct lab_ops lab_latency = {
 	.check_capabilities = lat_check_caps,
 	.run = lat_run,
 	.grade = latency_grade,
-	.parse_params = lat_parse_params,
-	.free_params = lat_free_params,
 	.views = lat_views,
 	.questions = latency_questions,
+	.options = latency_options,
+	.options_note = latency_options_note,
+	.params_size = sizeof(struct latency_params),
+	.params_init = lat_params_init,
+	.params_check = lat_params_check,
 };

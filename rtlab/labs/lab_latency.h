@@ -85,38 +85,47 @@ struct latency_params {
 	unsigned int spike_us;		/* 0 = off */
 	unsigned int trace_marker_us;	/* 0 = off */
 	bool custom;			/* no --scenario: one "custom" plan from the options */
+	/*
+	 * The options as given, which latency_params_finish() applies to the
+	 * plans; the run reads the plans only.
+	 */
+	bool scenarios_given;		/* --scenario: plan[] holds the named ones */
+	int opt_policy;			/* --policy: 0 other, 1 fifo, 2 rr; -1 not given */
+	unsigned int opt_priority;	/* --priority; 0 not given */
+	bool opt_mlock;			/* --mlock */
+	bool opt_load_given;		/* --load */
+	char opt_load[LATENCY_LOAD_MAX];	/* its generators, "" for none */
 };
 
 /* latency_params_init - the defaults: idle-other, load-other, idle-fifo, load-fifo. */
 void latency_params_init(struct latency_params *p);
 
+/* The option table (lab_latency.options) and the rules it cannot express. */
+extern const struct lab_option latency_options[];
+extern const char latency_options_note[];
+
 /**
- * latency_params_parse - parse the lab's options
+ * latency_params_finish - apply the rules that span options
+ * @p: defaults plus the options, as the table stored them
+ *
+ * Without --scenario, --policy/--priority/--mlock/--load make one "custom"
+ * plan; then they override every plan, and --cpus pins them. Refuses
+ * --priority with SCHED_OTHER, an interval below 50 us with a real-time
+ * policy and a longest interval above 1 s. Pure. Returns 0 or -EINVAL.
+ */
+int latency_params_finish(struct latency_params *p, char **cause);
+
+/**
+ * latency_params_parse - parse the lab's options into @p (for the TUI and tests)
  * @argc, @argv: argv[0] is the lab name; options may be "--opt VALUE" or "--opt=VALUE"
  * @p: filled from latency_params_init() plus the options
  * @cause: on failure, what is wrong (caller frees)
  *
- * Pure: no I/O and no globals. Returns 0 or -EINVAL.
+ * lab_args_parse() on latency_options without --seed, --json and --help,
+ * and without the check that --cpus are online. Pure: no I/O and no
+ * globals. Returns 0 or -EINVAL.
  */
 int latency_params_parse(int argc, char **argv, struct latency_params *p, char **cause);
-
-/**
- * latency_parse_duration - "10s", "2m", "500ms", "1h", "1d" or bare seconds ("20")
- * @ms: the duration in milliseconds, 1 .. LATENCY_MAX_DURATION_MS
- *
- * Returns 0 or -EINVAL.
- */
-int latency_parse_duration(const char *s, unsigned int *ms);
-
-/**
- * latency_parse_cpus - a CPU list "0,2-3,5" (ranges and single CPUs)
- * @cpus: receives the CPUs in the order written, duplicates refused
- * @max: capacity of @cpus
- * @n: how many were written
- *
- * Every CPU is below LATENCY_MAX_CPUS. Returns 0 or -EINVAL.
- */
-int latency_parse_cpus(const char *s, unsigned int *cpus, unsigned int max, unsigned int *n);
 
 /**
  * latency_params_check_cpus - refuse --cpus naming a CPU that is not online

@@ -1,9 +1,10 @@
 /*
- * lab_latency_opts: the latency lab's scenario table and its option
- * parser. Pure (no I/O, no globals, no getopt state), so the unit tests and
- * the fuzz target call it directly with any argv.
+ * lab_latency_opts: the latency lab's scenario table, its option table
+ * (read by lab_opts.c, which also prints --help and the man page from it)
+ * and the rules that span options. Pure (no I/O, no globals, no getopt
+ * state), so the unit tests and the fuzz target call it with any argv.
  *
- * Rules, in the order they are applied:
+ * Rules, in the order they are applied (latency_params_finish()):
  *   1. --scenario S (repeatable, or "a,b") picks named scenarios; without
  *      any, the default set is idle-other, load-other, idle-fifo, load-fifo
  *      (the four the lessons' predict questions name);
@@ -24,6 +25,7 @@
 
 #include "core/rt_err.h"
 #include "core/rt_load.h"
+#include "core/rt_parse.h"
 
 #define DEFAULT_LOAD "cpu,msg"
 
@@ -101,108 +103,10 @@ void latency_params_init(struct latency_params *p)
 	p->distance_us = LATENCY_DEFAULT_DISTANCE_US;
 	p->threads = 1;
 	p->hist_max_us = LATENCY_DEFAULT_HIST_MAX_US;
+	p->opt_policy = -1;
 }
 
-/* ---- Small parsers ------------------------------------------------------------ */
-
-/* Strict decimal: digits only, no sign, no spaces, at most @max. */
-static int parse_uint(const char *s, unsigned long long max, unsigned long long *out)
-{
-	unsigned long long v = 0;
-
-	if (!s || !*s)
-		return -EINVAL;
-	for (; *s; s++) {
-		if (*s < '0' || *s > '9')
-			return -EINVAL;
-		if (v > (max - (unsigned long long)(*s - '0')) / 10)
-			return -EINVAL;
-		v = v * 10 + (unsigned long long)(*s - '0');
-	}
-	*out = v;
-	return 0;
-}
-
-int latency_parse_duration(const char *s, unsigned int *ms)
-{
-	static const struct {
-		const char *suffix;
-		unsigned long long ms;
-	} units[] = {
-		{ "ms", 1 }, { "s", 1000 }, { "m", 60000 }, { "h", 3600000 }, { "d", 86400000 },
-		{ "", 1000 },
-	};
-	char num[24];
-	size_t len, i;
-
-	if (!s)
-		return -EINVAL;
-	len = strspn(s, "0123456789");
-	if (len == 0 || len >= sizeof(num))
-		return -EINVAL;
-	memcpy(num, s, len);
-	num[len] = '\0';
-	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++) {
-		unsigned long long v;
-
-		if (strcmp(s + len, units[i].suffix) != 0)
-			continue;
-		if (parse_uint(num, LATENCY_MAX_DURATION_MS, &v) || v == 0 ||
-		    v > LATENCY_MAX_DURATION_MS / units[i].ms)
-			return -EINVAL;
-		*ms = (unsigned int)(v * units[i].ms);
-		return 0;
-	}
-	return -EINVAL;
-}
-
-int latency_parse_cpus(const char *s, unsigned int *cpus, unsigned int max, unsigned int *n)
-{
-	const char *p = s;
-
-	*n = 0;
-	if (!s || !*s)
-		return -EINVAL;
-	for (;;) {
-		unsigned long long lo, hi;
-		char a[16], b[16];
-		size_t la, lb = 0;
-
-		la = strspn(p, "0123456789");
-		if (la == 0 || la >= sizeof(a))
-			return -EINVAL;
-		memcpy(a, p, la);
-		a[la] = '\0';
-		p += la;
-		if (parse_uint(a, LATENCY_MAX_CPUS - 1, &lo))
-			return -EINVAL;
-		hi = lo;
-		if (*p == '-') {
-			p++;
-			lb = strspn(p, "0123456789");
-			if (lb == 0 || lb >= sizeof(b))
-				return -EINVAL;
-			memcpy(b, p, lb);
-			b[lb] = '\0';
-			p += lb;
-			if (parse_uint(b, LATENCY_MAX_CPUS - 1, &hi) || hi < lo)
-				return -EINVAL;
-		}
-		for (unsigned long long c = lo; c <= hi; c++) {
-			for (unsigned int k = 0; k < *n; k++)
-				if (cpus[k] == c)
-					return -EINVAL;
-			if (*n >= max)
-				return -EINVAL;
-			cpus[(*n)++] = (unsigned int)c;
-		}
-		if (*p == '\0')
-			return 0;
-		if (*p != ',')
-			return -EINVAL;
-		p++;
-	}
-}
+/* ---- The options' own checks ---------------------------------------------------- */
 
 /* Every comma-separated name must be a known generator, each once; "none" is "". */
 static int parse_load(const char *s, char *out, size_t size, char **cause)
@@ -284,38 +188,12 @@ int latency_params_check_cpus(const struct latency_params *p, const cpu_set_t *u
 		      CPU_COUNT(&missing) > 1 ? "are" : "is", ok[0] ? ok : "none");
 }
 
-/* ---- The option parser ------------------------------------------------------- */
+/* ---- The option table ------------------------------------------------------------ */
 
-enum opt_id {
-	OPT_SCENARIO, OPT_DURATION, OPT_POLICY, OPT_PRIORITY, OPT_INTERVAL, OPT_DISTANCE,
-	OPT_THREADS, OPT_CPUS, OPT_MLOCK, OPT_LOAD, OPT_HIST_MAX, OPT_DMA, OPT_SPIKE,
-	OPT_TRACE_MARKER,
-};
-
-static const struct {
-	const char *name;
-	enum opt_id id;
-	bool arg;
-} opts[] = {
-	{ "scenario", OPT_SCENARIO, true }, { "duration", OPT_DURATION, true },
-	{ "policy", OPT_POLICY, true }, { "priority", OPT_PRIORITY, true },
-	{ "interval", OPT_INTERVAL, true }, { "distance", OPT_DISTANCE, true },
-	{ "threads", OPT_THREADS, true }, { "cpus", OPT_CPUS, true },
-	{ "mlock", OPT_MLOCK, false }, { "load", OPT_LOAD, true },
-	{ "hist-max", OPT_HIST_MAX, true }, { "dma-latency", OPT_DMA, false },
-	{ "spike", OPT_SPIKE, true }, { "trace-marker", OPT_TRACE_MARKER, true },
-};
-
-struct overrides {
-	bool policy, priority, mlock, load;
-	int policy_v;
-	int priority_v;
-	char load_v[LATENCY_LOAD_MAX];
-};
-
-static int add_scenarios(struct latency_params *p, const char *list, bool *first,
-			 char **cause)
+/* --scenario: repeatable; the first one replaces the default set. */
+static int set_scenarios(void *params, const char *list, char **cause)
 {
+	struct latency_params *p = params;
 	char buf[256];
 	char *save = NULL, *tok;
 
@@ -324,9 +202,9 @@ static int add_scenarios(struct latency_params *p, const char *list, bool *first
 		return rt_err(cause, -EINVAL, "--scenario: expected NAME[,NAME], got \"%.60s\"",
 			      list);
 	strcpy(buf, list);
-	if (*first) {
+	if (!p->scenarios_given) {
 		p->nplans = 0;
-		*first = false;
+		p->scenarios_given = true;
 	}
 	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		const struct latency_scenario *s = latency_scenario_find(tok);
@@ -345,84 +223,92 @@ static int add_scenarios(struct latency_params *p, const char *list, bool *first
 	return 0;
 }
 
-static int num_opt(const char *name, const char *v, unsigned long long lo,
-		   unsigned long long hi, unsigned int *out, char **cause)
+/* --load: checked now, applied by latency_params_finish(). */
+static int set_load(void *params, const char *value, char **cause)
 {
-	unsigned long long x;
+	struct latency_params *p = params;
+	int ret = parse_load(value, p->opt_load, sizeof(p->opt_load), cause);
 
-	if (parse_uint(v, hi, &x) || x < lo)
-		return rt_err(cause, -EINVAL, "--%s: expected a whole number in %llu..%llu, got "
-			      "\"%.40s\"", name, lo, hi, v);
-	*out = (unsigned int)x;
-	return 0;
+	if (!ret)
+		p->opt_load_given = true;
+	return ret;
 }
 
-static int apply_one(struct latency_params *p, struct overrides *ov, enum opt_id id,
-		     const char *name, const char *v, bool *first_scenario, char **cause)
-{
-	unsigned int u;
-	int ret = 0;
+/* --policy's words; their index in policy_values is what the option stores. */
+static const char *const policy_words[] = { "other", "fifo", "rr", NULL };
+static const int policy_values[] = { SCHED_OTHER, SCHED_FIFO, SCHED_RR };
 
-	switch (id) {
-	case OPT_SCENARIO:
-		return add_scenarios(p, v, first_scenario, cause);
-	case OPT_DURATION:
-		if (latency_parse_duration(v, &p->duration_ms))
-			return rt_err(cause, -EINVAL, "--duration: expected e.g. 10s, 2m, 500ms or "
-				      "a number of seconds (at most 1d), got \"%.40s\"", v);
-		return 0;
-	case OPT_POLICY:
-		ov->policy = true;
-		if (!strcmp(v, "other"))
-			ov->policy_v = SCHED_OTHER;
-		else if (!strcmp(v, "fifo"))
-			ov->policy_v = SCHED_FIFO;
-		else if (!strcmp(v, "rr"))
-			ov->policy_v = SCHED_RR;
-		else
-			return rt_err(cause, -EINVAL, "--policy: expected other, fifo or rr, got "
-				      "\"%.40s\"", v);
-		return 0;
-	case OPT_PRIORITY:
-		ret = num_opt(name, v, 1, 99, &u, cause);
-		ov->priority = true;
-		ov->priority_v = (int)u;
-		return ret;
-	case OPT_INTERVAL:
-		return num_opt(name, v, 1, 1000000, &p->interval_us, cause);
-	case OPT_DISTANCE:
-		return num_opt(name, v, 0, 1000000, &p->distance_us, cause);
-	case OPT_THREADS:
-		return num_opt(name, v, 1, LATENCY_MAX_THREADS, &p->threads, cause);
-	case OPT_CPUS:
-		if (latency_parse_cpus(v, p->cpus, LATENCY_MAX_CPUS, &p->ncpus))
-			return rt_err(cause, -EINVAL, "--cpus: expected a CPU list such as 1 or "
-				      "0,2-3 (each CPU once, below %u), got \"%.40s\"",
-				      LATENCY_MAX_CPUS, v);
-		return 0;
-	case OPT_MLOCK:
-		ov->mlock = true;
-		return 0;
-	case OPT_LOAD:
-		ov->load = true;
-		return parse_load(v, ov->load_v, sizeof(ov->load_v), cause);
-	case OPT_HIST_MAX:
-		return num_opt(name, v, 1, LATENCY_MAX_HIST_US, &p->hist_max_us, cause);
-	case OPT_DMA:
-		p->dma_latency = true;
-		return 0;
-	case OPT_SPIKE:
-		return num_opt(name, v, 1, 1000000, &p->spike_us, cause);
-	case OPT_TRACE_MARKER:
-		return num_opt(name, v, 1, 1000000, &p->trace_marker_us, cause);
-	}
-	return -EINVAL;
-}
+#define MS RT_PARSE_NS_PER_MS
+#define AT(field) LAB_OPT_AT(struct latency_params, field)
 
-static int apply_overrides(struct latency_params *p, const struct overrides *ov,
-			   bool scenarios_given, char **cause)
+const struct lab_option latency_options[] = {
+	{ .name = "scenario", .kind = LAB_OPT_STRING, .metavar = "S[,S]", .set = set_scenarios,
+	  .help = "Run these scenarios, in this order; repeatable. The scenarios: idle-other, "
+		  "load-other, idle-fifo, load-fifo, load-fifo-mlock, load-fifo-mlock-pinned, "
+		  "load-fifo-rt (PREEMPT_RT kernels only), load-fifo-faults (the deliberately "
+		  "bad one).", .defval = "idle-other,load-other,idle-fifo,load-fifo" },
+	{ .name = "duration", .kind = LAB_OPT_DURATION, .metavar = "D", AT(duration_ms),
+	  .min = MS, .max = LATENCY_MAX_DURATION_MS * MS, .unit_ns = MS,
+	  .help = "How long each scenario measures: 10s, 2m, 500ms, 1h, or a number of "
+		  "seconds; at most 1d.", .defval = "15s" },
+	{ .name = "policy", .kind = LAB_OPT_ENUM, .values = policy_words, AT(opt_policy),
+	  .help = "The scheduling policy of the measuring threads.",
+	  .defval = "the scenario's" },
+	{ .name = "priority", .kind = LAB_OPT_UINT, .metavar = "N", AT(opt_priority), .min = 1,
+	  .max = 99, .help = "Their real-time priority, for fifo or rr; a --priority without "
+		  "--policy means fifo, as cyclictest -p does.", .defval = "90" },
+	{ .name = "interval", .kind = LAB_OPT_UINT, .metavar = "US", AT(interval_us), .min = 1,
+	  .max = 1000000, .help = "The first thread's wake-up interval in microseconds; at "
+		  "least 50 with a real-time policy.", .defval = "1000" },
+	{ .name = "distance", .kind = LAB_OPT_UINT, .metavar = "US", AT(distance_us),
+	  .max = 1000000, .help = "How much longer each further thread's interval is, in "
+		  "microseconds (cyclictest -d).", .defval = "500" },
+	{ .name = "threads", .kind = LAB_OPT_UINT, .metavar = "N", AT(threads), .min = 1,
+	  .max = LATENCY_MAX_THREADS, .help = "Measuring threads, at most 64.", .defval = "1" },
+	{ .name = "cpus", .kind = LAB_OPT_CPUS, .metavar = "LIST", AT(cpus),
+	  .count_offset = offsetof(struct latency_params, ncpus), .max = LATENCY_MAX_CPUS,
+	  .help = "Pin the measuring threads to these CPUs, e.g. 1 or 0,2-3 (thread i on the "
+		  "i-th CPU); each CPU must be online, which is checked before the run.",
+	  .defval = "not pinned" },
+	{ .name = "mlock", .kind = LAB_OPT_FLAG, AT(opt_mlock),
+	  .help = "mlockall() and a prefaulted stack, so that no page fault hits the measuring "
+		  "loop." },
+	{ .name = "load", .kind = LAB_OPT_STRING, .metavar = "L[,L]|none", .set = set_load,
+	  .help = "Background load while measuring, any of cpu, mem, io, msg, fork, pagefault, "
+		  "stress-cpu, stress-io (the last two need stress-ng), or none.",
+	  .defval = "the scenario's" },
+	{ .name = "hist-max", .kind = LAB_OPT_UINT, .metavar = "US", AT(hist_max_us), .min = 1,
+	  .max = LATENCY_MAX_HIST_US, .help = "The histogram has 1 us buckets below US; a "
+		  "slower wake-up counts as an overflow.", .defval = "2000" },
+	{ .name = "dma-latency", .kind = LAB_OPT_FLAG, AT(dma_latency),
+	  .help = "Hold /dev/cpu_dma_latency at 0 while measuring, so that no CPU sleeps "
+		  "deeply." },
+	{ .name = "spike", .kind = LAB_OPT_UINT, .metavar = "US", AT(spike_us), .min = 1,
+	  .max = 1000000, .help = "Count the wake-ups later than US as spikes.",
+	  .defval = "off" },
+	{ .name = "trace-marker", .kind = LAB_OPT_UINT, .metavar = "US", AT(trace_marker_us),
+	  .min = 1, .max = 1000000, .help = "Write a line to tracefs's trace_marker for each "
+		  "wake-up later than US, to find it in a trace.", .defval = "off" },
+	{ .name = NULL },
+};
+
+#undef AT
+#undef MS
+
+const char latency_options_note[] =
+	"Without --scenario, --policy, --priority, --mlock and --load describe one scenario "
+	"called custom (SCHED_OTHER on an idle machine without mlock, then these options); "
+	"with --scenario they override every chosen scenario's settings. Not root: "
+	"real-time policies are measured as SCHED_OTHER, and the document and a warning say "
+	"so. See labs/latency/README.md.";
+
+/* ---- Rules across options ----------------------------------------------------------- */
+
+int latency_params_finish(struct latency_params *p, char **cause)
 {
-	if (!scenarios_given && (ov->policy || ov->priority || ov->mlock || ov->load)) {
+	bool policy = p->opt_policy >= 0, priority = p->opt_priority != 0;
+
+	if (!p->scenarios_given && (policy || priority || p->opt_mlock || p->opt_load_given)) {
 		struct latency_plan *pl = &p->plan[0];
 
 		memset(pl, 0, sizeof(*pl));
@@ -434,25 +320,25 @@ static int apply_overrides(struct latency_params *p, const struct overrides *ov,
 	for (unsigned int i = 0; i < p->nplans; i++) {
 		struct latency_plan *pl = &p->plan[i];
 
-		if (ov->policy) {
-			pl->policy = ov->policy_v;
+		if (policy) {
+			pl->policy = policy_values[p->opt_policy];
 			if (pl->policy == SCHED_OTHER)
 				pl->priority = 0;
 			else if (pl->priority == 0)
 				pl->priority = LATENCY_DEFAULT_PRIORITY;
-		} else if (ov->priority && pl->policy == SCHED_OTHER) {
+		} else if (priority && pl->policy == SCHED_OTHER) {
 			pl->policy = SCHED_FIFO;	/* cyclictest -p N means SCHED_FIFO */
 		}
-		if (ov->priority) {
+		if (priority) {
 			if (pl->policy == SCHED_OTHER)
 				return rt_err(cause, -EINVAL, "--priority needs --policy fifo or rr "
 					      "(SCHED_OTHER has no real-time priority)");
-			pl->priority = ov->priority_v;
+			pl->priority = (int)p->opt_priority;
 		}
-		if (ov->mlock)
+		if (p->opt_mlock)
 			pl->mlock = true;
-		if (ov->load)
-			snprintf(pl->load, sizeof(pl->load), "%s", ov->load_v);
+		if (p->opt_load_given)
+			snprintf(pl->load, sizeof(pl->load), "%s", p->opt_load);
 		if (p->ncpus)
 			pl->pinned = true;
 		if (pl->policy != SCHED_OTHER && p->interval_us < 50)
@@ -469,42 +355,9 @@ static int apply_overrides(struct latency_params *p, const struct overrides *ov,
 
 int latency_params_parse(int argc, char **argv, struct latency_params *p, char **cause)
 {
-	struct overrides ov;
-	bool first_scenario = true;
-	int i;
+	int ret;
 
 	latency_params_init(p);
-	memset(&ov, 0, sizeof(ov));
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *eq, *val = NULL;
-		size_t nlen, k;
-		int ret;
-
-		if (!a || strncmp(a, "--", 2) != 0 || !a[2])
-			return rt_err(cause, -EINVAL, "unexpected argument \"%.60s\"",
-				      a ? a : "(null)");
-		a += 2;
-		eq = strchr(a, '=');
-		nlen = eq ? (size_t)(eq - a) : strlen(a);
-		for (k = 0; k < sizeof(opts) / sizeof(opts[0]); k++)
-			if (strlen(opts[k].name) == nlen && !strncmp(opts[k].name, a, nlen))
-				break;
-		if (k == sizeof(opts) / sizeof(opts[0]))
-			return rt_err(cause, -EINVAL, "unknown option \"--%.*s\"", (int)(nlen > 40 ?
-				      40 : nlen), a);
-		if (opts[k].arg) {
-			if (eq)
-				val = eq + 1;
-			else if (i + 1 < argc && argv[i + 1])
-				val = argv[++i];
-			else
-				return rt_err(cause, -EINVAL, "--%s needs a value", opts[k].name);
-		} else if (eq) {
-			return rt_err(cause, -EINVAL, "--%s takes no value", opts[k].name);
-		}
-		ret = apply_one(p, &ov, opts[k].id, opts[k].name, val, &first_scenario, cause);
-		if (ret)
-			return ret;
-	}
-	return apply_overrides(p, &ov, !first_scenario, cause);
+	ret = lab_opts_apply(latency_options, argc, argv, p, NULL, cause);
+	return ret ? ret : latency_params_finish(p, cause);
 }

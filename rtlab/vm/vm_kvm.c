@@ -22,6 +22,7 @@
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_log.h"
+#include "core/rt_parse.h"
 #include "core/rt_paths.h"
 #include "doctor/doctor.h"
 #include "doctor/doctor_child.h"
@@ -72,16 +73,11 @@ unsigned int vm_kvm_silence_ms(unsigned int cap_ms)
 unsigned int vm_kvm_cap_ms(void)
 {
 	const char *env = getenv("RTLAB_KVM_PROBE_TIMEOUT");
-	char *end;
-	long v;
+	unsigned int v;
 
-	if (!env || !*env)
+	if (!env || !*env || rt_parse_uint("RTLAB_KVM_PROBE_TIMEOUT", env, 1, 600, &v, NULL))
 		return VM_KVM_PROBE_CAP_MS;
-	errno = 0;
-	v = strtol(env, &end, 10);
-	if (errno || *end || v < 1 || v > 600)
-		return VM_KVM_PROBE_CAP_MS;
-	return (unsigned int)v * 1000;
+	return v * 1000;
 }
 
 void vm_kvm_verdict_fini(struct vm_kvm_verdict *v)

@@ -33,7 +33,7 @@ json_get() { # json_get FILE PYTHON-EXPR(d)
 . "$SRCDIR/tests/cli/lib/tracefs.bash"
 
 # ---- usage errors (no root needed) -----------------------------------------------
-for args in "--mode both" "--tracer function" "--seed 3" "--threshold x" "--bogus"; do
+for args in "--mode both" "--tracer function" "--seed 3x" "--threshold x" "--bogus"; do
 	# shellcheck disable=SC2086
 	run lab run ftrace $args
 	check "'lab run ftrace $args' is a usage error (exit 2)" [ "$rc" -eq 2 ]

@@ -74,13 +74,18 @@ static void test_params_good(void **state)
 	assert_int_equal(parse(&p, &cause, "--mode=tracer", NULL), 0);
 	assert_int_equal(p.mode, FTRACE_MODE_TRACER);
 	assert_string_equal(p.tracer, "");
+	/* --seed is every lab's now: no --hunt needed. */
+	assert_int_equal(parse(&p, &cause, "--seed", "7", NULL), 0);
+	assert_true(p.seed_set && p.seed == 7 && !p.hunt);
+	assert_int_equal(parse(&p, &cause, NULL), 0);
+	assert_false(p.seed_set);
 }
 
 static void test_params_bad(void **state)
 {
 	static const char *const bad[][4] = {
 		{ "--mode", "both" }, { "--tracer", "function" }, { "--tracer", "nop" },
-		{ "--threshold", "-1" }, { "--threshold", "10000001" }, { "--seed", "7" },
+		{ "--threshold", "-1" }, { "--threshold", "10000001" }, { "--seed", "-7" },
 		{ "--hunt", "--seed", "x" }, { "--duration", "0s" }, { "--duration", "11m" },
 		{ "--bogus" }, { "--hunt=1" }, { "--no-busy=0" }, { "--duration" }, { "stray" },
 		{ "--mode", "events", "--tracer", "irqsoff" },

@@ -1,7 +1,8 @@
 /*
  * Unit tests for the latency lab: the scenario table (every scenario the
- * lessons name exists and is documented), the option parsers (defaults,
- * scenarios, overrides, every kind of error), the grade on hand-built
+ * lessons name exists and is documented), the option parser (defaults,
+ * scenarios, overrides, every kind of error; the number, duration and CPU
+ * list grammars are test_rt_parse's), the grade on hand-built
  * documents (each check seen passing and failing), the framework helpers
  * (grade_report, written answers in a temp progress file), and two short
  * real runs through lab_ops (one complete, one stopped before it started).
@@ -22,6 +23,7 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_env.h"
+#include "core/rt_parse.h"
 #include "core/rt_result.h"
 #include "labs/lab.h"
 #include "labs/lab_latency.h"
@@ -67,47 +69,6 @@ static void test_scenarios(void **state)
 
 /* ---- Parsers ------------------------------------------------------------------ */
 
-static void test_duration(void **state)
-{
-	unsigned int ms = 0;
-
-	(void)state;
-	assert_int_equal(latency_parse_duration("10s", &ms), 0);
-	assert_int_equal(ms, 10000);
-	assert_int_equal(latency_parse_duration("2m", &ms), 0);
-	assert_int_equal(ms, 120000);
-	assert_int_equal(latency_parse_duration("500ms", &ms), 0);
-	assert_int_equal(ms, 500);
-	assert_int_equal(latency_parse_duration("20", &ms), 0);
-	assert_int_equal(ms, 20000);
-	assert_int_equal(latency_parse_duration("1h", &ms), 0);
-	assert_int_equal(ms, 3600000);
-	assert_int_equal(latency_parse_duration("1d", &ms), 0);
-	assert_int_equal(ms, 86400000);
-	for (const char *const *bad = (const char *const[]){ "", "s", "0", "0s", "-1s", "1.5s",
-		"10x", "10 s", "2d", "99999999999999999999", "1sm", " 1s", NULL }; *bad; bad++)
-		assert_int_equal(latency_parse_duration(*bad, &ms), -EINVAL);
-	assert_int_equal(latency_parse_duration(NULL, &ms), -EINVAL);
-}
-
-static void test_cpus(void **state)
-{
-	unsigned int c[8], n = 0;
-
-	(void)state;
-	assert_int_equal(latency_parse_cpus("1", c, 8, &n), 0);
-	assert_int_equal(n, 1);
-	assert_int_equal(c[0], 1);
-	assert_int_equal(latency_parse_cpus("3,0-2", c, 8, &n), 0);
-	assert_int_equal(n, 4);
-	assert_int_equal(c[0], 3);
-	assert_int_equal(c[3], 2);
-	assert_int_equal(latency_parse_cpus("0-8", c, 8, &n), -EINVAL);	/* too many */
-	for (const char *const *bad = (const char *const[]){ "", ",", "1,", ",1", "1,,2", "2-1",
-		"1-", "-1", "a", "1 ", "1,1", "0-2,2", "1024", "99999999999", NULL }; *bad; bad++)
-		assert_int_equal(latency_parse_cpus(*bad, c, 8, &n), -EINVAL);
-}
-
 /* --cpus against the online CPUs: checked at parse time, the set passed in. */
 static void test_cpus_usable(void **state)
 {
@@ -131,14 +92,16 @@ static void test_cpus_usable(void **state)
 	free(cause);
 	cause = NULL;
 
-	assert_int_equal(latency_parse_cpus("0-1023", p.cpus, LATENCY_MAX_CPUS, &p.ncpus), 0);
+	assert_int_equal(rt_parse_cpus("--cpus", "0-1023", LATENCY_MAX_CPUS, p.cpus,
+				       LATENCY_MAX_CPUS, &p.ncpus, NULL), 0);
 	assert_int_equal(latency_params_check_cpus(&p, &two, &cause), -EINVAL);
 	assert_string_equal(cause, "--cpus: CPUs 2-1023 are not online here (the online CPUs "
 			    "are 0-1)");
 	free(cause);
 	cause = NULL;
 
-	assert_int_equal(latency_parse_cpus("1,0", p.cpus, LATENCY_MAX_CPUS, &p.ncpus), 0);
+	assert_int_equal(rt_parse_cpus("--cpus", "1,0", LATENCY_MAX_CPUS, p.cpus,
+				       LATENCY_MAX_CPUS, &p.ncpus, NULL), 0);
 	assert_int_equal(latency_params_check_cpus(&p, &two, &cause), 0);
 	assert_int_equal(latency_params_check_cpus(&p, &one, &cause), -EINVAL);
 	assert_string_equal(cause, "--cpus: CPU 0 is not online here (the online CPUs are 1)");
@@ -622,8 +585,6 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_scenarios),
-		cmocka_unit_test(test_duration),
-		cmocka_unit_test(test_cpus),
 		cmocka_unit_test(test_cpus_usable),
 		cmocka_unit_test(test_params_defaults_and_scenarios),
 		cmocka_unit_test(test_params_custom_and_overrides),
