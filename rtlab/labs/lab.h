@@ -3,18 +3,19 @@
  *
  * Each lab is one `const struct lab_ops` in rtlab/labs/lab_<name>.c (or, for a
  * lab whose engine has not landed yet, a descriptor in registry.c) plus one
- * line in lab_table[]. The descriptor says what the lab needs from the
+ * X(name) line in registry.c (doc/architecture.md has the whole recipe).
+ * The descriptor says what the lab needs from the
  * machine to run live; `rtlab doctor` measures the machine and decides the
  * tier per lab from these needs, so no lab decides its tier by assumption.
  *
- * A run goes through three general types: struct lab_ctx (what the front
- * end decided: tier, parameters, duration, stop flag, journal, progress
+ * A run goes through three general types: struct lab_ctx (what the run
+ * session decided: tier, parameters, seed, stop flag, journal, progress
  * file), struct lab_result (the one results document a run produces) and
  * struct grade_report (the named checks a grade found passed or failed).
  * run() measures and fills the result; grade() is a pure function of the
- * result; views() turns a result into the tables a person reads (text()
- * into the CLI's summary, until the front ends draw the views). None of
- * them prints.
+ * result; views() turns a result into the tables a person reads, which
+ * every front end draws. None of them prints. The run itself (doctor,
+ * journal, signals, saving, predictions) is rtlab/run/'s, not the lab's.
  */
 #ifndef RTLAB_LABS_LAB_H
 #define RTLAB_LABS_LAB_H
@@ -59,7 +60,6 @@ struct lab_ctx {
 	const char *degraded_why;	/* what is missing, for the notes; may be NULL */
 	const struct rt_env *env;	/* measured facts; recorded in the result */
 	void *params;			/* from lab_args_parse(), or NULL for defaults */
-	unsigned int duration_ms;	/* the lab's own unit of time (the lab says which); 0 = default */
 	uint64_t seed;			/* for simulations and randomised scenarios; the lab
 					 * records it (lab_seed_record()) */
 	volatile sig_atomic_t *stop;	/* set (non-zero) by SIGINT/SIGTERM/SIGHUP; may be NULL */
@@ -89,6 +89,12 @@ struct grade_report {
 	double score;			/* 0..100: the share of checks passed */
 };
 
+/* One named scenario of a lab: its figures go in extra.scenarios under @name. */
+struct lab_scenario {
+	const char *name;	/* [a-z0-9-], stable: predict questions name it */
+	const char *summary;	/* one line: what it shows */
+};
+
 struct lab_ops {
 	const char *name;	/* stable id for CLI and JSON, e.g. "latency" */
 	const char *title;	/* one line for menus */
@@ -101,18 +107,19 @@ struct lab_ops {
 	bool vm_live;		/* runs live inside the classroom VM */
 	bool sim;		/* has a simulated form */
 	bool sim_only;		/* the hardware it is about is absent everywhere (ARMv5) */
-	int (*describe)(struct rt_buf *md);
 	int (*check_capabilities)(struct lab_ctx *ctx, char **cause);
 	int (*run)(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_result *res);
 	int (*grade)(const struct lab_result *res, struct grade_report *rep);
 	/*
-	 * Optional. text() appends the human summary of a result (the final
-	 * table of `rtlab lab run`). questions lists the ids of the handout's
-	 * written questions (NULL-terminated), which `rtlab lab answer` stores
-	 * in the progress file.
+	 * Optional. questions lists the ids of the handout's written questions
+	 * (NULL-terminated), which `rtlab lab answer` stores in the progress
+	 * file and the run session copies into the document. scenario() gives
+	 * the lab's named scenarios, one per call, NULL past the last: the
+	 * names extra.scenarios uses and predict questions name, listed by
+	 * `rtlab lab run LAB --help` and rtlab(1).
 	 */
-	int (*text)(const struct lab_result *res, struct rt_buf *out);
 	const char *const *questions;
+	const struct lab_scenario *(*scenario)(size_t i);
 	/*
 	 * views() appends to @views (a JSON array) the tables a person reads,
 	 * built from a valid results document of this lab (also an older one

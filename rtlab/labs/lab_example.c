@@ -278,6 +278,17 @@ static int example_grade(const struct lab_result *r, struct grade_report *rep)
 	return ret;
 }
 
+static const struct lab_scenario *example_scenario(size_t i)
+{
+	static struct lab_scenario list[8];
+
+	if (i >= sim_example_model.npresets || i >= sizeof(list) / sizeof(list[0]))
+		return NULL;
+	list[i].name = sim_example_model.presets[i].name;
+	list[i].summary = sim_example_model.presets[i].summary;
+	return &list[i];
+}
+
 /* ---- The descriptor --------------------------------------------------------------- */
 
 static const char *const example_questions[] = { "why-misses", NULL };
@@ -293,6 +304,7 @@ const struct lab_ops lab_example = {
 	.sim_only = true,
 	.run = example_run,
 	.views = example_views,
+	.scenario = example_scenario,
 	.grade = example_grade,
 	.options = example_options,
 	.options_note = "The seed (--seed) decides where the background work's sections fall; "

@@ -79,8 +79,6 @@ static const struct ftrace_params *params_of(const struct lab_ctx *ctx,
 	if (ctx->params)
 		return ctx->params;
 	ftrace_params_init(defaults);
-	if (ctx->duration_ms)
-		defaults->duration_ms = ctx->duration_ms;
 	return defaults;
 }
 
@@ -585,21 +583,6 @@ out:
 
 /* ---- Description and options ---------------------------------------------------- */
 
-static int ft_describe(struct rt_buf *md)
-{
-	int ret = rt_buf_puts(md, "# Hunting latencies with ftrace\n\n"
-			      "Measure one thread's wake-ups with the latency probe and with the "
-			      "scheduler's own events at the same time, run a latency tracer where "
-			      "the kernel has one, and find the cause rtlab planted (--hunt). "
-			      "Handout: labs/ftrace/README.md.\n\n"
-			      "Each run is one named scenario:\n\n");
-
-	for (size_t i = 0; !ret && i < ftrace_nscenarios; i++)
-		ret = rt_buf_printf(md, "- `%s`: %s.\n", ftrace_scenarios[i].name,
-				    ftrace_scenarios[i].summary);
-	return ret;
-}
-
 static void ft_params_init(void *params)
 {
 	ftrace_params_init(params);
@@ -608,6 +591,17 @@ static void ft_params_init(void *params)
 static int ft_params_check(void *params, char **cause)
 {
 	return ftrace_params_check(params, cause);
+}
+
+static const struct lab_scenario *ft_scenario(size_t i)
+{
+	static struct lab_scenario list[32];
+
+	if (i >= ftrace_nscenarios || i >= sizeof(list) / sizeof(list[0]))
+		return NULL;
+	list[i].name = ftrace_scenarios[i].name;
+	list[i].summary = ftrace_scenarios[i].summary;
+	return &list[i];
 }
 
 const struct lab_ops lab_ftrace = {
@@ -621,13 +615,12 @@ const struct lab_ops lab_ftrace = {
 	.needs = LAB_NEED_TRACE_EVENTS,
 	.wants = LAB_NEED_LAT_TRACERS | LAB_NEED_RT_PRIO,
 	.vm_live = true,
-	.describe = ft_describe,
 	.check_capabilities = ft_check_caps,
 	.run = ft_run,
 	.grade = ftrace_grade,
-	.text = ftrace_text,
 	.questions = ftrace_questions,
 	.views = ftrace_views,
+	.scenario = ft_scenario,
 	.options = ftrace_options,
 	.options_note = ftrace_options_note,
 	.params_size = sizeof(struct ftrace_params),

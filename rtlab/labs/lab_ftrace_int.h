@@ -162,9 +162,6 @@ int ftrace_record_scenario(struct ft_run *r, json_t *extra);
 
 /* ---- What a person reads (lab_ftrace_views.c) -------------------------------------------- */
 
-/* The lab's text(): the CLI's summary of a run. */
-int ftrace_text(const struct lab_result *lr, struct rt_buf *out);
-
 /* The lab's views(): the run's tables, from its document only. */
 int ftrace_views(const struct rt_result *res, json_t *views, char **cause);
 

@@ -723,8 +723,6 @@ static const struct latency_params *params_of(const struct lab_ctx *ctx,
 	if (ctx->params)
 		return ctx->params;
 	latency_params_init(defaults);
-	if (ctx->duration_ms)
-		defaults->duration_ms = ctx->duration_ms;
 	return defaults;
 }
 
@@ -958,19 +956,6 @@ out_free:
 }
 
 /* ---- Description and text report ---------------------------------------------- */
-
-static int lat_describe(struct rt_buf *md)
-{
-	int ret = rt_buf_puts(md, "# Timer and scheduling latency\n\n"
-			      "Measure how late a periodic thread wakes up, the way cyclictest "
-			      "does, in named scenarios. Handout: labs/latency/README.md.\n\n"
-			      "## Scenarios\n\n");
-
-	for (size_t i = 0; !ret && i < latency_nscenarios; i++)
-		ret = rt_buf_printf(md, "- `%s`: %s.\n", latency_scenarios[i].name,
-				    latency_scenarios[i].summary);
-	return ret;
-}
 
 static const char *jstr(json_t *o, const char *k)
 {
@@ -1216,6 +1201,17 @@ static int lat_params_check(void *params, char **cause)
 	return ret;
 }
 
+static const struct lab_scenario *lat_scenario(size_t i)
+{
+	static struct lab_scenario list[LATENCY_MAX_SCENARIOS];
+
+	if (i >= latency_nscenarios || i >= LATENCY_MAX_SCENARIOS)
+		return NULL;
+	list[i].name = latency_scenarios[i].name;
+	list[i].summary = latency_scenarios[i].summary;
+	return &list[i];
+}
+
 const struct lab_ops lab_latency = {
 	.name = "latency",
 	.title = "Timer and scheduling latency",
@@ -1226,11 +1222,11 @@ const struct lab_ops lab_latency = {
 	.issue = 4,
 	.wants = LAB_NEED_RT_PRIO | LAB_NEED_PREEMPT_RT,
 	.vm_live = true,
-	.describe = lat_describe,
 	.check_capabilities = lat_check_caps,
 	.run = lat_run,
 	.grade = latency_grade,
 	.views = lat_views,
+	.scenario = lat_scenario,
 	.questions = latency_questions,
 	.options = latency_options,
 	.options_note = latency_options_note,

@@ -511,6 +511,18 @@ int lab_opts_help(const struct lab_ops *lab, struct rt_buf *out)
 		ret |= rt_buf_puts(out, "\n");
 		ret |= wrap(out, lab->options_note, 0, 0);
 	}
+	if (lab->scenario && lab->scenario(0)) {
+		ret |= rt_buf_puts(out, "\nScenarios (named in its documents and in predict "
+				   "questions):\n");
+		for (size_t i = 0; lab->scenario(i); i++) {
+			const struct lab_scenario *sc = lab->scenario(i);
+
+			ret |= rt_buf_printf(out, "  %-20s", sc->name);
+			if (strlen(sc->name) > 20)
+				ret |= rt_buf_printf(out, "\n%22s", "");
+			ret |= wrap(out, sc->summary, 22, 22);
+		}
+	}
 	ret |= rt_buf_puts(out, "\nOptions of every lab:\n");
 	ret |= help_options(out, common_options);
 	return ret ? -ENOMEM : 0;
@@ -600,6 +612,15 @@ int lab_opts_man(struct rt_buf *out)
 		if (lab->options_note) {
 			ret |= rt_buf_puts(out, ".PP\n");
 			ret |= roff(out, lab->options_note);
+			ret |= rt_buf_puts(out, "\n");
+		}
+		if (lab->scenario && lab->scenario(0))
+			ret |= rt_buf_puts(out, ".PP\nIts scenarios:\n");
+		for (size_t i = 0; lab->scenario && lab->scenario(i); i++) {
+			ret |= rt_buf_puts(out, ".TP\n.B ");
+			ret |= roff(out, lab->scenario(i)->name);
+			ret |= rt_buf_puts(out, "\n");
+			ret |= roff(out, lab->scenario(i)->summary);
 			ret |= rt_buf_puts(out, "\n");
 		}
 	}

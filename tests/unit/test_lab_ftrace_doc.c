@@ -456,41 +456,6 @@ static void test_views_refused(void **state)
 	rt_result_free(res);
 }
 
-static void test_text(void **state)
-{
-	static const char *const want[] = {
-		"probe  (fifo prio 40, CPU 1, tid ",
-		"\nagreement: agree: the events matched ",
-		"\ntracer irqsoff: latency 512 us, started at rtlab_inject_irqsoff, ended at "
-		"rtlab_inject_irqsoff\n",
-		"  sh                 1 d....  irqs-off normal      1.00 us ! "
-		"rtlab_inject_busy_wait <- rtlab_inject_irqsoff\n",
-		"\ncross-check trace-cmd: 2011 matched, p50 5 us, max 214.30 us\n",
-		"cross-check rtla timerlat: thread avg 7.4 us, max 190 us over 2000 samples\n",
-	};
-	struct lab_result lr = { .res = fixture("ftrace-tracer.json") };
-	struct rt_buf b = RT_BUF_INIT;
-
-	(void)state;
-	assert_int_equal(lab_ftrace.text(&lr, &b), 0);
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
-		if (!strstr(rt_buf_str(&b), want[i]))
-			fail_msg("missing \"%s\" in:\n%s", want[i], rt_buf_str(&b));
-	assert_null(strstr(rt_buf_str(&b), "\nhunt: "));
-	lab_result_fini(&lr);
-
-	/* A hunt: seed, injector and count, never the truth. */
-	rt_buf_reset(&b);
-	lr.res = fixture("ftrace-hunt.json");
-	assert_int_equal(lab_ftrace.text(&lr, &b), 0);
-	assert_non_null(strstr(rt_buf_str(&b), "\nhunt: seed 7, user injector, "));
-	assert_non_null(strstr(rt_buf_str(&b), "\ncross-check: skipped\n"));
-	assert_non_null(strstr(rt_buf_str(&b), "\nnote: runs live here"));
-	assert_null(strstr(rt_buf_str(&b), "trace_hog_"));
-	lab_result_fini(&lr);
-	rt_buf_fini(&b);
-}
-
 /* ---- The tracer's trace for the viewer -------------------------------------------------- */
 
 static void test_trace_from_document(void **state)
@@ -614,7 +579,6 @@ int main(void)
 		cmocka_unit_test(test_views_tracer),
 		cmocka_unit_test(test_views_long_trace),
 		cmocka_unit_test(test_views_refused),
-		cmocka_unit_test(test_text),
 		cmocka_unit_test(test_trace_from_document),
 		cmocka_unit_test(test_trace_refusals),
 	};
