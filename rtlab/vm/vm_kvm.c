@@ -19,12 +19,12 @@
 #include <unistd.h>
 
 #include "core/rt_buf.h"
+#include "core/rt_child.h"
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_log.h"
 #include "core/rt_paths.h"
 #include "doctor/doctor.h"
-#include "doctor/doctor_child.h"
 #include "doctor/doctor_parse.h"
 #include "vm/vm_console.h"
 #include "vm/vm_run.h"
@@ -298,7 +298,9 @@ static long long vm_kvm_now_ms(void)
 /* The host's boot id and QEMU's version line, the verdict's key; NULL when unknown. */
 static int vm_kvm_key(const struct vm_kvm_probe_opts *o, struct vm_kvm_verdict *v)
 {
-	struct doctor_child_result res;
+	struct rt_child_opts co = { .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE,
+				    .err = RT_CHILD_TO_STDOUT };
+	struct rt_child_result res;
 	char *argv[3], *text = NULL;
 	int ret;
 
@@ -312,11 +314,12 @@ static int vm_kvm_key(const struct vm_kvm_probe_opts *o, struct vm_kvm_verdict *
 	argv[0] = (char *)(o->qemu ? o->qemu : "qemu-system-x86_64");
 	argv[1] = "--version";
 	argv[2] = NULL;
-	ret = doctor_child_exec(argv, DOCTOR_TIMEOUT_MS, &res);
+	co.argv = argv;
+	ret = rt_child_run(&co, DOCTOR_TIMEOUT_MS, &res, NULL);
 	if (ret < 0)
 		return vm_kvm_untried(v, "%s could not be started: %s", argv[0], strerror(-ret));
-	if (res.end == DOCTOR_CHILD_EXITED && res.code == 0) {
-		v->qemu_version = doctor_first_line(res.output);
+	if (res.end == RT_CHILD_EXITED && res.code == 0) {
+		v->qemu_version = doctor_first_line(res.out);
 		ret = v->qemu_version ? 0 : -ENOMEM;
 		if (!ret && !*v->qemu_version) {
 			free(v->qemu_version);
@@ -324,16 +327,19 @@ static int vm_kvm_key(const struct vm_kvm_probe_opts *o, struct vm_kvm_verdict *
 			ret = vm_kvm_untried(v, "%s --version printed nothing", argv[0]);
 		}
 	} else {
-		char *line = doctor_first_line(res.output);
+		char *line = doctor_first_line(res.out);
 
-		ret = line ? vm_kvm_untried(v, "%s --version failed (%s%d)%s%s", argv[0],
-					    res.end == DOCTOR_CHILD_EXITED ? "status " :
-					    res.end == DOCTOR_CHILD_SIGNALED ? "signal " :
-					    "timed out, ", res.code, *line ? ": " : "", line) :
-			     -ENOMEM;
+		if (res.end == RT_CHILD_TIMEOUT)
+			ret = line ? vm_kvm_untried(v, "%s --version failed (timed out after %u ms)"
+						    "%s%s", argv[0], DOCTOR_TIMEOUT_MS,
+						    *line ? ": " : "", line) : -ENOMEM;
+		else
+			ret = line ? vm_kvm_untried(v, "%s --version failed (%s %d)%s%s", argv[0],
+						    res.end == RT_CHILD_EXITED ? "status" : "signal",
+						    res.code, *line ? ": " : "", line) : -ENOMEM;
 		free(line);
 	}
-	doctor_child_result_fini(&res);
+	rt_child_result_fini(&res);
 	return ret;
 }
 
