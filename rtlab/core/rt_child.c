@@ -278,8 +278,8 @@ static int child_plan(struct rt_child *c, const struct rt_child_opts *o, struct 
 		if (o->path || strchr(o->argv[0], '/')) {
 			p->path = o->path ? o->path : o->argv[0];
 		} else {
-			/* Looked up here: execvp() in the child is not async-signal-safe. */
-			*path = rt_which(o->argv[0]);
+			/* Looked up here, as execvp() would: it is not async-signal-safe. */
+			*path = rt_which_in(o->argv[0], NULL);
 			if (!*path)
 				return rt_err(cause, -errno, "cannot run %s: %s", o->argv[0],
 					      strerror(errno));
@@ -683,7 +683,8 @@ void rt_child_result_fini(struct rt_child_result *res)
 int rt_child_run(const struct rt_child_opts *o, unsigned int timeout_ms,
 		 struct rt_child_result *res, char **cause)
 {
-	uint64_t deadline = rt_time_deadline_ms(timeout_ms);
+	bool forever = timeout_ms == RT_CHILD_FOREVER;
+	uint64_t deadline = forever ? 0 : rt_time_deadline_ms(timeout_ms);
 	struct rt_child *c;
 	bool late;
 
@@ -691,7 +692,7 @@ int rt_child_run(const struct rt_child_opts *o, unsigned int timeout_ms,
 	c = rt_child_start(o, cause);
 	if (!c)
 		return -errno;
-	late = !child_watch(c, deadline, false);
+	late = !child_watch(c, deadline, forever);
 	if (late)
 		rt_child_stop(c, SIGTERM, RT_CHILD_GRACE_MS, res);
 	else

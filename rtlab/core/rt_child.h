@@ -50,7 +50,7 @@
 #define RT_CHILD_GRACE_MS 200u		/* rt_child_run's deadline: SIGTERM, then SIGKILL */
 #define RT_CHILD_REAP_MS 1000u		/* after SIGKILL, the most we wait for the child */
 #define RT_CHILD_KEEP_MAX 8		/* entries of keep_fds */
-#define RT_CHILD_FOREVER UINT_MAX	/* rt_child_wait(): no time limit */
+#define RT_CHILD_FOREVER UINT_MAX	/* no time limit */
 
 /* Flags of rt_child_opts. */
 #define RT_CHILD_SAME_PGRP (1u << 0)	/* stay in the caller's process group (see below) */
@@ -70,8 +70,8 @@ enum rt_child_io {
 /**
  * struct rt_child_opts - what to start, and how
  * @argv: the program and its arguments, NULL-terminated; NULL with @fn
- * @path: the file to execute; NULL: argv[0], looked up with rt_which()
- *        when it has no '/'
+ * @path: the file to execute; NULL: argv[0], looked up in $PATH as execvp()
+ *        does (rt_which_in()) when it has no '/'
  * @fn: instead of a program, call @fn(@arg) in the forked child, which
  *      exits with its return value (& 0xff) through _exit(), so the
  *      caller's atexit handlers and stdio buffers are not run twice. @fn
@@ -147,7 +147,8 @@ struct rt_child;
  * rt_child_run - start a child, collect its output, wait for it with a deadline
  * @o: what to start
  * @timeout_ms: the deadline for the whole run, from now; then the group is
- *              sent SIGTERM, RT_CHILD_GRACE_MS later SIGKILL
+ *              sent SIGTERM, RT_CHILD_GRACE_MS later SIGKILL. RT_CHILD_FOREVER:
+ *              none (a build the learner watches and may interrupt)
  * @res: filled in when 0 is returned; release with rt_child_result_fini()
  * @cause: on failure, why (may be NULL)
  *

@@ -18,10 +18,9 @@ static int which_is_program(const char *path)
 	return access(path, X_OK) == 0 && stat(path, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-char *rt_which(const char *prog)
+char *rt_which_in(const char *prog, const char *dirs)
 {
-	const char *env = getenv("PATH");
-	char *paths = NULL, *save = NULL, *found = NULL;
+	char *paths, *save = NULL, *found = NULL;
 
 	if (!prog || !*prog) {
 		errno = ENOENT;
@@ -33,10 +32,14 @@ char *rt_which(const char *prog)
 		errno = ENOENT;
 		return NULL;
 	}
-	if (asprintf(&paths, "%s:%s", env ? env : "", RT_WHICH_DEFAULT_PATH) < 0) {
-		errno = ENOMEM;
-		return NULL;
+	if (!dirs) {
+		dirs = getenv("PATH");
+		if (!dirs || !*dirs)
+			dirs = RT_WHICH_UNSET_PATH;
 	}
+	paths = strdup(dirs);
+	if (!paths)
+		return NULL;
 	for (char *dir = strtok_r(paths, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
 		char *cand = NULL;
 
@@ -56,5 +59,19 @@ char *rt_which(const char *prog)
 	free(paths);
 	if (!found)
 		errno = ENOENT;
+	return found;
+}
+
+char *rt_which(const char *prog)
+{
+	const char *env = getenv("PATH");
+	char *dirs = NULL, *found;
+
+	if (asprintf(&dirs, "%s:%s", env ? env : "", RT_WHICH_DEFAULT_PATH) < 0) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	found = rt_which_in(prog, dirs);
+	free(dirs);
 	return found;
 }

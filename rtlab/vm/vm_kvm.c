@@ -11,11 +11,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/rt_buf.h"
@@ -24,6 +24,7 @@
 #include "core/rt_file.h"
 #include "core/rt_log.h"
 #include "core/rt_paths.h"
+#include "core/rt_time.h"
 #include "doctor/doctor.h"
 #include "doctor/doctor_parse.h"
 #include "vm/vm_console.h"
@@ -282,14 +283,6 @@ int vm_kvm_verdict_save(const char *path, const struct vm_kvm_verdict *v, char *
 
 /* ---- The probe ---------------------------------------------------------------- */
 
-static long long vm_kvm_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* No verdict, v->detail says why (it is NULL before). Evaluates to 0 or -ENOMEM. */
 #define vm_kvm_untried(v, ...) \
 	(rt_err(&(v)->detail, 0, __VA_ARGS__), (v)->state = VM_KVM_UNTRIED, \
@@ -373,14 +366,15 @@ static int vm_kvm_boot(const struct vm_kvm_probe_opts *o, const char *dir,
 		       enum vm_kernel kernel, unsigned int cap_ms, struct vm_kvm_verdict *v)
 {
 	struct rt_buf why = RT_BUF_INIT;
-	long long t0 = vm_kvm_now_ms();
+	uint64_t t0 = rt_time_now_ms();
 	int ret = 0;
 
 	v->kernel = strdup(vm_kernel_name(kernel));
 	if (!v->kernel)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < VM_KVM_NMODELS && !ret; i++) {
-		unsigned int share = vm_kvm_share_ms(i, cap_ms - (vm_kvm_now_ms() - t0), cap_ms);
+		unsigned int share = vm_kvm_share_ms(i, (long long)cap_ms -
+						     (long long)(rt_time_now_ms() - t0), cap_ms);
 		struct vm_run_opts ro = { 0 };
 		struct vm_session *s;
 		struct vm_ready r = { 0 };

@@ -1,8 +1,9 @@
 /*
  * Unit tests for rt_which: a program is found in $PATH and, when $PATH
- * lacks them, in the system directories; a name with a '/' is only
- * checked; a directory, a file without the execute bit, a relative $PATH
- * entry and a missing name all give ENOENT.
+ * lacks them, in the system directories, but by rt_which_in() only in the
+ * directories it is given or in $PATH (a default one when it is unset); a
+ * name with a '/' is only checked; a directory, a file without the execute
+ * bit, a relative $PATH entry and a missing name all give ENOENT.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -82,6 +83,16 @@ static void assert_missing(const char *prog)
 	assert_int_equal(errno, ENOENT);
 }
 
+static void assert_missing_in(const char *prog, const char *dirs)
+{
+	char *p;
+
+	errno = 0;
+	p = rt_which_in(prog, dirs);
+	assert_null(p);
+	assert_int_equal(errno, ENOENT);
+}
+
 static void test_found(void **state)
 {
 	struct fx *f = *state;
@@ -102,6 +113,34 @@ static void test_found(void **state)
 	p = rt_which(want);
 	assert_non_null(p);
 	assert_string_equal(p, want);
+	free(p);
+}
+
+static void test_which_in(void **state)
+{
+	struct fx *f = *state;
+	char want[128], *p;
+
+	snprintf(want, sizeof(want), "%s/prog", f->dir);
+	setenv("PATH", f->dir, 1);
+	p = rt_which_in("prog", NULL);
+	assert_non_null(p);
+	assert_string_equal(p, want);
+	free(p);
+	/* $PATH only, as execvp() searches: the system directories are not added. */
+	assert_missing_in("sh", NULL);
+	assert_missing_in("prog", "/nonexistent-rtlab:relative");
+	/* Given directories win over $PATH. */
+	setenv("PATH", "/nonexistent-rtlab", 1);
+	p = rt_which_in("prog", f->dir);
+	assert_non_null(p);
+	assert_string_equal(p, want);
+	free(p);
+	/* $PATH unset: the usual directories. */
+	unsetenv("PATH");
+	p = rt_which_in("sh", NULL);
+	assert_non_null(p);
+	assert_int_equal(access(p, X_OK), 0);
 	free(p);
 }
 
@@ -128,6 +167,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_found, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_which_in, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing, setup, teardown),
 	};
 
