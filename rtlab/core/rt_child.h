@@ -205,9 +205,10 @@ int rt_child_wait(struct rt_child *c, unsigned int timeout_ms, struct rt_child_r
  * @res: as for rt_child_wait()
  *
  * After the grace period the whole group gets SIGKILL, even when the child
- * itself ended in time, so nothing it started outlives it. A child that
- * had already ended is just reaped. Returns 0, or -ETIMEDOUT when the
- * child is still not gone RT_CHILD_REAP_MS after SIGKILL (@res->unreaped).
+ * itself ended in time (or before the call), so nothing it started
+ * outlives it; with RT_CHILD_SAME_PGRP only a child still running is
+ * signalled. Returns 0, or -ETIMEDOUT when the child is still not gone
+ * RT_CHILD_REAP_MS after SIGKILL (@res->unreaped).
  */
 int rt_child_stop(struct rt_child *c, int sig, unsigned int grace_ms,
 		  struct rt_child_result *res);
