@@ -149,6 +149,7 @@ $(RTLAB): $(APP_OBJS) $(BUILD)/librtlab.a
 # A test's extra link flags (e.g. -Wl,--wrap=...) go in LDFLAGS_<test name>.
 LDFLAGS_test_rt_hist = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 LDFLAGS_test_lab_common = -Wl,--wrap=renameat2
+LDFLAGS_test_rt_child = -Wl,--wrap=pidfd_open
 $(BUILD)/tests/%: $(BUILD)/obj/tests/unit/%.o $(HELPER_OBJS) $(BUILD)/librtlab.a
 	$(say) LD $@
 	@mkdir -p $(@D)

@@ -21,11 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "core/rt_buf.h"
+#include "core/rt_child.h"
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
 #include "core/rt_paths.h"
@@ -362,11 +362,12 @@ out:
 /* The build script: vm/build.sh in the data directory (the source tree, or DATADIR). */
 static int vm_build_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	char *data = NULL, *script = NULL, *images = NULL;
+	struct rt_child_opts co = { .flags = RT_CHILD_SAME_PGRP };
+	struct rt_child_result res;
+	char *data = NULL, *script = NULL, *images = NULL, *cause = NULL, **av = NULL;
 	char exe[PATH_MAX];
 	ssize_t n;
-	pid_t pid;
-	int st, status = CLI_EXIT_FAIL;
+	int status = CLI_EXIT_FAIL;
 
 	for (int i = 1; i < argc; i++) {
 		enum vm_kernel k;
@@ -393,29 +394,25 @@ static int vm_build_main(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	vm_say("building into %s (RTLAB_VM_DIR overrides)", images);
-	pid = fork();
-	if (pid < 0)
+	av = calloc((size_t)argc + 4, sizeof(*av));
+	if (!av)
 		goto out;
-	if (pid == 0) {
-		char **av = calloc((size_t)argc + 4, sizeof(*av));
-
-		if (!av)
-			_exit(127);
-		av[0] = script;
-		av[1] = images;
-		av[2] = exe;
-		for (int i = 1; i < argc; i++)
-			av[2 + i] = argv[i];
-		execv(script, av);
-		_exit(127);
-	}
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	if (WIFEXITED(st) && WEXITSTATUS(st) == 0)
+	av[0] = script;
+	av[1] = images;
+	av[2] = exe;
+	for (int i = 1; i < argc; i++)
+		av[2 + i] = argv[i];
+	/* On this terminal, in its foreground group: Ctrl-C ends the build with us. */
+	co.argv = av;
+	if (rt_child_run(&co, RT_CHILD_FOREVER, &res, &cause) == 0 && res.end == RT_CHILD_EXITED &&
+	    res.code == 0)
 		status = CLI_EXIT_OK;
 	else
-		vm_say("the build failed");
+		vm_say("the build failed%s%s", cause ? ": " : "", cause ? cause : "");
+	rt_child_result_fini(&res);
 out:
+	free(av);
+	free(cause);
 	free(data);
 	free(script);
 	free(images);

@@ -17,25 +17,18 @@
 #include "rt_env.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
 #include <cpuid.h>
 #endif
 
+#include "rt_child.h"
 #include "rt_file.h"
-
-extern char **environ;
 
 /* Large enough for any kernel config (Debian's is about 280 KiB). */
 #define ENV_CONFIG_MAX (8u << 20)
@@ -218,80 +211,25 @@ static char *env_read(const char *root, const char *path, size_t max)
 
 /*
  * Decompress a gzip file through gzip(1) in a child, so the library needs no
- * zlib. The child is killed by pid if it does not finish in time.
+ * zlib. The child is killed if it does not finish in time.
  */
 static char *env_gunzip(const char *path)
 {
 	char *argv[] = { "gzip", "-dc", (char *)path, NULL };
-	posix_spawn_file_actions_t fa;
-	struct timespec start, now;
+	struct rt_child_opts o = {
+		.argv = argv, .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE, .err = RT_CHILD_NULL,
+		.capture_max = ENV_CONFIG_MAX,
+	};
+	struct rt_child_result res;
 	char *out = NULL;
-	size_t len = 0, cap = 0;
-	bool ok = false;
-	int pipefd[2], status;
-	pid_t pid;
 
-	if (access(path, R_OK) < 0 || pipe2(pipefd, O_CLOEXEC) < 0)
+	if (access(path, R_OK) < 0 || rt_child_run(&o, ENV_GZIP_TIMEOUT_MS, &res, NULL) < 0)
 		return NULL;
-	if (posix_spawn_file_actions_init(&fa)) {
-		close(pipefd[0]);
-		close(pipefd[1]);
-		return NULL;
+	if (res.end == RT_CHILD_EXITED && res.code == 0 && !res.out_cut) {
+		out = res.out;
+		res.out = NULL;
 	}
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 1);
-	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
-	if (posix_spawnp(&pid, "gzip", &fa, NULL, argv, environ))
-		pid = -1;
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	if (pid < 0)
-		goto out_close;
-
-	clock_gettime(CLOCK_MONOTONIC, &start);
-	for (;;) {
-		struct pollfd pfd = { .fd = pipefd[0], .events = POLLIN };
-		long elapsed, left;
-		ssize_t n;
-
-		clock_gettime(CLOCK_MONOTONIC, &now);
-		elapsed = (now.tv_sec - start.tv_sec) * 1000 +
-			  (now.tv_nsec - start.tv_nsec) / 1000000;
-		left = ENV_GZIP_TIMEOUT_MS - elapsed;
-		if (left <= 0 || poll(&pfd, 1, (int)left) == 0)
-			break;
-		if (cap - len < 65536) {
-			char *bigger;
-
-			if (cap >= ENV_CONFIG_MAX)
-				break;
-			bigger = realloc(out, cap + 65536 + 1);
-			if (!bigger)
-				break;
-			out = bigger;
-			cap += 65536;
-		}
-		n = read(pipefd[0], out + len, cap - len);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0) {
-			ok = n == 0;
-			break;
-		}
-		len += (size_t)n;
-	}
-	if (!ok)
-		kill(pid, SIGKILL);
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	ok = ok && WIFEXITED(status) && WEXITSTATUS(status) == 0 && out;
-out_close:
-	close(pipefd[0]);
-	if (!ok) {
-		free(out);
-		return NULL;
-	}
-	out[len] = '\0';
+	rt_child_result_fini(&res);
 	return out;
 }
 

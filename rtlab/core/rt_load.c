@@ -29,11 +29,13 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "rt_child.h"
 #include "rt_err.h"
 #include "rt_log.h"
+#include "rt_time.h"
+#include "rt_which.h"
 
 #define LOAD_MAX_CPUS 64
 #define LOAD_MAX_WORKERS (2 * LOAD_MAX_CPUS)
@@ -78,7 +80,7 @@ static const struct load_gen load_gens[] = {
 /* One generator: prepared by the caller, copied into the leader by fork(). */
 struct load_proc {
 	const struct load_gen *gen;
-	pid_t pid;			/* leader and process group; 0 once reaped */
+	struct rt_child *leader;	/* owned; its pid is the group's; NULL once reaped */
 	int lifeline;			/* caller's write end, -1 once closed */
 	int lifeline_rd;		/* the leader's end; closed in the caller */
 	unsigned int seconds;
@@ -104,21 +106,6 @@ static pthread_once_t load_once = PTHREAD_ONCE_INIT;
 static const char load_names[] = "cpu, mem, io, msg, fork, pagefault, stress-cpu, stress-io";
 
 /* ---- Async-signal-safe helpers (leader and workers) ------------------------- */
-
-static int64_t mono_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void nap_ms(long ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
 
 /*
  * Remove @name in @dfd and, if it is a directory, everything below it
@@ -256,7 +243,7 @@ static void work_fork(void)
 			live++;
 		}
 		if (live == 0) {
-			nap_ms(1);	/* fork refused (pids limit): try again shortly */
+			rt_time_sleep_ms(1, NULL);	/* fork refused (pids limit): try again shortly */
 			continue;
 		}
 		if (waitpid(-1, NULL, 0) > 0)
@@ -275,7 +262,7 @@ static void work_fault(void)
 		char *p = map_anon(RT_LOAD_FAULT_BYTES);
 
 		if (!p) {
-			nap_ms(1);
+			rt_time_sleep_ms(1, NULL);
 			continue;
 		}
 		for (i = 0; i < RT_LOAD_FAULT_BYTES; i += (size_t)page)
@@ -411,61 +398,53 @@ static void leader_signal_workers(const struct leader *ld, int sig)
 /* End the workers and reap the whole tree: as its subreaper, orphans come to us. */
 static void leader_reap_all(struct leader *ld)
 {
-	int64_t until;
+	uint64_t until;
 
 	if (ld->exec_workers) {
 		/* stress-ng stops its own stressors on SIGTERM; give it a second. */
 		leader_signal_workers(ld, SIGTERM);
-		until = mono_ms() + 1000;
-		while (leader_reap_some(ld) && mono_ms() < until)
-			nap_ms(5);
+		until = rt_time_deadline_ms(1000);
+		while (leader_reap_some(ld) && !rt_time_passed(until))
+			rt_time_sleep_ms(5, NULL);
 	}
 	/* Grandchildren die with their parent (PR_SET_PDEATHSIG). */
 	leader_signal_workers(ld, SIGKILL);
-	until = mono_ms() + LOAD_REAP_WAIT_MS;
-	while (leader_reap_some(ld) && mono_ms() < until)
-		nap_ms(2);
+	until = rt_time_deadline_ms(LOAD_REAP_WAIT_MS);
+	while (leader_reap_some(ld) && !rt_time_passed(until))
+		rt_time_sleep_ms(2, NULL);
 }
 
-static __attribute__((noreturn)) void leader_main(const struct load_proc *lp)
+/*
+ * The leader, in a process group of its own. rt_child has given it default
+ * signal handlers (not the caller's undo journal!), an empty signal mask
+ * and, of the caller's descriptors, only the lifeline.
+ */
+static int leader_main(void *arg)
 {
+	const struct load_proc *lp = arg;
 	struct sched_param sp = { .sched_priority = 0 };
-	struct sigaction sa;
 	struct leader ld;
-	sigset_t none;
-	int64_t deadline;
-	int sig;
+	uint64_t deadline;
 
-	/* Forget the caller's handlers (its undo journal!) and its signal mask. */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = SIG_DFL;
-	for (sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL);
-	sigemptyset(&none);
-	sigprocmask(SIG_SETMASK, &none, NULL);
-
-	setpgid(0, 0);
 	prctl(PR_SET_CHILD_SUBREAPER, 1);
 	/* Load never runs RT, even when started from an RT thread. */
 	sched_setscheduler(0, SCHED_OTHER, &sp);
-	/* Keep only the lifeline: the caller's other fds are not ours to hold open. */
-	if (lp->lifeline_rd > 3)
-		close_range(3, (unsigned int)lp->lifeline_rd - 1, 0);
-	close_range((unsigned int)lp->lifeline_rd + 1, ~0u, 0);
+	/* The lifeline stays ours: stress-ng, which the workers exec, does not get it. */
+	fcntl(lp->lifeline_rd, F_SETFD, FD_CLOEXEC);
 	alarm(lp->seconds + 5);
 
 	memset(&ld, 0, sizeof(ld));
-	deadline = mono_ms() + (int64_t)lp->seconds * 1000;
+	deadline = rt_time_deadline_ms(lp->seconds * 1000);
 	leader_spawn_all(&ld, lp);
 
 	for (;;) {
 		struct pollfd pfd = { .fd = lp->lifeline_rd, .events = POLLIN };
-		int64_t left = deadline - mono_ms();
+		int left = rt_time_left_ms(deadline);
 		int r;
 
 		if (left <= 0)
 			break;
-		r = poll(&pfd, 1, left > 1000 ? 1000 : (int)left);
+		r = poll(&pfd, 1, left > 1000 ? 1000 : left);
 		if (r > 0 || (r < 0 && errno != EINTR))
 			break;	/* the caller closed its end (stop) or died */
 		/* Reap workers that ended early, so they do not linger as zombies. */
@@ -474,7 +453,7 @@ static __attribute__((noreturn)) void leader_main(const struct load_proc *lp)
 	leader_reap_all(&ld);
 	if (lp->dir)
 		rm_tree(lp->dir);
-	_exit(0);
+	return 0;
 }
 
 /* ---- Caller side ------------------------------------------------------------- */
@@ -499,31 +478,6 @@ const char *rt_load_describe(const char *name)
 	const struct load_gen *g = name ? find_gen(name, strlen(name)) : NULL;
 
 	return g ? g->help : NULL;
-}
-
-/* Search $PATH for an executable @prog; returns a malloc'd path or NULL. */
-static char *find_in_path(const char *prog)
-{
-	const char *path = getenv("PATH");
-	char *copy, *dir, *save = NULL, *full = NULL;
-
-	if (!path || !*path)
-		path = "/usr/local/bin:/usr/bin:/bin";
-	copy = strdup(path);
-	if (!copy)
-		return NULL;
-	for (dir = strtok_r(copy, ":", &save); dir; dir = strtok_r(NULL, ":", &save)) {
-		if (asprintf(&full, "%s/%s", dir, prog) < 0) {
-			full = NULL;
-			break;
-		}
-		if (access(full, X_OK) == 0)
-			break;
-		free(full);
-		full = NULL;
-	}
-	free(copy);
-	return full;
 }
 
 static int make_tmpdir(struct load_proc *lp, char **cause)
@@ -557,7 +511,7 @@ static int ng_args(struct load_proc *lp, char **cause)
 	unsigned int n = 0, i;
 	int ret = 0;
 
-	lp->ng_path = find_in_path("stress-ng");
+	lp->ng_path = rt_which_in("stress-ng", NULL);
 	if (!lp->ng_path)
 		return rt_err(cause, -ENOENT,
 			      "load \"%s\" needs stress-ng, which is not installed (Debian "
@@ -615,58 +569,42 @@ static void list_cpus(struct load_proc *lp)
 
 static int launch(struct load_proc *lp, char **cause)
 {
-	int fds[2];
-	pid_t pid;
+	struct rt_child_opts o = { .fn = leader_main, .arg = lp, .keep_fds = &lp->lifeline_rd,
+				   .nkeep = 1 };
+	int fds[2], err = 0;
 
 	if (pipe2(fds, O_CLOEXEC) != 0)
 		return rt_err(cause, -errno, "pipe: %s", strerror(errno));
 	lp->lifeline_rd = fds[0];
 	lp->lifeline = fds[1];
-	pid = fork();
-	if (pid < 0) {
-		int err = errno;
-
-		close(fds[0]);
+	lp->leader = rt_child_start(&o, NULL);
+	if (!lp->leader) {
+		err = rt_err(cause, -errno, "fork for load \"%s\": %s", lp->gen->name,
+			     strerror(errno));
 		close(fds[1]);
 		lp->lifeline = -1;
-		return rt_err(cause, -err, "fork for load \"%s\": %s", lp->gen->name,
-			      strerror(err));
 	}
-	if (pid == 0) {
-		close(fds[1]);
-		leader_main(lp);
-	}
-	/* Also here, so a stop right after fork finds the group in place. */
-	setpgid(pid, pid);
 	close(fds[0]);
 	lp->lifeline_rd = -1;
-	lp->pid = pid;
-	return 0;
+	return err;
 }
 
 /* Stop one generator; 0, or -ETIMEDOUT when its leader had to be killed. */
 static int stop_proc(struct load_proc *lp)
 {
-	int64_t until;
 	int ret = 0;
 
 	if (lp->lifeline >= 0) {
 		close(lp->lifeline);
 		lp->lifeline = -1;
 	}
-	if (lp->pid > 0) {
-		until = mono_ms() + LOAD_STOP_WAIT_MS;
-		while (waitpid(lp->pid, NULL, WNOHANG) == 0) {
-			if (mono_ms() >= until) {
-				/* Not reaped yet, so the group id is still ours to signal. */
-				kill(-lp->pid, SIGKILL);
-				waitpid(lp->pid, NULL, 0);
-				ret = -ETIMEDOUT;
-				break;
-			}
-			nap_ms(2);
+	if (lp->leader) {
+		if (rt_child_wait(lp->leader, LOAD_STOP_WAIT_MS, NULL) == -ETIMEDOUT) {
+			rt_child_stop(lp->leader, SIGKILL, 0, NULL);	/* the whole group */
+			ret = -ETIMEDOUT;
 		}
-		lp->pid = 0;
+		rt_child_free(lp->leader);
+		lp->leader = NULL;
 	}
 	if (lp->dir)
 		rm_tree(lp->dir);
@@ -733,7 +671,7 @@ static int parse_names(struct rt_load *l, const char *names, char **cause)
 				return rt_err(cause, -EINVAL, "load \"%s\" is named twice",
 					      g->name);
 		l->procs[l->n].gen = g;
-		l->procs[l->n].pid = 0;
+		l->procs[l->n].leader = NULL;
 		l->procs[l->n].lifeline = -1;
 		l->procs[l->n].lifeline_rd = -1;
 		l->n++;
@@ -865,7 +803,7 @@ const char *rt_load_name(const struct rt_load *l, unsigned int i)
 
 pid_t rt_load_pid(const struct rt_load *l, unsigned int i)
 {
-	return i < l->n ? l->procs[i].pid : 0;
+	return i < l->n && l->procs[i].leader ? rt_child_pid(l->procs[i].leader) : 0;
 }
 
 const char *rt_load_dir(const struct rt_load *l, unsigned int i)
@@ -880,9 +818,11 @@ unsigned int rt_load_alive(struct rt_load *l)
 	for (i = 0; i < l->n; i++) {
 		struct load_proc *lp = &l->procs[i];
 
-		if (lp->pid > 0 && waitpid(lp->pid, NULL, WNOHANG) == lp->pid)
-			lp->pid = 0;
-		if (lp->pid > 0)
+		if (lp->leader && rt_child_wait(lp->leader, 0, NULL) != -ETIMEDOUT) {
+			rt_child_free(lp->leader);
+			lp->leader = NULL;
+		}
+		if (lp->leader)
 			alive++;
 	}
 	return alive;

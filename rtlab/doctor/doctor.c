@@ -10,14 +10,15 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
+#include "core/rt_child.h"
 #include "core/rt_err.h"
 #include "core/rt_journal.h"
-#include "doctor_child.h"
+#include "core/rt_time.h"
 #include "doctor_int.h"
 #include "doctor_parse.h"
 #include "doctor_probe.h"
@@ -51,20 +52,20 @@ int doctor_dup_str(char **dst, const char *src)
 	return *dst ? 0 : -ENOMEM;
 }
 
-int doctor_describe_child(char **dst, const char *what, const struct doctor_child_result *res,
+int doctor_describe_child(char **dst, const char *what, const struct rt_child_result *res,
 			  unsigned int timeout_ms)
 {
-	char *line = doctor_first_line(res->output);
+	char *line = doctor_first_line(res->out);
 	int ret;
 
 	if (!line)
 		return -ENOMEM;
 	switch (res->end) {
-	case DOCTOR_CHILD_TIMEOUT:
+	case RT_CHILD_TIMEOUT:
 		ret = doctor_set_str(dst, "%s did not finish within %u ms%s", what, timeout_ms,
 				     res->unreaped ? " and could not be killed" : "");
 		break;
-	case DOCTOR_CHILD_SIGNALED:
+	case RT_CHILD_SIGNALED:
 		ret = doctor_set_str(dst, "%s was killed by signal %d", what, res->code);
 		break;
 	default:
@@ -199,15 +200,6 @@ void doctor_opts_init(struct doctor_opts *o)
 	o->timeout_ms = DOCTOR_TIMEOUT_MS;
 }
 
-static unsigned long elapsed_ms(const struct timespec *start)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (unsigned long)((now.tv_sec - start->tv_sec) * 1000 +
-			       (now.tv_nsec - start->tv_nsec) / 1000000);
-}
-
 void doctor_opts_quick(struct doctor_opts *o, const struct lab_ops *lab)
 {
 	doctor_opts_init(o);
@@ -230,12 +222,11 @@ int doctor_probe(struct doctor_report *r, const struct doctor_opts *o, char **ca
 	const char *root = o->root ? o->root : "";
 	unsigned int timeout = o->timeout_ms ? o->timeout_ms : DOCTOR_TIMEOUT_MS;
 	bool live = !*root;
-	struct timespec start;
+	uint64_t start = rt_time_now_ms();
 	char *kvm_dev = NULL;
 	const char *step;
 	int ret;
 
-	clock_gettime(CLOCK_MONOTONIC, &start);
 	memset(r, 0, sizeof(*r));
 
 	step = "journals";
@@ -294,7 +285,7 @@ int doctor_probe(struct doctor_report *r, const struct doctor_opts *o, char **ca
 	ret = doctor_eval_labs(r, lab_table);
 	if (ret)
 		goto out_fail;
-	r->duration_ms = elapsed_ms(&start);
+	r->duration_ms = rt_time_now_ms() - start;
 	free(kvm_dev);
 	return 0;
 

@@ -4,7 +4,7 @@
 #ifndef RTLAB_DOCTOR_DOCTOR_INT_H
 #define RTLAB_DOCTOR_DOCTOR_INT_H
 
-struct doctor_child_result;
+struct rt_child_result;
 
 /* Replace *@dst with a formatted string. Returns 0 or -ENOMEM. */
 int doctor_set_str(char **dst, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -16,7 +16,7 @@ int doctor_dup_str(char **dst, const char *src);
  * Set *@dst to how a child doing @what ended ("... did not finish within N
  * ms", "... exited with status N: first line of its output"). 0 or -ENOMEM.
  */
-int doctor_describe_child(char **dst, const char *what, const struct doctor_child_result *res,
+int doctor_describe_child(char **dst, const char *what, const struct rt_child_result *res,
 			  unsigned int timeout_ms);
 
 #endif

@@ -43,7 +43,7 @@
 #include <linux/kvm.h>
 #endif
 
-#include "doctor_child.h"
+#include "core/rt_child.h"
 #include "doctor_int.h"
 
 #define KVM_GUEST_ADDR 0x1000
@@ -252,7 +252,9 @@ static int kvm_parse_report(struct doctor_kvm *k, const char *out)
 int doctor_probe_kvm(struct doctor_kvm *k, const char *dev, bool active,
 		     unsigned int timeout_ms)
 {
-	struct doctor_child_result res;
+	struct rt_child_opts co = { .fn = kvm_guest, .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE,
+				    .err = RT_CHILD_TO_STDOUT };
+	struct rt_child_result res;
 	int ret;
 
 	memset(k, 0, sizeof(*k));
@@ -267,31 +269,32 @@ int doctor_probe_kvm(struct doctor_kvm *k, const char *dev, bool active,
 		k->verdict = DOCTOR_KVM_NOT_PROBED;
 		return doctor_set_str(&k->detail, "not tried");
 	}
-	ret = doctor_child_call(kvm_guest, (void *)dev, timeout_ms, &res);
+	co.arg = (void *)dev;
+	ret = rt_child_run(&co, timeout_ms, &res, NULL);
 	if (ret < 0) {
 		k->verdict = DOCTOR_KVM_FAILED;
 		return doctor_set_str(&k->detail, "could not start a child: %s", strerror(-ret));
 	}
 	switch (res.end) {
-	case DOCTOR_CHILD_TIMEOUT:
+	case RT_CHILD_TIMEOUT:
 		k->verdict = DOCTOR_KVM_HUNG;
-		ret = kvm_parse_report(k, res.output);
+		ret = kvm_parse_report(k, res.out);
 		k->verdict = DOCTOR_KVM_HUNG;
 		if (!ret)
 			ret = doctor_set_str(&k->detail, "the test guest did not exit within %u ms "
 					     "and was killed%s", timeout_ms, res.unreaped ?
 					     " (its process is stuck in the kernel)" : "");
 		break;
-	case DOCTOR_CHILD_SIGNALED:
+	case RT_CHILD_SIGNALED:
 		k->verdict = DOCTOR_KVM_FAILED;
 		ret = doctor_set_str(&k->detail, "the test guest's process died of signal %d",
 				     res.code);
 		break;
 	default:
-		ret = kvm_parse_report(k, res.output);
+		ret = kvm_parse_report(k, res.out);
 		break;
 	}
-	doctor_child_result_fini(&res);
+	rt_child_result_fini(&res);
 	return ret;
 }
 

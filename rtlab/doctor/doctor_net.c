@@ -20,7 +20,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "doctor_child.h"
+#include "core/rt_child.h"
+#include "core/rt_which.h"
 #include "doctor_int.h"
 
 struct net_child_arg {
@@ -33,7 +34,9 @@ static int net_child(void *argp)
 	const struct net_child_arg *a = argp;
 	char *argv[] = { (char *)a->ip, "link", "add", "rtlab-dr0", "type", "veth",
 			 "peer", "name", "rtlab-dr1", NULL };
-	struct doctor_child_result res;
+	struct rt_child_opts co = { .argv = argv, .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE,
+				    .err = RT_CHILD_TO_STDOUT };
+	struct rt_child_result res;
 	char *why = NULL;
 	int ret;
 
@@ -44,22 +47,22 @@ static int net_child(void *argp)
 	dprintf(1, "n\n");
 	if (!a->ip)
 		return 0;
-	ret = doctor_child_exec(argv, a->timeout_ms, &res);
+	ret = rt_child_run(&co, a->timeout_ms, &res, NULL);
 	if (ret < 0) {
 		dprintf(1, "V could not start ip: %s\n", strerror(-ret));
 		return 0;
 	}
-	if (res.end == DOCTOR_CHILD_EXITED && res.code == 0 && if_nametoindex("rtlab-dr0") &&
+	if (res.end == RT_CHILD_EXITED && res.code == 0 && if_nametoindex("rtlab-dr0") &&
 	    if_nametoindex("rtlab-dr1")) {
 		dprintf(1, "v\n");
-	} else if (res.end == DOCTOR_CHILD_EXITED && res.code == 0) {
+	} else if (res.end == RT_CHILD_EXITED && res.code == 0) {
 		dprintf(1, "V ip succeeded but the veth ends are not in the namespace\n");
 	} else if (doctor_describe_child(&why, "ip link add ... type veth", &res,
 					 a->timeout_ms) == 0) {
 		dprintf(1, "V %s\n", why);
 	}
 	free(why);
-	doctor_child_result_fini(&res);
+	rt_child_result_fini(&res);
 	return 0;
 }
 
@@ -96,22 +99,24 @@ static int net_parse_report(struct doctor_net *n, const char *out)
 int doctor_probe_net(struct doctor_net *n, bool active, unsigned int timeout_ms)
 {
 	struct net_child_arg arg = { .timeout_ms = timeout_ms / 2 };
-	struct doctor_child_result res;
+	struct rt_child_opts co = { .fn = net_child, .arg = &arg, .in = RT_CHILD_NULL,
+				    .out = RT_CHILD_CAPTURE, .err = RT_CHILD_TO_STDOUT };
+	struct rt_child_result res;
 	int ret;
 
 	memset(n, 0, sizeof(*n));
 	n->netns = n->veth = DOCTOR_UNKNOWN;
-	n->ip_path = doctor_which("ip");
+	n->ip_path = rt_which("ip");
 	if (!n->ip_path && errno == ENOMEM)
 		return -ENOMEM;
 	if (!active)
 		return doctor_set_str(&n->error, "not tried");
 	arg.ip = n->ip_path;
-	ret = doctor_child_call(net_child, &arg, timeout_ms, &res);
+	ret = rt_child_run(&co, timeout_ms, &res, NULL);
 	if (ret < 0)
 		return doctor_set_str(&n->error, "could not start a child: %s", strerror(-ret));
-	if (res.end == DOCTOR_CHILD_EXITED) {
-		ret = net_parse_report(n, res.output);
+	if (res.end == RT_CHILD_EXITED) {
+		ret = net_parse_report(n, res.out);
 		if (!ret && n->netns == DOCTOR_UNKNOWN)
 			ret = doctor_set_str(&n->error, "the namespace test gave no answer");
 	} else {
@@ -119,7 +124,7 @@ int doctor_probe_net(struct doctor_net *n, bool active, unsigned int timeout_ms)
 	}
 	if (!ret && n->netns == DOCTOR_YES && !n->ip_path)
 		ret = doctor_set_str(&n->error, "ip (iproute2) not found, so veth was not tried");
-	doctor_child_result_fini(&res);
+	rt_child_result_fini(&res);
 	return ret;
 }
 

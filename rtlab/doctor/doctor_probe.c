@@ -31,10 +31,11 @@
 
 #include <tracefs.h>
 
+#include "core/rt_child.h"
 #include "core/rt_file.h"
 #include "core/rt_journal.h"
 #include "core/rt_log.h"
-#include "doctor_child.h"
+#include "core/rt_which.h"
 #include "doctor_int.h"
 #include "doctor_parse.h"
 
@@ -148,7 +149,9 @@ static long long rlim_value(rlim_t v)
 int doctor_probe_priv(struct doctor_priv *p, const char *root, bool active,
 		      unsigned int timeout_ms)
 {
-	struct doctor_child_result res;
+	struct rt_child_opts co = { .fn = try_sched_fifo, .in = RT_CHILD_NULL,
+				    .out = RT_CHILD_CAPTURE, .err = RT_CHILD_TO_STDOUT };
+	struct rt_child_result res;
 	struct rlimit rl;
 	char *status;
 	int ret = 0;
@@ -175,22 +178,22 @@ int doctor_probe_priv(struct doctor_priv *p, const char *root, bool active,
 	p->sched_fifo = DOCTOR_UNKNOWN;
 	if (!active)
 		return doctor_set_str(&p->sched_fifo_error, "not tried");
-	ret = doctor_child_call(try_sched_fifo, NULL, timeout_ms, &res);
+	ret = rt_child_run(&co, timeout_ms, &res, NULL);
 	if (ret < 0)
 		return doctor_set_str(&p->sched_fifo_error, "could not start a child: %s",
 				      strerror(-ret));
-	if (res.end == DOCTOR_CHILD_EXITED && res.code == 0) {
+	if (res.end == RT_CHILD_EXITED && res.code == 0) {
 		p->sched_fifo = DOCTOR_YES;
 	} else {
 		p->sched_fifo = DOCTOR_NO;
-		if (res.end == DOCTOR_CHILD_EXITED && res.code == 1)
+		if (res.end == RT_CHILD_EXITED && res.code == 1)
 			ret = doctor_set_str(&p->sched_fifo_error, "sched_setscheduler: %s",
-					     res.output);
+					     res.out);
 		else
 			ret = doctor_describe_child(&p->sched_fifo_error, "the SCHED_FIFO test",
 						    &res, timeout_ms);
 	}
-	doctor_child_result_fini(&res);
+	rt_child_result_fini(&res);
 	return ret;
 }
 
@@ -533,12 +536,14 @@ void doctor_cpus_fini(struct doctor_cpus *c)
 
 int doctor_probe_qemu(struct doctor_qemu *q, bool active, unsigned int timeout_ms)
 {
-	struct doctor_child_result res;
+	struct rt_child_opts co = { .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE,
+				    .err = RT_CHILD_TO_STDOUT };
+	struct rt_child_result res;
 	char *argv[3];
 	int ret;
 
 	memset(q, 0, sizeof(*q));
-	q->path = doctor_which("qemu-system-x86_64");
+	q->path = rt_which("qemu-system-x86_64");
 	if (!q->path)
 		return errno == ENOMEM ? -ENOMEM : 0;
 	if (!active)
@@ -546,12 +551,13 @@ int doctor_probe_qemu(struct doctor_qemu *q, bool active, unsigned int timeout_m
 	argv[0] = q->path;
 	argv[1] = "--version";
 	argv[2] = NULL;
-	ret = doctor_child_exec(argv, timeout_ms, &res);
+	co.argv = argv;
+	ret = rt_child_run(&co, timeout_ms, &res, NULL);
 	if (ret < 0)
 		return doctor_set_str(&q->error, "could not start it: %s", strerror(-ret));
-	if (res.end == DOCTOR_CHILD_EXITED && res.code == 0) {
-		q->version_line = doctor_first_line(res.output);
-		q->version = doctor_parse_qemu_version(res.output);
+	if (res.end == RT_CHILD_EXITED && res.code == 0) {
+		q->version_line = doctor_first_line(res.out);
+		q->version = doctor_parse_qemu_version(res.out);
 		ret = q->version_line ? 0 : -ENOMEM;
 		if (!ret && !q->version)
 			ret = doctor_set_str(&q->error,
@@ -560,7 +566,7 @@ int doctor_probe_qemu(struct doctor_qemu *q, bool active, unsigned int timeout_m
 		ret = doctor_describe_child(&q->error, "qemu-system-x86_64 --version", &res,
 					    timeout_ms);
 	}
-	doctor_child_result_fini(&res);
+	rt_child_result_fini(&res);
 	return ret;
 }
 

@@ -50,13 +50,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <tracefs.h>
 
 #include "core/rt_buf.h"
+#include "core/rt_child.h"
 #include "core/rt_env.h"
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
@@ -194,35 +194,34 @@ static int ft_check_caps(struct lab_ctx *ctx, char **cause)
  * it, which is recorded. The FIFO probe preempts it at once; a SCHED_OTHER
  * probe shares the CPU with it (the document says which). It dies with us.
  */
-static pid_t busy_start(int cpu)
+static int busy_main(void *arg)
 {
-	pid_t parent = getpid(), pid = fork();
+	cpu_set_t set;
+	struct sched_param sp = { .sched_priority = 0 };
 
-	if (pid != 0)
-		return pid < 0 ? -errno : pid;
-	{
-		cpu_set_t set;
-		struct sched_param sp = { .sched_priority = 0 };
-
-		if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-			_exit(0);
-		CPU_ZERO(&set);
-		CPU_SET(cpu, &set);
-		sched_setaffinity(0, sizeof(set), &set);
-		sched_setscheduler(0, SCHED_OTHER, &sp);
-		if (nice(19) < 0)
-			(void)0;	/* still busy, just less polite */
-		for (;;)
-			__asm__ __volatile__("" ::: "memory");
-	}
+	CPU_ZERO(&set);
+	CPU_SET((int)(intptr_t)arg, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	sched_setscheduler(0, SCHED_OTHER, &sp);
+	if (nice(19) < 0)
+		(void)0;	/* still busy, just less polite */
+	for (;;)
+		__asm__ __volatile__("" ::: "memory");
+	return 0;
 }
 
-static void busy_stop(pid_t pid)
+/* The companion, or NULL with errno set. */
+static struct rt_child *busy_start(int cpu)
 {
-	if (pid <= 0)
-		return;
-	kill(pid, SIGKILL);
-	waitpid(pid, NULL, 0);
+	struct rt_child_opts o = { .fn = busy_main, .arg = (void *)(intptr_t)cpu,
+				   .flags = RT_CHILD_DIE_WITH_PARENT };
+
+	return rt_child_start(&o, NULL);
+}
+
+static void busy_stop(struct rt_child *c)
+{
+	rt_child_free(c);
 }
 
 /* ---- The run -------------------------------------------------------------------------- */
@@ -287,7 +286,7 @@ static int start_probe(struct ft_run *r, char **cause)
 			r->tid = st.tid;
 			return 0;
 		}
-		sleep_ms(5);
+		rt_time_sleep_ms(5, NULL);
 	}
 	return rt_err(cause, -ETIMEDOUT, "the probe thread did not start within %u ms",
 		      TID_WAIT_MS);
@@ -296,7 +295,7 @@ static int start_probe(struct ft_run *r, char **cause)
 static void run_cleanup(struct ft_run *r)
 {
 	ftrace_hunt_stop(r);
-	if (r->tc.pid > 0 || r->tc.inst_made || r->tc.dir[0]) {
+	if (r->tc.child || r->tc.inst_made || r->tc.dir[0]) {
 		struct trace_wake_stats st;
 		struct trace_wake_calc *c = NULL;
 
@@ -393,8 +392,8 @@ static int measure(struct lab_ctx *ctx, const struct rt_sink *sink, struct ft_ru
 	if (r->p->hunt && (ret = ftrace_hunt_start(r, cause)))
 		return ret;
 	hists[0] = r->phist;
-	t0 = now_s();
-	while (now_s() - t0 < r->p->duration_ms / 1000.0) {
+	t0 = rt_time_now_s();
+	while (rt_time_now_s() - t0 < r->p->duration_ms / 1000.0) {
 		unsigned int pct;
 		char what[96];
 
@@ -402,21 +401,21 @@ static int measure(struct lab_ctx *ctx, const struct rt_sink *sink, struct ft_ru
 			r->interrupted = true;
 			break;
 		}
-		sleep_ms(POLL_MS);
+		rt_time_sleep_ms(POLL_MS, NULL);
 		rt_probe_poll(r->probe, hists, sink);
 		ret = trace_events_poll(r->ev, cause);
 		if (ret < 0)
 			return ret;
-		pct = (unsigned int)fmin(100, (now_s() - t0) * 100000.0 / r->p->duration_ms);
+		pct = (unsigned int)fmin(100, (rt_time_now_s() - t0) * 100000.0 / r->p->duration_ms);
 		if (pct / 20 != last_pct / 20 || last_pct == 101) {
 			snprintf(what, sizeof(what), "ftrace: %s, %.1f s of %.1f s%s",
 				 r->p->mode == FTRACE_MODE_TRACER ? r->tracer : "events",
-				 now_s() - t0, r->p->duration_ms / 1000.0,
+				 rt_time_now_s() - t0, r->p->duration_ms / 1000.0,
 				 r->p->hunt ? ", a cause is planted" : "");
 			rt_sink_progress(sink, pct, what);
 			last_pct = pct;
 		}
-		live_update(ctx, r, FTRACE_LIVE_MEASURING, pct, now_s() - t0);
+		live_update(ctx, r, FTRACE_LIVE_MEASURING, pct, rt_time_now_s() - t0);
 	}
 	/* With the module, its thread plants a last section and stops the tracer itself. */
 	ftrace_hunt_stop(r);
@@ -426,7 +425,7 @@ static int measure(struct lab_ctx *ctx, const struct rt_sink *sink, struct ft_ru
 	rt_probe_stop(r->probe);
 	busy_stop(r->busy);
 	r->busy = 0;
-	r->measured_s = now_s() - t0;
+	r->measured_s = rt_time_now_s() - t0;
 	while (rt_probe_poll(r->probe, hists, sink) > 0)
 		;
 	if (!ret)
@@ -450,7 +449,6 @@ static int ft_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 	r.p = params_of(ctx, &defaults);
 	r.seed = r.p->seed_set ? r.p->seed : ctx->seed;
 	r.cpu = last_cpu();
-	r.tc.pid = -1;
 	if (!ctx->journal) {
 		rt_log(RT_LOG_ERR, "ftrace: the lab changes tracefs and needs the undo journal, "
 		       "which could not be opened");
@@ -489,9 +487,9 @@ static int ft_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 
 	if (r.p->busy) {
 		r.busy = busy_start(r.cpu);
-		if (r.busy < 0) {
+		if (!r.busy) {
 			rt_log(RT_LOG_WARN, "ftrace: no busy companion (%s): wake-ups from an idle "
-			       "CPU may not be matched", strerror((int)-r.busy));
+			       "CPU may not be matched", strerror(errno));
 			rt_result_add_note(r.res, "the busy companion could not be started: wake-ups "
 					   "from an idle CPU may not be matched");
 			r.busy = 0;

@@ -23,9 +23,10 @@
 
 #include <tracefs.h>
 
+#include "core/rt_child.h"
 #include "core/rt_file.h"
 #include "core/rt_journal.h"
-#include "doctor/doctor_child.h"
+#include "core/rt_which.h"
 #include "trace/trace_ctl.h"
 #include "trace/trace_events.h"
 
@@ -34,46 +35,26 @@
 
 /* ---- Child processes of the cross-check ------------------------------------------------ */
 
-/* fork + exec @argv with stdout to @out and stderr to @err (files, created); its pid or -errno. */
-static pid_t xc_spawn(char *const argv[], const char *out, const char *err)
+/* Start @argv with stdout to @out and stderr to @err (files, created); NULL with errno set. */
+static struct rt_child *xc_spawn(char *const argv[], const char *out, const char *err)
 {
-	pid_t pid = fork();
+	struct rt_child_opts o = { .argv = argv, .in = RT_CHILD_NULL, .out = RT_CHILD_FILE,
+				   .out_path = out, .err = RT_CHILD_FILE, .err_path = err };
 
-	if (pid < 0)
-		return -errno;
-	if (pid == 0) {
-		int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		int fe = open(err, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-		int fi = open("/dev/null", O_RDONLY | O_CLOEXEC);
-
-		if (fo < 0 || fe < 0 || fi < 0 || dup2(fi, 0) < 0 || dup2(fo, 1) < 0 ||
-		    dup2(fe, 2) < 0)
-			_exit(126);
-		execvp(argv[0], argv);
-		_exit(127);
-	}
-	return pid;
+	return rt_child_start(&o, NULL);
 }
 
-/* Wait for @pid at most @timeout_ms, then SIGKILL it; its wait status, or -1 if killed. */
-static int xc_wait(pid_t pid, unsigned int timeout_ms)
+/* Wait for @c at most @timeout_ms, then kill its group; its exit status, or -1. Frees @c. */
+static int xc_wait(struct rt_child *c, unsigned int timeout_ms)
 {
-	int status = 0;
+	struct rt_child_result res;
+	int status = -1;
 
-	for (unsigned int waited = 0;; waited += 20) {
-		pid_t r = waitpid(pid, &status, WNOHANG);
-
-		if (r == pid)
-			return status;
-		if (r < 0)
-			return -1;
-		if (waited >= timeout_ms) {
-			kill(pid, SIGKILL);
-			waitpid(pid, &status, 0);
-			return -1;
-		}
-		sleep_ms(20);
-	}
+	if (rt_child_wait(c, timeout_ms, &res) == 0 && res.end == RT_CHILD_EXITED)
+		status = res.code;
+	rt_child_result_fini(&res);
+	rt_child_free(c);
+	return status;
 }
 
 /* The first line of @path (at most 200 bytes), or "" ; the caller frees. */
@@ -119,28 +100,28 @@ static void xc_tc_wait_ready(struct xc_tc *x)
 		free(on);
 		if (ready)
 			break;
-		if (waitpid(x->pid, NULL, WNOHANG) == x->pid) {
+		if (rt_child_wait(x->child, 0, NULL) == 0) {
 			/* It ended before recording anything: its first complaint is the reason. */
 			char *line = first_line(x->err);
 
 			xc_tc_set_reason(x, "trace-cmd record failed: %s", *line ? line :
 					 "it exited before recording");
 			free(line);
-			x->pid = -1;
+			rt_child_free(x->child);
+			x->child = NULL;
 			break;
 		}
-		sleep_ms(20);
+		rt_time_sleep_ms(20, NULL);
 	}
 	tracefs_instance_free(ti);
 }
 
 void ftrace_xc_tc_start(struct xc_tc *x, struct rt_journal *j, pid_t tid)
 {
-	char *path = doctor_which("trace-cmd"), *cause = NULL;
+	char *path = rt_which("trace-cmd"), *cause = NULL;
 	char f1[48], f2[80];
 
 	memset(x, 0, sizeof(*x));
-	x->pid = -1;
 	x->tried = true;
 	if (!path) {
 		xc_tc_set_reason(x, "%s", "trace-cmd is not installed (Debian package trace-cmd)");
@@ -171,11 +152,10 @@ void ftrace_xc_tc_start(struct xc_tc *x, struct rt_journal *j, pid_t tid)
 				 "-e", "sched:sched_waking", "-f", f1, "-e",
 				 "sched:sched_switch", "-f", f2, "-o", x->dat, NULL };
 
-		x->pid = xc_spawn(argv, x->out, x->err);
+		x->child = xc_spawn(argv, x->out, x->err);
 	}
-	if (x->pid < 0) {
-		xc_tc_set_reason(x, "cannot start trace-cmd: %s", strerror((int)-x->pid));
-		x->pid = -1;
+	if (!x->child) {
+		xc_tc_set_reason(x, "cannot start trace-cmd: %s", strerror(errno));
 		return;
 	}
 	xc_tc_wait_ready(x);
@@ -207,11 +187,11 @@ void ftrace_xc_tc_finish(struct xc_tc *x, pid_t tid, struct trace_wake_stats *st
 	struct tracefs_instance *ti;
 	int status;
 
-	if (x->pid > 0) {
-		kill(x->pid, SIGINT);
-		status = xc_wait(x->pid, XC_TIMEOUT_MS);
-		x->pid = -1;
-		if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	if (x->child) {
+		rt_child_signal(x->child, SIGINT);
+		status = xc_wait(x->child, XC_TIMEOUT_MS);
+		x->child = NULL;
+		if (status != 0) {
 			char *line = first_line(x->err);
 
 			xc_tc_set_reason(x, "trace-cmd record failed: %s", *line ? line :
@@ -220,14 +200,13 @@ void ftrace_xc_tc_finish(struct xc_tc *x, pid_t tid, struct trace_wake_stats *st
 		} else {
 			char rep[96], rerr[96], *text = NULL;
 			char *argv[] = { "trace-cmd", "report", "-i", x->dat, NULL };
-			pid_t pid;
+			struct rt_child *child;
 
 			snprintf(rep, sizeof(rep), "%s/report", x->dir);
 			snprintf(rerr, sizeof(rerr), "%s/rerr", x->dir);
-			pid = xc_spawn(argv, rep, rerr);
-			status = pid > 0 ? xc_wait(pid, XC_TIMEOUT_MS) : -1;
-			if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0 ||
-			    rt_file_read(rep, 256u << 20, &text, NULL)) {
+			child = xc_spawn(argv, rep, rerr);
+			status = child ? xc_wait(child, XC_TIMEOUT_MS) : -1;
+			if (status != 0 || rt_file_read(rep, 256u << 20, &text, NULL)) {
 				xc_tc_set_reason(x, "%s", "trace-cmd report failed on the recording");
 			} else {
 				*calcp = trace_wake_calc_new(&tid, 1, HIST_US);
@@ -255,11 +234,11 @@ static int xc_rtla(json_t *o, int cpu, const char *tmpdir_hint)
 {
 	struct trace_tracer_info info[TRACE_CTL_NTRACERS];
 	struct ftrace_rtla_stats st;
-	char *path = doctor_which("rtla"), dir[64], out[96], err[96], dur[16], cpus[16];
+	char *path = rt_which("rtla"), dir[64], out[96], err[96], dur[16], cpus[16];
 	char *text = NULL, *reason = NULL;
 	bool timerlat = false;
+	struct rt_child *child;
 	int status, ret = 0;
-	pid_t pid;
 
 	(void)tmpdir_hint;
 	dir[0] = '\0';
@@ -291,10 +270,10 @@ static int xc_rtla(json_t *o, int cpu, const char *tmpdir_hint)
 	{
 		char *argv[] = { "rtla", "timerlat", "hist", "-d", dur, "-c", cpus, NULL };
 
-		pid = xc_spawn(argv, out, err);
+		child = xc_spawn(argv, out, err);
 	}
-	status = pid > 0 ? xc_wait(pid, XC_TIMEOUT_MS) : -1;
-	if (status == -1 || !WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+	status = child ? xc_wait(child, XC_TIMEOUT_MS) : -1;
+	if (status != 0) {
 		char *line = first_line(err);
 
 		if (asprintf(&reason, "rtla timerlat hist failed: %s", *line ? line :

@@ -53,7 +53,7 @@ static void *inj_main(void *arg)
 	while (!t->stop) {
 		inj_plant(t, val, (size_t)len);
 		for (unsigned int w = 0; w < t->period_us / 1000 && !t->stop; w += 10)
-			sleep_ms(10);
+			rt_time_sleep_ms(10, NULL);
 	}
 	/*
 	 * Tracer mode: one more section, and the tracer stops as soon as it is

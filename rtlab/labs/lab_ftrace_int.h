@@ -19,6 +19,7 @@
 #include <sys/types.h>
 #include <time.h>
 
+#include "core/rt_time.h"
 #include "lab_ftrace.h"
 
 struct lab_ctx;
@@ -37,21 +38,6 @@ struct trace_wake_stats;
 
 #define HIST_US 10000u			/* both histograms: 1 us buckets up to 10 ms */
 
-static inline void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);
-}
-
-static inline double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
-
 /* Nanoseconds as microseconds with two decimals. */
 static inline double us(double ns)
 {
@@ -63,7 +49,7 @@ static inline double us(double ns)
 struct xc_tc {
 	bool tried;
 	char *reason;			/* owned: why it gave nothing, or NULL */
-	pid_t pid;			/* the recorder, while it runs */
+	struct rt_child *child;		/* the recorder, while it runs */
 	char inst[64];
 	bool inst_made;
 	char dir[64];			/* temp dir for its files */
@@ -120,7 +106,7 @@ struct ft_run {
 	int policy, prio;
 	char *rt_refused;			/* owned */
 	pid_t tid;
-	pid_t busy;				/* the busy companion, or 0 */
+	struct rt_child *busy;			/* owned: the busy companion, or NULL */
 	bool interrupted;
 	double measured_s;
 	json_t *extra_hunt;			/* owned */

@@ -44,7 +44,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/rt_buf.h"
@@ -59,6 +58,7 @@
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
 #include "core/rt_text.h"
+#include "core/rt_time.h"
 
 #define POLL_MS 100u			/* consumer cadence: a ring holds 8 s at 1 kHz */
 #define SETTLE_MS 500u			/* load start-up before measuring */
@@ -168,13 +168,6 @@ static void scen_fini(struct scen_run *r)
 	memset(r, 0, sizeof(*r));
 }
 
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
-
-	nanosleep(&ts, NULL);	/* a signal ends it early, which is what we want */
-}
-
 /* CPU time (user + system) of this process so far, all threads, in seconds. */
 static double cpu_now_s(void)
 {
@@ -184,14 +177,6 @@ static double cpu_now_s(void)
 		return 0;
 	return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
 	       (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static void live_update(struct lab_ctx *ctx, const struct scen_run *r, unsigned int index,
@@ -412,7 +397,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 			return errno ? -errno : -EIO;
 		for (unsigned int waited = 0; waited < SETTLE_MS && !lab_ctx_stopped(ctx);
 		     waited += POLL_MS)
-			sleep_ms(POLL_MS);
+			rt_time_sleep_ms(POLL_MS, ctx->stop);	/* the stop flag ends it early */
 	}
 	if (lab_ctx_stopped(ctx)) {
 		r->interrupted = true;
@@ -465,7 +450,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	if (ret)
 		goto out_load;
 
-	t0 = now_s();
+	t0 = rt_time_now_s();
 	c0 = cpu_now_s();
 	while (!rt_probe_finished(probe)) {
 		unsigned int pct;
@@ -478,15 +463,15 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 			r->skipped = true;
 			break;
 		}
-		sleep_ms(POLL_MS);
+		rt_time_sleep_ms(POLL_MS, ctx->stop);	/* the stop flag ends it early */
 		rt_probe_poll(probe, r->hist, &inner);
 		for (unsigned int t = 0; t < r->nthreads; t++)
 			rt_probe_stats(probe, t, &r->st[t]);
-		pct = (unsigned int)fmin(100.0, (now_s() - t0) * 100000.0 / p->duration_ms);
+		pct = (unsigned int)fmin(100.0, (rt_time_now_s() - t0) * 100000.0 / p->duration_ms);
 		live_update(ctx, r, index, p->nplans, pct, true);
 		if (pct / 10 != last_pct / 10 || last_pct == 101) {
 			snprintf(what, sizeof(what), "%s: %s, %.1f s of %.1f s", plan->name,
-				 latency_policy_name(r->policy), now_s() - t0,
+				 latency_policy_name(r->policy), rt_time_now_s() - t0,
 				 p->duration_ms / 1000.0);
 			rt_sink_progress(sink, pct, what);
 			last_pct = pct;
@@ -495,7 +480,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	rt_probe_stop(probe);
 	while (rt_probe_poll(probe, r->hist, &inner) > 0)
 		;
-	r->measured_s = now_s() - t0;
+	r->measured_s = rt_time_now_s() - t0;
 	r->cpu_s = cpu_now_s() - c0;
 	{
 		struct rusage ru;

@@ -17,15 +17,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/prctl.h>
 #include <sys/syscall.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/rt_child.h"
 #include "core/rt_err.h"
+#include "core/rt_time.h"
 
 #define HOG_STORM_BYTES (16u << 20)	/* fault storm region; re-faulted after MADV_DONTNEED */
+#define HOG_STOP_GRACE_MS 500		/* after SIGTERM, before SIGKILL */
 
 struct hog_shared {
 	uint64_t events;
@@ -38,18 +38,11 @@ struct hog_shared {
 };
 
 struct trace_hog {
+	struct rt_child *child;	/* owned; NULL before the start */
 	pid_t pid;
 	struct trace_hog_params p;
 	struct hog_shared *sh;	/* owned mapping */
 };
-
-static uint64_t hog_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 /* ---- The events: one named function each ---- */
 
@@ -57,7 +50,7 @@ __attribute__((noinline)) static uint64_t trace_hog_fifo_spin(uint64_t end)
 {
 	uint64_t n = 0;
 
-	while (hog_now() < end)
+	while (rt_time_now_ns() < end)
 		n++;
 	return n;
 }
@@ -69,7 +62,7 @@ __attribute__((noinline)) static uint64_t trace_hog_fault_storm(uint64_t end, ch
 	size_t off = 0;
 
 	madvise(region, HOG_STORM_BYTES, MADV_DONTNEED);
-	while (hog_now() < end) {
+	while (rt_time_now_ns() < end) {
 		for (int i = 0; i < 16; i++) {
 			if (off >= HOG_STORM_BYTES) {
 				madvise(region, HOG_STORM_BYTES, MADV_DONTNEED);
@@ -87,7 +80,7 @@ __attribute__((noinline)) static uint64_t trace_hog_syscall_burst(uint64_t end)
 {
 	uint64_t n = 0;
 
-	while (hog_now() < end) {
+	while (rt_time_now_ns() < end) {
 		for (int i = 0; i < 16; i++)
 			syscall(SYS_getppid);
 		n += 16;
@@ -116,14 +109,16 @@ static void hog_fail(struct hog_shared *sh, int err)
 	_exit(1);
 }
 
-static void hog_child(const struct trace_hog_params *p, struct hog_shared *sh, pid_t parent)
+/* The child, which dies with us (RT_CHILD_DIE_WITH_PARENT); @arg: the hog as at the fork. */
+static int hog_main(void *arg)
 {
+	const struct trace_hog *h = arg;
+	const struct trace_hog_params *p = &h->p;
+	struct hog_shared *sh = h->sh;
 	struct sched_param sp = { .sched_priority = p->prio };
 	char *region = NULL;
 	uint64_t next;
 
-	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
-		_exit(1);
 	if (p->cpu >= 0) {
 		cpu_set_t set;
 
@@ -142,16 +137,12 @@ static void hog_child(const struct trace_hog_params *p, struct hog_shared *sh, p
 		hog_fail(sh, -errno);
 	__atomic_store_n(&sh->ready, 1, __ATOMIC_RELEASE);
 
-	next = hog_now();
+	next = rt_time_now_ns();
 	for (unsigned int i = 0; !p->count || i < p->count; i++) {
-		struct timespec ts;
 		uint64_t t0, t1, w = 0, end;
 
-		ts.tv_sec = (time_t)(next / 1000000000u);
-		ts.tv_nsec = (long)(next % 1000000000u);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
-			;
-		t0 = hog_now();
+		rt_time_sleep_until_ns(next, NULL);
+		t0 = rt_time_now_ns();
 		end = t0 + (uint64_t)p->burst_us * 1000u;
 		__atomic_store_n(&sh->last_start_ns, t0, __ATOMIC_RELAXED);
 		switch (p->kind) {
@@ -165,7 +156,7 @@ static void hog_child(const struct trace_hog_params *p, struct hog_shared *sh, p
 			w = trace_hog_syscall_burst(end);
 			break;
 		}
-		t1 = hog_now();
+		t1 = rt_time_now_ns();
 		__atomic_fetch_add(&sh->work, w, __ATOMIC_RELAXED);
 		__atomic_fetch_add(&sh->busy_ns, t1 - t0, __ATOMIC_RELAXED);
 		if (t1 - t0 > __atomic_load_n(&sh->max_event_ns, __ATOMIC_RELAXED))
@@ -175,16 +166,16 @@ static void hog_child(const struct trace_hog_params *p, struct hog_shared *sh, p
 		if (next < t1)
 			next = t1 + (uint64_t)p->period_us * 1000u;	/* overran: no catch-up burst */
 	}
-	_exit(0);
+	return 0;
 }
 
 /* ---- Export ---- */
 
 struct trace_hog *trace_hog_start(const struct trace_hog_params *p, char **cause)
 {
+	struct rt_child_opts o = { .fn = hog_main, .flags = RT_CHILD_DIE_WITH_PARENT };
 	struct trace_hog *h = NULL;
 	uint64_t deadline;
-	pid_t parent = getpid();
 	int ret;
 
 	if (!p || p->kind > TRACE_HOG_SYSCALL_BURST || p->prio < 0 || p->prio > 98 ||
@@ -212,25 +203,25 @@ struct trace_hog *trace_hog_start(const struct trace_hog_params *p, char **cause
 		ret = rt_err(cause, -errno, "cannot map the hog's counters: %s", strerror(errno));
 		goto out_err;
 	}
-	h->pid = fork();
-	if (h->pid < 0) {
+	o.arg = h;
+	h->child = rt_child_start(&o, NULL);
+	if (!h->child) {
 		ret = rt_err(cause, -errno, "cannot fork the hog: %s", strerror(errno));
 		goto out_err;
 	}
-	if (h->pid == 0)
-		hog_child(&h->p, h->sh, parent);
+	h->pid = rt_child_pid(h->child);
 
 	/* Wait for the child to be set up, so a refused SCHED_FIFO fails here. */
-	deadline = hog_now() + 2000000000u;
+	deadline = rt_time_deadline_ms(2000);
 	while (!__atomic_load_n(&h->sh->ready, __ATOMIC_ACQUIRE)) {
 		int err = __atomic_load_n(&h->sh->setup_err, __ATOMIC_ACQUIRE);
 
-		if (err || hog_now() > deadline) {
+		if (err || rt_time_passed(deadline)) {
 			ret = rt_err(cause, err ? err : -ETIMEDOUT, "the %s hog did not start: %s",
 				     trace_hog_function(p->kind), strerror(err ? -err : ETIMEDOUT));
 			goto out_err;
 		}
-		usleep(1000);
+		rt_time_sleep_ms(1, NULL);
 	}
 	return h;
 
@@ -263,18 +254,16 @@ void trace_hog_stats(const struct trace_hog *h, struct trace_hog_stats *out)
 
 int trace_hog_wait(struct trace_hog *h, unsigned int timeout_ms)
 {
-	uint64_t deadline = hog_now() + (uint64_t)timeout_ms * 1000000u;
+	uint64_t deadline = rt_time_deadline_ms(timeout_ms);
 
 	for (;;) {
 		if (h->p.count && __atomic_load_n(&h->sh->events, __ATOMIC_ACQUIRE) >= h->p.count)
 			return 0;
-		if (waitpid(h->pid, NULL, WNOHANG) == h->pid) {
-			h->pid = 0;	/* reaped */
+		/* A millisecond's wait for the child's end, between looks at the counter. */
+		if (rt_child_wait(h->child, 1, NULL) != -ETIMEDOUT)
 			return 0;
-		}
-		if (hog_now() > deadline)
+		if (rt_time_passed(deadline))
 			return -ETIMEDOUT;
-		usleep(1000);
 	}
 }
 
@@ -284,19 +273,9 @@ int trace_hog_stop(struct trace_hog *h, struct trace_hog_stats *final)
 
 	if (!h)
 		return 0;
-	if (h->pid > 0) {
-		uint64_t deadline = hog_now() + 500000000u;
-		pid_t r = 0;
-
-		kill(h->pid, SIGTERM);
-		while ((r = waitpid(h->pid, NULL, WNOHANG)) == 0 && hog_now() < deadline)
-			usleep(1000);
-		if (r == 0) {
-			kill(h->pid, SIGKILL);
-			r = waitpid(h->pid, NULL, 0);
-		}
-		if (r < 0)
-			ret = -errno;
+	if (h->child) {
+		ret = rt_child_stop(h->child, SIGTERM, HOG_STOP_GRACE_MS, NULL);
+		rt_child_free(h->child);
 	}
 	if (h->sh) {
 		if (final)

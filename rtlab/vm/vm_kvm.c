@@ -11,21 +11,22 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/rt_buf.h"
+#include "core/rt_child.h"
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
 #include "core/rt_paths.h"
+#include "core/rt_time.h"
 #include "doctor/doctor.h"
-#include "doctor/doctor_child.h"
 #include "doctor/doctor_parse.h"
 #include "vm/vm_console.h"
 #include "vm/vm_run.h"
@@ -278,14 +279,6 @@ int vm_kvm_verdict_save(const char *path, const struct vm_kvm_verdict *v, char *
 
 /* ---- The probe ---------------------------------------------------------------- */
 
-static long long vm_kvm_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* No verdict, v->detail says why (it is NULL before). Evaluates to 0 or -ENOMEM. */
 #define vm_kvm_untried(v, ...) \
 	(rt_err(&(v)->detail, 0, __VA_ARGS__), (v)->state = VM_KVM_UNTRIED, \
@@ -294,7 +287,9 @@ static long long vm_kvm_now_ms(void)
 /* The host's boot id and QEMU's version line, the verdict's key; NULL when unknown. */
 static int vm_kvm_key(const struct vm_kvm_probe_opts *o, struct vm_kvm_verdict *v)
 {
-	struct doctor_child_result res;
+	struct rt_child_opts co = { .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE,
+				    .err = RT_CHILD_TO_STDOUT };
+	struct rt_child_result res;
 	char *argv[3], *text = NULL;
 	int ret;
 
@@ -308,11 +303,12 @@ static int vm_kvm_key(const struct vm_kvm_probe_opts *o, struct vm_kvm_verdict *
 	argv[0] = (char *)(o->qemu ? o->qemu : "qemu-system-x86_64");
 	argv[1] = "--version";
 	argv[2] = NULL;
-	ret = doctor_child_exec(argv, DOCTOR_TIMEOUT_MS, &res);
+	co.argv = argv;
+	ret = rt_child_run(&co, DOCTOR_TIMEOUT_MS, &res, NULL);
 	if (ret < 0)
 		return vm_kvm_untried(v, "%s could not be started: %s", argv[0], strerror(-ret));
-	if (res.end == DOCTOR_CHILD_EXITED && res.code == 0) {
-		v->qemu_version = doctor_first_line(res.output);
+	if (res.end == RT_CHILD_EXITED && res.code == 0) {
+		v->qemu_version = doctor_first_line(res.out);
 		ret = v->qemu_version ? 0 : -ENOMEM;
 		if (!ret && !*v->qemu_version) {
 			free(v->qemu_version);
@@ -320,16 +316,19 @@ static int vm_kvm_key(const struct vm_kvm_probe_opts *o, struct vm_kvm_verdict *
 			ret = vm_kvm_untried(v, "%s --version printed nothing", argv[0]);
 		}
 	} else {
-		char *line = doctor_first_line(res.output);
+		char *line = doctor_first_line(res.out);
 
-		ret = line ? vm_kvm_untried(v, "%s --version failed (%s%d)%s%s", argv[0],
-					    res.end == DOCTOR_CHILD_EXITED ? "status " :
-					    res.end == DOCTOR_CHILD_SIGNALED ? "signal " :
-					    "timed out, ", res.code, *line ? ": " : "", line) :
-			     -ENOMEM;
+		if (res.end == RT_CHILD_TIMEOUT)
+			ret = line ? vm_kvm_untried(v, "%s --version failed (timed out after %u ms)"
+						    "%s%s", argv[0], DOCTOR_TIMEOUT_MS,
+						    *line ? ": " : "", line) : -ENOMEM;
+		else
+			ret = line ? vm_kvm_untried(v, "%s --version failed (%s %d)%s%s", argv[0],
+						    res.end == RT_CHILD_EXITED ? "status" : "signal",
+						    res.code, *line ? ": " : "", line) : -ENOMEM;
 		free(line);
 	}
-	doctor_child_result_fini(&res);
+	rt_child_result_fini(&res);
 	return ret;
 }
 
@@ -363,14 +362,15 @@ static int vm_kvm_boot(const struct vm_kvm_probe_opts *o, const char *dir,
 		       enum vm_kernel kernel, unsigned int cap_ms, struct vm_kvm_verdict *v)
 {
 	struct rt_buf why = RT_BUF_INIT;
-	long long t0 = vm_kvm_now_ms();
+	uint64_t t0 = rt_time_now_ms();
 	int ret = 0;
 
 	v->kernel = strdup(vm_kernel_name(kernel));
 	if (!v->kernel)
 		return -ENOMEM;
 	for (unsigned int i = 0; i < VM_KVM_NMODELS && !ret; i++) {
-		unsigned int share = vm_kvm_share_ms(i, cap_ms - (vm_kvm_now_ms() - t0), cap_ms);
+		unsigned int share = vm_kvm_share_ms(i, (long long)cap_ms -
+						     (long long)(rt_time_now_ms() - t0), cap_ms);
 		struct vm_run_opts ro = { 0 };
 		struct vm_session *s;
 		struct vm_ready r = { 0 };

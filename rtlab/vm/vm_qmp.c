@@ -7,15 +7,16 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/rt_buf.h"
 #include "core/rt_err.h"
+#include "core/rt_time.h"
 
 #define VM_QMP_MAX_LINE (1024 * 1024)
 
@@ -55,27 +56,18 @@ int vm_qmp_parse(const char *line, json_t **msg, enum vm_qmp_kind *kind, char **
 	return 0;
 }
 
-static long long vm_qmp_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Receive one line into a new string (without the newline). */
 static int vm_qmp_read_line(struct vm_qmp *q, char **line, char **cause)
 {
-	long long deadline = vm_qmp_now_ms() + q->timeout_ms;
+	uint64_t deadline = rt_time_deadline_ms(q->timeout_ms);
 	char buf[4096];
 
 	for (;;) {
 		const char *s = rt_buf_str(&q->in);
 		const char *nl = memchr(s, '\n', q->in.len);
 		struct pollfd pfd = { .fd = q->fd, .events = POLLIN };
-		long long left;
 		ssize_t n;
-		int pr;
+		int left, pr;
 
 		if (nl) {
 			size_t len = (size_t)(nl - s);
@@ -103,11 +95,11 @@ static int vm_qmp_read_line(struct vm_qmp *q, char **line, char **cause)
 		if (q->in.len > VM_QMP_MAX_LINE)
 			return rt_err(cause, -EPROTO, "QMP: a message longer than %d bytes",
 				      VM_QMP_MAX_LINE);
-		left = deadline - vm_qmp_now_ms();
+		left = rt_time_left_ms(deadline);
 		if (left <= 0)
 			return rt_err(cause, -ETIMEDOUT, "QMP: no answer within %u ms",
 				      q->timeout_ms);
-		pr = poll(&pfd, 1, (int)left);
+		pr = poll(&pfd, 1, left);
 		if (pr < 0 && errno == EINTR)
 			continue;
 		if (pr < 0)
@@ -261,7 +253,7 @@ out_fail:
 struct vm_qmp *vm_qmp_connect(const char *path, unsigned int timeout_ms, char **cause)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
-	long long deadline = vm_qmp_now_ms() + timeout_ms;
+	uint64_t deadline = rt_time_deadline_ms(timeout_ms);
 	int fd, err;
 
 	if (strlen(path) >= sizeof(addr.sun_path)) {
@@ -282,12 +274,12 @@ struct vm_qmp *vm_qmp_connect(const char *path, unsigned int timeout_ms, char **
 			return vm_qmp_open_fd(fd, timeout_ms, cause);
 		err = errno;
 		close(fd);
-		if ((err != ENOENT && err != ECONNREFUSED) || vm_qmp_now_ms() >= deadline) {
+		if ((err != ENOENT && err != ECONNREFUSED) || rt_time_passed(deadline)) {
 			rt_err(cause, -err, "QMP: cannot connect to %s: %s", path, strerror(err));
 			errno = err;
 			return NULL;
 		}
-		usleep(20000);
+		rt_time_sleep_ms(20, NULL);
 	}
 }
 

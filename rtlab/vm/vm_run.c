@@ -11,18 +11,20 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/rt_buf.h"
+#include "core/rt_child.h"
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_paths.h"
+#include "core/rt_time.h"
 #include "doctor/doctor.h"
 #include "doctor/doctor_probe.h"
 #include "vm/vm_kvm.h"
@@ -31,12 +33,13 @@
 #define VM_CONSOLE_KEEP (8u << 20)
 #define VM_TAIL_LINES 25
 #define VM_STATE_IMAGE_BYTES (64ll << 20)
-#define VM_POLL_US 50000
+#define VM_POLL_MS 50
+#define VM_QUIT_WAIT_MS 3000		/* after QMP quit, and after SIGTERM */
 
 #define VM_BRIEF_LINE 200
 
 struct vm_session {
-	pid_t pid;			/* -1 once reaped */
+	struct rt_child *qemu_child;	/* owned; NULL once reaped */
 	int exit_status;
 	enum vm_accel accel;
 	bool auto_kvm;			/* KVM chosen automatically: may fall back to TCG */
@@ -55,19 +58,11 @@ struct vm_session {
 	int state_fd, state_ro_fd;	/* owned; the state disk open for QEMU (read-write,
 					 * read-only), or -1 */
 	struct rt_buf console;		/* what the console printed (its tail) */
-	long long t0_ms;
+	uint64_t t0_ms;
 	long ready_ms;
 	struct vm_qmp *qmp;		/* owned; NULL until first use */
 	char *nonce;			/* owned; run markers nonce, NULL without a run */
 };
-
-static long long vm_now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 char *vm_image_dir(void)
 {
@@ -264,20 +259,25 @@ static void vm_pump_console(struct vm_session *s)
 	}
 }
 
-/* Has QEMU exited? Reaps it. */
+/* Has QEMU exited (within @ms)? Reaps it. */
+static bool vm_reaped_within(struct vm_session *s, unsigned int ms)
+{
+	struct rt_child_result res;
+
+	if (!s->qemu_child)
+		return true;
+	if (rt_child_wait(s->qemu_child, ms, &res) == -ETIMEDOUT)
+		return false;
+	s->exit_status = res.end == RT_CHILD_SIGNALED ? 128 + res.code : res.code;
+	rt_child_result_fini(&res);
+	rt_child_free(s->qemu_child);
+	s->qemu_child = NULL;
+	return true;
+}
+
 static bool vm_reaped(struct vm_session *s)
 {
-	int st;
-	pid_t r;
-
-	if (s->pid < 0)
-		return true;
-	r = waitpid(s->pid, &st, WNOHANG);
-	if (r != s->pid)
-		return false;
-	s->exit_status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-	s->pid = -1;
-	return true;
+	return vm_reaped_within(s, 0);
 }
 
 static size_t vm_min(size_t a, size_t b)
@@ -353,45 +353,36 @@ static int vm_fail(struct vm_session *s, char **cause, int err, const char *what
 /* Start QEMU with s->cfg; the console log starts empty. */
 static int vm_session_spawn(struct vm_session *s, bool interactive, char **cause)
 {
+	/*
+	 * QEMU stays in our process group: an interactive one reads the terminal, and
+	 * Ctrl-C reaches a headless one with us. Its stderr goes to a file; it gets the
+	 * state disk as descriptors (-add-fd), not by its name.
+	 */
+	int keep[2];
+	struct rt_child_opts co = {
+		.err = RT_CHILD_FILE, .err_path = s->err_path, .flags = RT_CHILD_SAME_PGRP,
+		.keep_fds = keep,
+	};
 	char **argv;
+	int err = 0;
 
+	if (!interactive)
+		co.in = co.out = RT_CHILD_NULL;
+	if (s->cfg.state_fd > STDERR_FILENO)
+		keep[co.nkeep++] = s->cfg.state_fd;
+	if (s->cfg.state_ro_fd > STDERR_FILENO)
+		keep[co.nkeep++] = s->cfg.state_ro_fd;
 	argv = vm_cmdline_new(&s->cfg, cause);
 	if (!argv)
 		return -errno;
-	s->t0_ms = vm_now_ms();
+	co.argv = argv;
+	s->t0_ms = rt_time_now_ms();
 	s->ready_ms = -1;
-	s->pid = fork();
-	if (s->pid < 0) {
-		int err = -errno;
-
-		vm_argv_free(argv);
-		return rt_err(cause, err, "fork: %s", strerror(-err));
-	}
-	if (s->pid == 0) {
-		int efd = open(s->err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-
-		/* QEMU gets the state disk as this descriptor (-add-fd), not by its name. */
-		if (s->cfg.state_fd > STDERR_FILENO)
-			fcntl(s->cfg.state_fd, F_SETFD, 0);
-		if (s->cfg.state_ro_fd > STDERR_FILENO)
-			fcntl(s->cfg.state_ro_fd, F_SETFD, 0);
-
-		if (efd >= 0)
-			dup2(efd, STDERR_FILENO);
-		if (!interactive) {
-			int nfd = open("/dev/null", O_RDWR);
-
-			if (nfd >= 0) {
-				dup2(nfd, STDIN_FILENO);
-				dup2(nfd, STDOUT_FILENO);
-			}
-		}
-		execvp(argv[0], argv);
-		dprintf(STDERR_FILENO, "cannot run %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
+	s->qemu_child = rt_child_start(&co, cause);
+	if (!s->qemu_child)
+		err = -errno;
 	vm_argv_free(argv);
-	return 0;
+	return err;
 }
 
 /* A copy of @src in *@dst, or NULL for NULL. Returns 0 or -ENOMEM. */
@@ -413,7 +404,6 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 	s = calloc(1, sizeof(*s));
 	if (!s)
 		goto out_nomem;
-	s->pid = -1;
 	s->log_fd = -1;
 	s->state_fd = -1;
 	s->state_ro_fd = -1;
@@ -494,7 +484,7 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 
 	if (o->run) {
 		/* The nonce only has to be unguessable by the program inside. */
-		unsigned long long v = (unsigned long long)vm_now_ms() * 6364136223846793005ull ^
+		unsigned long long v = (unsigned long long)rt_time_now_ms() * 6364136223846793005ull ^
 				       ((unsigned long long)getpid() << 32) ^ (uintptr_t)s;
 		int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
 
@@ -556,7 +546,7 @@ static bool vm_should_stop(struct vm_session *s)
 
 int vm_session_wait_ready(struct vm_session *s, struct vm_ready *r, char **cause)
 {
-	long long deadline = s->t0_ms + s->boot_timeout_ms;
+	uint64_t deadline = s->t0_ms + s->boot_timeout_ms;
 	char what[160];
 	int ret;
 
@@ -568,7 +558,7 @@ int vm_session_wait_ready(struct vm_session *s, struct vm_ready *r, char **cause
 			return ret;
 		if (ret == 1) {
 			if (s->ready_ms < 0)
-				s->ready_ms = (long)(vm_now_ms() - s->t0_ms);
+				s->ready_ms = (long)(rt_time_now_ms() - s->t0_ms);
 			return 0;
 		}
 		if (vm_reaped(s)) {
@@ -579,12 +569,12 @@ int vm_session_wait_ready(struct vm_session *s, struct vm_ready *r, char **cause
 		if (vm_should_stop(s))
 			return vm_fail(s, cause, -EINTR, "interrupted while the VM was booting");
 		if (s->silence_ms && s->console.len == 0 &&
-		    vm_now_ms() >= s->t0_ms + s->silence_ms && s->silence_ms < s->boot_timeout_ms) {
+		    rt_time_now_ms() >= s->t0_ms + s->silence_ms && s->silence_ms < s->boot_timeout_ms) {
 			snprintf(what, sizeof(what), "the console stayed silent for %.1f s (%s)",
 				 s->silence_ms / 1000.0, vm_accel_name(s->accel));
 			return vm_fail(s, cause, -ETIMEDOUT, what);
 		}
-		if (vm_now_ms() >= deadline) {
+		if (rt_time_now_ms() >= deadline) {
 			if (s->boot_timeout_ms % 1000)
 				snprintf(what, sizeof(what), "the VM did not reach rtlab within "
 					 "%.1f s (%s)", s->boot_timeout_ms / 1000.0,
@@ -595,7 +585,7 @@ int vm_session_wait_ready(struct vm_session *s, struct vm_ready *r, char **cause
 					 vm_accel_name(s->accel));
 			return vm_fail(s, cause, -ETIMEDOUT, what);
 		}
-		usleep(VM_POLL_US);
+		rt_time_sleep_ms(VM_POLL_MS, s->stop);
 	}
 }
 
@@ -648,7 +638,7 @@ const char *vm_session_brief(const struct vm_session *s)
 int vm_session_wait_exit(struct vm_session *s, unsigned int timeout_ms, int *status,
 			 char **cause)
 {
-	long long deadline = vm_now_ms() + timeout_ms;
+	uint64_t deadline = rt_time_now_ms() + timeout_ms;
 	char what[120];
 
 	for (;;) {
@@ -660,12 +650,12 @@ int vm_session_wait_exit(struct vm_session *s, unsigned int timeout_ms, int *sta
 		}
 		if (vm_should_stop(s))
 			return rt_err(cause, -EINTR, "interrupted");
-		if (timeout_ms && vm_now_ms() >= deadline) {
+		if (timeout_ms && rt_time_now_ms() >= deadline) {
 			snprintf(what, sizeof(what), "the VM was still running after %u s",
 				 timeout_ms / 1000);
 			return vm_fail(s, cause, -ETIMEDOUT, what);
 		}
-		usleep(VM_POLL_US);
+		rt_time_sleep_ms(VM_POLL_MS, s->stop);
 	}
 }
 
@@ -686,7 +676,7 @@ const char *vm_session_cpu(const struct vm_session *s)
 
 int vm_session_pid(const struct vm_session *s)
 {
-	return s->pid;
+	return s->qemu_child ? rt_child_pid(s->qemu_child) : -1;
 }
 
 const char *vm_session_nonce(const struct vm_session *s)
@@ -708,19 +698,6 @@ const char *vm_session_console(struct vm_session *s, size_t *len)
 	return rt_buf_str(&s->console);
 }
 
-/* Wait up to @ms for QEMU to be reaped. */
-static bool vm_reap_within(struct vm_session *s, unsigned int ms)
-{
-	long long deadline = vm_now_ms() + ms;
-
-	while (!vm_reaped(s)) {
-		if (vm_now_ms() >= deadline)
-			return false;
-		usleep(20000);
-	}
-	return true;
-}
-
 /* Ask nicely (QMP quit), then SIGTERM, then SIGKILL; always by QEMU's pid. */
 static void vm_session_stop(struct vm_session *s)
 {
@@ -735,22 +712,23 @@ static void vm_session_stop(struct vm_session *s)
 		vm_qmp_execute(q, "quit", NULL, NULL, NULL);
 		if (q != s->qmp)
 			vm_qmp_free(q);
-		if (vm_reap_within(s, 3000))
+		if (vm_reaped_within(s, VM_QUIT_WAIT_MS))
 			return;
 	}
-	kill(s->pid, SIGTERM);
-	if (vm_reap_within(s, 3000))
-		return;
-	kill(s->pid, SIGKILL);
-	vm_reap_within(s, 5000);
+	rt_child_stop(s->qemu_child, SIGTERM, VM_QUIT_WAIT_MS, NULL);
+	if (!vm_reaped(s)) {
+		/* Stuck in the kernel: left behind, never waited for without bound. */
+		rt_child_free(s->qemu_child);
+		s->qemu_child = NULL;
+		s->exit_status = 128 + SIGKILL;
+	}
 }
 
 void vm_session_free(struct vm_session *s)
 {
 	if (!s)
 		return;
-	if (s->pid > 0)
-		vm_session_stop(s);
+	vm_session_stop(s);
 	vm_qmp_free(s->qmp);
 	if (s->log_fd >= 0)
 		close(s->log_fd);

@@ -1,9 +1,9 @@
 /*
  * Unit tests for the doctor: the parsers on fixture text, the file probes
- * on fixture trees, the child runner's time limit, the KVM, netns and
- * tracefs probes on the live system (skipped with a reason where the
- * feature or root is missing), the tier evaluation on hand-made reports,
- * and both renderers.
+ * on fixture trees, the KVM, netns and tracefs probes on the live system
+ * (skipped with a reason where the feature or root is missing), the tier
+ * evaluation on hand-made reports, and both renderers. The child runner
+ * the probes use is rt_child's (test_rt_child).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -25,14 +25,13 @@
 #include <sys/stat.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/rt_buf.h"
 #include "core/rt_file.h"
 #include "core/rt_journal.h"
+#include "core/rt_time.h"
 #include "doctor/doctor.h"
-#include "doctor/doctor_child.h"
 #include "doctor/doctor_parse.h"
 #include "doctor/doctor_probe.h"
 #include "labs/lab.h"
@@ -89,14 +88,6 @@ static int tree_teardown(void **state)
 	nftw(t->root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
 	free(t);
 	return 0;
-}
-
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
 /* Count entries of @dir whose name starts with @prefix. */
@@ -421,80 +412,6 @@ static void test_quick_opts_probe_only_the_labs_needs(void **state)
 	doctor_report_fini(&r);
 }
 
-/* ---- The child runner ------------------------------------------------------ */
-
-static void test_child_exec(void **state)
-{
-	char *ok[] = { "sh", "-c", "echo hello; echo oops >&2; exit 3", NULL };
-	char *missing[] = { "/nonexistent/rtlab-no-such-program", NULL };
-	struct doctor_child_result res;
-
-	(void)state;
-	assert_int_equal(doctor_child_exec(ok, 3000, &res), 0);
-	assert_int_equal(res.end, DOCTOR_CHILD_EXITED);
-	assert_int_equal(res.code, 3);
-	assert_non_null(strstr(res.output, "hello\n"));
-	assert_non_null(strstr(res.output, "oops\n"));
-	doctor_child_result_fini(&res);
-
-	assert_int_equal(doctor_child_exec(missing, 3000, &res), 0);
-	assert_int_equal(res.end, DOCTOR_CHILD_EXITED);
-	assert_int_equal(res.code, 127);
-	assert_non_null(strstr(res.output, "No such file"));
-	doctor_child_result_fini(&res);
-}
-
-static int sleep_forever(void *arg)
-{
-	(void)arg;
-	for (;;)
-		pause();
-	return 0;
-}
-
-static void test_child_timeout_kills(void **state)
-{
-	/* the shell's own child must die with it: the whole group is killed */
-	char *argv[] = { "sh", "-c", "sleep 30 & echo started; wait", NULL };
-	struct doctor_child_result res;
-	long long t0 = now_ms();
-
-	(void)state;
-	assert_int_equal(doctor_child_call(sleep_forever, NULL, 200, &res), 0);
-	assert_int_equal(res.end, DOCTOR_CHILD_TIMEOUT);
-	assert_false(res.unreaped);
-	assert_true(now_ms() - t0 < 1500);
-	assert_int_equal(kill(res.pid, 0), -1);
-	assert_int_equal(errno, ESRCH);
-	doctor_child_result_fini(&res);
-
-	t0 = now_ms();
-	assert_int_equal(doctor_child_exec(argv, 300, &res), 0);
-	assert_int_equal(res.end, DOCTOR_CHILD_TIMEOUT);
-	assert_true(now_ms() - t0 < 1800);
-	assert_non_null(strstr(res.output, "started"));
-	/* no process left in its group (the orphaned sleep is reaped by init, give it time) */
-	for (int i = 0; i < 200 && kill(-res.pid, 0) == 0; i++)
-		usleep(10000);
-	assert_int_equal(kill(-res.pid, 0), -1);
-	assert_int_equal(errno, ESRCH);
-	doctor_child_result_fini(&res);
-}
-
-static void test_which(void **state)
-{
-	char *p;
-
-	(void)state;
-	p = doctor_which("sh");
-	assert_non_null(p);
-	assert_int_equal(access(p, X_OK), 0);
-	free(p);
-	errno = 0;
-	assert_null(doctor_which("rtlab-no-such-program-here"));
-	assert_int_equal(errno, ENOENT);
-}
-
 /* ---- KVM ------------------------------------------------------------------ */
 
 static void test_kvm_absent_and_not_kvm(void **state)
@@ -650,14 +567,14 @@ static void test_kvm_stand_in_and_linux_guest(void **state)
 static void test_kvm_live(void **state)
 {
 	struct doctor_kvm k;
-	long long t0 = now_ms();
+	uint64_t t0 = rt_time_now_ms();
 
 	(void)state;
 	if (access("/dev/kvm", F_OK) < 0)
 		skip();	/* no /dev/kvm on this machine: the absent case is tested above */
 	assert_int_equal(doctor_probe_kvm(&k, "/dev/kvm", true, 3000), 0);
 	assert_true(k.verdict == DOCTOR_KVM_WORKS || k.detail != NULL);
-	assert_true(now_ms() - t0 < 5000);
+	assert_true(rt_time_now_ms() - t0 < 5000);
 	if (k.verdict == DOCTOR_KVM_WORKS)
 		assert_int_equal(k.api_version, 12);
 	doctor_kvm_fini(&k);
@@ -1277,7 +1194,7 @@ static void test_probe_live(void **state)
 	struct doctor_opts o;
 	struct utsname u;
 	char *cause = NULL;
-	long long t0 = now_ms();
+	uint64_t t0 = rt_time_now_ms();
 
 	doctor_opts_init(&o);
 	o.journal_dir = t->root;
@@ -1294,7 +1211,7 @@ static void test_probe_live(void **state)
 	assert_int_not_equal(r.kvm.verdict, DOCTOR_KVM_NOT_PROBED);
 	assert_int_equal(r.kvm.dev_present, access("/dev/kvm", F_OK) == 0);
 	assert_true(r.nlabs > 0);
-	assert_true(now_ms() - t0 < 15000);
+	assert_true(rt_time_now_ms() - t0 < 15000);
 	doctor_report_fini(&r);
 	doctor_report_fini(NULL);
 }
@@ -1315,9 +1232,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_priv_sched_cpus_vm_tree, tree_setup,
 						tree_teardown),
 		cmocka_unit_test(test_quick_opts_probe_only_the_labs_needs),
-		cmocka_unit_test(test_child_exec),
-		cmocka_unit_test(test_child_timeout_kills),
-		cmocka_unit_test(test_which),
 		cmocka_unit_test(test_kvm_absent_and_not_kvm),
 		cmocka_unit_test_setup_teardown(test_kvm_no_permission, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_kvm_stand_in_and_linux_guest, tree_setup,

@@ -28,10 +28,10 @@
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/rt_load.h"
+#include "core/rt_time.h"
 
 /*
  * A bound on every wait, against a hang only: what the waits wait for takes
@@ -72,22 +72,6 @@ static int teardown(void **state)
 	unsetenv("TMPDIR");
 	free(f);
 	return ret;
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
 }
 
 struct pscan {
@@ -181,7 +165,7 @@ static void run_one(struct fixture *f, const char *name, unsigned int min_procs)
 	char dir[256] = "";
 	struct stat st;
 	pid_t leader;
-	int64_t deadline;
+	uint64_t deadline;
 
 	l = rt_load_start(name, LONG_LIMIT_S, &cause);
 	if (!l)
@@ -195,12 +179,12 @@ static void run_one(struct fixture *f, const char *name, unsigned int min_procs)
 		snprintf(dir, sizeof(dir), "%s", rt_load_dir(l, 0));
 
 	/* The workers show up in the leader's group and burn CPU (the io one writes). */
-	deadline = now_ms() + HANG_MS;
+	deadline = rt_time_deadline_ms(HANG_MS);
 	for (;;) {
 		procs = group_count(leader, &ticks, true);
-		if ((procs >= min_procs && (io || ticks > 0)) || now_ms() >= deadline)
+		if ((procs >= min_procs && (io || ticks > 0)) || rt_time_passed(deadline))
 			break;
-		sleep_ms(50);
+		rt_time_sleep_ms(50, NULL);
 	}
 	if (procs < min_procs)
 		fail_msg("%s: %u processes, expected at least %u", name, procs, min_procs);
@@ -213,9 +197,9 @@ static void run_one(struct fixture *f, const char *name, unsigned int min_procs)
 		assert_true(dir[0] != 0);
 		assert_int_equal(strncmp(dir, f->tmp, strlen(f->tmp)), 0);
 		snprintf(file, sizeof(file), "%s/load.dat", dir);
-		deadline = now_ms() + HANG_MS;
-		while (!(stat(file, &st) == 0 && st.st_size > 0) && now_ms() < deadline)
-			sleep_ms(50);
+		deadline = rt_time_deadline_ms(HANG_MS);
+		while (!(stat(file, &st) == 0 && st.st_size > 0) && !rt_time_passed(deadline))
+			rt_time_sleep_ms(50, NULL);
 		assert_int_equal(stat(file, &st), 0);
 		assert_true(st.st_size > 0);
 	}
@@ -283,7 +267,7 @@ static void test_several_and_hard_limit(void **state)
 	char *cause = NULL;
 	pid_t leaders[3];
 	unsigned int i, alive;
-	int64_t t0 = now_ms(), dt;
+	uint64_t t0 = rt_time_now_ms(), dt;
 
 	l = rt_load_start("cpu,fork,io", 1, &cause);
 	if (!l)
@@ -301,7 +285,7 @@ static void test_several_and_hard_limit(void **state)
 	 * by the machine cannot tell, and says so.
 	 */
 	alive = rt_load_alive(l);
-	if (now_ms() - t0 < 1000)
+	if (rt_time_now_ms() - t0 < 1000)
 		assert_int_equal(alive, 3);
 	else
 		print_message("stalled past the 1 s limit before looking: %u of 3 alive\n", alive);
@@ -312,9 +296,9 @@ static void test_several_and_hard_limit(void **state)
 	 * deadline rather than their backstop alarm (limit + 5 s, which kills a
 	 * leader stuck past it): so before t0 + 6 s, however loaded the machine.
 	 */
-	while (rt_load_alive(l) && now_ms() - t0 < HANG_MS)
-		sleep_ms(20);
-	dt = now_ms() - t0;
+	while (rt_load_alive(l) && rt_time_now_ms() - t0 < HANG_MS)
+		rt_time_sleep_ms(20, NULL);
+	dt = rt_time_now_ms() - t0;
 	assert_int_equal(rt_load_alive(l), 0);
 	if (dt < 1000 || dt >= 6000)
 		fail_msg("limit of 1 s ended the load after %lld ms", (long long)dt);
@@ -338,7 +322,7 @@ static void caller_dies(int how)
 	pid_t child, leaders[2] = { 0, 0 }, leader;
 	int status, i;
 	unsigned int n = 0;
-	int64_t deadline;
+	uint64_t deadline;
 
 	assert_int_equal(pipe(up), 0);
 	assert_int_equal(pipe(down), 0);
@@ -372,9 +356,9 @@ static void caller_dies(int how)
 	assert_true(leaders[0] > 0);
 	assert_true(leaders[1] > 0);
 	leader = leaders[1];	/* msg: leader, four or more workers */
-	deadline = now_ms() + HANG_MS;
-	while ((n = group_count(leader, NULL, true)) < 3 && now_ms() < deadline)
-		sleep_ms(20);
+	deadline = rt_time_deadline_ms(HANG_MS);
+	while ((n = group_count(leader, NULL, true)) < 3 && !rt_time_passed(deadline))
+		rt_time_sleep_ms(20, NULL);
 	if (n < 3)
 		fail_msg("the load of the caller has %u processes, expected 3 or more", n);
 	/* Only a living child may be told to go on: a dead one's pipe raises SIGPIPE. */
@@ -487,7 +471,7 @@ static void test_stress_ng(void **state)
 	char *cause = NULL;
 	pid_t leaders[2];
 	unsigned int i, n;
-	int64_t deadline;
+	uint64_t deadline;
 
 	if (system("command -v stress-ng >/dev/null 2>&1") != 0) {
 		print_message("SKIP: stress-ng is not installed (optional)\n");
@@ -501,9 +485,9 @@ static void test_stress_ng(void **state)
 		leaders[i] = rt_load_pid(l, i);
 	/* The leader, stress-ng and at least one stressor in each group. */
 	for (i = 0; i < 2; i++) {
-		deadline = now_ms() + HANG_MS;
-		while ((n = group_count(leaders[i], NULL, true)) < 3 && now_ms() < deadline)
-			sleep_ms(20);
+		deadline = rt_time_deadline_ms(HANG_MS);
+		while ((n = group_count(leaders[i], NULL, true)) < 3 && !rt_time_passed(deadline))
+			rt_time_sleep_ms(20, NULL);
 		if (n < 3)
 			fail_msg("stress load %u has %u processes, expected 3 or more", i, n);
 	}

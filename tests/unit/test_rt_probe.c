@@ -31,6 +31,7 @@
 
 #include "core/rt_hist.h"
 #include "core/rt_probe.h"
+#include "core/rt_time.h"
 
 #define MAX_T 4
 /*
@@ -68,30 +69,14 @@ static void seq_sample(void *priv, const struct rt_sample *s)
 	c->any = true;
 }
 
-static void sleep_ms(unsigned int ms)
-{
-	struct timespec ts = { .tv_sec = ms / 1000, .tv_nsec = (long)(ms % 1000) * 1000000 };
-
-	while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
-		;
-}
-
-static int64_t now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* Poll every @every_ms until all threads are done (or HANG_MS), then stop and drain. */
 static void run_to_end(struct rt_probe *p, struct rt_hist **h, const struct rt_sink *sink,
 		       unsigned int every_ms)
 {
-	int64_t deadline = now_ms() + HANG_MS;
+	uint64_t deadline = rt_time_deadline_ms(HANG_MS);
 
-	while (!rt_probe_finished(p) && now_ms() < deadline) {
-		sleep_ms(every_ms);
+	while (!rt_probe_finished(p) && !rt_time_passed(deadline)) {
+		rt_time_sleep_ms(every_ms, NULL);
 		assert_true(rt_probe_poll(p, h, sink) >= 0);
 	}
 	assert_true(rt_probe_finished(p));
@@ -182,13 +167,13 @@ static void test_two_threads_other(void **state)
 static void wait_loops(struct rt_probe *p, unsigned int i, uint64_t loops)
 {
 	struct rt_probe_thread_stats st = { 0 };
-	int64_t deadline = now_ms() + HANG_MS;
+	uint64_t deadline = rt_time_deadline_ms(HANG_MS);
 
 	for (;;) {
 		assert_int_equal(rt_probe_stats(p, i, &st), 0);
-		if (st.loops >= loops || now_ms() >= deadline)
+		if (st.loops >= loops || rt_time_passed(deadline))
 			break;
-		sleep_ms(1);
+		rt_time_sleep_ms(1, NULL);
 	}
 	assert_true(st.loops >= loops);
 }
@@ -315,13 +300,13 @@ static void test_trace_marker_and_spikes(void **state)
 static int wait_tid(struct rt_probe *p, unsigned int i)
 {
 	struct rt_probe_thread_stats st = { 0 };
-	int64_t deadline = now_ms() + HANG_MS;
+	uint64_t deadline = rt_time_deadline_ms(HANG_MS);
 
 	for (;;) {
 		assert_int_equal(rt_probe_stats(p, i, &st), 0);
-		if (st.tid || now_ms() >= deadline)
+		if (st.tid || rt_time_passed(deadline))
 			break;
-		sleep_ms(1);
+		rt_time_sleep_ms(1, NULL);
 	}
 	return st.tid;
 }

@@ -18,21 +18,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "core/rt_file.h"
+#include "core/rt_time.h"
 #include "trace/trace_hog.h"
 
 #define skip_because(why) do { print_message("[  SKIP    ] %s\n", why); skip(); } while (0)
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
-}
 
 static void test_params(void **state)
 {
@@ -94,9 +86,9 @@ static void *spinner_main(void *arg)
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	sched_setaffinity(0, sizeof(set), &set);
-	last = now_ns();
+	last = rt_time_now_ns();
 	while (!s->stop) {
-		t = now_ns();
+		t = rt_time_now_ns();
 		if (t - last > s->max_gap_ns)
 			s->max_gap_ns = t - last;
 		last = t;

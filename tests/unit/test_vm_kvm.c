@@ -18,9 +18,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
+#include "core/rt_time.h"
 #include "vm/vm_kvm.h"
 #include "vm/vm_run.h"
 #include "vm_fixture.h"
@@ -149,14 +149,6 @@ static void keep(struct fx *f, enum vm_kvm_state st, const char *cpu)
 	vm_kvm_verdict_fini(&v);
 }
 
-static long long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
 /* ---- Models, shares, cap -------------------------------------------------------- */
 
 static void test_models_in_order(void **state)
@@ -255,7 +247,7 @@ static void test_verdict_file_refused(void **state)
 	struct fx *f = *state;
 	struct vm_kvm_verdict r;
 	char other[200];
-	long long t0;
+	uint64_t t0;
 
 	assert_int_equal(vm_kvm_verdict_load(f->cache, "b", "q", &r), -ENOENT);
 
@@ -279,9 +271,9 @@ static void test_verdict_file_refused(void **state)
 
 	/* A FIFO is refused at once, not waited on. */
 	assert_int_equal(mkfifo(f->cache, 0600), 0);
-	t0 = now_ms();
+	t0 = rt_time_now_ms();
 	assert_int_equal(vm_kvm_verdict_load(f->cache, "b", "q", &r), -EINVAL);
-	assert_true(now_ms() - t0 < 1000);
+	assert_true(rt_time_now_ms() - t0 < 1000);
 	assert_int_equal(unlink(f->cache), 0);
 
 	/* Too big to be ours. */
@@ -316,12 +308,12 @@ static void test_probe_tries_models_in_order_and_keeps_it(void **state)
 	struct vm_kvm_probe_opts o;
 	struct vm_kvm_verdict v;
 	char *log;
-	long long t0;
+	uint64_t t0;
 
 	add_image(f);
 	setenv("FAKE_KVM", "max-boots", 1);
 	probe_opts(f, &o, 2400);
-	t0 = now_ms();
+	t0 = rt_time_now_ms();
 	assert_int_equal(vm_kvm_probe(&o, &v), 0);
 	assert_int_equal(v.state, VM_KVM_BOOTED);
 	assert_false(v.cached);
@@ -335,7 +327,7 @@ static void test_probe_tries_models_in_order_and_keeps_it(void **state)
 	assert_string_equal(log, "1 host\n1 host,-arch-capabilities,-pdcm,pmu=off,-vmx,-svm,"
 			    "-waitpkg\n1 max\n");
 	free(log);
-	assert_true(now_ms() - t0 < 2400 + 5000);
+	assert_true(rt_time_now_ms() - t0 < 2400 + 5000);
 
 	/* The second time costs nothing: the kept verdict, no QEMU started. */
 	assert_int_equal(vm_kvm_probe(&o, &v), 0);
@@ -358,14 +350,14 @@ static void test_probe_fails_within_cap(void **state)
 	struct fx *f = *state;
 	struct vm_kvm_probe_opts o;
 	struct vm_kvm_verdict v, r;
-	long long t0, took;
+	uint64_t t0, took;
 	char *id;
 
 	add_image(f);
 	probe_opts(f, &o, 1800);
-	t0 = now_ms();
+	t0 = rt_time_now_ms();
 	assert_int_equal(vm_kvm_probe(&o, &v), 0);
-	took = now_ms() - t0;
+	took = rt_time_now_ms() - t0;
 	assert_int_equal(v.state, VM_KVM_FAILED);
 	assert_null(v.cpu);
 	assert_non_null(strstr(v.detail, "-cpu host: QEMU exited (status 134) before the VM "
@@ -486,7 +478,7 @@ static void test_auto_falls_back_on_silence(void **state)
 	struct vm_session *s;
 	struct vm_ready r;
 	char *notice = NULL, *cause = NULL;
-	long long t0;
+	uint64_t t0;
 	int err;
 
 	add_image(f);
@@ -494,12 +486,12 @@ static void test_auto_falls_back_on_silence(void **state)
 	run_opts(f, &o, VM_ACCEL_AUTO);
 	o.boot_timeout_ms = 20000;
 	o.silence_timeout_ms = 400;
-	t0 = now_ms();
+	t0 = rt_time_now_ms();
 	s = vm_session_start(&o, &notice, &cause);
 	assert_non_null(s);
 	err = vm_session_wait_ready(s, &r, &cause);
 	assert_int_equal(err, -ETIMEDOUT);
-	assert_true(now_ms() - t0 < 5000);
+	assert_true(rt_time_now_ms() - t0 < 5000);
 	assert_non_null(strstr(cause, "the console stayed silent for 0.4 s (kvm)"));
 	free(cause);
 	cause = NULL;
