@@ -29,9 +29,10 @@
 #include "core/rt_journal.h"
 #include "core/rt_log.h"
 #include "core/rt_result.h"
+#include "core/rt_time.h"
 #include "core/rt_sink.h"
 
-#define STOP_POLL_NS (10 * 1000000L)
+#define STOP_POLL_MS 10u
 
 int run_session_init(struct run_session *s, const struct run_opts *o, char **cause)
 {
@@ -307,11 +308,8 @@ void run_session_fini(struct run_session *s)
 {
 	if (s->worker_started) {
 		run_session_stop(s);
-		while (!run_session_done(s)) {
-			struct timespec ts = { 0, STOP_POLL_NS };
-
-			nanosleep(&ts, NULL);
-		}
+		while (!run_session_done(s))
+			rt_time_sleep_ms(STOP_POLL_MS, NULL);
 		run_session_join(s);
 	}
 	journal_close(s);

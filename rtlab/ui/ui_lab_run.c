@@ -28,9 +28,10 @@
 
 #include "core/rt_log.h"
 #include "core/rt_result.h"
+#include "core/rt_time.h"
 
 #define KEY_ESC 27
-#define STOP_POLL_NS (10 * 1000000L)
+#define STOP_POLL_MS 10u
 
 void ui_lab_run_say(struct ui_lab_run *r, bool warn, const char *fmt, ...)
 {
@@ -212,11 +213,8 @@ void ui_lab_run_fini(struct ui_lab_run *r)
 {
 	if (r->session.worker_started) {
 		run_session_stop(&r->session);
-		while (!run_session_done(&r->session)) {
-			struct timespec ts = { 0, STOP_POLL_NS };
-
-			nanosleep(&ts, NULL);
-		}
+		while (!run_session_done(&r->session))
+			rt_time_sleep_ms(STOP_POLL_MS, NULL);
 		finish(r);
 	}
 	run_session_fini(&r->session);
