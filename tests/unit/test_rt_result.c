@@ -807,6 +807,39 @@ static void test_example_files(void **state)
 	}
 }
 
+/*
+ * A golden file: tests/data/json/result-input.json (one line, keys in no
+ * particular order, every kind of escape, reals that need 15, 16 and 17
+ * digits, a denormal, -0.0, nested and empty containers, long arrays) read
+ * and written gives exactly result-golden.json, which the printer of
+ * rtlab 0.1 (before rt_json) wrote. A change to the printer that moves a
+ * byte fails here.
+ */
+static void test_printer_golden(void **state)
+{
+	const char *srcdir = getenv("SRCDIR");
+	char in[512], gold[512], *golden = NULL, *out, *cause = NULL;
+	struct rt_result *res = NULL;
+
+	(void)state;
+	snprintf(in, sizeof(in), "%s/tests/data/json/result-input.json", srcdir ? srcdir : ".");
+	snprintf(gold, sizeof(gold), "%s/tests/data/json/result-golden.json",
+		 srcdir ? srcdir : ".");
+	if (access(in, R_OK) != 0) {
+		print_message("%s not found: run from the source tree or set SRCDIR\n", in);
+		skip();
+	}
+	if (rt_result_read(in, &res, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(rt_file_read(gold, 1 << 20, &golden, NULL), 0);
+	out = rt_result_to_string(res, NULL);
+	assert_non_null(out);
+	assert_string_equal(out, golden);
+	free(out);
+	free(golden);
+	rt_result_free(res);
+}
+
 /* ---- rtlab.result/2: reading /1, views, integrity, overflow buckets ---------- */
 
 /* An rtlab.result/1 document is read, converted, and written back as /2. */
@@ -993,6 +1026,7 @@ int main(void)
 		cmocka_unit_test(test_syntax_error_position),
 		cmocka_unit_test_setup_teardown(test_oversize, setup, teardown),
 		cmocka_unit_test(test_example_files),
+		cmocka_unit_test(test_printer_golden),
 		cmocka_unit_test(test_v1_documents),
 		cmocka_unit_test(test_views_and_integrity),
 		cmocka_unit_test(test_hist_percentile),
