@@ -63,7 +63,7 @@ static int grade_main(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (!file)
 		return cli_usage_error(cmd, "which results document?");
-	ret = rt_result_read(file, &lr.res, &cause);
+	ret = rt_result_read(file, &(struct rt_result_opts){ lab_names() }, &lr.res, &cause);
 	if (ret) {
 		cli_text_printf(stderr, "rtlab grade: %s\n", cause ? cause : strerror(-ret));
 		free(cause);

@@ -374,7 +374,7 @@ static int lab_report(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (!file)
 		return cli_usage_error(cmd, "report: which results document?");
-	ret = rt_result_read(file, &res, &cause);
+	ret = rt_result_read(file, &(struct rt_result_opts){ lab_names() }, &res, &cause);
 	if (ret) {
 		cli_text_printf(stderr, "rtlab lab report: %s\n", cause ? cause : strerror(-ret));
 		free(cause);

@@ -144,7 +144,7 @@ int trace_explain_load(const char *text, size_t len, const char *name,
 		i++;
 	if (i < len && text[i] == '{') {
 		/* Validated as `lab report` and `grade` do, before anything is used. */
-		ret = rt_result_parse(text, len, name, &res, cause);
+		ret = rt_result_parse(text, len, name, NULL, &res, cause);
 		if (ret)
 			goto out_free;
 		ret = te_from_results(rt_result_json(res), name, &text, &len, &x->truncated,
