@@ -30,6 +30,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_file.h"
 #include "core/rt_journal.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_paths.h"
 #include "core/rt_progress.h"
@@ -111,7 +112,7 @@ static int list_json(const struct doctor_report *r)
 		if (!o || json_array_append_new(labs, o))
 			goto out;
 	}
-	text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = rt_json_dumps(doc, NULL);
 	if (text) {
 		printf("%s\n", text);
 		free(text);
