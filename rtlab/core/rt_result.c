@@ -472,6 +472,35 @@ out:
 	return ret;
 }
 
+int rt_result_put_percentiles(json_t *obj, const struct rt_hist *h)
+{
+	json_t *pcts = json_object();
+	int ret = pcts ? 0 : -ENOMEM;
+
+	for (unsigned int i = 0; !ret && i < RT_HIST_NSTD; i++) {
+		struct rt_hist_pct pc;
+		json_t *e;
+
+		if (rt_hist_percentile(h, rt_hist_std_ppm[i], &pc))
+			continue;	/* empty histogram */
+		e = json_pack("{s:I, s:I, s:b, s:I}", "value_us", (json_int_t)pc.value_us,
+			      "resolution_us", (json_int_t)pc.resolution_us,
+			      "meaningful", pc.meaningful, "needed_count", (json_int_t)pc.needed);
+		if (!e || json_object_set_new(pcts, rt_hist_std_name[i], e))
+			ret = -ENOMEM;
+		if (!ret && rt_hist_std_ppm[i] == RT_HIST_P99 &&
+		    (json_object_set_new(obj, "p99_us", json_integer((json_int_t)pc.value_us)) ||
+		     json_object_set_new(obj, "p99_resolution_us",
+					 json_integer((json_int_t)pc.resolution_us))))
+			ret = -ENOMEM;
+	}
+	if (!ret && json_object_set_new(obj, "percentiles", pcts))
+		ret = -ENOMEM;
+	else if (ret)
+		json_decref(pcts);
+	return ret;
+}
+
 int rt_result_add_view(struct rt_result *res, json_t *view, char **cause)
 {
 	json_t *views = json_object_get(res->doc, "views");

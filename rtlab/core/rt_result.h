@@ -165,6 +165,20 @@ int rt_result_add_histogram(struct rt_result *res, const struct rt_result_hist *
 int rt_result_add_rt_hist(struct rt_result *res, const char *name, const struct rt_hist *h);
 
 /**
+ * rt_result_put_percentiles - the standard percentiles of latency histogram @h, into @obj
+ * @obj: a JSON object of the lab's, e.g. a scenario or a thread in "extra"
+ *
+ * Sets "percentiles" to {"p50": {"value_us", "resolution_us", "meaningful",
+ * "needed_count"}, "p90": ..., "p99.99": ...} (rt_hist_std_ppm[], as
+ * rt_hist_percentile() gives them; an empty object for an empty histogram)
+ * and p99 flat as "p99_us" and "p99_resolution_us", all integers. The one
+ * place a percentile becomes JSON: a lab that reports a latency
+ * distribution calls it, and the HTML report reads what it writes. Returns
+ * 0 or -ENOMEM (@obj may then hold some of the members).
+ */
+int rt_result_put_percentiles(json_t *obj, const struct rt_hist *h);
+
+/**
  * rt_result_add_view - append a table for people to read (rtlab.result/2)
  * @view: {"name", "title", "columns": [{"name", "title"?, "unit"?}...],
  *        "rows": [[cell...]...]}, see doc/results.md; the reference is

@@ -1012,6 +1012,52 @@ static void test_views_and_integrity(void **state)
  * from, overflow region included; without overflow buckets (a /1
  * document), a percentile among the overflows is "beyond" the bound.
  */
+/*
+ * rt_result_put_percentiles(): the layout the latency lab's scenarios have
+ * and the HTML report reads, exactly; nothing for an empty histogram.
+ */
+static void test_put_percentiles(void **state)
+{
+	struct rt_hist *h = rt_hist_new(100, 4), *empty = rt_hist_new(100, 4);
+	json_t *obj = json_object(), *none = json_object(), *p99;
+	char *text;
+
+	(void)state;
+	assert_non_null(h);
+	assert_non_null(empty);
+	for (unsigned int i = 0; i < 1000; i++) {
+		struct rt_sample smp = { .seq = i, .latency_ns = (int64_t)(i % 10) * 1000 + 500 };
+
+		if (i == 999)
+			smp.latency_ns = 250000;	/* one beyond the 1 us buckets */
+		rt_hist_add(h, &smp);
+	}
+	assert_int_equal(rt_result_put_percentiles(obj, h), 0);
+	text = json_dumps(obj, JSON_SORT_KEYS | JSON_COMPACT);
+	assert_string_equal(text, "{\"p99_resolution_us\":1,\"p99_us\":10,\"percentiles\":{"
+			    "\"p50\":{\"meaningful\":true,\"needed_count\":20,\"resolution_us\":1,"
+			    "\"value_us\":5},"
+			    "\"p90\":{\"meaningful\":true,\"needed_count\":100,\"resolution_us\":1,"
+			    "\"value_us\":9},"
+			    "\"p99\":{\"meaningful\":true,\"needed_count\":1000,\"resolution_us\":1,"
+			    "\"value_us\":10},"
+			    "\"p99.9\":{\"meaningful\":false,\"needed_count\":10000,"
+			    "\"resolution_us\":1,\"value_us\":10},"
+			    "\"p99.99\":{\"meaningful\":false,\"needed_count\":100000,"
+			    "\"resolution_us\":3,\"value_us\":251}}}");	/* a log bucket */
+	free(text);
+	p99 = json_object_get(json_object_get(obj, "percentiles"), "p99");
+	assert_true(json_equal(json_object_get(p99, "value_us"), json_object_get(obj, "p99_us")));
+
+	assert_int_equal(rt_result_put_percentiles(none, empty), 0);
+	assert_int_equal(json_object_size(none), 1);
+	assert_int_equal(json_object_size(json_object_get(none, "percentiles")), 0);
+	json_decref(obj);
+	json_decref(none);
+	rt_hist_free(h);
+	rt_hist_free(empty);
+}
+
 static void test_hist_percentile(void **state)
 {
 	static const unsigned int qs[] = { 1, 500000, 900000, 990000, 995000, 999000, 999900,
@@ -1097,6 +1143,7 @@ int main(void)
 		cmocka_unit_test(test_v1_documents),
 		cmocka_unit_test(test_views_and_integrity),
 		cmocka_unit_test(test_hist_percentile),
+		cmocka_unit_test(test_put_percentiles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
