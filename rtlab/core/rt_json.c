@@ -252,10 +252,10 @@ static void write_scalar(struct jw *w, const json_t *v)
 		break;
 	case JSON_REAL:
 		n = rt_json_format_real(json_real_value(v), num);
-		if (n < 0 && !w->err)
-			w->err = n;
-		else
+		if (n >= 0)
 			out(w, num, (size_t)n);
+		else if (!w->err)
+			w->err = n;
 		break;
 	case JSON_TRUE:
 		outs(w, "true");

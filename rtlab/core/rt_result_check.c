@@ -116,6 +116,8 @@ bool rt_result_summary_key_valid(const char *key)
 	return us && us > key && rt_result_in_list(rt_result_units, us + 1);
 }
 
+/* ---- Time stamps ------------------------------------------------------- */
+
 static int digits(const char *s, int n)
 {
 	int v = 0;
