@@ -60,7 +60,7 @@ struct rt_json_member;
  */
 struct rt_json_layout {
 	const char *const *order;		/* written first, in this order; NULL-terminated */
-	const struct rt_json_member *members;	/* some members' layouts; a NULL key ends them */
+	const struct rt_json_member *members;	/* some members' layouts; a NULL key ends */
 	const struct rt_json_layout *items;	/* layout of each element of an array */
 };
 

@@ -230,7 +230,8 @@ static void test_order(void **state)
 	expect(json_string("x"), NULL, "\"x\"");
 	/* Keys sort bytewise, and may hold a NUL. */
 	{
-		json_t *o = json_pack("{s:i, s:i, s:i, s:i}", "b", 1, "B", 2, "\xc3\xa9", 3, "a", 4);
+		json_t *o = json_pack("{s:i, s:i, s:i, s:i}", "b", 1, "B", 2, "\xc3\xa9", 3, "a",
+				      4);
 
 		assert_int_equal(json_object_setn_new(o, "a\0z", 3, json_integer(5)), 0);
 		expect(o, &sorted, "{\n  \"B\": 2,\n  \"a\": 4,\n  \"a\\u0000z\": 5,\n  \"b\": 1,\n"

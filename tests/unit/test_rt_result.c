@@ -683,22 +683,21 @@ static void test_syntax_error_position(void **state)
 	free(cause);
 	cause = NULL;
 
-	assert_int_equal(rt_result_parse(nan_text, strlen(nan_text), "n.json", &known, &res, &cause),
-			 -EINVAL);
+	assert_int_equal(rt_result_parse(nan_text, strlen(nan_text), "n.json", &known, &res,
+					 &cause), -EINVAL);
 	assert_cause(cause, "n.json:2:*");
 	free(cause);
 	cause = NULL;
 
 	assert_int_equal(rt_result_parse(huge_text, strlen(huge_text), "h.json", &known, &res,
-					 &cause),
-			 -EINVAL);
+					 &cause), -EINVAL);
 	assert_cause(cause, "h.json:1:*");
 	assert_non_null(strstr(cause, "overflow"));
 	free(cause);
 	cause = NULL;
 
-	assert_int_equal(rt_result_parse(dup_text, strlen(dup_text), "d.json", &known, &res, &cause),
-			 -EINVAL);
+	assert_int_equal(rt_result_parse(dup_text, strlen(dup_text), "d.json", &known, &res,
+					 &cause), -EINVAL);
 	assert_cause(cause, "d.json:2:*");
 	assert_non_null(strstr(cause, "duplicate"));
 	free(cause);
@@ -1045,8 +1044,8 @@ static void test_put_percentiles(void **state)
 			    "\"value_us\":5},"
 			    "\"p90\":{\"meaningful\":true,\"needed_count\":100,\"resolution_us\":1,"
 			    "\"value_us\":9},"
-			    "\"p99\":{\"meaningful\":true,\"needed_count\":1000,\"resolution_us\":1,"
-			    "\"value_us\":10},"
+			    "\"p99\":{\"meaningful\":true,\"needed_count\":1000,"
+			    "\"resolution_us\":1,\"value_us\":10},"
 			    "\"p99.9\":{\"meaningful\":false,\"needed_count\":10000,"
 			    "\"resolution_us\":1,\"value_us\":10},"
 			    "\"p99.99\":{\"meaningful\":false,\"needed_count\":100000,"
