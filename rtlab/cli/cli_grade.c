@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rt_json.h"
 #include "core/rt_result.h"
 #include "labs/lab.h"
 
@@ -31,7 +32,7 @@ static int print_json(const char *file, const char *lab, const struct grade_repo
 			grade_report_passed(rep), "score", rep->score, "checks", checks);
 	if (!doc)
 		return -ENOMEM;
-	text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = rt_json_dumps(doc, NULL);
 	json_decref(doc);
 	if (!text)
 		return -ENOMEM;
@@ -63,7 +64,7 @@ static int grade_main(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (!file)
 		return cli_usage_error(cmd, "which results document?");
-	ret = rt_result_read(file, &lr.res, &cause);
+	ret = rt_result_read(file, &(struct rt_result_opts){ lab_names() }, &lr.res, &cause);
 	if (ret) {
 		cli_text_printf(stderr, "rtlab grade: %s\n", cause ? cause : strerror(-ret));
 		free(cause);

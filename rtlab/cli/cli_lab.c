@@ -29,6 +29,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_file.h"
 #include "core/rt_journal.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_paths.h"
 #include "core/rt_progress.h"
@@ -94,7 +95,7 @@ static int list_json(const struct doctor_report *r)
 		if (!o || json_array_append_new(labs, o))
 			goto out;
 	}
-	text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	text = rt_json_dumps(doc, NULL);
 	if (text) {
 		printf("%s\n", text);
 		free(text);
@@ -303,7 +304,7 @@ static int lab_report(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (!file)
 		return cli_usage_error(cmd, "report: which results document?");
-	ret = rt_result_read(file, &res, &cause);
+	ret = rt_result_read(file, &(struct rt_result_opts){ lab_names() }, &res, &cause);
 	if (ret) {
 		cli_text_printf(stderr, "rtlab lab report: %s\n", cause ? cause : strerror(-ret));
 		free(cause);

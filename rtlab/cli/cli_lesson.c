@@ -27,6 +27,7 @@
 #include <unistd.h>
 
 #include "core/rt_buf.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
 #include "core/rt_progress.h"
@@ -326,7 +327,7 @@ static int lesson_list(const struct cli_cmd *cmd, bool json)
 		root = json_pack("{s:s, s:s, s:o, s:o}", "schema", "rtlab.lesson-list/1",
 				 "dir", idx->dir, "lessons", arr, "glossary", glossary);
 		arr = glossary = NULL;
-		text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
+		text = root ? rt_json_dumps(root, NULL) : NULL;
 		if (!text)
 			goto out_nomem;
 		printf("%s\n", text);

@@ -23,6 +23,7 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_file.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_progress.h"
 #include "lesson/lesson_doc.h"
@@ -275,7 +276,7 @@ static int show_progress(bool json)
 		root = json_pack("{s:s, s:s?, s:O, s:O}", "schema", "rtlab.progress-report/1",
 				 "file", p ? rt_progress_path(p) : NULL, "lessons", r.lessons,
 				 "labs", labs);
-		text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
+		text = root ? rt_json_dumps(root, NULL) : NULL;
 		if (!text)
 			goto out_nomem;
 		printf("%s\n", text);

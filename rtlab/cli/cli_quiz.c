@@ -28,6 +28,7 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_file.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
@@ -334,7 +335,7 @@ static int summary_json(const struct quiz_run *r, const struct lesson_entry *e)
 			 "summary", "answered", (int)t.answered, "right", (int)t.right,
 			 "scored", (int)t.scored, "predictions", (int)t.predictions,
 			 "skipped", (int)t.skipped, "not_asked", (int)t.not_asked);
-	text = root ? json_dumps(root, JSON_INDENT(2)) : NULL;
+	text = root ? rt_json_dumps(root, NULL) : NULL;
 	if (text) {
 		printf("%s\n", text);
 		ret = 0;

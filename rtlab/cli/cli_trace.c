@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "core/rt_buf.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_text.h"
 #include "labs/lab_ftrace_doc.h"
@@ -179,8 +180,7 @@ out:
  */
 static int put_json(FILE *out, json_t *v, int indent)
 {
-	char *s = v ? json_dumps(v, JSON_INDENT(2) | JSON_PRESERVE_ORDER | JSON_ENCODE_ANY) :
-		  NULL;
+	char *s = v ? rt_json_dumps(v, NULL) : NULL;
 	int ret = s ? 0 : -ENOMEM;
 
 	json_decref(v);

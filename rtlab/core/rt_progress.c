@@ -26,9 +26,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rt_buf.h"
 #include "rt_err.h"
-#include "rt_json.h"
 #include "rt_file.h"
+#include "rt_json.h"
 #include "rt_log.h"
 #include "rt_paths.h"
 #include "rt_result.h"
@@ -349,20 +350,18 @@ int rt_progress_parse(const char *text, size_t len, const char *name,
 
 char *rt_progress_to_string(const struct rt_progress *p)
 {
-	char *text = json_dumps(p->doc, JSON_INDENT(2));
-	char *nl;
+	struct rt_buf b = RT_BUF_INIT;
+	int ret;
 
-	if (!text) {
-		errno = ENOMEM;
+	ret = rt_json_write(&b, p->doc, NULL);
+	if (!ret)
+		ret = rt_buf_puts(&b, "\n");
+	if (ret) {
+		rt_buf_fini(&b);
+		errno = -ret;
 		return NULL;
 	}
-	if (asprintf(&nl, "%s\n", text) < 0) {
-		free(text);
-		errno = ENOMEM;
-		return NULL;
-	}
-	free(text);
-	return nl;
+	return rt_buf_take(&b);
 }
 
 /* ---- Files ------------------------------------------------------------- */
@@ -538,7 +537,6 @@ int rt_progress_load(const char *path, struct rt_progress **out, char **cause)
 int rt_progress_save(struct rt_progress *p, char **cause)
 {
 	char stamp[32];
-	char *text;
 	int ret;
 
 	if (!p->path)
@@ -546,17 +544,12 @@ int rt_progress_save(struct rt_progress *p, char **cause)
 	if (rt_result_format_time(time(NULL), stamp, sizeof(stamp)) == 0 &&
 	    json_object_set_new(p->doc, "updated", json_string(stamp)))
 		return rt_err(cause, -ENOMEM, "%s: out of memory", p->path);
-	text = rt_progress_to_string(p);
-	if (!text)
-		return rt_err(cause, -ENOMEM, "%s: out of memory", p->path);
 	ret = mkdir_parent(p->path);
 	if (ret)
-		rt_err(cause, ret, "%s: cannot create its directory: %s", p->path,
-		       strerror(-ret));
-	else
-		ret = rt_file_write_atomic(p->path, text, strlen(text), 0600, cause);
-	free(text);
-	return ret;
+		return rt_err(cause, ret, "%s: cannot create its directory: %s", p->path,
+			      strerror(-ret));
+	/* Members in the order they were set or read: the learner's file, kept as it is. */
+	return rt_json_save(p->path, p->doc, NULL, 0600, cause);
 }
 
 int rt_progress_update(const char *path, int (*fn)(struct rt_progress *p, void *priv),

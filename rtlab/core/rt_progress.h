@@ -6,8 +6,8 @@
  * labs run with their last result.
  *
  * The file is the learner's work, so it is treated with care:
- *   - every save is atomic (rt_file_write_atomic), so a reader never sees a
- *     torn file;
+ *   - every save is atomic (rt_json_save(), over rt_file_write_atomic()),
+ *     so a reader never sees a torn file;
  *   - rt_progress_update() serialises writers with an flock on
  *     "<path>.lock" and reloads under the lock, so two rtlab processes never
  *     lose each other's updates;
@@ -126,7 +126,10 @@ int rt_progress_update(const char *path, int (*fn)(struct rt_progress *p, void *
 /**
  * rt_progress_to_string - @p as JSON text; the caller frees it
  *
- * Returns NULL with errno ENOMEM.
+ * What rt_progress_save() writes: rt_json_write() with members in the order
+ * they were read or set, two-space indentation, a final newline. Returns
+ * NULL with errno ENOMEM (or EILSEQ for a string that is not UTF-8, which
+ * jansson only lets in through its _nocheck functions).
  */
 char *rt_progress_to_string(const struct rt_progress *p);
 

@@ -13,6 +13,11 @@
  *
  * The schema is documented in doc/results.md. The limits below exist so that
  * a hostile file cannot make a reader exhaust memory.
+ *
+ * Which labs exist is the caller's to say (struct rt_result_opts): core
+ * knows no lab. The code is in four files: rt_result.c (building),
+ * rt_result_check.c (the validator), rt_result_write.c (the writer, over
+ * rt_json) and rt_result_read.c (reading and the getters).
  */
 #ifndef RTLAB_CORE_RT_RESULT_H
 #define RTLAB_CORE_RT_RESULT_H
@@ -83,17 +88,31 @@ struct rt_result_hist {
 
 struct rt_hist;
 
+/*
+ * What a reader knows that the schema does not: the labs that exist. With
+ * @labs, a document whose "lab" is not in the list is refused ("lab:
+ * unknown lab "warp" (known: latency, ftrace, ...)"). Without (a NULL
+ * struct or a NULL @labs), only the name's syntax is checked: 1 to
+ * RT_RESULT_MAX_KEY bytes of [a-z0-9-], starting with a letter. Front ends
+ * pass lab_names() from labs/lab.h; the writer and rt_result_new(), whose
+ * lab name comes from the lab itself, check the syntax only.
+ */
+struct rt_result_opts {
+	const char *const *labs;	/* borrowed; NULL-terminated names, or NULL */
+};
+
 /* ---- Building ---------------------------------------------------------- */
 
 /**
  * rt_result_new - start an empty result for one run of @lab
- * @lab: a name in lab_table (see lab_find())
+ * @lab: the lab's name, [a-z][a-z0-9-]* (whether such a lab exists is for
+ *       the reader to check, see struct rt_result_opts)
  * @tier: "host", "vm" or "simulation"; "simulated" is derived from it
  * @env: the system the run happened on (strings may be NULL: "unknown")
  *
  * "created" is set to now and "rtlab_version" to RT_VERSION. Returns the
- * result, or NULL with errno EINVAL (unknown lab or tier, NULL @env) or
- * ENOMEM. Release it with rt_result_free().
+ * result, or NULL with errno EINVAL (a lab name of the wrong syntax, an
+ * unknown tier, NULL @env) or ENOMEM. Release it with rt_result_free().
  */
 struct rt_result *rt_result_new(const char *lab, const char *tier, const struct rt_env *env);
 
@@ -146,6 +165,20 @@ int rt_result_add_histogram(struct rt_result *res, const struct rt_result_hist *
 int rt_result_add_rt_hist(struct rt_result *res, const char *name, const struct rt_hist *h);
 
 /**
+ * rt_result_put_percentiles - the standard percentiles of latency histogram @h, into @obj
+ * @obj: a JSON object of the lab's, e.g. a scenario or a thread in "extra"
+ *
+ * Sets "percentiles" to {"p50": {"value_us", "resolution_us", "meaningful",
+ * "needed_count"}, "p90": ..., "p99.99": ...} (rt_hist_std_ppm[], as
+ * rt_hist_percentile() gives them; an empty object for an empty histogram)
+ * and p99 flat as "p99_us" and "p99_resolution_us", all integers. The one
+ * place a percentile becomes JSON: a lab that reports a latency
+ * distribution calls it, and the HTML report reads what it writes. Returns
+ * 0 or -ENOMEM (@obj may then hold some of the members).
+ */
+int rt_result_put_percentiles(json_t *obj, const struct rt_hist *h);
+
+/**
  * rt_result_add_view - append a table for people to read (rtlab.result/2)
  * @view: {"name", "title", "columns": [{"name", "title"?, "unit"?}...],
  *        "rows": [[cell...]...]}, see doc/results.md; the reference is
@@ -192,10 +225,11 @@ json_t *rt_result_extra(struct rt_result *res);
  * rt_result_to_string - validate @res and render it as JSON text
  * @cause: on failure, why (for example the field the validator refused)
  *
- * The text is indented by two spaces, top-level and histogram fields come in
- * schema order and all other object keys are sorted, so equal results give
- * equal bytes. Returns a string the caller frees, or NULL with errno EINVAL
- * or ENOMEM.
+ * Written by rt_json_write(): indented by two spaces, top-level and
+ * histogram fields in schema order and all other object keys sorted, arrays
+ * of numbers filling lines, so equal results give equal bytes; a final
+ * newline. The validator checks the lab name's syntax only (no lab list).
+ * Returns a string the caller frees, or NULL with errno EINVAL or ENOMEM.
  */
 char *rt_result_to_string(const struct rt_result *res, char **cause);
 
@@ -210,7 +244,8 @@ char *rt_result_canonical_text(const struct rt_result *res, char **cause);
 /**
  * rt_result_write - validate @res and write it to @path atomically
  *
- * Uses rt_file_write_atomic(): readers see the old file or the new one.
+ * The text of rt_result_to_string(), through rt_json_save(): readers see
+ * the old file or the new one.
  * Returns 0 or a negative errno with @cause set.
  */
 int rt_result_write(const struct rt_result *res, const char *path, char **cause);
@@ -222,6 +257,7 @@ int rt_result_write(const struct rt_result *res, const char *path, char **cause)
  * @text: JSON text (need not be NUL-terminated)
  * @len: bytes of @text, at most RT_RESULT_MAX_FILE
  * @name: how to call the text in messages (usually the file name)
+ * @opts: the labs that exist, or NULL (see struct rt_result_opts)
  * @out: on success, the result; the caller frees it with rt_result_free()
  * @cause: on failure "NAME:LINE:COL: message" for a syntax error, or
  *         "NAME: PATH: message" for a document that is neither
@@ -232,20 +268,22 @@ int rt_result_write(const struct rt_result *res, const char *path, char **cause)
  * added) and rt_result_version() says 1. Returns 0, -EINVAL, -EFBIG or
  * -ENOMEM.
  */
-int rt_result_parse(const char *text, size_t len, const char *name, struct rt_result **out,
-		    char **cause);
+int rt_result_parse(const char *text, size_t len, const char *name,
+		    const struct rt_result_opts *opts, struct rt_result **out, char **cause);
 
 /* rt_result_parse() on the contents of @path. Also -errno from reading. */
-int rt_result_read(const char *path, struct rt_result **out, char **cause);
+int rt_result_read(const char *path, const struct rt_result_opts *opts, struct rt_result **out,
+		   char **cause);
 
 /**
  * rt_result_validate - check that @doc is exactly an rtlab.result/2 or /1 document
+ * @opts: the labs that exist, or NULL (see struct rt_result_opts)
  * @cause: on failure "PATH: message", e.g. "summary.p99_us: must be a number"
  *
  * Each version is checked against its own fields: a /1 document with a
  * field /2 added is refused. Returns 0 or -EINVAL.
  */
-int rt_result_validate(const json_t *doc, char **cause);
+int rt_result_validate(const json_t *doc, const struct rt_result_opts *opts, char **cause);
 
 /* The version of schema name @schema that this rtlab reads (1 or 2), or 0. */
 unsigned int rt_result_schema_version(const char *schema);

@@ -11,11 +11,11 @@
 #include <errno.h>
 #include <jansson.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "core/rt_buf.h"
 #include "core/rt_journal.h"
+#include "core/rt_json.h"
 #include "core/rt_version.h"
 #include "labs/lab.h"
 
@@ -348,7 +348,6 @@ static json_t *labs_json(const struct doctor_report *r, int *err)
 int doctor_render_json(const struct doctor_report *r, struct rt_buf *out)
 {
 	json_t *doc = json_object();
-	char *text = NULL;
 	int err = 0;
 
 	if (!doc)
@@ -367,12 +366,11 @@ int doctor_render_json(const struct doctor_report *r, struct rt_buf *out)
 	put(doc, "netns", net_json(r, &err), &err);
 	put(doc, "journals", journals_json(r, &err), &err);
 	put(doc, "labs", labs_json(r, &err), &err);
-	if (!err) {
-		text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
-		if (!text || rt_buf_puts(out, text) || rt_buf_puts(out, "\n"))
-			err = -ENOMEM;
-	}
-	free(text);
+	/* Members in the order put above, as doc/doctor.md lists them. */
+	if (!err)
+		err = rt_json_write(out, doc, NULL);
+	if (!err)
+		err = rt_buf_puts(out, "\n");
 	json_decref(doc);
 	return err;
 }

@@ -278,6 +278,12 @@ extern const struct lab_ops *const lab_table[];
 /* The lab called @name, or NULL. */
 const struct lab_ops *lab_find(const char *name);
 
+/*
+ * The names of lab_table[], NULL-terminated, in its order: what core is told
+ * when it must know which labs exist (struct rt_result_opts).
+ */
+const char *const *lab_names(void);
+
 /* "planned" or "ready" */
 const char *lab_state_name(enum lab_state state);
 

@@ -375,7 +375,9 @@ int ftrace_doc_explain_load(const char *text, size_t len, const char *name,
 		i++;
 	if (i < len && text[i] == '{') {
 		/* Validated as `lab report` and `grade` do, before anything is used. */
-		ret = rt_result_parse(text, len, name, &res, cause);
+		struct rt_result_opts ro = { .labs = lab_names() };
+
+		ret = rt_result_parse(text, len, name, &ro, &res, cause);
 		if (!ret)
 			ret = ftrace_doc_trace(res, name, &src, cause);
 		if (ret)

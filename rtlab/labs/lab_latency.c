@@ -513,39 +513,6 @@ static double us(double ns)
 	return round(ns / 10.0) / 100.0;	/* microseconds with two decimals */
 }
 
-/*
- * Percentiles of @h as {"p50": {...}, ...}, and p99 flat into @obj; each
- * with its resolution (the width of the bucket it came from).
- */
-static int add_percentiles(json_t *obj, const struct rt_hist *h)
-{
-	json_t *pcts = json_object();
-	int ret = pcts ? 0 : -ENOMEM;
-
-	for (unsigned int i = 0; !ret && i < RT_HIST_NSTD; i++) {
-		struct rt_hist_pct pc;
-		json_t *e;
-
-		if (rt_hist_percentile(h, rt_hist_std_ppm[i], &pc))
-			continue;	/* empty histogram */
-		e = json_pack("{s:I, s:I, s:b, s:I}", "value_us", (json_int_t)pc.value_us,
-			      "resolution_us", (json_int_t)pc.resolution_us,
-			      "meaningful", pc.meaningful, "needed_count", (json_int_t)pc.needed);
-		if (!e || json_object_set_new(pcts, rt_hist_std_name[i], e))
-			ret = -ENOMEM;
-		if (!ret && rt_hist_std_ppm[i] == RT_HIST_P99)
-			if (json_object_set_new(obj, "p99_us", json_integer((json_int_t)pc.value_us)) ||
-			    json_object_set_new(obj, "p99_resolution_us",
-						json_integer((json_int_t)pc.resolution_us)))
-				ret = -ENOMEM;
-	}
-	if (!ret && json_object_set_new(obj, "percentiles", pcts))
-		ret = -ENOMEM;
-	else if (ret)
-		json_decref(pcts);
-	return ret;
-}
-
 static int add_summary(json_t *obj, const struct rt_hist *h)
 {
 	struct rt_hist_summary s;
@@ -557,7 +524,7 @@ static int add_summary(json_t *obj, const struct rt_hist *h)
 	    json_object_set_new(obj, "avg_us", json_real(us(s.avg_ns))) ||
 	    json_object_set_new(obj, "max_us", json_real(us((double)s.max_ns))))
 		return -ENOMEM;
-	return add_percentiles(obj, h);
+	return rt_result_put_percentiles(obj, h);
 }
 
 static json_t *overflow_cycles(const struct rt_hist *h)

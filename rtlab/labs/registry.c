@@ -9,6 +9,7 @@
  */
 #include "lab.h"
 
+#include <pthread.h>
 #include <stddef.h>
 #include <string.h>
 
@@ -82,6 +83,21 @@ const struct lab_ops *lab_find(const char *name)
 		if (strcmp((*l)->name, name) == 0)
 			return *l;
 	return NULL;
+}
+
+static const char *lab_name_list[sizeof(lab_table) / sizeof(lab_table[0])];
+static pthread_once_t lab_names_once = PTHREAD_ONCE_INIT;
+
+static void lab_names_fill(void)
+{
+	for (size_t i = 0; lab_table[i]; i++)
+		lab_name_list[i] = lab_table[i]->name;
+}
+
+const char *const *lab_names(void)
+{
+	pthread_once(&lab_names_once, lab_names_fill);
+	return lab_name_list;
 }
 
 const char *lab_state_name(enum lab_state state)

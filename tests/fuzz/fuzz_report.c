@@ -86,7 +86,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size > (1u << 20))
 		return 0;
-	if (rt_result_parse((const char *)data, size, "fuzz", &res, &cause) == 0) {
+	if (rt_result_parse((const char *)data, size, "fuzz", NULL, &res, &cause) == 0) {
 		draw(res, size);
 		rt_result_free(res);
 	}

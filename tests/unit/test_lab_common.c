@@ -118,7 +118,7 @@ static void assert_valid_document(const char *path)
 	struct rt_result *back = NULL;
 	char *cause = NULL;
 
-	assert_int_equal(rt_result_read(path, &back, &cause), 0);
+	assert_int_equal(rt_result_read(path, NULL, &back, &cause), 0);
 	assert_string_equal(rt_result_lab(back), "latency");
 	rt_result_free(back);
 }

@@ -49,6 +49,11 @@ static struct rt_env test_env = {
 	.root = true,
 };
 
+/* What a front end passes (lab_names()): core itself knows no lab. */
+static const char *const lab_list[] = { "latency", "ftrace", "hypervisor", "fcse", "nop",
+					"cookie", NULL };
+static const struct rt_result_opts known = { lab_list };
+
 static int setup(void **state)
 {
 	struct fixture *f = calloc(1, sizeof(*f));
@@ -150,7 +155,7 @@ static void test_roundtrip(void **state)
 
 	assert_int_equal(rt_result_write(a, f->path, &cause), 0);
 	assert_null(cause);
-	assert_int_equal(rt_result_read(f->path, &b, &cause), 0);
+	assert_int_equal(rt_result_read(f->path, &known, &b, &cause), 0);
 	assert_null(cause);
 	assert_true(json_equal(rt_result_json(a), rt_result_json(b)));
 	sa = rt_result_to_string(a, NULL);
@@ -300,7 +305,10 @@ static void test_setters_refuse(void **state)
 
 	(void)state;
 	errno = 0;
-	assert_null(rt_result_new("warp-drive", "host", &test_env));
+	assert_null(rt_result_new("Warp drive", "host", &test_env));
+	assert_int_equal(errno, EINVAL);
+	errno = 0;
+	assert_null(rt_result_new(NULL, "host", &test_env));
 	assert_int_equal(errno, EINVAL);
 	errno = 0;
 	assert_null(rt_result_new("latency", "cloud", &test_env));
@@ -576,7 +584,7 @@ static void test_validator_names_path(void **state)
 
 	(void)state;
 	assert_non_null(text);
-	assert_int_equal(rt_result_validate(rt_result_json(good), NULL), 0);
+	assert_int_equal(rt_result_validate(rt_result_json(good), &known, NULL), 0);
 	for (size_t i = 0; i < sizeof(broken_docs) / sizeof(broken_docs[0]); i++) {
 		const struct broken *b = &broken_docs[i];
 		json_t *doc = json_deep_copy(rt_result_json(good));
@@ -586,11 +594,11 @@ static void test_validator_names_path(void **state)
 		set_at(doc, b->where, b->value);
 		if (!b->cause) {
 			/* /2's fields are optional. */
-			assert_int_equal(rt_result_validate(doc, &cause), 0);
+			assert_int_equal(rt_result_validate(doc, &known, &cause), 0);
 			json_decref(doc);
 			continue;
 		}
-		assert_int_equal(rt_result_validate(doc, &cause), -EINVAL);
+		assert_int_equal(rt_result_validate(doc, &known, &cause), -EINVAL);
 		assert_cause(cause, b->cause);
 		free(cause);
 		cause = NULL;
@@ -598,7 +606,7 @@ static void test_validator_names_path(void **state)
 		/* The parser reports the same, prefixed by the name. */
 		bad_text = json_dumps(doc, JSON_INDENT(1));
 		assert_non_null(bad_text);
-		assert_int_equal(rt_result_parse(bad_text, strlen(bad_text), "t.json", &res,
+		assert_int_equal(rt_result_parse(bad_text, strlen(bad_text), "t.json", &known, &res,
 						 &cause), -EINVAL);
 		assert_null(res);
 		assert_true(asprintf(&want, "t.json: %s", b->cause) > 0);
@@ -620,11 +628,11 @@ static void test_validator_whole_doc(void **state)
 	struct rt_buf want = RT_BUF_INIT;
 
 	(void)state;
-	assert_int_equal(rt_result_validate(NULL, &cause), -EINVAL);
+	assert_int_equal(rt_result_validate(NULL, &known, &cause), -EINVAL);
 	free(cause);
 	cause = NULL;
 	doc = json_array();
-	assert_int_equal(rt_result_validate(doc, &cause), -EINVAL);
+	assert_int_equal(rt_result_validate(doc, &known, &cause), -EINVAL);
 	assert_string_equal(cause, "document: must be a JSON object (got an array)");
 	json_decref(doc);
 	free(cause);
@@ -643,7 +651,7 @@ static void test_validator_whole_doc(void **state)
 			rt_buf_puts(&want, ".d");
 	}
 	rt_buf_printf(&want, ": nested deeper than %u levels", RT_RESULT_MAX_DEPTH);
-	assert_int_equal(rt_result_validate(doc, &cause), -EINVAL);
+	assert_int_equal(rt_result_validate(doc, &known, &cause), -EINVAL);
 	assert_string_equal(cause, rt_buf_str(&want));
 	free(cause);
 	rt_buf_fini(&want);
@@ -652,7 +660,7 @@ static void test_validator_whole_doc(void **state)
 	/* Free-form extra of ordinary depth, including nulls and arrays, passes. */
 	doc = json_deep_copy(rt_result_json(good));
 	set_at(doc, "extra/anything", "{\"a\": [null, {\"b\": [1, 2.5, \"x\"]}]}");
-	assert_int_equal(rt_result_validate(doc, NULL), 0);
+	assert_int_equal(rt_result_validate(doc, &known, NULL), 0);
 	json_decref(doc);
 	rt_result_free(good);
 }
@@ -667,39 +675,41 @@ static void test_syntax_error_position(void **state)
 	char *cause = NULL;
 
 	(void)state;
-	assert_int_equal(rt_result_parse(text, strlen(text), "r.json", &res, &cause), -EINVAL);
+	assert_int_equal(rt_result_parse(text, strlen(text), "r.json", &known, &res, &cause),
+			 -EINVAL);
 	assert_null(res);
 	assert_cause(cause, "r.json:3:*");
 	assert_non_null(strstr(cause, "':' expected"));
 	free(cause);
 	cause = NULL;
 
-	assert_int_equal(rt_result_parse(nan_text, strlen(nan_text), "n.json", &res, &cause),
-			 -EINVAL);
+	assert_int_equal(rt_result_parse(nan_text, strlen(nan_text), "n.json", &known, &res,
+					 &cause), -EINVAL);
 	assert_cause(cause, "n.json:2:*");
 	free(cause);
 	cause = NULL;
 
-	assert_int_equal(rt_result_parse(huge_text, strlen(huge_text), "h.json", &res, &cause),
-			 -EINVAL);
+	assert_int_equal(rt_result_parse(huge_text, strlen(huge_text), "h.json", &known, &res,
+					 &cause), -EINVAL);
 	assert_cause(cause, "h.json:1:*");
 	assert_non_null(strstr(cause, "overflow"));
 	free(cause);
 	cause = NULL;
 
-	assert_int_equal(rt_result_parse(dup_text, strlen(dup_text), "d.json", &res, &cause),
-			 -EINVAL);
+	assert_int_equal(rt_result_parse(dup_text, strlen(dup_text), "d.json", &known, &res,
+					 &cause), -EINVAL);
 	assert_cause(cause, "d.json:2:*");
 	assert_non_null(strstr(cause, "duplicate"));
 	free(cause);
 	cause = NULL;
 
-	assert_int_equal(rt_result_parse("", 0, "e.json", &res, &cause), -EINVAL);
+	assert_int_equal(rt_result_parse("", 0, "e.json", &known, &res, &cause), -EINVAL);
 	assert_cause(cause, "e.json:*");
 	free(cause);
 	cause = NULL;
 
-	assert_int_equal(rt_result_read("/nonexistent/rtlab/r.json", &res, &cause), -ENOENT);
+	assert_int_equal(rt_result_read("/nonexistent/rtlab/r.json", &known, &res, &cause),
+			 -ENOENT);
 	assert_cause(cause, "/nonexistent/rtlab/r.json: cannot read*");
 	free(cause);
 }
@@ -718,7 +728,7 @@ static void test_oversize(void **state)
 	assert_true(fd >= 0);
 	assert_int_equal(ftruncate(fd, (off_t)RT_RESULT_MAX_FILE + 1), 0);
 	close(fd);
-	assert_int_equal(rt_result_read(f->path, &res, &cause), -EFBIG);
+	assert_int_equal(rt_result_read(f->path, &known, &res, &cause), -EFBIG);
 	assert_null(res);
 	assert_non_null(strstr(cause, "64 MiB"));
 	free(cause);
@@ -730,7 +740,8 @@ static void test_oversize(void **state)
 		rt_buf_puts(&text, "0,");
 	rt_buf_puts(&text, "0]");
 	assert_true(text.len < RT_RESULT_MAX_FILE);
-	assert_int_equal(rt_result_parse(text.data, text.len, "v.json", &res, &cause), -EFBIG);
+	assert_int_equal(rt_result_parse(text.data, text.len, "v.json", &known, &res, &cause),
+			 -EFBIG);
 	assert_string_equal(cause, "v.json: more than 4000000 values in one result");
 	free(cause);
 	cause = NULL;
@@ -745,7 +756,8 @@ static void test_oversize(void **state)
 	rt_buf_fini(&text);
 	text.data = rt_result_to_string(good, NULL);
 	assert_non_null(text.data);
-	assert_int_equal(rt_result_parse(text.data, strlen(text.data), "s.json", &res, NULL), 0);
+	assert_int_equal(rt_result_parse(text.data, strlen(text.data), "s.json", &known, &res,
+					 NULL), 0);
 	rt_result_free(res);
 	rt_buf_fini(&text);
 
@@ -757,11 +769,23 @@ static void test_oversize(void **state)
 	set_at(doc, "histograms/1/counts", "0");
 	json_object_set_new(json_array_get(json_object_get(doc, "histograms"), 1), "counts",
 			    counts);
-	assert_int_equal(rt_result_validate(doc, &cause), -EINVAL);
+	assert_int_equal(rt_result_validate(doc, &known, &cause), -EINVAL);
 	assert_string_equal(cause, "histograms[1].counts: more than 1000000 elements");
 	free(cause);
 	json_decref(doc);
 	rt_result_free(good);
+}
+
+/* @rel in the source tree ($SRCDIR, else "."), into @path; skips the test when it is absent. */
+static void data_file(char *path, size_t size, const char *rel)
+{
+	const char *srcdir = getenv("SRCDIR");
+
+	snprintf(path, size, "%s/%s", srcdir ? srcdir : ".", rel);
+	if (access(path, R_OK) != 0) {
+		print_message("%s not found: run from the source tree or set SRCDIR\n", path);
+		skip();
+	}
 }
 
 /*
@@ -774,19 +798,14 @@ static void test_example_files(void **state)
 {
 	static const char *const names[] = { "latency-host.json", "fcse-simulation.json",
 					     "latency-host-v1.json", NULL };
-	const char *srcdir = getenv("SRCDIR");
-
 	(void)state;
 	for (const char *const *n = names; *n; n++) {
 		struct rt_result *res = NULL;
-		char path[512], *text = NULL, *again, *cause = NULL;
+		char rel[128], path[512], *text = NULL, *again, *cause = NULL;
 
-		snprintf(path, sizeof(path), "%s/tests/data/results/%s", srcdir ? srcdir : ".", *n);
-		if (access(path, R_OK) != 0) {
-			print_message("%s not found: run from the source tree or set SRCDIR\n", path);
-			skip();
-		}
-		if (rt_result_read(path, &res, &cause))
+		snprintf(rel, sizeof(rel), "tests/data/results/%s", *n);
+		data_file(path, sizeof(path), rel);
+		if (rt_result_read(path, &known, &res, &cause))
 			fail_msg("%s", cause);
 		assert_int_equal(rt_file_read(path, 1 << 20, &text, NULL), 0);
 		if (strstr(*n, "-v1")) {
@@ -807,6 +826,90 @@ static void test_example_files(void **state)
 	}
 }
 
+/*
+ * A golden file: tests/data/json/result-input.json (one line, keys in no
+ * particular order, every kind of escape, reals that need 15, 16 and 17
+ * digits, a denormal, -0.0, nested and empty containers, long arrays) read
+ * and written gives exactly result-golden.json, which the printer of
+ * rtlab 0.1 (before rt_json) wrote. A change to the printer that moves a
+ * byte fails here.
+ */
+static void test_printer_golden(void **state)
+{
+	char in[512], gold[512], *golden = NULL, *out, *cause = NULL;
+	struct rt_result *res = NULL;
+
+	(void)state;
+	data_file(in, sizeof(in), "tests/data/json/result-input.json");
+	data_file(gold, sizeof(gold), "tests/data/json/result-golden.json");
+	if (rt_result_read(in, &known, &res, &cause))
+		fail_msg("%s", cause);
+	assert_int_equal(rt_file_read(gold, 1 << 20, &golden, NULL), 0);
+	out = rt_result_to_string(res, NULL);
+	assert_non_null(out);
+	assert_string_equal(out, golden);
+	free(out);
+	free(golden);
+	rt_result_free(res);
+}
+
+/*
+ * Core knows no lab: the list comes from the caller. With it, a lab not in
+ * it is refused; without it (the writer, rt_result_new(), a NULL opts),
+ * only the name's syntax is checked.
+ */
+static void test_lab_list(void **state)
+{
+	static const char *const none[] = { NULL };
+	const struct rt_result_opts empty = { none }, no_list = { NULL };
+	struct rt_result *res = rt_result_new("warp-drive", "simulation", &test_env), *back = NULL;
+	char *text, *cause = NULL;
+
+	(void)state;
+	assert_non_null(res);
+	text = rt_result_to_string(res, &cause);
+	if (!text)
+		fail_msg("%s", cause);
+	/* Refused with each list, accepted without one. */
+	for (int i = 0; i < 4; i++) {
+		static const char *const why[] = {
+			"w.json: lab: unknown lab \"warp-drive\" (known: latency, ftrace, "
+			"hypervisor, fcse, nop, cookie)",
+			"w.json: lab: unknown lab \"warp-drive\" (known: )", NULL, NULL,
+		};
+		const struct rt_result_opts *opts[] = { &known, &empty, NULL, &no_list };
+		int ret = rt_result_parse(text, strlen(text), "w.json", opts[i], &back, &cause);
+
+		if (why[i]) {
+			assert_int_equal(ret, -EINVAL);
+			assert_string_equal(cause, why[i]);
+		} else {
+			assert_int_equal(ret, 0);
+			assert_string_equal(rt_result_lab(back), "warp-drive");
+		}
+		rt_result_free(back);
+		back = NULL;
+		free(cause);
+		cause = NULL;
+	}
+	free(text);
+
+	/* Without a list, the syntax: [a-z][a-z0-9-]* (longer than 64 bytes is refused before). */
+	for (const char *const *bad = (const char *const[]){ "\"Warp\"", "\"9lives\"",
+		"\"warp_drive\"", "\"-x\"", "\"w\u00e9\"", "\"a b\"", NULL }; *bad; bad++) {
+		json_t *doc = json_deep_copy(rt_result_json(res));
+
+		set_at(doc, "lab", *bad);
+		assert_int_equal(rt_result_validate(doc, NULL, &cause), -EINVAL);
+		assert_string_equal(cause, "lab: a lab name must be [a-z][a-z0-9-]* (at most 64 "
+				    "bytes)");
+		free(cause);
+		cause = NULL;
+		json_decref(doc);
+	}
+	rt_result_free(res);
+}
+
 /* ---- rtlab.result/2: reading /1, views, integrity, overflow buckets ---------- */
 
 /* An rtlab.result/1 document is read, converted, and written back as /2. */
@@ -823,7 +926,7 @@ static void test_v1_documents(void **state)
 	set_at(doc, "histograms/0/overflow_buckets", NULL);
 	text = json_dumps(doc, 0);
 	assert_non_null(text);
-	if (rt_result_parse(text, strlen(text), "old.json", &res, &cause))
+	if (rt_result_parse(text, strlen(text), "old.json", &known, &res, &cause))
 		fail_msg("%s", cause);
 	assert_int_equal(rt_result_version(res), 1);
 	assert_string_equal(json_string_value(json_object_get(rt_result_json(res), "schema")),
@@ -838,7 +941,8 @@ static void test_v1_documents(void **state)
 	/* A /1 document may not use what /2 added. */
 	set_at(doc, "histograms/0/overflow_buckets", "[[8, 9, 1], [12, 16, 1]]");
 	text = json_dumps(doc, 0);
-	assert_int_equal(rt_result_parse(text, strlen(text), "old.json", &res, &cause), -EINVAL);
+	assert_int_equal(rt_result_parse(text, strlen(text), "old.json", &known, &res, &cause),
+			 -EINVAL);
 	assert_string_equal(cause, "old.json: histograms[0].overflow_buckets: unknown field");
 	free(cause);
 	free(text);
@@ -913,6 +1017,52 @@ static void test_views_and_integrity(void **state)
  * from, overflow region included; without overflow buckets (a /1
  * document), a percentile among the overflows is "beyond" the bound.
  */
+/*
+ * rt_result_put_percentiles(): the layout the latency lab's scenarios have
+ * and the HTML report reads, exactly; nothing for an empty histogram.
+ */
+static void test_put_percentiles(void **state)
+{
+	struct rt_hist *h = rt_hist_new(100, 4), *empty = rt_hist_new(100, 4);
+	json_t *obj = json_object(), *none = json_object(), *p99;
+	char *text;
+
+	(void)state;
+	assert_non_null(h);
+	assert_non_null(empty);
+	for (unsigned int i = 0; i < 1000; i++) {
+		struct rt_sample smp = { .seq = i, .latency_ns = (int64_t)(i % 10) * 1000 + 500 };
+
+		if (i == 999)
+			smp.latency_ns = 250000;	/* one beyond the 1 us buckets */
+		rt_hist_add(h, &smp);
+	}
+	assert_int_equal(rt_result_put_percentiles(obj, h), 0);
+	text = json_dumps(obj, JSON_SORT_KEYS | JSON_COMPACT);
+	assert_string_equal(text, "{\"p99_resolution_us\":1,\"p99_us\":10,\"percentiles\":{"
+			    "\"p50\":{\"meaningful\":true,\"needed_count\":20,\"resolution_us\":1,"
+			    "\"value_us\":5},"
+			    "\"p90\":{\"meaningful\":true,\"needed_count\":100,\"resolution_us\":1,"
+			    "\"value_us\":9},"
+			    "\"p99\":{\"meaningful\":true,\"needed_count\":1000,"
+			    "\"resolution_us\":1,\"value_us\":10},"
+			    "\"p99.9\":{\"meaningful\":false,\"needed_count\":10000,"
+			    "\"resolution_us\":1,\"value_us\":10},"
+			    "\"p99.99\":{\"meaningful\":false,\"needed_count\":100000,"
+			    "\"resolution_us\":3,\"value_us\":251}}}");	/* a log bucket */
+	free(text);
+	p99 = json_object_get(json_object_get(obj, "percentiles"), "p99");
+	assert_true(json_equal(json_object_get(p99, "value_us"), json_object_get(obj, "p99_us")));
+
+	assert_int_equal(rt_result_put_percentiles(none, empty), 0);
+	assert_int_equal(json_object_size(none), 1);
+	assert_int_equal(json_object_size(json_object_get(none, "percentiles")), 0);
+	json_decref(obj);
+	json_decref(none);
+	rt_hist_free(h);
+	rt_hist_free(empty);
+}
+
 static void test_hist_percentile(void **state)
 {
 	static const unsigned int qs[] = { 1, 500000, 900000, 990000, 995000, 999000, 999900,
@@ -993,9 +1143,12 @@ int main(void)
 		cmocka_unit_test(test_syntax_error_position),
 		cmocka_unit_test_setup_teardown(test_oversize, setup, teardown),
 		cmocka_unit_test(test_example_files),
+		cmocka_unit_test(test_printer_golden),
+		cmocka_unit_test(test_lab_list),
 		cmocka_unit_test(test_v1_documents),
 		cmocka_unit_test(test_views_and_integrity),
 		cmocka_unit_test(test_hist_percentile),
+		cmocka_unit_test(test_put_percentiles),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
