@@ -59,7 +59,8 @@ check "the agreement figure is recorded" \
 	[ "$(json_get "$doc" '"count_ratio" in d["extra"]["agreement"] and "agreement_p50_diff_us" in d["summary"]')" = True ]
 check "the cross-check says why it ran or not" \
 	[ "$(json_get "$doc" 'all("ran" in d["extra"]["cross_check"][k] for k in ("trace_cmd","rtla"))')" = True ]
-check "the text shows both views" grep -q "^events (sched_waking" "$tmp/out"
+check "the text shows both views of the wake-ups" \
+	bash -c "grep -q '^  probe (clock_nanosleep) ' '$tmp/out' && grep -q '^  events (sched_waking -> sched_switch) ' '$tmp/out'"
 
 # ---- tracer mode -----------------------------------------------------------------
 if grep -qw irqsoff "$T/available_tracers"; then

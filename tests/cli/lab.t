@@ -48,8 +48,8 @@ check "lab list shows planned labs as not available" \
 	grep -qE '^hypervisor +planned .*not available yet' "$tmp/out"
 run lab list --json
 check "lab list --json exits 0" [ "$rc" -eq 0 ]
-check "lab list --json: latency ready, six labs" \
-	[ "$(json_get "$tmp/out" '[l["state"] for l in d["labs"] if l["name"]=="latency"][0], len(d["labs"])')" = "('ready', 6)" ]
+check "lab list --json: latency ready, seven labs" \
+	[ "$(json_get "$tmp/out" '[l["state"] for l in d["labs"] if l["name"]=="latency"][0], len(d["labs"])')" = "('ready', 7)" ]
 
 # ---- usage errors and planned labs -----------------------------------------------
 for args in "lab" "lab frob" "lab run" "lab run nosuch" "lab run latency --bogus" \

@@ -528,7 +528,8 @@ static void test_registry(void **state)
 	assert_null(l->questions[3]);
 	assert_ptr_equal(l->views, lab_ftrace.views);
 	assert_non_null(l->views);
-	assert_non_null(l->text);
+	assert_non_null(l->scenario);
+	assert_string_equal(l->scenario(0)->name, "events");
 }
 
 int main(void)
