@@ -4,7 +4,8 @@
  * it replays undo journals left behind by rtlab processes that were killed,
  * so the host is back in the state the learner had before any lab ran. It
  * also hands the doctor the VM code's Linux-guest proof of KVM (the doctor
- * cannot include rtlab/vm/, which uses it).
+ * cannot include rtlab/vm/, which uses it), and lesson/ the list of labs
+ * that lessons may name (lesson/ cannot include rtlab/labs/, which uses it).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -18,6 +19,8 @@
 #include "core/rt_log.h"
 #include "core/rt_version.h"
 #include "doctor/doctor.h"
+#include "labs/lab.h"
+#include "lesson/lesson_labs.h"
 #include "ui/ui.h"
 #include "vm/vm_kvm.h"
 
@@ -33,12 +36,22 @@ static void recover_stale_journals(void)
 	}
 }
 
+/* lesson_lab_lookup_fn over the lab registry. */
+static bool main_lab_lookup(const char *name, bool *planned)
+{
+	const struct lab_ops *lab = lab_find(name);
+
+	*planned = lab && lab->state == LAB_STATE_PLANNED;
+	return lab != NULL;
+}
+
 int main(int argc, char **argv)
 {
 	const struct cli_cmd *cmd;
 
 	setlocale(LC_ALL, "");
 	doctor_kvm_set_boot_probe(vm_kvm_doctor_probe);
+	lesson_labs_set(main_lab_lookup);
 	if (getenv("RTLAB_DEBUG"))
 		rt_log_set_level(RT_LOG_DEBUG);
 

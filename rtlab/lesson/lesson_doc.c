@@ -84,7 +84,8 @@ static int add_problem_msg(struct parse_ctx *pc, unsigned int line, char *msg)
 {
 	struct lesson_doc *doc = pc->doc;
 
-	if (lesson_grow(&doc->problems, &pc->cap_problems, doc->nproblems, sizeof(*doc->problems))) {
+	if (lesson_grow(&doc->problems, &pc->cap_problems, doc->nproblems,
+			sizeof(*doc->problems))) {
 		free(msg);
 		return -ENOMEM;
 	}
@@ -248,14 +249,15 @@ static int add_heading(struct parse_ctx *pc, cmark_node *node, unsigned int line
 	}
 	if (!n || *s != '#')
 		return lesson_problem_add(doc, &pc->cap_problems, line,
-				   "setext heading: write it as '%.*s text'", (int)level, "######");
+					  "setext heading: write it as '%.*s text'", (int)level,
+					  "######");
 	if (level == 1 && line == 1 && !doc->title) {
 		doc->title = strdup(doc->toc[doc->ntoc - 1].text);
 		if (!doc->title)
 			return -ENOMEM;
 	} else if (level == 1) {
-		return lesson_problem_add(doc, &pc->cap_problems, line,
-				   "only the title on the first line may be a level-1 heading");
+		return lesson_problem_add(doc, &pc->cap_problems, line, "only the title on the "
+					  "first line may be a level-1 heading");
 	}
 	return 0;
 }
@@ -268,8 +270,8 @@ static int add_quiz(struct parse_ctx *pc, cmark_node *node, unsigned int line)
 	int ret;
 
 	if (cmark_node_get_type(cmark_node_parent(node)) != CMARK_NODE_DOCUMENT) {
-		ret = lesson_problem_add(doc, &pc->cap_problems, line,
-				  "quiz block must be at the top level, not in a list or quote");
+		ret = lesson_problem_add(doc, &pc->cap_problems, line, "quiz block must be at the "
+					 "top level, not in a list or quote");
 		if (ret)
 			return ret;
 	}
@@ -282,8 +284,8 @@ static int add_quiz(struct parse_ctx *pc, cmark_node *node, unsigned int line)
 	for (size_t i = 0; i < doc->nquizzes; i++) {
 		if (!strcmp(doc->quizzes[i]->id, q->id)) {
 			ret = lesson_problem_add(doc, &pc->cap_problems, line,
-					  "quiz id '%s' already used on line %u", q->id,
-					  doc->quizzes[i]->line);
+						 "quiz id '%s' already used on line %u", q->id,
+						 doc->quizzes[i]->line);
 			quiz_free(q);
 			return ret;
 		}
@@ -354,13 +356,13 @@ static int visit(struct parse_ctx *pc, cmark_node *node)
 			src_line(pc, l, &s, &n);
 			if (is_table_row(s, n))
 				return lesson_problem_add(doc, &pc->cap_problems, l,
-						   "tables are not supported: use a list");
+							  "tables are not supported: use a list");
 		}
 		return 0;
 	case CMARK_NODE_CODE_BLOCK:
 		if (!is_fenced(pc, node, line))
 			return lesson_problem_add(doc, &pc->cap_problems, line,
-					   "indented code block: use a ``` fenced block");
+						  "indented code block: use a ``` fenced block");
 		/* Tag fenced blocks so the layout knows where the code starts. */
 		cmark_node_set_user_data(node, (void *)(uintptr_t)1);
 		if (!strcmp(lesson_info_word(node, info, sizeof(info)), "quiz")) {
@@ -372,10 +374,10 @@ static int visit(struct parse_ctx *pc, cmark_node *node)
 		return lesson_problem_add(doc, &pc->cap_problems, line, "raw HTML is not allowed");
 	case CMARK_NODE_HTML_INLINE:
 		return lesson_problem_add(doc, &pc->cap_problems, lesson_inline_line(node),
-				   "raw HTML is not allowed");
+					  "raw HTML is not allowed");
 	case CMARK_NODE_IMAGE:
 		ret = lesson_problem_add(doc, &pc->cap_problems, lesson_inline_line(node),
-				  "images are not supported");
+					 "images are not supported");
 		return ret ? ret : lesson_link_add(pc, node);
 	case CMARK_NODE_LINK:
 		return lesson_link_add(pc, node);
@@ -502,8 +504,8 @@ static int prune_deep(struct parse_ctx *pc)
 		cmark_iter_reset(it, repl, node_is_leaf(repl) ? CMARK_EVENT_ENTER :
 				 CMARK_EVENT_EXIT);
 		ret = lesson_problem_add(pc->doc, &pc->cap_problems, line, "nesting deeper than %u "
-				  "levels (block quotes, lists, emphasis, links); shown as plain text",
-				  LESSON_MAX_NESTING);
+					 "levels (block quotes, lists, emphasis, links); shown as "
+					 "plain text", LESSON_MAX_NESTING);
 	}
 	cmark_iter_free(it);
 	return ret;
@@ -564,7 +566,7 @@ int lesson_doc_parse(const char *text, size_t len, const char *name, struct less
 
 	if (!doc->title) {
 		ret = lesson_problem_add(doc, &pc.cap_problems, 1,
-				  "the first line must be the title, '# Title'");
+					 "the first line must be the title, '# Title'");
 		if (ret)
 			goto out_err;
 		doc->title = strdup(doc->name);

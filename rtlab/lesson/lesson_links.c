@@ -3,7 +3,7 @@
  * link is sorted by its destination (rtlab:lab/<name>, rtlab:lesson/NN,
  * rtlab:glossary#term, http(s), anything else), given a reference number
  * (equal destinations share one) and a label for the references list.
- * Lab names are checked at once (lab_find()); lessons and glossary
+ * Lab names are checked at once (lesson_labs_find()); lessons and glossary
  * terms need the lessons directory, so lesson_doc_resolve() looks them up
  * afterwards.
  */
@@ -22,7 +22,7 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_file.h"
-#include "labs/lab.h"
+#include "lesson/lesson_labs.h"
 #include "lesson_doc-int.h"
 
 static char *link_label(const struct lesson_link *l, const char *title)
@@ -99,23 +99,27 @@ int lesson_link_add(struct parse_ctx *pc, cmark_node *node)
 	doc->nlinks++;
 
 	if (!strncmp(url, "rtlab:lab/", 10)) {
-		const struct lab_ops *lab;
+		int known;
 
 		rest = url + 10;
 		l->kind = LESSON_LINK_LAB;
-		lab = lab_find(rest);
-		l->resolved = lab != NULL;
-		l->planned = lab && lab->state == LAB_STATE_PLANNED;
-		if (!lab)
-			ret = lesson_problem_add(doc, &pc->cap_problems, line, "unknown lab '%s' in link",
-					  rest);
+		known = lesson_labs_find(rest, &l->planned);
+		l->resolved = known == 0;
+		if (known == -ENOENT)
+			ret = lesson_problem_add(doc, &pc->cap_problems, line,
+						 "unknown lab '%s' in link", rest);
+		else if (known)
+			ret = lesson_problem_add(doc, &pc->cap_problems, line,
+						 "lab '%s' in link not checked: no list of labs "
+						 "was given (lesson_labs_set())", rest);
 	} else if (!strncmp(url, "rtlab:lesson/", 13)) {
 		rest = url + 13;
 		l->kind = LESSON_LINK_LESSON;
 		if (!all_digits(rest, 2)) {
 			l->kind = LESSON_LINK_BAD;
 			ret = lesson_problem_add(doc, &pc->cap_problems, line,
-					  "lesson link '%s' must be rtlab:lesson/NN (two digits)", url);
+						 "lesson link '%s' must be rtlab:lesson/NN (two "
+						 "digits)", url);
 		}
 	} else if (!strncmp(url, "rtlab:glossary#", 15) && url[15]) {
 		rest = url + 15;
@@ -123,9 +127,8 @@ int lesson_link_add(struct parse_ctx *pc, cmark_node *node)
 	} else if (!strncmp(url, "rtlab:", 6)) {
 		rest = url;
 		l->kind = LESSON_LINK_BAD;
-		ret = lesson_problem_add(doc, &pc->cap_problems, line,
-				  "unknown rtlab: link '%s' (lab/<name>, lesson/NN or glossary#term)",
-				  url);
+		ret = lesson_problem_add(doc, &pc->cap_problems, line, "unknown rtlab: link '%s' "
+					 "(lab/<name>, lesson/NN or glossary#term)", url);
 	} else if ((!strncmp(url, "https://", 8) && url[8]) ||
 		   (!strncmp(url, "http://", 7) && url[7])) {
 		rest = url;
@@ -134,8 +137,8 @@ int lesson_link_add(struct parse_ctx *pc, cmark_node *node)
 	} else {
 		rest = url;
 		l->kind = LESSON_LINK_BAD;
-		ret = lesson_problem_add(doc, &pc->cap_problems, line,
-				  "link '%s' is neither an rtlab: link nor an http(s) URL", url);
+		ret = lesson_problem_add(doc, &pc->cap_problems, line, "link '%s' is neither an "
+					 "rtlab: link nor an http(s) URL", url);
 	}
 	if (ret)
 		return ret;
@@ -243,7 +246,8 @@ static int scan_lessons(const char *dir, struct known_lesson **out, size_t *coun
 		if (l < 7 || !isdigit((unsigned char)nm[0]) || !isdigit((unsigned char)nm[1]) ||
 		    nm[2] != '-' || strcmp(nm + l - 3, ".md"))
 			continue;
-		if (lesson_grow(&kl, &cap, n, sizeof(*kl)) || asprintf(&path, "%s/%s", dir, nm) < 0) {
+		if (lesson_grow(&kl, &cap, n, sizeof(*kl)) ||
+		    asprintf(&path, "%s/%s", dir, nm) < 0) {
 			closedir(d);
 			free_lessons(kl, n);
 			return -ENOMEM;
@@ -355,8 +359,9 @@ int lesson_doc_resolve(struct lesson_doc *doc, const char *dir)
 				}
 			}
 			if (!l->resolved)
-				ret = lesson_problem_add(doc, &cap, l->line, "no lesson %s for link '%s'",
-						  l->target, l->url);
+				ret = lesson_problem_add(doc, &cap, l->line,
+							 "no lesson %s for link '%s'", l->target,
+							 l->url);
 		} else if (l->kind == LESSON_LINK_GLOSSARY) {
 			want = anchor_of(l->target);
 			if (!want) {
@@ -371,9 +376,8 @@ int lesson_doc_resolve(struct lesson_doc *doc, const char *dir)
 			}
 			free(want);
 			if (!l->resolved)
-				ret = lesson_problem_add(doc, &cap, l->line,
-						  "glossary term '%s' not found in glossary.md",
-						  l->target);
+				ret = lesson_problem_add(doc, &cap, l->line, "glossary term '%s' "
+							 "not found in glossary.md", l->target);
 		} else {
 			continue;
 		}

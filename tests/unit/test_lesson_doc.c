@@ -23,6 +23,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_utf8.h"
 #include "lesson/lesson_doc.h"
+#include "lesson_labs_fixture.h"
 
 static const unsigned int widths[] = { 20, 40, 80, 132 };
 
@@ -882,6 +883,7 @@ int main(void)
 		cmocka_unit_test(test_deep_nesting),
 	};
 
+	fixture_lesson_labs_init();
 	if (!setlocale(LC_ALL, "C.UTF-8"))
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);
