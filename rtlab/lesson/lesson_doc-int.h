@@ -28,6 +28,13 @@ struct parse_ctx {
 	size_t cap_toc, cap_quiz, cap_links, cap_problems;
 };
 
+/*
+ * lesson_doc_load() without lesson_doc_resolve(): for callers that want the
+ * quizzes, not the links (a lesson's links are looked up in its whole
+ * directory). Same errors as lesson_doc_load().
+ */
+int lesson_doc_read(const char *path, struct lesson_doc **out, char **cause);
+
 /* Make room for element @n of the array *@arrp (capacity *@cap). 0 or -ENOMEM. */
 int lesson_grow(void *arrp, size_t *cap, size_t n, size_t elsz);
 

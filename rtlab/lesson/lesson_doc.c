@@ -587,9 +587,9 @@ out_err:
 	return rt_err(cause, ret, "%s: out of memory while parsing", name ? name : "lesson");
 }
 
-int lesson_doc_load(const char *path, struct lesson_doc **out, char **cause)
+int lesson_doc_read(const char *path, struct lesson_doc **out, char **cause)
 {
-	char *data = NULL, *dir = NULL, *slash;
+	char *data = NULL;
 	size_t len;
 	int ret;
 
@@ -605,8 +605,18 @@ int lesson_doc_load(const char *path, struct lesson_doc **out, char **cause)
 	if (ret)
 		return ret;
 	ret = lesson_doc_parse(data, len, path, out, cause);
+	free(data);
+	return ret;
+}
+
+int lesson_doc_load(const char *path, struct lesson_doc **out, char **cause)
+{
+	char *dir = NULL, *slash;
+	int ret;
+
+	ret = lesson_doc_read(path, out, cause);
 	if (ret)
-		goto out_free;
+		return ret;
 	dir = strdup(path);
 	if (!dir) {
 		ret = -ENOMEM;
@@ -619,17 +629,13 @@ int lesson_doc_load(const char *path, struct lesson_doc **out, char **cause)
 	if (ret)
 		goto out_doc;
 	free(dir);
-	free(data);
 	return 0;
 
 out_doc:
 	lesson_doc_free(*out);
 	*out = NULL;
-	rt_err(cause, ret, "%s: out of memory", path);
-out_free:
 	free(dir);
-	free(data);
-	return ret;
+	return rt_err(cause, ret, "%s: out of memory", path);
 }
 
 void lesson_doc_free(struct lesson_doc *doc)
