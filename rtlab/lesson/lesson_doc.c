@@ -27,6 +27,8 @@
 #include "core/rt_file.h"
 #include "lesson_doc-int.h"
 
+/* ---- Small helpers ----------------------------------------------------- */
+
 int lesson_grow(void *arrp, size_t *cap, size_t n, size_t elsz)
 {
 	void **arr = arrp;
@@ -50,7 +52,6 @@ char *lesson_strdup(const char *s)
 }
 
 /* ---- Document model ---------------------------------------------------- */
-
 
 int lesson_problem_add(struct lesson_doc *doc, size_t *cap, unsigned int line, const char *fmt,
 		       ...)

@@ -25,6 +25,8 @@
 #include "lesson/lesson_labs.h"
 #include "lesson_doc-int.h"
 
+/* ---- Classifying links ------------------------------------------------- */
+
 static char *link_label(const struct lesson_link *l, const char *title)
 {
 	struct rt_buf b = RT_BUF_INIT;
@@ -399,7 +401,6 @@ out:
 	free(texts);
 	return ret;
 }
-
 
 unsigned int lesson_doc_anchor_line(const struct lesson_doc *doc, const char *anchor)
 {
