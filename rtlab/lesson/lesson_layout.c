@@ -34,6 +34,13 @@ struct piece {
 	unsigned int link;
 };
 
+/* Pieces in a row: the line being filled, or the word being gathered. */
+struct pieces {
+	struct piece *p;	/* owned */
+	size_t n, cap;
+	unsigned int cols;	/* of all of them */
+};
+
 /* Styled text of one leaf block, before wrapping. */
 struct run {
 	size_t off, n;		/* into inl.text */
@@ -70,9 +77,7 @@ struct lay_ctx {
 	unsigned int style;	/* or-ed into content (QUOTE) */
 	unsigned int src;	/* source line of the block being laid out */
 	bool gap;		/* a blank line is due before the next block */
-	struct piece *pcs;	/* the line being filled */
-	size_t npcs, cap_pcs;
-	unsigned int pcols;
+	struct pieces line;	/* the line being filled */
 };
 
 static void line_fini(struct lesson_line *l)
@@ -252,40 +257,41 @@ static int emit_pieces(struct lay_ctx *c, enum lesson_line_kind kind, unsigned i
 	l->heading = heading;
 	l->quiz = quiz;
 	ret = add_prefix(c, l, &cap, false);
-	for (size_t i = 0; i < c->npcs && !ret; i++) {
-		struct piece *p = &c->pcs[i];
+	for (size_t i = 0; i < c->line.n && !ret; i++) {
+		struct piece *p = &c->line.p[i];
 
 		ret = line_add(l, &cap, p->s, p->n, p->cols, p->style, p->link,
 			       LESSON_SPAN_TEXT);
 	}
-	c->npcs = 0;
-	c->pcols = 0;
+	c->line.n = 0;
+	c->line.cols = 0;
 	return ret;
 }
 
-static int push_piece(struct lay_ctx *c, const char *s, size_t n, unsigned int cols,
+/* Append a piece to @ps, merged into the last one when it continues it. */
+static int pieces_add(struct pieces *ps, const char *s, size_t n, unsigned int cols,
 		      unsigned int style, unsigned int link)
 {
 	struct piece *p;
 
-	if (c->npcs) {
-		p = &c->pcs[c->npcs - 1];
+	if (ps->n) {
+		p = &ps->p[ps->n - 1];
 		if (p->s + p->n == s && p->style == style && p->link == link) {
 			p->n += n;
 			p->cols += cols;
-			c->pcols += cols;
+			ps->cols += cols;
 			return 0;
 		}
 	}
-	if (lesson_grow(&c->pcs, &c->cap_pcs, c->npcs, sizeof(*c->pcs)))
+	if (lesson_grow(&ps->p, &ps->cap, ps->n, sizeof(*ps->p)))
 		return -ENOMEM;
-	p = &c->pcs[c->npcs++];
+	p = &ps->p[ps->n++];
 	p->s = s;
 	p->n = n;
 	p->cols = cols;
 	p->style = style;
 	p->link = link;
-	c->pcols += cols;
+	ps->cols += cols;
 	return 0;
 }
 
@@ -295,9 +301,7 @@ struct wrap {
 	unsigned int heading;
 	int quiz;
 	unsigned int avail;
-	struct piece *word;	/* the word being gathered */
-	size_t nword, cap_word;
-	unsigned int wcols;
+	struct pieces word;	/* the word being gathered */
 };
 
 /* Put the gathered word on the current line, a new line, or split it. */
@@ -306,22 +310,22 @@ static int flush_word(struct wrap *w)
 	struct lay_ctx *c = w->c;
 	int ret = 0;
 
-	if (!w->nword)
+	if (!w->word.n)
 		return 0;
-	if (c->npcs && c->pcols + 1 + w->wcols <= w->avail) {
-		struct piece *last = &c->pcs[c->npcs - 1];
-		unsigned int st = last->style & w->word[0].style;
-		unsigned int lk = last->link == w->word[0].link ? last->link : 0;
+	if (c->line.n && c->line.cols + 1 + w->word.cols <= w->avail) {
+		struct piece *last = &c->line.p[c->line.n - 1];
+		unsigned int st = last->style & w->word.p[0].style;
+		unsigned int lk = last->link == w->word.p[0].link ? last->link : 0;
 
-		ret = push_piece(c, " ", 1, 1, st, lk);
-	} else if (c->npcs) {
+		ret = pieces_add(&c->line, " ", 1, 1, st, lk);
+	} else if (c->line.n) {
 		ret = emit_pieces(c, w->kind, w->heading, w->quiz);
 	}
-	for (size_t i = 0; i < w->nword && !ret; i++) {
-		struct piece *p = &w->word[i];
+	for (size_t i = 0; i < w->word.n && !ret; i++) {
+		struct piece *p = &w->word.p[i];
 
-		if (c->pcols + p->cols <= w->avail) {
-			ret = push_piece(c, p->s, p->n, p->cols, p->style, p->link);
+		if (c->line.cols + p->cols <= w->avail) {
+			ret = pieces_add(&c->line, p->s, p->n, p->cols, p->style, p->link);
 			continue;
 		}
 		/* Too wide: split between characters. */
@@ -329,42 +333,16 @@ static int flush_word(struct wrap *w)
 			struct rt_utf8_char ch;
 
 			rt_utf8_next(p->s + k, p->n - k, &ch);
-			if (c->pcols + ch.cols > w->avail && c->npcs)
+			if (c->line.cols + ch.cols > w->avail && c->line.n)
 				ret = emit_pieces(c, w->kind, w->heading, w->quiz);
 			if (!ret)
-				ret = push_piece(c, p->s + k, ch.len, ch.cols, p->style, p->link);
+				ret = pieces_add(&c->line, p->s + k, ch.len, ch.cols, p->style, p->link);
 			k += ch.len;
 		}
 	}
-	w->nword = 0;
-	w->wcols = 0;
+	w->word.n = 0;
+	w->word.cols = 0;
 	return ret;
-}
-
-static int word_add(struct wrap *w, const char *s, size_t n, unsigned int cols,
-		    unsigned int style, unsigned int link)
-{
-	struct piece *p;
-
-	if (w->nword) {
-		p = &w->word[w->nword - 1];
-		if (p->s + p->n == s && p->style == style && p->link == link) {
-			p->n += n;
-			p->cols += cols;
-			w->wcols += cols;
-			return 0;
-		}
-	}
-	if (lesson_grow(&w->word, &w->cap_word, w->nword, sizeof(*w->word)))
-		return -ENOMEM;
-	p = &w->word[w->nword++];
-	p->s = s;
-	p->n = n;
-	p->cols = cols;
-	p->style = style;
-	p->link = link;
-	w->wcols += cols;
-	return 0;
 }
 
 /* Fill the runs of @in into lines of the room left by the prefix. */
@@ -376,14 +354,14 @@ static int wrap_runs(struct lay_ctx *c, const struct inl *in, enum lesson_line_k
 	int ret = 0;
 
 	w.avail = room(c);
-	c->npcs = 0;
-	c->pcols = 0;
+	c->line.n = 0;
+	c->line.cols = 0;
 	for (size_t r = 0; r < in->nruns && !ret; r++) {
 		const struct run *run = &in->runs[r];
 
 		if (run->brk) {
 			ret = flush_word(&w);
-			if (!ret && c->npcs)
+			if (!ret && c->line.n)
 				ret = emit_pieces(c, kind, heading, quiz);
 			continue;
 		}
@@ -397,15 +375,15 @@ static int wrap_runs(struct lay_ctx *c, const struct inl *in, enum lesson_line_k
 				continue;
 			}
 			rt_utf8_next(s, run->n - k, &ch);
-			ret = word_add(&w, s, ch.len, ch.cols, run->style | c->style, run->link);
+			ret = pieces_add(&w.word, s, ch.len, ch.cols, run->style | c->style, run->link);
 			k += ch.len;
 		}
 	}
 	if (!ret)
 		ret = flush_word(&w);
-	if (!ret && c->npcs)
+	if (!ret && c->line.n)
 		ret = emit_pieces(c, kind, heading, quiz);
-	free(w.word);
+	free(w.word.p);
 	return ret;
 }
 
@@ -777,10 +755,10 @@ static int layout_rule(struct lay_ctx *c)
 	unsigned int n = room(c);
 	int ret = 0;
 
-	c->npcs = 0;
-	c->pcols = 0;
+	c->line.n = 0;
+	c->line.cols = 0;
 	for (unsigned int i = 0; i < n && !ret; i++)
-		ret = push_piece(c, "─", strlen("─"), 1, LESSON_STYLE_DIM | c->style, 0);
+		ret = pieces_add(&c->line, "─", strlen("─"), 1, LESSON_STYLE_DIM | c->style, 0);
 	return ret ? ret : emit_pieces(c, LESSON_LINE_RULE, 0, -1);
 }
 
@@ -839,7 +817,7 @@ static int layout_list(struct lay_ctx *c, cmark_node *node)
 		c->list_depth++;
 		c->gap = false;
 		if (!cmark_node_first_child(it)) {
-			c->npcs = 0;
+			c->line.n = 0;
 			ret = emit_pieces(c, LESSON_LINE_TEXT, 0, -1);
 		}
 		for (cmark_node *ch = cmark_node_first_child(it); ch && !ret;
@@ -1004,7 +982,7 @@ int lesson_doc_layout(const struct lesson_doc *doc, unsigned int width,
 	ret = layout_blocks(&c, doc->root);
 	if (!ret)
 		ret = layout_references(&c);
-	free(c.pcs);
+	free(c.line.p);
 	if (ret) {
 		lesson_layout_free(c.lay);
 		return ret;
