@@ -2,9 +2,9 @@
  * main: the rtlab binary. With no arguments it opens the ncurses UI;
  * otherwise it dispatches to a subcommand from the CLI table. Before either,
  * it replays undo journals left behind by rtlab processes that were killed,
- * so the host is back in the state the learner had before any lab ran. It
- * also hands the doctor the VM code's Linux-guest proof of KVM (the doctor
- * cannot include rtlab/vm/, which uses it).
+ * so the host is back in the state the learner had before any lab ran.
+ * rtlab_init() first tells the lower layers of the library what only the
+ * upper ones know (run/run_init.c).
  */
 #include <errno.h>
 #include <getopt.h>

@@ -31,6 +31,7 @@
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
 #include "core/rt_progress.h"
+#include "core/rt_utf8.h"
 #include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
 #include "lesson/lesson_lint.h"
@@ -121,7 +122,7 @@ unsigned int cli_lesson_width(FILE *f)
 int cli_lesson_snippet(const char *md, unsigned int width, const char *first, const char *rest,
 		       struct rt_buf *out)
 {
-	unsigned int pw = lesson_text_cols(first, strlen(first));
+	unsigned int pw = rt_utf8_width(first, strlen(first));
 	struct lesson_layout *lay = NULL;
 	struct lesson_doc *doc = NULL;
 	struct rt_buf text = RT_BUF_INIT;

@@ -26,9 +26,9 @@
 #include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_progress.h"
-#include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
 #include "lesson/lesson_progress.h"
+#include "lesson/lesson_quizzes.h"
 #include "lesson/quiz.h"
 
 struct report {
@@ -50,14 +50,6 @@ static json_t *raw(const struct rt_progress *p, const char *id, const char *key)
 	return json_is_object(o) ? o : NULL;
 }
 
-static const struct quiz *find_quiz(const struct lesson_doc *doc, const char *qid)
-{
-	for (size_t i = 0; doc && i < doc->nquizzes; i++)
-		if (!strcmp(doc->quizzes[i]->id, qid))
-			return doc->quizzes[i];
-	return NULL;
-}
-
 static const char *prediction_status(const struct rt_progress *p, const struct quiz *q)
 {
 	struct rt_progress_lab lab;
@@ -69,8 +61,9 @@ static const char *prediction_status(const struct rt_progress *p, const struct q
 	return "lab run; compare there";
 }
 
+/* @qs: the lesson's questions, NULL when it is not installed or could not be read. */
 static int lesson_report(struct report *r, const char *id, const struct lesson_entry *e,
-			 const struct lesson_doc *doc)
+			 const struct lesson_quizzes *qs)
 {
 	const struct rt_progress *p = r->p;
 	json_t *answers = raw(p, id, "quiz"), *preds = raw(p, id, "predictions"), *v;
@@ -80,19 +73,19 @@ static int lesson_report(struct report *r, const char *id, const struct lesson_e
 	const char *qid;
 	int ret = 0;
 
-	for (size_t i = 0; doc && i < doc->nquizzes; i++) {
-		const struct quiz *q = doc->quizzes[i];
+	if (qs) {
+		questions = (unsigned int)qs->count;
+		scored = qs->graded;
+	}
+	for (size_t i = 0; qs && i < qs->count; i++) {
+		const struct quiz *q = qs->quizzes[i];
 		struct rt_progress_quiz rq;
 		bool have = p && !rt_progress_quiz_get(p, id, q->id, &rq);
 
-		questions++;
 		answered += have;
-		if (q->kind != QUIZ_PREDICT) {
-			scored++;
-			right += have && rq.score >= 1;
-		}
+		right += have && q->kind != QUIZ_PREDICT && rq.score >= 1;
 	}
-	if (!doc)
+	if (!qs)
 		answered = (unsigned int)json_object_size(answers);
 
 	if (r->json) {
@@ -106,10 +99,10 @@ static int lesson_report(struct report *r, const char *id, const struct lesson_e
 			json_array_append_new(ja, json_pack(
 				"{s:s, s:s?, s:f, s:i, s:s?, s:b}", "question", qid,
 				"answer", rq.answer, "score", rq.score, "attempts", (int)rq.attempts,
-				"time", rq.time, "in_lesson", find_quiz(doc, qid) != NULL));
+				"time", rq.time, "in_lesson", lesson_quizzes_find(qs, qid) != NULL));
 		}
 		json_object_foreach(preds, qid, v) {
-			const struct quiz *q = find_quiz(doc, qid);
+			const struct quiz *q = lesson_quizzes_find(qs, qid);
 			struct rt_progress_prediction pr;
 
 			if (rt_progress_prediction_get(p, id, qid, &pr))
@@ -140,13 +133,13 @@ static int lesson_report(struct report *r, const char *id, const struct lesson_e
 	else if (!ret)
 		ret = rt_buf_printf(&r->text, "    read: %s, position: line %lu\n",
 				    read ? "yes" : "no", pos);
-	if (!ret && doc)
+	if (!ret && qs)
 		ret = rt_buf_printf(&r->text, "    quiz: %u of %u answered, %u of %u right\n",
 				    answered, questions, right, scored);
 	else if (!ret && answered)
 		ret = rt_buf_printf(&r->text, "    quiz: %u answered\n", answered);
 	json_object_foreach(preds, qid, v) {
-		const struct quiz *q = find_quiz(doc, qid);
+		const struct quiz *q = lesson_quizzes_find(qs, qid);
 		struct rt_progress_prediction pr;
 
 		if (ret || rt_progress_prediction_get(p, id, qid, &pr))
@@ -246,19 +239,23 @@ static int show_progress(bool json)
 	}
 	for (size_t i = 0; idx && i < idx->count && !ret; i++) {
 		const struct lesson_entry *e = &idx->entries[i];
-		struct lesson_doc *doc = NULL;
+		struct lesson_quizzes qs;
+		bool have = false;
 		char id[3];
 
 		if (e->glossary)
 			continue;
-		if (!e->problem && lesson_doc_load(e->path, &doc, &cause)) {
-			rt_log(RT_LOG_WARN, "%s", cause ? cause : e->path);
+		if (!e->problem) {
+			have = lesson_quizzes_load(e->path, &qs, &cause) == 0;
+			if (!have)
+				rt_log(RT_LOG_WARN, "%s", cause ? cause : e->path);
 			free(cause);
 			cause = NULL;
 		}
 		lesson_progress_id(e->number, id);
-		ret = lesson_report(&r, id, e, doc);
-		lesson_doc_free(doc);
+		ret = lesson_report(&r, id, e, have ? &qs : NULL);
+		if (have)
+			lesson_quizzes_fini(&qs);
 	}
 	if (!ret && p) {
 		x.r = &r;

@@ -1,5 +1,5 @@
 /*
- * rt_text: the UTF-8 is checked by hand (not with mbrtowc) so that the
+ * rt_text: the UTF-8 is decoded by rt_utf8 (not with mbrtowc) so that the
  * answer does not depend on the locale: the same bytes are escaped the same
  * way for a UTF-8 terminal, a C locale and a test. Overlong forms,
  * surrogates and code points above U+10FFFF are not valid UTF-8.
@@ -13,29 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Decode a valid multi-byte sequence at @u; returns its length, or 0 when invalid. */
-static size_t utf8_decode(const unsigned char *u, size_t n, unsigned int *cp)
-{
-	unsigned int c = u[0];
-	size_t len;
-
-	if (c < 0xc2 || c > 0xf4)
-		return 0;
-	len = c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-	if (len > n)
-		return 0;
-	c &= len == 2 ? 0x1f : len == 3 ? 0x0f : 0x07;
-	for (size_t k = 1; k < len; k++) {
-		if ((u[k] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (u[k] & 0x3fu);
-	}
-	if ((len == 3 && c < 0x800) || (len == 4 && (c < 0x10000 || c > 0x10ffff)) ||
-	    (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
+#include "core/rt_utf8.h"
 
 /* Invisible characters that change what a terminal draws around them. */
 static bool is_bidi_control(unsigned int cp)
@@ -48,6 +26,7 @@ size_t rt_text_char(const char *s, size_t n, unsigned int flags, char esc[RT_TEX
 {
 	const unsigned char *u = (const unsigned char *)s;
 	unsigned int c = u[0], dummy;
+	uint32_t u32;
 	size_t len;
 
 	if (!cp)
@@ -65,13 +44,15 @@ size_t rt_text_char(const char *s, size_t n, unsigned int flags, char esc[RT_TEX
 			snprintf(esc, RT_TEXT_ESC_MAX, "\\x%02x", c);
 		return 1;
 	}
-	len = utf8_decode(u, n, cp);
-	if (!len) {
+	len = rt_utf8_decode(s, n, &u32);
+	if (u32 == RT_UTF8_INVALID) {
 		snprintf(esc, RT_TEXT_ESC_MAX, "\\x%02x", c);
 		return 1;
 	}
-	if (*cp <= 0x9f || is_bidi_control(*cp))
-		snprintf(esc, RT_TEXT_ESC_MAX, "\\u%04x", *cp);
+	*cp = u32;
+	/* Both ranges are below U+FFFF: the mask only tells the compiler so. */
+	if (u32 <= 0x9f || is_bidi_control(u32))
+		snprintf(esc, RT_TEXT_ESC_MAX, "\\u%04x", (unsigned int)(u32 & 0xffff));
 	return len;
 }
 

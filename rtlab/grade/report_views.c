@@ -24,7 +24,7 @@
 #include "core/rt_err.h"
 #include "core/rt_result.h"
 #include "core/rt_text.h"
-#include "lesson/lesson_doc.h"
+#include "core/rt_utf8.h"
 #include "labs/lab.h"
 
 #define CELL_MAX 96		/* a text cell is cut here, with "..." */
@@ -152,7 +152,7 @@ static int cell_escaped(struct rt_buf *b, const char *s)
 
 static unsigned int cols_of(const struct rt_buf *b)
 {
-	unsigned int w = lesson_text_cols(rt_buf_str(b), b->len);
+	unsigned int w = rt_utf8_width(rt_buf_str(b), b->len);
 
 	return w < CELL_MAX ? w : CELL_MAX;
 }

@@ -12,13 +12,16 @@
  * lesson_doc_layout() turns the document into lines no wider than a given
  * number of display columns. Each line is a list of spans with style bits,
  * so the ncurses pager only maps styles to attributes and `--plain` only
- * concatenates text; neither wraps anything itself. This module never
- * prints and never touches a terminal.
+ * concatenates text; neither wraps anything itself. lesson_layout_search()
+ * and its companions find text in those lines. This module never prints and
+ * never touches a terminal.
  *
- * Column counting uses mbrtowc() and wcwidth() in a private C.UTF-8 locale
- * object (uselocale), so it does not depend on, or change, the caller's
- * locale. Characters wcwidth() calls unprintable (controls, invalid UTF-8)
- * are drawn as '?', so a lesson can never send escape sequences to a tty.
+ * The code is in four files: lesson_doc.c (parsing), lesson_links.c (links),
+ * lesson_layout.c (layout) and lesson_search.c (search), which share
+ * lesson_doc-int.h. Columns are counted by rt_utf8, as the front ends count
+ * them, whatever the locale. Characters rt_utf8 calls unprintable (controls,
+ * bidi overrides, invalid UTF-8) are drawn as '?', so a lesson can never send
+ * escape sequences to a tty.
  */
 #ifndef RTLAB_LESSON_LESSON_DOC_H
 #define RTLAB_LESSON_LESSON_DOC_H
@@ -138,12 +141,14 @@ void lesson_doc_free(struct lesson_doc *doc);
 size_t lesson_doc_word_count(const struct lesson_doc *doc);
 
 /**
- * lesson_text_cols - display columns of the UTF-8 text [@s, @s+@len)
+ * lesson_doc_anchor_line - where the heading with anchor @anchor starts
+ * @anchor: as in rtlab:glossary#<anchor>; compared the way
+ *          lesson_doc_resolve() compares glossary terms
  *
- * Counted as the layout counts them: wcwidth() per character, 1 for a
- * character drawn as '?'. Does not depend on the caller's locale.
+ * Looks at every heading of @doc, in order. Returns the source line of the
+ * first that matches, or 0 when none does.
  */
-unsigned int lesson_text_cols(const char *s, size_t len);
+unsigned int lesson_doc_anchor_line(const struct lesson_doc *doc, const char *anchor);
 
 /* ---- Layout ------------------------------------------------------------ */
 
@@ -247,6 +252,20 @@ size_t lesson_layout_find_source_line(const struct lesson_layout *lay, unsigned 
  */
 int lesson_layout_search(const struct lesson_layout *lay, const char *needle, size_t from,
 			 int dir, size_t *line, unsigned int *col);
+
+/**
+ * lesson_layout_line_matches - where @needle is in line @i, for highlighting
+ * @cols: gets up to @max pairs [start, end) of display columns (2 * @max entries)
+ *
+ * Matches as lesson_layout_search() does, left to right, not overlapping.
+ * Returns how many pairs were written: 0 also for an empty needle, one that
+ * is not UTF-8, a line out of range or no memory.
+ */
+size_t lesson_layout_line_matches(const struct lesson_layout *lay, size_t i, const char *needle,
+				  unsigned int *cols, size_t max);
+
+/* How many lines of @lay hold @needle (0 for an empty or invalid needle). */
+size_t lesson_layout_match_count(const struct lesson_layout *lay, const char *needle);
 
 /* Appends the text of line @i, spans concatenated, to @out. 0 or -ENOMEM. */
 int lesson_layout_line_text(const struct lesson_layout *lay, size_t i, struct rt_buf *out);

@@ -23,6 +23,7 @@
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_paths.h"
+#include "core/rt_utf8.h"
 
 #define GLOSSARY_NAME "glossary.md"
 
@@ -132,48 +133,16 @@ static bool atx1_of(const struct line *l, size_t *start, size_t *end)
 	return true;
 }
 
-/* Length of the UTF-8 sequence at @s (at most @n bytes), or 0 if invalid. */
-static size_t utf8_len(const unsigned char *s, size_t n, uint32_t *cp)
-{
-	size_t len, k;
-	uint32_t c, min;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	} else if ((s[0] & 0xe0) == 0xc0) {
-		len = 2, c = s[0] & 0x1f, min = 0x80;
-	} else if ((s[0] & 0xf0) == 0xe0) {
-		len = 3, c = s[0] & 0x0f, min = 0x800;
-	} else if ((s[0] & 0xf8) == 0xf0) {
-		len = 4, c = s[0] & 0x07, min = 0x10000;
-	} else {
-		return 0;
-	}
-	if (len > n)
-		return 0;
-	for (k = 1; k < len; k++) {
-		if ((s[k] & 0xc0) != 0x80)
-			return 0;
-		c = (c << 6) | (s[k] & 0x3f);
-	}
-	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-		return 0;
-	*cp = c;
-	return len;
-}
-
 /* Check the title bytes; returns a static reason, or NULL when it is fine. */
 static const char *title_flaw(const char *s, size_t n)
 {
-	const unsigned char *u = (const unsigned char *)s;
 	bool ctrl = false;
 
 	for (size_t i = 0; i < n;) {
 		uint32_t cp;
-		size_t k = utf8_len(u + i, n - i, &cp);
+		size_t k = rt_utf8_decode(s + i, n - i, &cp);
 
-		if (!k)
+		if (cp == RT_UTF8_INVALID)
 			return "the title is not valid UTF-8";
 		if ((cp < 0x20 && cp != '\t') || (cp >= 0x7f && cp < 0xa0))
 			ctrl = true;

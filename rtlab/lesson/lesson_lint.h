@@ -18,8 +18,9 @@ struct rt_buf;
  * Checks: the file name is NN-slug.md (or glossary.md), the first line is
  * "# Title" and no other level-1 heading exists, every quiz block is well
  * formed and quiz ids are unique, every rtlab: link resolves (labs through
- * lab_find(), lessons among the sibling NN-*.md files, glossary terms among
- * the "## " headings of glossary.md), other links are http(s), there are
+ * lesson_labs_find(), so only once the program gave lesson_labs_set() its
+ * list; lessons among the sibling NN-*.md files; glossary terms among the
+ * "## " headings of glossary.md), other links are http(s), there are
  * no tables, raw HTML, images, setext headings or indented code blocks, and
  * nothing is nested deeper than LESSON_MAX_NESTING levels.
  *

@@ -16,7 +16,7 @@
 #include <string.h>
 
 #include "core/rt_err.h"
-#include "labs/lab.h"
+#include "lesson/lesson_labs.h"
 
 enum quiz_key {
 	KEY_ID,
@@ -291,8 +291,15 @@ static int parse_field(struct quiz_parse *st, const char *s, size_t n, unsigned 
 			return perr(st, line, "tolerance '%s' is negative", v);
 		break;
 	case KEY_LAB:
-		if (!lab_find(v))
+		switch (lesson_labs_find(v, NULL)) {
+		case 0:
+			break;
+		case -ENOENT:
 			return perr(st, line, "unknown lab '%s'", v);
+		default:
+			return perr(st, line, "lab '%s' not checked: no list of labs was given "
+				    "(lesson_labs_set())", v);
+		}
 		break;
 	case KEY_METRIC:
 		if (!metric_unit(v))

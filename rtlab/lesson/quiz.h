@@ -6,8 +6,9 @@
  * (id, kind, question, explain, answer, tolerance, unit, lab, metric,
  * scenario) and options "- [ ] wrong" / "- [x] right". Every mistake is
  * reported as "name:line: message" with the line number inside the Markdown
- * file, so a lesson author can jump straight to it. The parser is pure: no
- * I/O, no globals, so it is unit-tested and fuzzed directly.
+ * file, so a lesson author can jump straight to it. The parser does no I/O
+ * and reads no global but the list of labs given to lesson_labs_set() (for
+ * the `lab` key), so it is unit-tested and fuzzed directly.
  */
 #ifndef RTLAB_LESSON_QUIZ_H
 #define RTLAB_LESSON_QUIZ_H
@@ -38,7 +39,7 @@ struct quiz {
 	double answer;		/* numeric only */
 	double tolerance;	/* numeric only, >= 0 */
 	char *unit;		/* owned; numeric and predict, NULL otherwise */
-	char *lab;		/* owned; predict only: a name known to lab_find() */
+	char *lab;		/* owned; predict only: a lab lesson_labs_find() knows */
 	char *metric;		/* owned; predict only: a results summary key, e.g. "p99_us" */
 	char *scenario;		/* owned; predict only */
 	unsigned int line;	/* line of the opening ```quiz fence */

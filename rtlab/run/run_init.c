@@ -7,10 +7,22 @@
  */
 #include "run.h"
 
+#include "lesson/lesson_labs.h"
 #include "vm/vm_kvm.h"
+
+/* lesson_lab_lookup_fn over the lab registry: lessons may link and quiz any lab in it. */
+static bool registry_lookup(const char *name, bool *planned)
+{
+	const struct lab_ops *lab = lab_find(name);
+
+	*planned = lab && lab->state == LAB_STATE_PLANNED;
+	return lab != NULL;
+}
 
 void rtlab_init(void)
 {
 	/* The doctor proves KVM by booting a guest, which only vm/ knows how to do. */
 	doctor_kvm_set_boot_probe(vm_kvm_doctor_probe);
+	/* Lessons name labs (links, predict questions), which only labs/ knows. */
+	lesson_labs_set(registry_lookup);
 }

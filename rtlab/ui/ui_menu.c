@@ -12,13 +12,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/rt_file.h"
 #include "core/rt_log.h"
 #include "core/rt_progress.h"
 #include "labs/lab.h"
-#include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
 #include "lesson/lesson_progress.h"
+#include "lesson/lesson_quizzes.h"
 #include "ui_text.h"
 #include "ui_theme.h"
 
@@ -139,22 +138,13 @@ void ui_menu_fini(struct ui_menu *m)
 /* Questions with a right answer in lesson @e (predictions have none); -1 if unreadable. */
 static int count_graded(const struct lesson_entry *e)
 {
-	struct lesson_doc *doc = NULL;
-	char *text = NULL, *cause = NULL;
-	size_t len = 0;
-	int n = -1;
+	struct lesson_quizzes qs;
+	int n;
 
-	if (rt_file_read(e->path, LESSON_INDEX_MAX_FILE, &text, &len) < 0)
-		goto out;
-	if (lesson_doc_parse(text, len, e->path, &doc, &cause) < 0)
-		goto out;
-	n = 0;
-	for (size_t i = 0; i < doc->nquizzes; i++)
-		n += doc->quizzes[i]->kind != QUIZ_PREDICT;
-out:
-	lesson_doc_free(doc);
-	free(cause);
-	free(text);
+	if (lesson_quizzes_load(e->path, &qs, NULL) < 0)
+		return -1;
+	n = (int)qs.graded;
+	lesson_quizzes_fini(&qs);
 	return n;
 }
 

@@ -15,13 +15,10 @@
 #include "ui_reader.h"
 
 #include <errno.h>
-#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <wchar.h>
-#include <wctype.h>
 
 #include "core/rt_buf.h"
 #include "core/rt_log.h"
@@ -36,7 +33,6 @@
 #define READER_KEY_ESC 27
 #define READER_MAX_TEXT_COLS 100	/* wider lines are hard to read: centre them instead */
 #define READER_MAX_HL 32		/* highlighted matches per line */
-#define READER_LINE_CHARS 1100		/* > LESSON_LAYOUT_MAX_WIDTH characters */
 #define KEY_CTRL(c) ((c) & 0x1f)
 
 /* ---- Lines: styles, highlights, inline layout ----------------------------- */
@@ -143,82 +139,6 @@ int ui_reader_layout_inline(const char *md, unsigned int width, struct lesson_do
 		*doc = NULL;
 	}
 	return ret;
-}
-
-/*
- * Case folding for the highlights, done as lesson_layout_search() does it:
- * wide characters in a private C.UTF-8 locale, so the same matches are found
- * whatever the learner's locale is.
- */
-static locale_t utf8_locale(void)
-{
-	static locale_t loc;
-	static bool tried;
-
-	if (!tried) {
-		tried = true;
-		loc = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
-	}
-	return loc;
-}
-
-/* Lower-cased characters of @s; @col[i] is the display column where wc[i] starts. */
-static size_t fold(const char *s, wchar_t *wc, unsigned int *col, size_t max)
-{
-	locale_t loc = utf8_locale(), old = (locale_t)0;
-	size_t len = strlen(s), n = 0, i = 0;
-	unsigned int c = 0;
-	mbstate_t st;
-
-	if (loc)
-		old = uselocale(loc);
-	memset(&st, 0, sizeof(st));
-	while (i < len && n < max) {
-		wchar_t w;
-		size_t k = mbrtowc(&w, s + i, len - i, &st);
-
-		if (k == (size_t)-1 || k == (size_t)-2 || k == 0) {
-			k = 1;
-			w = L'?';
-			memset(&st, 0, sizeof(st));
-		}
-		wc[n] = (wchar_t)towlower((wint_t)w);
-		col[n++] = c;
-		c += lesson_text_cols(s + i, k);
-		i += k;
-	}
-	col[n] = c;
-	if (loc)
-		uselocale(old);
-	return n;
-}
-
-/* The column ranges of line @i that match @needle, as pairs into @hl. */
-static size_t line_matches(const struct lesson_layout *lay, size_t i, const char *needle,
-			   unsigned int *hl, size_t max)
-{
-	static wchar_t wl[READER_LINE_CHARS], wn[UI_READER_INPUT_MAX + 1];
-	static unsigned int cl[READER_LINE_CHARS + 1], cn[UI_READER_INPUT_MAX + 2];
-	struct rt_buf b = RT_BUF_INIT;
-	size_t nl, nn, found = 0;
-
-	if (!needle || !*needle || lesson_layout_line_text(lay, i, &b) < 0)
-		goto out;
-	nl = fold(rt_buf_str(&b), wl, cl, READER_LINE_CHARS - 1);
-	nn = fold(needle, wn, cn, UI_READER_INPUT_MAX);
-	for (size_t p = 0; nn && p + nn <= nl && found < max;) {
-		if (!wmemcmp(wl + p, wn, nn)) {
-			hl[2 * found] = cl[p];
-			hl[2 * found + 1] = cl[p + nn];
-			found++;
-			p += nn;
-		} else {
-			p++;
-		}
-	}
-out:
-	rt_buf_fini(&b);
-	return found;
 }
 
 /* ---- The lesson: loading, notes, position -------------------------------- */
@@ -655,7 +575,7 @@ static void draw_text(struct ui_reader *r, WINDOW *win, int y, int x0, int width
 		ln = &r->lay->lines[l];
 		prev = l > 0 ? &r->lay->lines[l - 1] : NULL;
 		if (r->needle)
-			nhl = line_matches(r->lay, l, r->needle, hl, READER_MAX_HL);
+			nhl = lesson_layout_line_matches(r->lay, l, r->needle, hl, READER_MAX_HL);
 		ui_reader_put_line(win, y + row, x0, ln, hl, nhl);
 		if (r->needle && (long)l == r->match && x0 >= 2) {
 			wattron(win, ui_theme_attr(UI_ROLE_MATCH));
@@ -869,8 +789,8 @@ static void show_line(struct ui_reader *r, size_t l)
 
 static void search(struct ui_reader *r, int dir, bool fresh)
 {
-	size_t top_l = r->top > r->nnotes ? r->top - r->nnotes : 0, from, line, count = 0;
-	unsigned int col, hl[2];
+	size_t top_l = r->top > r->nnotes ? r->top - r->nnotes : 0, from, line, count;
+	unsigned int col;
 	int ret;
 
 	if (!r->needle) {
@@ -898,8 +818,7 @@ static void search(struct ui_reader *r, int dir, bool fresh)
 	else if (fresh && line < from)
 		set_msg(r, UI_ROLE_WARN, "search hit BOTTOM, continuing at TOP");
 	else {
-		for (size_t i = 0; i < r->lay->nlines; i++)
-			count += line_matches(r->lay, i, r->needle, hl, 1) > 0;
+		count = lesson_layout_match_count(r->lay, r->needle);
 		set_msg(r, UI_ROLE_DIM, "/%s: %zu line%s match %s n next, N previous", r->needle,
 			count, count == 1 ? "" : "s", ui_text_glyph("\xc2\xb7", "-"));
 	}
@@ -944,35 +863,13 @@ static void step_lesson(struct ui_reader *r, int dir)
 	switch_to(r, i, -1);
 }
 
-/* The anchor of a heading, as FORMAT.md forms glossary anchors. */
-static bool anchor_is(const char *text, const char *anchor)
-{
-	char buf[256];
-	size_t n = 0;
-	bool dash = false;
-
-	for (const unsigned char *p = (const unsigned char *)text; *p && n + 2 < sizeof(buf);
-	     p++) {
-		if ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') ||
-		    (*p >= 'A' && *p <= 'Z')) {
-			if (dash && n)
-				buf[n++] = '-';
-			dash = false;
-			buf[n++] = (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p);
-		} else {
-			dash = true;
-		}
-	}
-	buf[n] = '\0';
-	return !strcmp(buf, anchor);
-}
-
 static void follow_link(struct ui_reader *r, unsigned int number)
 {
 	const struct lesson_link *lk = NULL;
 	const struct lesson_entry *e;
 	const struct lab_ops *lab;
 	char target[128];
+	unsigned int line;
 
 	for (size_t i = 0; r->doc && i < r->doc->nlinks && !lk; i++)
 		if (r->doc->links[i].number == number)
@@ -1003,11 +900,10 @@ static void follow_link(struct ui_reader *r, unsigned int number)
 		snprintf(target, sizeof(target), "%s", lk->target);
 		push_back(r);
 		switch_to(r, (size_t)(e - r->idx->entries), 0);
-		for (size_t i = 0; r->doc && i < r->doc->ntoc; i++) {
-			if (anchor_is(r->doc->toc[i].text, target)) {
-				r->anchor_src = r->doc->toc[i].line;
-				return;
-			}
+		line = r->doc ? lesson_doc_anchor_line(r->doc, target) : 0;
+		if (line) {
+			r->anchor_src = line;
+			return;
 		}
 		set_msg(r, UI_ROLE_WARN, "the glossary has no entry '%s'", target);
 		break;

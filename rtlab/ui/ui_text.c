@@ -1,10 +1,12 @@
 /*
  * ui_text: the UTF-8 is decoded by rt_text_char() rather than with mbrtowc,
- * so that the same bytes lay out the same way in any locale and a control
- * character is drawn exactly as the CLI prints it ("\x1b"): glibc's wchar_t
- * is always a Unicode code point, and wcwidth() answers -1 for anything the
- * locale cannot show, which we then draw as '?'. Drawing goes through the
- * wide-character curses calls of ncursesw.
+ * so that a control character is drawn exactly as the CLI prints it
+ * ("\x1b"), and every width comes from rt_utf8, as the lesson layout's
+ * widths do, so the same bytes take the same columns in any locale and
+ * the pager's highlights fall on their words. glibc's wchar_t is always a
+ * Unicode code point; drawing goes through the wide-character curses calls
+ * of ncursesw. In a locale that is not UTF-8 the terminal cannot show a
+ * non-ASCII character, so it is drawn as as many '?' as it has columns.
  */
 #include "ui_text.h"
 
@@ -13,6 +15,7 @@
 #include <wchar.h>
 
 #include "core/rt_text.h"
+#include "core/rt_utf8.h"
 
 static bool text_utf8;
 
@@ -33,7 +36,7 @@ const char *ui_text_glyph(const char *utf8, const char *ascii)
 	return text_utf8 ? utf8 : ascii;
 }
 
-/* One character as drawn: the character itself, or its escape (one cell per char). */
+/* One character as drawn: the character itself, its escape or '?'s (one cell per char). */
 struct glyph {
 	wchar_t wc[RT_TEXT_ESC_MAX];
 	int n;		/* cells in wc */
@@ -44,7 +47,9 @@ struct glyph {
  * Decode one character at @s (@n bytes left). Returns the bytes it takes
  * (at least 1). A control character or a byte that is not UTF-8 is drawn
  * as rt_text's escape ("\x1b"), so it is visible and cannot reach the
- * terminal; a character this locale cannot show is drawn as '?'.
+ * terminal; one that rt_utf8 calls unprintable is drawn as '?', and one the
+ * locale cannot show as '?' in each of its columns (none for a combining
+ * mark).
  */
 static size_t decode(const char *s, size_t n, struct glyph *g)
 {
@@ -60,10 +65,14 @@ static size_t decode(const char *s, size_t n, struct glyph *g)
 	}
 	g->n = 1;
 	g->wc[0] = (wchar_t)cp;
-	g->w = cp < 0x80 ? 1 : wcwidth(g->wc[0]);
+	g->w = rt_utf8_cp_width(cp);
 	if (g->w < 0) {
 		g->wc[0] = L'?';
 		g->w = 1;
+	} else if (cp >= 0x80 && !text_utf8) {
+		g->n = g->w;
+		for (int i = 0; i < g->n; i++)
+			g->wc[i] = L'?';
 	}
 	return len;
 }

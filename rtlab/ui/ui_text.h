@@ -3,11 +3,12 @@
  *
  * Every string the menu draws (lesson titles, lab summaries, our own labels
  * and glyphs) is UTF-8. These helpers measure and cut it by display width
- * (wcwidth), never by bytes, so a wide or multibyte character is drawn whole
+ * (rt_utf8: wcwidth() of C.UTF-8 in any locale, the widths the lesson layout
+ * uses too), never by bytes, so a wide or multibyte character is drawn whole
  * or not at all. In a locale that is not UTF-8 each non-ASCII character is
- * drawn as '?' with width 1, so the layout still holds. Control characters
- * (an ESC from a results file or a trace) and bytes that are not UTF-8 are
- * drawn as rt_text's escapes, "\x1b", one column per character.
+ * drawn as one '?' per column it takes, so the layout still holds. Control
+ * characters (an ESC from a results file or a trace) and bytes that are not
+ * UTF-8 are drawn as rt_text's escapes, "\x1b", one column per character.
  */
 #ifndef RTLAB_UI_UI_TEXT_H
 #define RTLAB_UI_UI_TEXT_H

@@ -10,6 +10,7 @@
 
 #include "core/rt_buf.h"
 #include "lesson/lesson_doc.h"
+#include "../unit/lesson_labs_fixture.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -21,6 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int width, col;
 	char *cause = NULL;
 	size_t line;
+
+	fixture_lesson_labs_init();
 
 	if (size < 2 || size > 1 << 16)
 		return 0;

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "lesson/quiz.h"
+#include "../unit/lesson_labs_fixture.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,6 +20,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	unsigned int set[3];
 	struct quiz *q = NULL;
 	char *body, *cause = NULL;
+
+	fixture_lesson_labs_init();
 
 	if (!size || size > 1 << 16)
 		return 0;

@@ -12,6 +12,7 @@
 
 #include "lesson/quiz.h"
 #include "lesson/quiz_input.h"
+#include "../unit/lesson_labs_fixture.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -33,6 +34,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct quiz *q = NULL;
 	char *line, *why = NULL;
 	int ret;
+
+	fixture_lesson_labs_init();
 
 	if (!size || size > 4096)
 		return 0;

@@ -27,6 +27,7 @@
 #include "core/rt_result.h"
 #include "labs/lab.h"
 #include "labs/lab_latency.h"
+#include "lesson_labs_fixture.h"
 
 /* ---- Scenario table ---------------------------------------------------------- */
 
@@ -599,5 +600,6 @@ int main(void)
 		cmocka_unit_test(test_registry),
 	};
 
+	fixture_lesson_labs_init();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -21,7 +21,9 @@
 #include <cmark.h>
 
 #include "core/rt_buf.h"
+#include "core/rt_utf8.h"
 #include "lesson/lesson_doc.h"
+#include "lesson_labs_fixture.h"
 
 static const unsigned int widths[] = { 20, 40, 80, 132 };
 
@@ -653,14 +655,100 @@ static void test_text_cols_and_words(void **state)
 	struct lesson_doc *doc;
 
 	(void)state;
-	assert_int_equal(lesson_text_cols("日本", strlen("日本")), 4);
-	assert_int_equal(lesson_text_cols("e\xcc\x81", 3), 1);
-	assert_int_equal(lesson_text_cols("😀", strlen("😀")), 2);
-	assert_int_equal(lesson_text_cols("\x1b", 1), 1);
+	assert_int_equal(rt_utf8_width("日本", strlen("日本")), 4);
+	assert_int_equal(rt_utf8_width("e\xcc\x81", 3), 1);
+	assert_int_equal(rt_utf8_width("😀", strlen("😀")), 2);
+	assert_int_equal(rt_utf8_width("\x1b", 1), 1);
 	doc = parse("# Two words\n\nthree more words, and - a dash.\n\n```c\nnot counted\n```\n\n"
 		    "- one\n\n> two\n");
 	assert_int_equal(lesson_doc_word_count(doc), 2 + 6 + 2);
 	lesson_doc_free(doc);
+}
+
+static void test_search_highlights(void **state)
+{
+	static const char md[] =
+		"# Hi\n\nNeedle needle NEEDLE \xe6\xbc\xa2\xe5\xad\x97needle\n\nnone\n\n"
+		"caf\xc3\xa9 CAF\xc3\x89\n";
+	struct lesson_doc *doc = parse(md);
+	struct lesson_layout *lay = layout(doc, 80);
+	unsigned int cols[8];
+
+	(void)state;
+	/* lines: 0 Hi, 1 blank, 2 needles, 3 blank, 4 none, 5 blank, 6 café */
+	assert_int_equal(lesson_layout_line_matches(lay, 2, "needle", cols, 4), 4);
+	assert_int_equal(cols[0], 0);
+	assert_int_equal(cols[1], 6);
+	assert_int_equal(cols[2], 7);
+	assert_int_equal(cols[4], 14);
+	/* After two double-width characters. */
+	assert_int_equal(cols[6], 25);
+	assert_int_equal(cols[7], 31);
+	assert_int_equal(lesson_layout_line_matches(lay, 2, "needle", cols, 2), 2);
+	assert_int_equal(lesson_layout_line_matches(lay, 2, "\xe5\xad\x97n", cols, 4), 1);
+	assert_int_equal(cols[0], 23);
+	assert_int_equal(cols[1], 26);
+	/* Case folding beyond ASCII: café and CAFÉ both match. */
+	assert_int_equal(lesson_layout_line_matches(lay, 6, "CAF\xc3\xa9", cols, 4), 2);
+	assert_int_equal(cols[2], 5);
+	assert_int_equal(cols[3], 9);
+	assert_int_equal(lesson_layout_line_matches(lay, 4, "needle", cols, 4), 0);
+	assert_int_equal(lesson_layout_line_matches(lay, 2, "", cols, 4), 0);
+	assert_int_equal(lesson_layout_line_matches(lay, 2, "\xff", cols, 4), 0);
+	assert_int_equal(lesson_layout_line_matches(lay, 99, "needle", cols, 4), 0);
+	assert_int_equal(lesson_layout_match_count(lay, "needle"), 1);
+	assert_int_equal(lesson_layout_match_count(lay, "n"), 2);
+	assert_int_equal(lesson_layout_match_count(lay, "absent"), 0);
+	assert_int_equal(lesson_layout_match_count(lay, "\xff"), 0);
+	lesson_layout_free(lay);
+	lesson_doc_free(doc);
+}
+
+static void test_anchor_line(void **state)
+{
+	struct lesson_doc *doc = parse("# Glossary\n\n## Wake-up latency\n\ntext\n\n## Jitter\n");
+
+	(void)state;
+	assert_int_equal(lesson_doc_anchor_line(doc, "wake-up-latency"), 3);
+	assert_int_equal(lesson_doc_anchor_line(doc, "jitter"), 7);
+	/* Compared as anchors, as lesson_doc_resolve() compares them. */
+	assert_int_equal(lesson_doc_anchor_line(doc, "Jitter"), 7);
+	assert_int_equal(lesson_doc_anchor_line(doc, "glossary"), 1);
+	assert_int_equal(lesson_doc_anchor_line(doc, "nope"), 0);
+	assert_int_equal(lesson_doc_anchor_line(doc, ""), 0);
+	assert_int_equal(lesson_doc_anchor_line(doc, "--"), 0);
+	lesson_doc_free(doc);
+}
+
+/* The layout of wide and combining text is the same when the process runs in the C locale. */
+static void test_same_in_c_locale(void **state)
+{
+	struct lesson_doc *doc = parse(wide_md);
+	struct rt_buf a = RT_BUF_INIT, b = RT_BUF_INIT;
+	struct lesson_layout *la = layout(doc, 30), *lb;
+	size_t line;
+	unsigned int col;
+
+	(void)state;
+	assert_int_equal(lesson_layout_to_text(la, &a), 0);
+	assert_non_null(setlocale(LC_ALL, "C"));
+	lb = layout(doc, 30);
+	assert_int_equal(lesson_layout_to_text(lb, &b), 0);
+	assert_int_equal(la->nlines, lb->nlines);
+	for (size_t i = 0; i < la->nlines; i++)
+		assert_int_equal(la->lines[i].cols, lb->lines[i].cols);
+	assert_string_equal(rt_buf_str(&a), rt_buf_str(&b));
+	/* Wide characters are kept, not turned into '?', and found by search. */
+	assert_non_null(strstr(rt_buf_str(&b), "\xe6\x97\xa5\xe6\x9c\xac"));
+	assert_int_equal(lesson_layout_search(lb, "\xe6\xbc\xa2\xe5\xad\x97 THEN", 0, 1, &line,
+						      &col), 0);
+	assert_int_equal(lesson_layout_search(lb, "CAFE\xcc\x81", 0, 1, &line, &col), 0);
+	assert_non_null(setlocale(LC_ALL, "C.UTF-8"));
+	lesson_layout_free(la);
+	lesson_layout_free(lb);
+	lesson_doc_free(doc);
+	rt_buf_fini(&a);
+	rt_buf_fini(&b);
 }
 
 /* "# Deep\n\n" + @n times @open + "x" + @n times @close + "\n" */
@@ -789,9 +877,13 @@ int main(void)
 		cmocka_unit_test(test_quiz_blocks),
 		cmocka_unit_test(test_unprintable_and_html),
 		cmocka_unit_test(test_text_cols_and_words),
+		cmocka_unit_test(test_search_highlights),
+		cmocka_unit_test(test_anchor_line),
+		cmocka_unit_test(test_same_in_c_locale),
 		cmocka_unit_test(test_deep_nesting),
 	};
 
+	fixture_lesson_labs_init();
 	if (!setlocale(LC_ALL, "C.UTF-8"))
 		return 1;
 	return cmocka_run_group_tests(tests, NULL, NULL);

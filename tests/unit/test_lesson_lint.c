@@ -22,6 +22,7 @@
 #include "core/rt_buf.h"
 #include "lesson/lesson_doc.h"
 #include "lesson/lesson_lint.h"
+#include "lesson_labs_fixture.h"
 
 static const char *srcdir(void)
 {
@@ -274,5 +275,6 @@ int main(void)
 		cmocka_unit_test(test_unreadable_and_oversized),
 	};
 
+	fixture_lesson_labs_init();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,7 @@
 #include "core/rt_progress.h"
 #include "lesson/lesson_progress.h"
 #include "lesson/quiz.h"
+#include "lesson_labs_fixture.h"
 
 struct fixture {
 	char dir[64];
@@ -391,5 +392,6 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_concurrent_writers, setup, teardown),
 	};
 
+	fixture_lesson_labs_init();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

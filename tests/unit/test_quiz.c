@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lesson/quiz.h"
+#include "lesson_labs_fixture.h"
 
 static const char single_body[] =
 	"id: rt-def\n"
@@ -339,5 +340,6 @@ int main(void)
 		cmocka_unit_test(test_number_parser),
 	};
 
+	fixture_lesson_labs_init();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -15,6 +15,7 @@
 
 #include "lesson/quiz.h"
 #include "lesson/quiz_input.h"
+#include "lesson_labs_fixture.h"
 
 struct fixture {
 	struct quiz *single, *multi, *numeric, *predict;
@@ -167,5 +168,6 @@ int main(void)
 		cmocka_unit_test(test_too_many_options),
 	};
 
+	fixture_lesson_labs_init();
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
