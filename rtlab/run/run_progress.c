@@ -23,13 +23,11 @@
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
 #include "grade/report.h"
-#include "lesson/lesson_doc.h"
-#include "lesson/lesson_index.h"
+#include "lesson/lesson_predict.h"
 
 /* One predict question's line in extra.predictions, and its answer key. */
 static int add_prediction(struct rt_result *res, json_t *preds,
-			  const struct rt_progress *prog, const char *lesson,
-			  const struct quiz *qz)
+			  const struct rt_progress *prog, const struct lesson_predict_q *q)
 {
 	struct rt_progress_prediction pr;
 	char key[RT_RESULT_MAX_KEY + 1];
@@ -37,12 +35,12 @@ static int add_prediction(struct rt_result *res, json_t *preds,
 	bool have;
 	json_t *o;
 
-	have = prog && rt_progress_prediction_get(prog, lesson, qz->id, &pr) == 0;
-	snprintf(key, sizeof(key), "predict.%s.%s", lesson, qz->id);
-	measured = rt_result_scenario_num(res, qz->scenario, qz->metric);
-	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "answer_key", key, "lesson", lesson,
-		      "id", qz->id, "scenario", qz->scenario, "metric", qz->metric, "unit",
-		      qz->unit ? qz->unit : "");
+	have = prog && rt_progress_prediction_get(prog, q->lesson, q->id, &pr) == 0;
+	snprintf(key, sizeof(key), "predict.%s.%s", q->lesson, q->id);
+	measured = rt_result_scenario_num(res, q->scenario, q->metric);
+	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "answer_key", key, "lesson", q->lesson,
+		      "id", q->id, "scenario", q->scenario, "metric", q->metric, "unit",
+		      q->unit ? q->unit : "");
 	if (!o || json_object_set_new(o, "predicted", have ? json_real(pr.value) : json_null()) ||
 	    json_object_set_new(o, "measured", isnan(measured) ? json_null() :
 				json_real(measured)) ||
@@ -55,39 +53,20 @@ static int add_prediction(struct rt_result *res, json_t *preds,
 static int add_predictions(struct rt_result *res, const char *lab, json_t *preds,
 			   const struct rt_progress *prog)
 {
-	struct lesson_index *idx;
+	struct lesson_predict_q *qs = NULL;
 	char *cause = NULL;
+	size_t n = 0;
 	int ret = 0;
 
-	idx = lesson_index_load(&cause);
-	if (!idx) {
+	if (lesson_predict_list(lab, &qs, &n, &cause) < 0) {
 		free(cause);
 		return rt_result_add_note(res, "the lessons were not found: the predict "
 					  "questions could not be listed");
 	}
-	for (size_t e = 0; !ret && e < idx->count; e++) {
-		const struct lesson_entry *le = &idx->entries[e];
-		struct lesson_doc *doc = NULL;
-		char lesson[8];
-
-		if (le->glossary || !le->number)
-			continue;
-		if (lesson_doc_load(le->path, &doc, &cause)) {
-			free(cause);
-			cause = NULL;
-			continue;
-		}
-		snprintf(lesson, sizeof(lesson), "%02u", le->number);
-		for (size_t q = 0; !ret && q < doc->nquizzes; q++) {
-			const struct quiz *qz = doc->quizzes[q];
-
-			if (qz->kind == QUIZ_PREDICT && qz->lab && !strcmp(qz->lab, lab) &&
-			    qz->scenario && qz->metric)
-				ret = add_prediction(res, preds, prog, lesson, qz);
-		}
-		lesson_doc_free(doc);
-	}
-	lesson_index_free(idx);
+	for (size_t i = 0; !ret && i < n; i++)
+		if (qs[i].scenario && qs[i].metric)
+			ret = add_prediction(res, preds, prog, &qs[i]);
+	lesson_predict_list_free(qs, n);
 	return ret;
 }
 

@@ -43,8 +43,7 @@
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
 #include "grade/report.h"
-#include "lesson/lesson_doc.h"
-#include "lesson/lesson_index.h"
+#include "lesson/lesson_predict.h"
 #include "lesson/lesson_progress.h"
 #include "ui_frame.h"
 #include "ui_text.h"
@@ -97,51 +96,36 @@ static bool rt_permitted(const struct ui_lab_latency *s, char *buf, size_t size)
 /* The predict questions of the lessons that name this lab, with the learner's answers. */
 static void load_predictions(struct ui_lab_latency *s)
 {
-	struct lesson_index *idx;
+	struct lesson_predict_q *qs = NULL;
 	struct rt_progress *prog = NULL;
 	char *cause = NULL;
+	size_t n = 0;
 
-	idx = lesson_index_load(&cause);
+	if (lesson_predict_list(s->run.lab->name, &qs, &n, &cause) < 0)
+		n = 0;
 	free(cause);
 	cause = NULL;
 	if (rt_progress_load(NULL, &prog, &cause) < 0)
 		prog = NULL;
 	free(cause);
-	cause = NULL;
-	for (size_t e = 0; idx && e < idx->count; e++) {
-		const struct lesson_entry *le = &idx->entries[e];
-		struct lesson_doc *doc = NULL;
+	for (size_t i = 0; i < n && s->npreds < UI_LAB_MAX_PREDICTIONS; i++) {
+		struct ui_lab_prediction *p = &s->preds[s->npreds];
+		struct rt_progress_prediction pr;
 
-		if (le->glossary || !le->number || le->problem)
+		/* A scenario this lab does not have: the lint reports it; nothing to show. */
+		if (!qs[i].scenario || !latency_scenario_find(qs[i].scenario))
 			continue;
-		if (lesson_doc_load(le->path, &doc, &cause)) {
-			free(cause);
-			cause = NULL;
-			continue;
-		}
-		for (size_t q = 0; q < doc->nquizzes && s->npreds < UI_LAB_MAX_PREDICTIONS; q++) {
-			const struct quiz *qz = doc->quizzes[q];
-			struct ui_lab_prediction *p = &s->preds[s->npreds];
-			struct rt_progress_prediction pr;
-
-			if (qz->kind != QUIZ_PREDICT || !qz->lab ||
-			    strcmp(qz->lab, s->run.lab->name) || !qz->scenario ||
-			    !latency_scenario_find(qz->scenario))
-				continue;
-			lesson_progress_id(le->number, p->lesson);
-			snprintf(p->id, sizeof(p->id), "%s", qz->id);
-			snprintf(p->scenario, sizeof(p->scenario), "%s", qz->scenario);
-			snprintf(p->metric, sizeof(p->metric), "%s", qz->metric ? qz->metric : "");
-			snprintf(p->unit, sizeof(p->unit), "%s", qz->unit ? qz->unit : "");
-			p->have = prog && rt_progress_prediction_get(prog, p->lesson, qz->id,
-								     &pr) == 0;
-			p->value = p->have ? pr.value : 0;
-			s->npreds++;
-		}
-		lesson_doc_free(doc);
+		snprintf(p->lesson, sizeof(p->lesson), "%s", qs[i].lesson);
+		snprintf(p->id, sizeof(p->id), "%s", qs[i].id);
+		snprintf(p->scenario, sizeof(p->scenario), "%s", qs[i].scenario);
+		snprintf(p->metric, sizeof(p->metric), "%s", qs[i].metric ? qs[i].metric : "");
+		snprintf(p->unit, sizeof(p->unit), "%s", qs[i].unit ? qs[i].unit : "");
+		p->have = prog && rt_progress_prediction_get(prog, p->lesson, qs[i].id, &pr) == 0;
+		p->value = p->have ? pr.value : 0;
+		s->npreds++;
 	}
 	rt_progress_free(prog);
-	lesson_index_free(idx);
+	lesson_predict_list_free(qs, n);
 }
 
 static void start_run(void *owner);

@@ -30,7 +30,7 @@
 
 /* A predict question of the lessons that concerns this lab, and the learner's answer. */
 struct ui_lab_prediction {
-	char lesson[4];			/* "03" */
+	char lesson[8];			/* "03", as lesson_predict_q has it */
 	char id[48];
 	char scenario[LATENCY_NAME_MAX];
 	char metric[24];
