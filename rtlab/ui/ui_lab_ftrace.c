@@ -1171,43 +1171,4 @@ void ui_lab_ftrace_draw(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int 
 
 /* ---- The screen's entry in ui_lab_screens[] --------------------------------------- */
 
-static int screen_init(void *screen, const struct lab_ops *lab)
-{
-	return ui_lab_ftrace_init(screen, lab);
-}
-
-static void screen_draw(void *screen, WINDOW *win, int y, int x, int h, int cols)
-{
-	ui_lab_ftrace_draw(screen, win, y, x, h, cols);
-}
-
-static enum ui_lab_action screen_key(void *screen, int key)
-{
-	return ui_lab_ftrace_key(screen, key);
-}
-
-static struct ui_lab_run *screen_run(void *screen)
-{
-	return &((struct ui_lab_ftrace *)screen)->run;
-}
-
-static const struct ui_help_line *screen_help(void *screen)
-{
-	return ui_lab_ftrace_help(screen);
-}
-
-static void screen_fini(void *screen)
-{
-	ui_lab_ftrace_fini(screen);
-}
-
-const struct ui_lab_screen_ops ui_lab_ftrace_screen = {
-	.lab = "ftrace",
-	.size = sizeof(struct ui_lab_ftrace),
-	.init = screen_init,
-	.draw = screen_draw,
-	.key = screen_key,
-	.run = screen_run,
-	.help = screen_help,
-	.fini = screen_fini,
-};
+UI_LAB_SCREEN(ftrace, struct ui_lab_ftrace);

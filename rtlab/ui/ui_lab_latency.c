@@ -848,44 +848,10 @@ static const struct ui_help_line latency_help[] = {
 	{ NULL, NULL },
 };
 
-static int screen_init(void *screen, const struct lab_ops *lab)
+const struct ui_help_line *ui_lab_latency_help(const struct ui_lab_latency *s)
 {
-	return ui_lab_latency_init(screen, lab);
-}
-
-static void screen_draw(void *screen, WINDOW *win, int y, int x, int h, int cols)
-{
-	ui_lab_latency_draw(screen, win, y, x, h, cols);
-}
-
-static enum ui_lab_action screen_key(void *screen, int key)
-{
-	return ui_lab_latency_key(screen, key);
-}
-
-static struct ui_lab_run *screen_run(void *screen)
-{
-	return &((struct ui_lab_latency *)screen)->run;
-}
-
-static const struct ui_help_line *screen_help(void *screen)
-{
-	(void)screen;
+	(void)s;
 	return latency_help;
 }
 
-static void screen_fini(void *screen)
-{
-	ui_lab_latency_fini(screen);
-}
-
-const struct ui_lab_screen_ops ui_lab_latency_screen = {
-	.lab = "latency",
-	.size = sizeof(struct ui_lab_latency),
-	.init = screen_init,
-	.draw = screen_draw,
-	.key = screen_key,
-	.run = screen_run,
-	.help = screen_help,
-	.fini = screen_fini,
-};
+UI_LAB_SCREEN(latency, struct ui_lab_latency);

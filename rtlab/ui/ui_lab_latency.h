@@ -22,6 +22,7 @@
 #include "doctor/doctor.h"
 #include "labs/lab.h"
 #include "labs/lab_latency.h"
+#include "ui_help.h"
 #include "ui_lab_run.h"
 #include "ui_views.h"
 
@@ -87,5 +88,8 @@ void ui_lab_latency_draw(struct ui_lab_latency *s, WINDOW *win, int y, int x, in
 
 /* React to @key. */
 enum ui_lab_action ui_lab_latency_key(struct ui_lab_latency *s, int key);
+
+/* The keys of this screen, for the help overlay. */
+const struct ui_help_line *ui_lab_latency_help(const struct ui_lab_latency *s);
 
 #endif

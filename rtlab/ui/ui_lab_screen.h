@@ -38,6 +38,32 @@ struct ui_lab_screen_ops {
 	void (*fini)(void *screen);
 };
 
+/*
+ * UI_LAB_SCREEN(name, type) - define ui_lab_<name>_screen for a screen file
+ * that has, for its state @type (which embeds its struct ui_lab_run as
+ * .run), the typed functions ui_lab_<name>_init, _draw, _key, _help and
+ * _fini; this adds the untyped entry points the table calls.
+ */
+#define UI_LAB_SCREEN(name, type)						\
+static int name##_screen_init(void *p, const struct lab_ops *lab)		\
+{ return ui_lab_##name##_init(p, lab); }					\
+static void name##_screen_draw(void *p, WINDOW *win, int y, int x, int h, int cols) \
+{ ui_lab_##name##_draw(p, win, y, x, h, cols); }				\
+static enum ui_lab_action name##_screen_key(void *p, int key)			\
+{ return ui_lab_##name##_key(p, key); }					\
+static struct ui_lab_run *name##_screen_run(void *p)				\
+{ return &((type *)p)->run; }							\
+static const struct ui_help_line *name##_screen_help(void *p)			\
+{ return ui_lab_##name##_help(p); }						\
+static void name##_screen_fini(void *p)						\
+{ ui_lab_##name##_fini(p); }							\
+const struct ui_lab_screen_ops ui_lab_##name##_screen = {			\
+	.lab = #name, .size = sizeof(type), .init = name##_screen_init,		\
+	.draw = name##_screen_draw, .key = name##_screen_key,			\
+	.run = name##_screen_run, .help = name##_screen_help,			\
+	.fini = name##_screen_fini,						\
+}
+
 /* NULL-terminated: the labs with a screen of their own. */
 extern const struct ui_lab_screen_ops *const ui_lab_screens[];
 
