@@ -546,25 +546,28 @@ static void test_pct_text(void **state)
 	latency_pct_text(buf, sizeof(buf), 1e300, -1e300, false, false);
 	assert_string_equal(buf, "1000000000000000 us");
 
-	/* The text report: rtlab.result/2 states the resolution, /1 says "beyond". */
+	/* The views: rtlab.result/2 states the resolution, /1 says "beyond" (">"). */
 	for (int k = 0; k < 2; k++) {
-		struct lab_result lr = { .res = rt_result_new("latency", "host", &env) };
-		struct rt_buf b = RT_BUF_INIT;
-		json_t *sc = json_loads(k ? v2 : v1, 0, NULL);
+		struct rt_result *res = rt_result_new("latency", "host", &env);
+		json_t *sc = json_loads(k ? v2 : v1, 0, NULL), *views = json_array();
+		json_t *srow, *trow;
+		char *cause = NULL;
 
-		assert_non_null(lr.res);
+		assert_non_null(res);
 		assert_non_null(sc);
-		json_object_set_new(rt_result_extra(lr.res), "scenarios", json_pack("[o]", sc));
-		assert_int_equal(lab_latency.text(&lr, &b), 0);
-		if (k) {
-			assert_non_null(strstr(rt_buf_str(&b), ", p99 2368 us (resolution 64 us), "));
-			assert_non_null(strstr(rt_buf_str(&b), " p99:12\n"));
-		} else {
-			assert_non_null(strstr(rt_buf_str(&b), ", p99 beyond 2000 us, "));
-			assert_non_null(strstr(rt_buf_str(&b), " p99:>2000\n"));
-		}
-		rt_buf_fini(&b);
-		rt_result_free(lr.res);
+		json_object_set_new(rt_result_extra(res), "scenarios", json_pack("[o]", sc));
+		assert_int_equal(lab_latency.views(res, views, &cause), 0);
+		/* scenarios: p99 is the 7th column; threads: the 11th */
+		srow = json_array_get(json_object_get(json_array_get(views, 0), "rows"), 0);
+		trow = json_array_get(json_object_get(json_array_get(views, 2), "rows"), 0);
+		assert_string_equal(json_string_value(json_array_get(srow, 6)),
+				    k ? "2368+-64" : ">2000");
+		assert_string_equal(json_string_value(json_array_get(trow, 10)), k ? "12" : ">2000");
+		for (size_t v = 0; v < json_array_size(views); v++)
+			assert_int_equal(rt_result_add_view(res, json_incref(json_array_get(views, v)),
+							    &cause), 0);
+		json_decref(views);
+		rt_result_free(res);
 	}
 }
 
@@ -575,10 +578,12 @@ static void test_registry(void **state)
 	assert_int_equal(lab_latency.state, LAB_STATE_READY);
 	assert_non_null(lab_latency.run);
 	assert_non_null(lab_latency.grade);
-	assert_non_null(lab_latency.text);
+	assert_non_null(lab_latency.views);
+	assert_string_equal(lab_latency.scenario(0)->name, "idle-other");
 	assert_string_equal(lab_latency.questions[0], "Q1");
 	for (const struct lab_ops *const *l = lab_table; *l; l++)
-		if (*l != &lab_latency && strcmp((*l)->name, "ftrace"))
+		if (*l != &lab_latency && strcmp((*l)->name, "ftrace") &&
+		    strcmp((*l)->name, "example"))
 			assert_int_equal((*l)->state, LAB_STATE_PLANNED);
 }
 
