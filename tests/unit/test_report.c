@@ -196,7 +196,7 @@ static void test_html(void **state)
 	assert_non_null(strstr(s, "#1 &lt;SMP&gt;"));
 	assert_null(strstr(s, "<markup>"));
 	assert_non_null(strstr(s, "<h2>Summary</h2>"));
-	assert_non_null(strstr(s, "<h2>Scenarios</h2>"));
+	assert_non_null(strstr(s, "<h2>Scenarios (all threads merged)</h2>"));
 	rt_buf_fini(&b);
 	rt_result_free(res);
 }
@@ -388,6 +388,57 @@ static void test_hostile_in_range(void **state)
 	free(many);
 }
 
+/* A document without views is given its lab's views, then the predictions view. */
+static void test_views_from_lab(void **state)
+{
+	struct rt_result *res = make_doc("host");
+	json_t *views = NULL, *preds;
+	char *cause = NULL;
+
+	(void)state;
+	preds = json_pack("[{s:s, s:s, s:s, s:s, s:s, s:f, s:f}]", "lesson", "03", "id", "q",
+			  "scenario", "load-fifo", "metric", "max_us", "unit", "us",
+			  "predicted", 100.0, "measured", 812.0);
+	json_object_set_new(rt_result_extra(res), "predictions", preds);
+	assert_int_equal(report_views(res, NULL, &views, &cause), 0);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(views, 0), "name")),
+			    "scenarios");
+	assert_string_equal(json_string_value(json_object_get(json_array_get(views,
+		json_array_size(views) - 1), "name")), "predictions");
+	/* 812 against a guess of 100: more than twice it */
+	assert_string_equal(json_string_value(json_array_get(json_array_get(json_object_get(
+		json_array_get(views, json_array_size(views) - 1), "rows"), 0), 5)),
+		"far above your guess");
+	json_decref(views);
+	rt_result_free(res);
+}
+
+/* A document saved with views is drawn as saved; the text has titles, rows and notes. */
+static void test_views_saved_and_text(void **state)
+{
+	struct rt_result *res = make_doc("host");
+	struct rt_buf b = RT_BUF_INIT;
+	json_t *views = NULL;
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(rt_result_add_view(res, json_pack("{s:s, s:s, s:[{s:s}, {s:s, s:s}], "
+		"s:[[s, f], [s, n]]}", "name", "mine", "title", "My table", "columns", "name",
+		"what", "name", "value", "unit", "us", "rows", "first", 1.5, "second\x1b"),
+		&cause), 0);
+	assert_int_equal(report_views(res, NULL, &views, &cause), 0);
+	assert_int_equal(json_array_size(views), 1);
+	json_decref(views);
+	assert_int_equal(report_text(res, &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "My table\n  what        value (us)\n"));
+	assert_non_null(strstr(rt_buf_str(&b), "  first             1.50\n"));
+	/* a control character is escaped (and counted as shown), a missing value is "-" */
+	assert_non_null(strstr(rt_buf_str(&b), "  second\\x1b           -\n"));
+	assert_non_null(strstr(rt_buf_str(&b), "note: a note with <markup>"));
+	rt_buf_fini(&b);
+	rt_result_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -398,6 +449,8 @@ int main(void)
 		cmocka_unit_test(test_html_percentiles_and_views),
 		cmocka_unit_test(test_hostile_unvalidated),
 		cmocka_unit_test(test_hostile_in_range),
+		cmocka_unit_test(test_views_from_lab),
+		cmocka_unit_test(test_views_saved_and_text),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
