@@ -120,7 +120,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	trace_explain_free(x);
 	free(cause);
 	cause = NULL;
-	if (rt_result_parse((const char *)data, size, "fuzz", &res, &cause) == 0)
+	if (rt_result_parse((const char *)data, size, "fuzz", NULL, &res, &cause) == 0)
 		check_document(res);
 	rt_result_free(res);
 	free(cause);
