@@ -26,7 +26,7 @@
 #include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_text.h"
-#include "labs/lab_ftrace_doc.h"
+#include "labs/lab.h"
 #include "trace/trace_explain.h"
 #include "ui/ui.h"
 
@@ -335,7 +335,7 @@ static int trace_explain_cmd(const char *path, bool json)
 
 	ret = trace_explain_read_file(path, &text, &len, &cause);
 	if (!ret)
-		ret = ftrace_doc_explain_load(text, len, path, &x, &cause);
+		ret = lab_trace_load(text, len, path, &x, &cause);
 	/* The loaded trace has its own copy: the file's bytes are not needed any more. */
 	free(text);
 	text = NULL;

@@ -32,6 +32,8 @@ struct rt_env;
 struct rt_journal;
 struct rt_result;
 struct rt_sink;
+struct trace_explain;
+struct trace_explain_src;
 
 /* What a lab may need from the host. Measured by rtlab doctor. */
 enum lab_need {
@@ -120,6 +122,14 @@ struct lab_ops {
 	 */
 	const char *const *questions;
 	const struct lab_scenario *(*scenario)(size_t i);
+	/*
+	 * Optional: the kernel trace a results document of this lab holds, for
+	 * the trace viewer and `rtlab trace explain` (lab_trace_load()): @src
+	 * gets the text (borrowed from @res); 0, or -EINVAL with a cause a
+	 * person can act on (this run recorded none, and how to get one).
+	 */
+	int (*trace)(const struct rt_result *res, const char *name,
+		     struct trace_explain_src *src, char **cause);
 	/*
 	 * views() appends to @views (a JSON array) the tables a person reads,
 	 * built from a valid results document of this lab (also an older one
@@ -286,6 +296,19 @@ const char *const *lab_names(void);
 
 /* "planned" or "ready" */
 const char *lab_state_name(enum lab_state state);
+
+/**
+ * lab_trace_load - a kernel trace from a raw trace file or a results document
+ * @text, @len: the file's bytes; a document (starting with '{') is validated
+ *              first, then its lab's trace() finds the trace in it
+ * @name: what messages call the input (a file name), or NULL for "trace"
+ * @out: on success, the loaded trace; free with trace_explain_free()
+ *
+ * Returns 0 or a negative errno with @cause: not a trace, an invalid
+ * document, or a document whose lab keeps no trace (or not for that run).
+ */
+int lab_trace_load(const char *text, size_t len, const char *name,
+		   struct trace_explain **out, char **cause);
 
 /* ---- Results and grades (lab_common.c) ------------------------------------ */
 

@@ -619,6 +619,7 @@ const struct lab_ops lab_ftrace = {
 	.questions = ftrace_questions,
 	.views = ftrace_views,
 	.scenario = ft_scenario,
+	.trace = ftrace_doc_trace,
 	.options = ftrace_options,
 	.options_note = ftrace_options_note,
 	.params_size = sizeof(struct ftrace_params),

@@ -359,32 +359,3 @@ int ftrace_doc_trace(const struct rt_result *res, const char *name,
 	return 0;
 }
 
-int ftrace_doc_explain_load(const char *text, size_t len, const char *name,
-			    struct trace_explain **out, char **cause)
-{
-	struct trace_explain_src src = { .text = text, .len = len, .name = name };
-	struct rt_result *res = NULL;
-	size_t i = 0;
-	int ret;
-
-	*out = NULL;
-	if (!name)
-		name = src.name = "trace";
-	while (i < len && (text[i] == ' ' || text[i] == '\t' || text[i] == '\n' ||
-			   text[i] == '\r'))
-		i++;
-	if (i < len && text[i] == '{') {
-		/* Validated as `lab report` and `grade` do, before anything is used. */
-		struct rt_result_opts ro = { .labs = lab_names() };
-
-		ret = rt_result_parse(text, len, name, &ro, &res, cause);
-		if (!ret)
-			ret = ftrace_doc_trace(res, name, &src, cause);
-		if (ret)
-			goto out;
-	}
-	ret = trace_explain_load_src(&src, out, cause);
-out:
-	rt_result_free(res);
-	return ret;
-}

@@ -220,20 +220,4 @@ int ftrace_doc_scenario_num(const struct rt_result *res, const char *scenario, c
 int ftrace_doc_trace(const struct rt_result *res, const char *name,
 		     struct trace_explain_src *src, char **cause);
 
-/**
- * ftrace_doc_explain_load - load what a learner named for explaining
- * @text: a raw trace file, or (starting with '{' after blanks) a results
- *        document of the ftrace lab holding its tracer's trace
- * @len: its length; @text need not be NUL-terminated
- * @name: what messages call it; NULL means "trace"
- * @out: on success the loaded trace; free with trace_explain_free()
- * @cause: on failure why, naming @name (the caller frees)
- *
- * A document is validated as `lab report` and `grade` do, before anything
- * in it is used. Returns 0, -EINVAL (no trace in it: the message says what
- * it holds) or -ENOMEM.
- */
-int ftrace_doc_explain_load(const char *text, size_t len, const char *name,
-			    struct trace_explain **out, char **cause);
-
 #endif

@@ -22,7 +22,6 @@
 
 #include "core/rt_err.h"
 #include "core/rt_parse.h"
-#include "labs/lab_latency.h"
 #include "trace/trace_ctl.h"
 #include "trace/trace_events.h"
 #include "trace/trace_hog.h"

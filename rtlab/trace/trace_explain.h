@@ -68,7 +68,7 @@ int trace_explain_load_src(const struct trace_explain_src *src, struct trace_exp
  *
  * trace_explain_load_src() with nothing said about the origin. A results
  * document is not a trace: the front ends hand what a learner names to
- * ftrace_doc_explain_load() (labs/lab_ftrace_doc.h), which takes the trace
+ * lab_trace_load() (labs/lab.h), which takes the trace
  * out of an ftrace lab document first.
  */
 int trace_explain_load(const char *text, size_t len, const char *name,

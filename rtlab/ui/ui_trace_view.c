@@ -25,7 +25,7 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_log.h"
-#include "labs/lab_ftrace_doc.h"
+#include "labs/lab.h"
 #include "trace/trace_explain.h"
 #include "ui_log.h"
 #include "ui_text.h"
@@ -141,7 +141,7 @@ struct ui_trace_view *ui_trace_view_new(const char *text, size_t len, const char
 		errno = ENOMEM;
 		return NULL;
 	}
-	ret = ftrace_doc_explain_load(text, len, name, &v->x, cause);
+	ret = lab_trace_load(text, len, name, &v->x, cause);
 	if (!ret)
 		ret = trace_explain_header(v->x, &h);
 	if (!ret) {

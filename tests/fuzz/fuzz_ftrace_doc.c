@@ -3,7 +3,7 @@
  * arbitrary bytes, as `rtlab trace explain FILE`, `rtlab lab report FILE`
  * and the lab's screen meet them.
  *
- *   - ftrace_doc_explain_load() takes a raw trace or a document: it loads
+ *   - lab_trace_load() takes a raw trace or a document: it loads
  *     (a trace) or refuses with a cause (no trace), nothing else;
  *   - a document that passes the validator is read with ftrace_doc_read():
  *     it is the ftrace lab's exactly when the read says so, and then every
@@ -114,7 +114,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *cause = NULL;
 	int ret;
 
-	ret = ftrace_doc_explain_load((const char *)data, size, "fuzz", &x, &cause);
+	ret = lab_trace_load((const char *)data, size, "fuzz", &x, &cause);
 	if ((ret == 0) != (x != NULL) || ret > 0 || (ret && !cause))
 		abort();
 	trace_explain_free(x);

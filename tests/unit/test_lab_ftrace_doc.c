@@ -460,7 +460,7 @@ static void test_trace_from_document(void **state)
 	json_t *j;
 
 	(void)state;
-	assert_int_equal(ftrace_doc_explain_load(doc, strlen(doc), "r.json", &x, &cause), 0);
+	assert_int_equal(lab_trace_load(doc, strlen(doc), "r.json", &x, &cause), 0);
 	assert_true(x->from_results);
 	assert_false(x->truncated);
 	assert_int_equal(x->nlines, 34);	/* the same lines as tests/data/traces/irqsoff.txt */
@@ -475,7 +475,7 @@ static void test_trace_from_document(void **state)
 	free(doc);
 	doc = json_dumps(j, 0);
 	json_decref(j);
-	assert_int_equal(ftrace_doc_explain_load(doc, strlen(doc), NULL, &x, &cause), 0);
+	assert_int_equal(lab_trace_load(doc, strlen(doc), NULL, &x, &cause), 0);
 	assert_true(x->truncated);
 	assert_string_equal(x->name, "trace");
 	trace_explain_free(x);
@@ -486,7 +486,7 @@ static void test_trace_from_document(void **state)
 		static const char raw[] = "# tracer: nop\n#\n  <idle>-0 [000] d..1. 12.000001: "
 					  "sched_switch: prev=a next=b\n";
 
-		assert_int_equal(ftrace_doc_explain_load(raw, sizeof(raw) - 1, "n.txt", &x,
+		assert_int_equal(lab_trace_load(raw, sizeof(raw) - 1, "n.txt", &x,
 							 &cause), 0);
 		assert_false(x->from_results);
 		trace_explain_free(x);
@@ -501,7 +501,7 @@ static void test_trace_refusals(void **state)
 	(void)state;
 	/* An event-mode document says why there is no trace and how to get one. */
 	doc = fixture_text("ftrace-events.json");
-	assert_int_equal(ftrace_doc_explain_load(doc, strlen(doc), "e.json", &x, &cause),
+	assert_int_equal(lab_trace_load(doc, strlen(doc), "e.json", &x, &cause),
 			 -EINVAL);
 	assert_null(x);
 	assert_non_null(strstr(cause, "e.json: an event-mode run"));
@@ -523,7 +523,7 @@ static void test_trace_refusals(void **state)
 		doc = json_dumps(j, 0);
 		json_decref(j);
 	}
-	assert_int_equal(ftrace_doc_explain_load(doc, strlen(doc), "t.json", &x, &cause),
+	assert_int_equal(lab_trace_load(doc, strlen(doc), "t.json", &x, &cause),
 			 -EINVAL);
 	assert_non_null(strstr(cause, "t.json: the tracer's trace could not be read"));
 	assert_non_null(strstr(cause, "is not text"));
@@ -533,13 +533,13 @@ static void test_trace_refusals(void **state)
 
 	/* Another lab's results, and JSON that is no results document. */
 	doc = fixture_text("latency-host.json");
-	assert_int_equal(ftrace_doc_explain_load(doc, strlen(doc), "l.json", &x, &cause),
+	assert_int_equal(lab_trace_load(doc, strlen(doc), "l.json", &x, &cause),
 			 -EINVAL);
 	assert_non_null(strstr(cause, "results of the latency lab"));
 	free(cause);
 	cause = NULL;
 	free(doc);
-	assert_int_equal(ftrace_doc_explain_load(" {\"a\": 1}", 9, "a.json", &x, &cause),
+	assert_int_equal(lab_trace_load(" {\"a\": 1}", 9, "a.json", &x, &cause),
 			 -EINVAL);
 	assert_non_null(strstr(cause, "a.json: schema"));
 	free(cause);
@@ -547,7 +547,7 @@ static void test_trace_refusals(void **state)
 	/* The validator runs first, as for `lab report` and `grade`. */
 	doc = strdup("{\"schema\": \"rtlab.result/1\", \"lab\": \"ftrace\", \"extra\": "
 		     "{\"tracer\": {\"trace_text\": \"# tracer: irqsoff\\n\"}}}");
-	assert_int_equal(ftrace_doc_explain_load(doc, strlen(doc), "v.json", &x, &cause),
+	assert_int_equal(lab_trace_load(doc, strlen(doc), "v.json", &x, &cause),
 			 -EINVAL);
 	assert_null(x);
 	assert_non_null(strstr(cause, "v.json: "));
@@ -555,7 +555,7 @@ static void test_trace_refusals(void **state)
 	free(cause);
 	cause = NULL;
 	free(doc);
-	assert_int_equal(ftrace_doc_explain_load("{oops", 5, "b.json", &x, &cause), -EINVAL);
+	assert_int_equal(lab_trace_load("{oops", 5, "b.json", &x, &cause), -EINVAL);
 	assert_non_null(strstr(cause, "b.json:1:"));
 	free(cause);
 }
