@@ -26,6 +26,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_env.h"
 #include "core/rt_result.h"
+#include "grade/report.h"
 #include "labs/lab.h"
 #include "labs/lab_ftrace.h"
 #include "labs/lab_ftrace_doc.h"
@@ -66,7 +67,6 @@ static void check_document(struct rt_result *res)
 	bool ours = lab && !strcmp(lab, "ftrace");
 	struct ftrace_doc d;
 	struct ftrace_doc_line l;
-	struct lab_result lr = { .res = res };
 	struct rt_buf b = RT_BUF_INIT;
 	json_t *views = json_array();
 	char *cause = NULL;
@@ -100,7 +100,7 @@ static void check_document(struct rt_result *res)
 		abort();
 	json_decref(views);
 	if (ours) {
-		ret = lab_ftrace.text(&lr, &b);
+		ret = report_text(res, &b);	/* the views as the CLI prints them */
 		if (ret && ret != -ENOMEM)
 			abort();
 	}
