@@ -1,11 +1,11 @@
 /*
  * registry: the list of labs. A lab is rtlab/labs/lab_<name>.c, which
- * defines `const struct lab_ops lab_<name>`, plus one X(name) line in
- * READY_LABS below, in teaching order. A lab whose engine has not landed is
+ * defines `const struct lab_ops lab_<name>`, plus one X(name) line in LABS
+ * below, in the menu's order. A lab whose engine has not landed is
  * described here with its needs and marked planned, so the menu, the README
  * table and the doctor can say what it will need without pretending it
  * runs; when its engine lands, its descriptor moves to its own file and its
- * name into READY_LABS.
+ * line stays.
  */
 #include "lab.h"
 
@@ -13,18 +13,25 @@
 #include <stddef.h>
 #include <string.h>
 
-/* The labs that run, each in a file of its own, in teaching order. */
-#define READY_LABS(X) \
+/*
+ * Every lab, in the menu's order (teaching order; the contributors' example
+ * last). A ready lab's descriptor is in its own file, a planned one's below.
+ */
+#define LABS(X) \
 	X(latency) \
 	X(ftrace) \
+	X(hypervisor) \
+	X(fcse) \
+	X(nop) \
+	X(cookie) \
 	X(example)
 
 #define LAB_DECLARE(name) extern const struct lab_ops lab_##name;
 #define LAB_ENTRY(name) &lab_##name,
 
-READY_LABS(LAB_DECLARE)
+LABS(LAB_DECLARE)
 
-static const struct lab_ops lab_hypervisor = {
+const struct lab_ops lab_hypervisor = {
 	.name = "hypervisor",
 	.title = "Linux as a real-time hypervisor",
 	.summary = "Boot a QEMU guest and watch its latency change as the host priorities "
@@ -36,7 +43,7 @@ static const struct lab_ops lab_hypervisor = {
 	.sim = true,
 };
 
-static const struct lab_ops lab_fcse = {
+const struct lab_ops lab_fcse = {
 	.name = "fcse",
 	.title = "ARM Fast Context Switch Extension",
 	.summary = "Simulate an ARMv5 VIVT cache and compare flush-on-switch with the "
@@ -47,7 +54,7 @@ static const struct lab_ops lab_fcse = {
 	.sim_only = true,
 };
 
-static const struct lab_ops lab_nop = {
+const struct lab_ops lab_nop = {
 	.name = "nop",
 	.title = "Node Order Protocol vs TDMA",
 	.summary = "Nodes on a shared medium take turns by a fixed order; inject faults "
@@ -58,7 +65,7 @@ static const struct lab_ops lab_nop = {
 	.sim = true,
 };
 
-static const struct lab_ops lab_cookie = {
+const struct lab_ops lab_cookie = {
 	.name = "cookie",
 	.title = "Cookie protocols (an allegory)",
 	.summary = "Share a plate of cookies between threads with Concurrency Kit and see "
@@ -69,11 +76,7 @@ static const struct lab_ops lab_cookie = {
 };
 
 const struct lab_ops *const lab_table[] = {
-	READY_LABS(LAB_ENTRY)
-	&lab_hypervisor,
-	&lab_fcse,
-	&lab_nop,
-	&lab_cookie,
+	LABS(LAB_ENTRY)
 	NULL,
 };
 

@@ -176,6 +176,7 @@ ft["extra"] = {"mode": "tracer",
                           "lines": [{"comm": "sh" + E, "cpu": 1, "flags": "d...", "mark": "!",
                                      "time_us": 1.0, "function": "fn" + E, "caller": "c" + E}]},
                "hunt": {"seed": "42" + E, "injector": "kmod" + E, "planted_count": 1}}
+ft.pop("views", None)	# the latency fixture's tables: the ftrace lab draws its own
 json.dump(ft, open(tmp + "/evil-ftrace.json", "w"))
 bad = dict(ft)
 del bad["env"]
@@ -194,7 +195,7 @@ for doc in evil-latency evil-ftrace; do
 done
 run lab report "$tmp/evil-ftrace.json"
 check "the seed and the trace's names are escaped too" \
-	bash -c "grep -qF 'seed 42\x1b[2J' '$tmp/out' && grep -qF 'fn\x1b[2J' '$tmp/out'"
+	bash -c "grep -qF '42\x1b[2J' '$tmp/out' && grep -qF 'fn\x1b[2J' '$tmp/out' && ! grep -q \$'\x1b' '$tmp/out'"
 run grade "$tmp/evil-ftrace.json"
 check "grade quotes the answer escaped" grep -qF 'answer "cause\x1b[2J\x1b]0;pwned\x07"' "$tmp/out"
 

@@ -40,7 +40,7 @@ static void test_names_unique_and_wellformed(void **state)
 		assert_true(l->needs < (1u << LAB_NEED_COUNT));
 		assert_true(l->wants < (1u << LAB_NEED_COUNT));
 	}
-	assert_int_equal(n, 6);
+	assert_int_equal(n, 7);
 }
 
 static void test_find(void **state)
