@@ -423,11 +423,33 @@ static int lab_man_options(void)
 	return ret ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
+static bool is_help(const char *arg)
+{
+	return !strcmp(arg, "--help") || !strcmp(arg, "-h");
+}
+
+/*
+ * --help or -h where an option may stand: anywhere after list or report,
+ * first after answer (later words are an answer's text). `run` leaves it to
+ * the lab's option table, which prints the lab's own options.
+ */
+static bool asks_help(int argc, char **argv)
+{
+	if (!strcmp(argv[1], "answer"))	/* in place of LAB or of ID, never of TEXT */
+		return (argc > 2 && is_help(argv[2])) || (argc > 3 && is_help(argv[3]));
+	if (strcmp(argv[1], "list") && strcmp(argv[1], "report"))
+		return false;
+	for (int i = 2; i < argc; i++)
+		if (is_help(argv[i]))
+			return true;
+	return false;
+}
+
 static int lab_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	if (argc < 2)
 		return cli_usage_error(cmd, "expected list, run, report or answer");
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+	if (is_help(argv[1]) || asks_help(argc, argv)) {
 		cli_cmd_help(cmd, stdout);
 		return CLI_EXIT_OK;
 	}
