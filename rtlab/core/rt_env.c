@@ -274,7 +274,8 @@ static int env_probe_preempt(struct rt_env *env, const char *root)
 	}
 	free(text);
 
-	if (!model && env_has_word(env->kernel_version, "PREEMPT_DYNAMIC")) {
+	env->preempt_dynamic = env_has_word(env->kernel_version, "PREEMPT_DYNAMIC");
+	if (!model && env->preempt_dynamic) {
 		text = env_read(root, "/sys/kernel/debug/sched/preempt", 256);
 		if (text && (model = env_parse_sched_preempt(text)))
 			source = "/sys/kernel/debug/sched/preempt";

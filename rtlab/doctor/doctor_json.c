@@ -59,6 +59,7 @@ static json_t *kernel_json(const struct doctor_report *r, int *err)
 	put(o, "machine", str_or_null(e->machine), err);
 	put(o, "preempt_model", str_or_null(e->preempt_model), err);
 	put(o, "preempt_source", str_or_null(e->preempt_source), err);
+	put(o, "preempt_dynamic", json_boolean(e->preempt_dynamic), err);
 	put(o, "realtime", json_boolean(e->realtime), err);
 	put(o, "sys_kernel_realtime", json_boolean(e->sys_kernel_realtime), err);
 	return o;

@@ -82,6 +82,15 @@ static void kernel_section(struct out *o, const struct doctor_report *r)
 	line(o, OK, "Linux %s on %s: %s", e->kernel_release, e->machine, e->kernel_version);
 	if (e->realtime)
 		line(o, OK, "preemption model: rt (PREEMPT_RT, from %s)", e->preempt_source);
+	else if (e->preempt_dynamic && !strcmp(e->preempt_source,
+					       "/sys/kernel/debug/sched/preempt"))
+		line(o, NO, "preemption model: PREEMPT_DYNAMIC, currently %s (from %s; write "
+		     "that file or boot with preempt=full to change it); not PREEMPT_RT",
+		     e->preempt_model, e->preempt_source);
+	else if (e->preempt_dynamic)
+		line(o, NO, "preemption model: PREEMPT_DYNAMIC, %s at boot (from %s; the live "
+		     "choice is in /sys/kernel/debug/sched/preempt; boot with preempt=full to "
+		     "change it); not PREEMPT_RT", e->preempt_model, e->preempt_source);
 	else
 		line(o, NO, "preemption model: %s (from %s); not PREEMPT_RT", e->preempt_model,
 		     e->preempt_source);

@@ -237,6 +237,7 @@ static void test_tree_dynamic_debugfs_wins(void **state)
 	assert_false(env.realtime);
 	assert_string_equal(env.preempt_model, "voluntary");
 	assert_string_equal(env.preempt_source, "/sys/kernel/debug/sched/preempt");
+	assert_true(env.preempt_dynamic);
 	rt_env_fini(&env);
 }
 
@@ -276,6 +277,7 @@ static void test_tree_config_gz(void **state)
 	probe_tree(t, "#1 SMP PREEMPT_DYNAMIC", &env);
 	assert_string_equal(env.preempt_model, "none");
 	assert_string_equal(env.preempt_source, "/proc/config.gz");
+	assert_true(env.preempt_dynamic);
 	rt_env_fini(&env);
 }
 
@@ -287,6 +289,7 @@ static void test_tree_uname_preempt(void **state)
 	assert_string_equal(env.preempt_model, "full");
 	assert_string_equal(env.preempt_source, "uname -v");
 	assert_false(env.realtime);
+	assert_false(env.preempt_dynamic);
 	rt_env_fini(&env);
 }
 
