@@ -49,7 +49,8 @@ int report_html(const struct rt_result *res, struct rt_buf *out);
 /**
  * report_cyclictest_hist - append the histograms in cyclictest's -h layout
  *
- * "# Histogram", then one line per 1 us bucket ("%06d" and one "%06lu"
+ * "# Columns:" and one "# Thread N is NAME" line per column (cyclictest calls
+ * its columns threads; readers skip '#' lines), "# Histogram", then one line per 1 us bucket ("%06d" and one "%06lu"
  * column per histogram, the first after a space, the rest after tabs), then
  * "# Total:", "# Min Latencies:", "# Avg Latencies:", "# Max Latencies:",
  * "# Histogram Overflows:" and the overflow cycle numbers. Only histograms

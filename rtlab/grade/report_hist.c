@@ -75,6 +75,9 @@ int report_cyclictest_hist(const struct rt_result *res, struct rt_buf *out)
 	ret |= rt_buf_puts(out, "# Columns:");
 	for (size_t c = 0; c < n; c++)
 		ret |= rt_buf_printf(out, " %s", h[c].name);
+	/* cyclictest numbers its columns as threads; say what each one is here. */
+	for (size_t c = 0; c < n; c++)
+		ret |= rt_buf_printf(out, "\n# Thread %zu is %s", c, h[c].name);
 	ret |= rt_buf_puts(out, "\n# Histogram\n");
 	for (size_t r = 0; r < rows; r++) {
 		ret |= rt_buf_printf(out, "%06zu", r);

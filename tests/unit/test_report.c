@@ -148,6 +148,8 @@ static void test_cyclictest_hist(void **state)
 {
 	static const char want[] =
 		"# Columns: idle-other load-fifo\n"
+		"# Thread 0 is idle-other\n"
+		"# Thread 1 is load-fifo\n"
 		"# Histogram\n"
 		"000000 000000\t000000\n"
 		"000001 000010\t000000\n"
