@@ -182,7 +182,7 @@ int report_html(const struct rt_result *res, struct rt_buf *out)
 {
 	json_t *doc = rt_result_json(res), *v, *list = NULL;
 	char *cause = NULL;
-	size_t i;
+	size_t i, nscen;
 	int ret = 0, r;
 
 	ret |= rt_buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
@@ -221,7 +221,10 @@ int report_html(const struct rt_result *res, struct rt_buf *out)
 		ret |= rt_buf_puts(out, "<p>No histogram in this document.</p>\n");
 	else
 		ret |= r;
-	ret |= kv_table(out, "Summary", json_object_get(doc, "summary"));
+	nscen = json_array_size(rt_result_scenarios(res));
+	/* One scenario: its summary first. Several: the per-scenario tables first. */
+	if (nscen <= 1)
+		ret |= kv_table(out, "Summary", json_object_get(doc, "summary"));
 	ret |= hist_table(out, res);
 	r = report_views(res, NULL, &list, &cause);
 	if (r == -ENOMEM) {
@@ -234,6 +237,14 @@ int report_html(const struct rt_result *res, struct rt_buf *out)
 	free(cause);
 	ret |= views(out, list);
 	json_decref(list);
+	if (nscen > 1) {
+		char title[160];
+
+		/* A merged average or p99 mixes scenarios that were run to be compared. */
+		snprintf(title, sizeof(title), "Summary of all %zu scenarios merged (compare "
+			 "them in the tables above, not here)", nscen);
+		ret |= kv_table(out, title, json_object_get(doc, "summary"));
+	}
 	ret |= kv_table(out, "Environment", json_object_get(doc, "env"));
 	ret |= kv_table(out, "Parameters", json_object_get(doc, "params"));
 	ret |= kv_table(out, "Answers", json_object_get(doc, "answers"));

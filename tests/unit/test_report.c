@@ -441,6 +441,27 @@ static void test_views_saved_and_text(void **state)
 	rt_result_free(res);
 }
 
+/* With several scenarios the merged summary comes after them, and says it is merged. */
+static void test_html_summary_merged(void **state)
+{
+	struct rt_result *res = make_doc("host");
+	struct rt_buf b = RT_BUF_INIT;
+	const char *s, *scen, *sum;
+
+	(void)state;
+	json_array_append_new(rt_result_scenarios(res), json_pack("{s:s}", "name", "idle-other"));
+	assert_int_equal(report_html(res, &b), 0);
+	s = rt_buf_str(&b);
+	assert_null(strstr(s, "<h2>Summary</h2>"));
+	sum = strstr(s, "<h2>Summary of all 2 scenarios merged");
+	scen = strstr(s, "<h2>Scenarios (all threads merged)</h2>");
+	assert_non_null(sum);
+	assert_non_null(scen);
+	assert_true(scen < sum);
+	rt_buf_fini(&b);
+	rt_result_free(res);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -452,6 +473,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_unvalidated),
 		cmocka_unit_test(test_hostile_in_range),
 		cmocka_unit_test(test_views_from_lab),
+		cmocka_unit_test(test_html_summary_merged),
 		cmocka_unit_test(test_views_saved_and_text),
 	};
 
