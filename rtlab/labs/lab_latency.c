@@ -986,8 +986,9 @@ static json_t *new_view(const char *name, const char *title, const struct lat_co
 static const struct lat_col scen_cols[] = {
 	{ "scenario", "scenario", "" }, { "status", "status", "" }, { "policy", "policy", "" },
 	{ "samples", "samples", "" }, { "min", "min", "us" }, { "avg", "avg", "us" },
-	{ "p99", "p99", "us" }, { "max", "max", "us" }, { "dropped", "dropped", "" },
-	{ "overruns", "overruns", "" }, { "priority", "prio", "" }, { "mlock", "mlock", "" },
+	{ "p99", "p99", "us" }, { "max", "max", "us" },
+	{ "dropped", "dropped (ring full)", "" }, { "overruns", "overruns (>1 period late)", "" },
+	{ "priority", "prio", "" }, { "mlock", "mlock", "" },
 	{ "pinned", "pinned", "" }, { "load", "load", "" }, { "measured", "time", "s" },
 };
 
@@ -1001,7 +1002,7 @@ static const struct lat_col thread_cols[] = {
 static const struct lat_col pct_cols[] = {
 	{ "scenario", "scenario", "" }, { "p50", "p50", "us" }, { "p90", "p90", "us" },
 	{ "p99", "p99", "us" }, { "p99.9", "p99.9", "us" }, { "p99.99", "p99.99", "us" },
-	{ "overflows", "overflows", "" },
+	{ "overflows", "beyond 1 us buckets", "" },
 };
 
 #define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
