@@ -48,10 +48,25 @@ static int check_present(json_t *doc, const char *name, struct grade_report *rep
 		return grade_report_add(rep, id, false, "scenario %s is missing: run `rtlab lab "
 					"run latency --scenario %s` (with the others)", name, name);
 	n = json_integer_value(json_object_get(s, "samples_count"));
-	if (n < LATENCY_GRADE_MIN_SAMPLES)
+	if (n < LATENCY_GRADE_MIN_SAMPLES) {
+		/* How long would have been enough: the first thread's interval, plus 5 % and 1 s. */
+		json_int_t us = json_integer_value(json_object_get(json_array_get(
+			json_object_get(s, "threads"), 0), "interval_us"));
+		unsigned long long need_s = us > 0 && us <= 1000000 ?
+			(unsigned long long)(LATENCY_GRADE_MIN_SAMPLES * (double)us * 1.05 / 1e6) + 2 :
+			0;
+
+		if (need_s)
+			return grade_report_add(rep, id, false, "scenario %s has %lld samples, "
+						"fewer than the %u needed for a p99 with some "
+						"weight: at its %lld us interval, run it with "
+						"--duration %llus or longer (start-up and drops cost "
+						"a few)", name, (long long)n,
+						LATENCY_GRADE_MIN_SAMPLES, (long long)us, need_s);
 		return grade_report_add(rep, id, false, "scenario %s has %lld samples, fewer than "
 					"the %u needed for a p99 with some weight: run it longer "
 					"(--duration)", name, (long long)n, LATENCY_GRADE_MIN_SAMPLES);
+	}
 	return grade_report_add(rep, id, true, "scenario %s: %lld samples", name, (long long)n);
 }
 

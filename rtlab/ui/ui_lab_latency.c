@@ -495,6 +495,10 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 		 total * (s->duration_ms / 1000 + 1));
 	if (row < bottom)
 		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+	/* 10,000 wake-ups at 1 ms take 10 s, and start-up costs a few: below 12 s, say so. */
+	if (s->duration_ms < 12000 && row < bottom)
+		ui_frame_put(win, row++, x + 1, "  too short to grade: `rtlab grade` wants 10,000 "
+			     "samples per scenario, 12 s or more at 1 ms", cols - 2, UI_ROLE_WARN);
 	row++;
 	if (row < bottom)
 		ui_frame_put(win, row++, x + 1, "Your predictions for these scenarios", cols - 2,

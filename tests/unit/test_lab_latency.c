@@ -266,11 +266,13 @@ static struct rt_result *make_doc(const struct docspec *d)
 		if (fifo && d->skip_load_fifo)
 			continue;
 		assert_int_equal(json_array_append_new(scens, json_pack(
-			"{s:s, s:s, s:s, s:I, s:f, s:b, s:o}", "name", names[i], "policy_requested",
-			fifo ? "fifo" : "other", "policy", fifo && !d->rt_refused ? "fifo" : "other",
+			"{s:s, s:s, s:s, s:I, s:f, s:b, s:o, s:[{s:i}]}", "name", names[i],
+			"policy_requested", fifo ? "fifo" : "other", "policy",
+			fifo && !d->rt_refused ? "fifo" : "other",
 			"samples_count", (json_int_t)d->samples, "p99_us", p99, "p99_above_bound",
 			!fifo && d->other_above, "rt_refused", fifo && d->rt_refused ?
-			json_string("not root") : json_null())), 0);
+			json_string("not root") : json_null(), "threads", "interval_us", 1000)),
+			0);
 	}
 	assert_int_equal(json_array_append_new(preds, json_pack("{s:s, s:s}", "answer_key",
 		"predict.03.predict-fifo-p99", "scenario", "load-fifo")), 0);
@@ -314,6 +316,29 @@ static bool check_result(const struct docspec *d, const char *name, bool *all)
 	grade_report_fini(&rep);
 	lab_result_fini(&lr);
 	return passed;
+}
+
+/* Too few samples: the check says which --duration would have been enough. */
+static void test_grade_samples_say_duration(void **state)
+{
+	struct docspec d = good;
+	struct lab_result lr;
+	struct grade_report rep = { 0 };
+	bool said = false;
+
+	(void)state;
+	d.samples = 9849;		/* a 10 s scenario at 1 ms: start-up and drops */
+	lr.res = make_doc(&d);
+	lr.interrupted = false;
+	assert_int_equal(lab_latency.grade(&lr, &rep), 0);
+	for (size_t i = 0; i < rep.nchecks; i++)
+		if (!strcmp(rep.checks[i].name, "scenario-idle-other")) {
+			assert_false(rep.checks[i].passed);
+			said = strstr(rep.checks[i].detail, "--duration 12s or longer") != NULL;
+		}
+	assert_true(said);
+	grade_report_fini(&rep);
+	lab_result_fini(&lr);
 }
 
 static void test_grade_all_pass(void **state)
@@ -596,6 +621,7 @@ int main(void)
 		cmocka_unit_test(test_params_custom_and_overrides),
 		cmocka_unit_test(test_params_errors),
 		cmocka_unit_test(test_grade_all_pass),
+		cmocka_unit_test(test_grade_samples_say_duration),
 		cmocka_unit_test(test_grade_each_fails),
 		cmocka_unit_test(test_grade_other_lab),
 		cmocka_unit_test(test_grade_report),
