@@ -60,6 +60,38 @@ static json_t *cell_str(const char *s)
 	return str_max(s, RT_RESULT_MAX_CELL);
 }
 
+/* A function name from the trace's header, or no value ("-") where it gave none. */
+static json_t *name_or_null(const char *s)
+{
+	return s && *s ? cell_str(s) : json_null();
+}
+
+/*
+ * What the tracer's row means when a field is empty, so that a learner is
+ * never left with blanks: why no entries, why no start or end function.
+ */
+static const char *tracer_reading(const struct ftrace_doc_tracer *t)
+{
+	bool wakeup = t->name && !strncmp(t->name, "wakeup", 6);
+
+	if (!t->entries_count && t->threshold_us)
+		return "no entries: no section crossed tracing_thresh, so the tracer kept none; "
+		       "lower --threshold or run longer";
+	if (!t->entries_count && !t->have_latency)
+		return "no entries: the tracer recorded nothing in this run (its buffer was "
+		       "empty when read); run it again, longer";
+	if (!t->entries_count)
+		return "no entries kept: the header has the worst latency, but the buffer "
+		       "held no functions (function trace off, or it was reset)";
+	if (wakeup && !(t->started_at && *t->started_at))
+		return "a wakeup tracer times one wake-up to its switch-in, so it names no "
+		       "started/ended function; read the trace for what ran in between";
+	if (!(t->started_at && *t->started_at) || !(t->ended_at && *t->ended_at))
+		return "the trace's header gave no start or end function";
+	return "the section began and ended where the header says; the trace shows what "
+	       "ran inside it";
+}
+
 /*
  * A view under construction: columns are added first, then rows of exactly
  * as many cells. Every helper is a no-op once something failed (v->err), so
@@ -198,12 +230,13 @@ static int view_tracer(const struct rt_result *res, const struct ftrace_doc_trac
 	view_col(&v, "started_at", "started at", NULL);
 	view_col(&v, "ended_at", "ended at", NULL);
 	view_col(&v, "entries", "entries", "count");
-	view_row(&v, json_pack("[o, s, o, I, b, o, o, I]", cell_str(t->name),
+	view_col(&v, "reading", "what this says", NULL);
+	view_row(&v, json_pack("[o, s, o, I, b, o, o, I, s]", cell_str(t->name),
 			       t->top_level ? "top level" : "an instance",
 			       num_or_null(t->have_latency, (double)t->latency_us),
 			       (json_int_t)t->threshold_us, t->function_trace,
-			       cell_str(t->started_at), cell_str(t->ended_at),
-			       (json_int_t)t->entries_count));
+			       name_or_null(t->started_at), name_or_null(t->ended_at),
+			       (json_int_t)t->entries_count, tracer_reading(t)));
 	ret = view_end(&v, views);
 	if (ret || !t->nlines)
 		return ret;

@@ -404,6 +404,7 @@ static void test_views_tracer(void **state)
 	assert_string_equal(json_string_value(cell(t, 0, 0)), "irqsoff");
 	assert_string_equal(json_string_value(cell(t, 0, 1)), "an instance");
 	assert_true(json_number_value(cell(t, 0, 2)) == 512);
+	assert_non_null(strstr(json_string_value(cell(t, 0, 8)), "began and ended"));
 	t = view_named(views, "trace");
 	assert_int_equal(json_array_size(json_object_get(t, "rows")), 6);
 	assert_string_equal(json_string_value(cell(t, 1, 6)), "rtlab_inject_busy_wait");
@@ -419,6 +420,34 @@ static void test_views_tracer(void **state)
 }
 
 /* A long trace shows its first 20 entries and says how many the document keeps. */
+/* Empty fields are explained, never left blank: a wakeup tracer, and no entries. */
+static void test_views_tracer_reading(void **state)
+{
+	struct rt_result *res = fixture("ftrace-tracer.json");
+	json_t *tr = json_object_get(json_object_get(rt_result_json(res), "extra"), "tracer");
+	json_t *views, *t;
+
+	(void)state;
+	json_object_set_new(tr, "name", json_string("wakeup_rt"));
+	json_object_set_new(tr, "started_at", json_string(""));
+	json_object_set_new(tr, "ended_at", json_string(""));
+	views = views_of(res);
+	t = view_named(views, "tracer");
+	assert_true(json_is_null(cell(t, 0, 5)));
+	assert_non_null(strstr(json_string_value(cell(t, 0, 8)), "names no started/ended"));
+	json_decref(views);
+	rt_result_free(res);
+	res = fixture("ftrace-tracer.json");
+	tr = json_object_get(json_object_get(rt_result_json(res), "extra"), "tracer");
+	json_object_set_new(tr, "entries_count", json_integer(0));
+	json_object_set_new(tr, "threshold_us", json_integer(100));
+	views = views_of(res);
+	t = view_named(views, "tracer");
+	assert_non_null(strstr(json_string_value(cell(t, 0, 8)), "no section crossed"));
+	json_decref(views);
+	rt_result_free(res);
+}
+
 static void test_views_long_trace(void **state)
 {
 	struct rt_result *res = fixture("ftrace-tracer.json");
@@ -573,6 +602,7 @@ int main(void)
 		cmocka_unit_test(test_views_hunt),
 		cmocka_unit_test(test_views_tracer),
 		cmocka_unit_test(test_views_long_trace),
+		cmocka_unit_test(test_views_tracer_reading),
 		cmocka_unit_test(test_views_refused),
 		cmocka_unit_test(test_trace_from_document),
 		cmocka_unit_test(test_trace_refusals),
