@@ -943,10 +943,27 @@ static void go_back(struct ui_reader *r)
 	switch_to(r, p.entry, p.src_line);
 }
 
-static void open_quiz(struct ui_reader *r)
+/* The first question of the lesson not answered yet, wherever it is, or -1. */
+static int first_open_quiz(const struct ui_reader *r)
 {
-	int qi = target_quiz(r);
+	for (size_t q = 0; r->doc && q < r->doc->nquizzes; q++)
+		if (quiz_state(r, (int)q, NULL, 0) == QUIZ_STATE_OPEN)
+			return (int)q;
+	return -1;
+}
 
+/*
+ * Enter opens the quiz on screen (the first unanswered one there); 'a' also
+ * reaches past the screen: with no unanswered question on it, the lesson's
+ * first unanswered one opens, even one scrolled out of sight above.
+ */
+static void open_quiz(struct ui_reader *r, bool anywhere)
+{
+	int qi = target_quiz(r), open;
+
+	if (anywhere && (qi < 0 || quiz_state(r, qi, NULL, 0) != QUIZ_STATE_OPEN) &&
+	    (open = first_open_quiz(r)) >= 0)
+		qi = open;
 	if (qi < 0) {
 		set_msg(r, UI_ROLE_DIM, "no quiz on screen: scroll to a line that starts with "
 			"\"Quiz:\"");
@@ -1118,10 +1135,12 @@ enum ui_reader_action ui_reader_key(struct ui_reader *r, int key)
 		start_input(r, UI_READER_LINK, 0);
 		break;
 	case 'a':
+		open_quiz(r, true);
+		break;
 	case '\n':
 	case '\r':
 	case KEY_ENTER:
-		open_quiz(r);
+		open_quiz(r, false);
 		break;
 	case KEY_BACKSPACE:
 	case 127:
