@@ -71,7 +71,11 @@
 #define POLL_MS 100u
 #define TID_WAIT_MS 1000u
 
-const char *const ftrace_questions[] = { "cause", "function", "tracer", NULL };
+/*
+ * The hunt's diagnosis (graded), then the handout's written question of
+ * step 2: why matching drops without the busy loop (kept, not graded).
+ */
+const char *const ftrace_questions[] = { "cause", "function", "tracer", "no-busy", NULL };
 
 static const struct ftrace_params *params_of(const struct lab_ctx *ctx,
 					     struct ftrace_params *defaults)

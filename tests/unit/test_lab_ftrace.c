@@ -525,7 +525,8 @@ static void test_registry(void **state)
 	assert_string_equal(l->questions[0], "cause");
 	assert_string_equal(l->questions[1], "function");
 	assert_string_equal(l->questions[2], "tracer");
-	assert_null(l->questions[3]);
+	assert_string_equal(l->questions[3], "no-busy");
+	assert_null(l->questions[4]);
 	assert_ptr_equal(l->views, lab_ftrace.views);
 	assert_non_null(l->views);
 	assert_non_null(l->scenario);
