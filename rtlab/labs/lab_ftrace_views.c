@@ -212,10 +212,41 @@ static int view_agreement(const struct ftrace_doc_agreement *a, json_t *views)
 	return view_end(&v, views);
 }
 
+/*
+ * The first of SHOWN_LINES entries to show: a window around the widest gap
+ * between two consecutive entries, which is what a latency trace is about
+ * (the first entries are often microseconds apart and say nothing). @gap_us
+ * and @gap_at get that gap and the entry after it.
+ */
+static size_t widest_gap_window(const struct rt_result *res, size_t n, double *gap_us,
+				size_t *gap_at)
+{
+	struct ftrace_doc_line l;
+	double prev = 0, widest = -1;
+	size_t at = 0, first;
+
+	for (size_t i = 0; i < n && ftrace_doc_trace_line(res, i, &l) == 0; i++) {
+		if (i && l.time_us - prev > widest) {
+			widest = l.time_us - prev;
+			at = i;
+		}
+		prev = l.time_us;
+	}
+	*gap_us = widest > 0 ? widest : 0;
+	*gap_at = at;
+	if (n <= SHOWN_LINES)
+		return 0;
+	/* A few entries before the gap, the rest after it: what led in, what it held. */
+	first = at > SHOWN_LINES / 4 ? at - SHOWN_LINES / 4 : 0;
+	return first + SHOWN_LINES > n ? n - SHOWN_LINES : first;
+}
+
 static int view_tracer(const struct rt_result *res, const struct ftrace_doc_tracer *t,
 		       json_t *views)
 {
 	struct ftrace_doc_line l;
+	size_t first, gap_at;
+	double gap_us;
 	struct view v;
 	char title[512];
 	int ret;
@@ -241,9 +272,12 @@ static int view_tracer(const struct rt_result *res, const struct ftrace_doc_trac
 	if (ret || !t->nlines)
 		return ret;
 
+	first = widest_gap_window(res, t->nlines, &gap_us, &gap_at);
 	if (t->nlines > SHOWN_LINES)
-		snprintf(title, sizeof(title), "Its trace: the first %u of %zu entries kept "
-			 "(extra.tracer.lines)", SHOWN_LINES, t->nlines);
+		snprintf(title, sizeof(title), "Its trace: entries %zu-%zu of %zu, around the "
+			 "widest gap (%.0f us before entry %zu); all of them: rtlab trace view "
+			 "FILE, key w", first + 1, first + SHOWN_LINES, t->nlines, gap_us,
+			 gap_at + 1);
 	else
 		snprintf(title, sizeof(title), "Its trace: %zu entr%s", t->nlines,
 			 t->nlines == 1 ? "y" : "ies");
@@ -256,7 +290,8 @@ static int view_tracer(const struct rt_result *res, const struct ftrace_doc_trac
 	view_col(&v, "mark", NULL, NULL);
 	view_col(&v, "function", NULL, NULL);
 	view_col(&v, "caller", NULL, NULL);
-	for (size_t i = 0; i < SHOWN_LINES && ftrace_doc_trace_line(res, i, &l) == 0; i++) {
+	for (size_t i = first; i < first + SHOWN_LINES && ftrace_doc_trace_line(res, i, &l) == 0;
+	     i++) {
 		char state[RT_RESULT_MAX_CELL + 64];
 
 		snprintf(state, sizeof(state), "%s%s%s", l.irqs_off ? "irqs-off " : "",

@@ -455,12 +455,20 @@ static void test_views_long_trace(void **state)
 		"extra"), "tracer"), "lines"), *views, *t;
 
 	(void)state;
+	/* 30 entries 1 us apart, but 8 ms between the 25th and the 26th. */
 	while (json_array_size(lines) < 30)
-		json_array_append(lines, json_array_get(lines, 0));
+		json_array_append_new(lines, json_deep_copy(json_array_get(lines, 0)));
+	for (size_t i = 0; i < 30; i++)
+		json_object_set_new(json_array_get(lines, i), "time_us",
+				    json_real((double)i + (i >= 25 ? 8000 : 0)));
 	views = views_of(res);
 	t = view_named(views, "trace");
 	assert_int_equal(json_array_size(json_object_get(t, "rows")), 20);
-	assert_non_null(strstr(json_string_value(json_object_get(t, "title")), "first 20 of 30"));
+	/* The window holds the gap: entries 11-30, not the first 20. */
+	assert_non_null(strstr(json_string_value(json_object_get(t, "title")),
+			       "entries 11-30 of 30, around the widest gap (8001 us before entry 26)"));
+	assert_true(json_number_value(json_array_get(json_array_get(json_object_get(t, "rows"),
+								    19), 4)) == 8029);
 	json_decref(views);
 	rt_result_free(res);
 }
