@@ -451,7 +451,7 @@ static int ft_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 	memset(out, 0, sizeof(*out));
 	memset(&r, 0, sizeof(r));
 	r.p = params_of(ctx, &defaults);
-	r.seed = r.p->seed_set ? r.p->seed : ctx->seed;
+	r.seed = ctx->seed;
 	r.cpu = last_cpu();
 	if (!ctx->journal) {
 		rt_log(RT_LOG_ERR, "ftrace: the lab changes tracefs and needs the undo journal, "

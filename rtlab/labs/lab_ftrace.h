@@ -66,13 +66,7 @@ struct ftrace_params {
 	char tracer[FTRACE_TRACER_MAX];	/* tracer mode; "" = the first latency tracer present */
 	unsigned int threshold_us;	/* tracing_thresh; 0 = keep the worst case only */
 	bool function_trace;		/* options/function-trace (tracer mode) */
-	bool hunt;
-	/*
-	 * Set by ftrace_params_parse() (the TUI's parser) from --seed; through
-	 * lab_args_parse() the seed is the front end's, in lab_ctx.seed.
-	 */
-	bool seed_set;
-	uint64_t seed;
+	bool hunt;			/* its cause is chosen by the run's seed, lab_ctx.seed */
 	unsigned int duration_ms;
 	bool cross_check;		/* try rtla / trace-cmd */
 	bool busy;			/* a nice-19 busy loop on the probe's CPU (lab_ftrace.c) */
@@ -100,12 +94,16 @@ int ftrace_params_check(struct ftrace_params *p, char **cause);
  * ftrace_params_parse - parse the lab's options into @p (for the TUI and tests)
  * @argc, @argv: argv[0] is the lab name; "--opt VALUE" or "--opt=VALUE"
  * @p: filled from ftrace_params_init() plus the options
+ * @seed: set to --seed N when given, else left as it is (the run's seed
+ *        goes to lab_ctx.seed through the run session, not into @p)
+ * @seed_given: set to whether --seed was given
  * @cause: on failure, what is wrong (caller frees)
  *
- * The options of ftrace_options and --seed N (into seed and seed_set),
- * then ftrace_params_check(). Pure. Returns 0 or -EINVAL.
+ * The options of ftrace_options and --seed N, then ftrace_params_check().
+ * Pure. Returns 0 or -EINVAL.
  */
-int ftrace_params_parse(int argc, char **argv, struct ftrace_params *p, char **cause);
+int ftrace_params_parse(int argc, char **argv, struct ftrace_params *p, uint64_t *seed,
+			bool *seed_given, char **cause);
 
 /* True for the six latency tracers tracer mode can run. */
 bool ftrace_is_latency_tracer(const char *name);

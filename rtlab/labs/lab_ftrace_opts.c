@@ -134,7 +134,8 @@ int ftrace_params_check(struct ftrace_params *p, char **cause)
 	return 0;
 }
 
-int ftrace_params_parse(int argc, char **argv, struct ftrace_params *p, char **cause)
+int ftrace_params_parse(int argc, char **argv, struct ftrace_params *p, uint64_t *seed,
+			bool *seed_given, char **cause)
 {
 	struct lab_args a;
 	int ret;
@@ -146,8 +147,9 @@ int ftrace_params_parse(int argc, char **argv, struct ftrace_params *p, char **c
 		return ret;
 	if (a.help || a.json_path)
 		return rt_err(cause, -EINVAL, "--help and --json are for `rtlab lab run ftrace`");
-	p->seed_set = a.seed_given;
-	p->seed = a.seed;
+	*seed_given = a.seed_given;
+	if (a.seed_given)
+		*seed = a.seed;
 	return ftrace_params_check(p, cause);
 }
 

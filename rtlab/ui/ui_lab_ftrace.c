@@ -181,7 +181,7 @@ int ui_lab_ftrace_init(struct ui_lab_ftrace *s, const struct lab_ops *lab)
  * panel's, to ask the lab about a choice before it is made.
  */
 static int build_params(const struct ui_lab_ftrace *s, enum ftrace_mode mode, const char *tracer,
-			struct ftrace_params *p, char **cause)
+			struct ftrace_params *p, uint64_t *seed, bool *seed_given, char **cause)
 {
 	char thr[16], dur[24];
 	char *argv[16];
@@ -210,7 +210,7 @@ static int build_params(const struct ui_lab_ftrace *s, enum ftrace_mode mode, co
 	argv[argc++] = (char *)"--duration";
 	argv[argc++] = dur;
 	argv[argc] = NULL;
-	return ftrace_params_parse(argc, argv, p, cause);
+	return ftrace_params_parse(argc, argv, p, seed, seed_given, cause);
 }
 
 /* The lab's own verdict on tracer mode with @tracer (NULL: any): 0, or its refusal. */
@@ -218,9 +218,11 @@ static int ask_lab(struct ui_lab_ftrace *s, const char *tracer, char **cause)
 {
 	struct ftrace_params p;
 	struct lab_ctx ctx;
+	uint64_t seed = 0;
+	bool given;
 	int ret;
 
-	ret = build_params(s, FTRACE_MODE_TRACER, tracer, &p, cause);
+	ret = build_params(s, FTRACE_MODE_TRACER, tracer, &p, &seed, &given, cause);
 	if (ret)
 		return ret;
 	memset(&ctx, 0, sizeof(ctx));
@@ -269,16 +271,6 @@ static void toggle_mode(struct ui_lab_ftrace *s)
 
 /* ---- Running --------------------------------------------------------------------- */
 
-/* A seed nobody typed: the time in nanoseconds and the pid, so two runs differ. */
-static uint64_t random_seed(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^
-	       ((uint64_t)getpid() << 40);
-}
-
 /* Forget what the summary showed of the last run. */
 static void clear_summary(struct ui_lab_ftrace *s)
 {
@@ -293,6 +285,7 @@ static void start_run(void *owner)
 {
 	struct ui_lab_ftrace *s = owner;
 	char *cause = NULL;
+	uint64_t seed;
 	int ret;
 
 	if (!can_run_live(s)) {
@@ -301,17 +294,18 @@ static void start_run(void *owner)
 			       "the machine could not be probed");
 		return;
 	}
+	/* A typed seed is the learner's (shown); otherwise a random one, kept hidden. */
+	seed = lab_seed_from_clock();
 	ret = build_params(s, s->mode, s->mode == FTRACE_MODE_TRACER && s->tracer >= 0 ?
-			   s->offer.tracers[s->tracer].name : NULL, &s->params, &cause);
+			   s->offer.tracers[s->tracer].name : NULL, &s->params, &seed,
+			   &s->seed_typed, &cause);
 	if (ret) {
 		ui_lab_run_say(&s->run, true, "%s", cause ? cause : "bad settings");
 		free(cause);
 		return;
 	}
 	clear_summary(s);
-	s->seed_typed = s->params.seed_set;
-	if (ui_lab_run_prepare(&s->run, &s->doctor, s->dlab, &s->params, &s->live,
-			       random_seed()))
+	if (ui_lab_run_prepare(&s->run, &s->doctor, s->dlab, &s->params, &s->live, seed))
 		return;
 	/* A fresh model: nothing of the last run may show. */
 	ftrace_live_fini(&s->live);
