@@ -115,13 +115,13 @@ struct lab_ops {
 	/*
 	 * Optional. questions lists the ids of the handout's written questions
 	 * (NULL-terminated), which `rtlab lab answer` stores in the progress
-	 * file and the run session copies into the document. scenario() gives
-	 * the lab's named scenarios, one per call, NULL past the last: the
-	 * names extra.scenarios uses and predict questions name, listed by
-	 * `rtlab lab run LAB --help` and rtlab(1).
+	 * file and the run session copies into the document. scenario() fills
+	 * @out with the lab's scenario @i and returns true, or returns false
+	 * past the last: the names extra.scenarios uses and predict questions
+	 * name, listed by `rtlab lab run LAB --help` and rtlab(1).
 	 */
 	const char *const *questions;
-	const struct lab_scenario *(*scenario)(size_t i);
+	bool (*scenario)(size_t i, struct lab_scenario *out);
 	/*
 	 * Optional: the kernel trace a results document of this lab holds, for
 	 * the trace viewer and `rtlab trace explain` (lab_trace_load()): @src

@@ -278,15 +278,13 @@ static int example_grade(const struct lab_result *r, struct grade_report *rep)
 	return ret;
 }
 
-static const struct lab_scenario *example_scenario(size_t i)
+static bool example_scenario(size_t i, struct lab_scenario *out)
 {
-	static struct lab_scenario list[8];
-
-	if (i >= sim_example_model.npresets || i >= sizeof(list) / sizeof(list[0]))
-		return NULL;
-	list[i].name = sim_example_model.presets[i].name;
-	list[i].summary = sim_example_model.presets[i].summary;
-	return &list[i];
+	if (i >= sim_example_model.npresets)
+		return false;
+	out->name = sim_example_model.presets[i].name;
+	out->summary = sim_example_model.presets[i].summary;
+	return true;
 }
 
 /* ---- The descriptor --------------------------------------------------------------- */

@@ -595,15 +595,13 @@ static int ft_params_check(void *params, char **cause)
 	return ftrace_params_check(params, cause);
 }
 
-static const struct lab_scenario *ft_scenario(size_t i)
+static bool ft_scenario(size_t i, struct lab_scenario *out)
 {
-	static struct lab_scenario list[32];
-
-	if (i >= ftrace_nscenarios || i >= sizeof(list) / sizeof(list[0]))
-		return NULL;
-	list[i].name = ftrace_scenarios[i].name;
-	list[i].summary = ftrace_scenarios[i].summary;
-	return &list[i];
+	if (i >= ftrace_nscenarios)
+		return false;
+	out->name = ftrace_scenarios[i].name;
+	out->summary = ftrace_scenarios[i].summary;
+	return true;
 }
 
 const struct lab_ops lab_ftrace = {

@@ -1154,15 +1154,13 @@ static int lat_params_check(void *params, char **cause)
 	return ret;
 }
 
-static const struct lab_scenario *lat_scenario(size_t i)
+static bool lat_scenario(size_t i, struct lab_scenario *out)
 {
-	static struct lab_scenario list[LATENCY_MAX_SCENARIOS];
-
-	if (i >= latency_nscenarios || i >= LATENCY_MAX_SCENARIOS)
-		return NULL;
-	list[i].name = latency_scenarios[i].name;
-	list[i].summary = latency_scenarios[i].summary;
-	return &list[i];
+	if (i >= latency_nscenarios)
+		return false;
+	out->name = latency_scenarios[i].name;
+	out->summary = latency_scenarios[i].summary;
+	return true;
 }
 
 const struct lab_ops lab_latency = {

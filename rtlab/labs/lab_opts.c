@@ -490,6 +490,7 @@ static int help_options(struct rt_buf *out, const struct lab_option *opts)
 
 int lab_opts_help(const struct lab_ops *lab, struct rt_buf *out)
 {
+	struct lab_scenario sc;
 	int ret = 0;
 
 	ret |= rt_buf_printf(out, "usage: rtlab lab run %s%s [--seed N] [--json FILE]\n\n",
@@ -511,16 +512,14 @@ int lab_opts_help(const struct lab_ops *lab, struct rt_buf *out)
 		ret |= rt_buf_puts(out, "\n");
 		ret |= wrap(out, lab->options_note, 0, 0);
 	}
-	if (lab->scenario && lab->scenario(0)) {
+	if (lab->scenario && lab->scenario(0, &sc)) {
 		ret |= rt_buf_puts(out, "\nScenarios (named in its documents and in predict "
 				   "questions):\n");
-		for (size_t i = 0; lab->scenario(i); i++) {
-			const struct lab_scenario *sc = lab->scenario(i);
-
-			ret |= rt_buf_printf(out, "  %-20s", sc->name);
-			if (strlen(sc->name) > 20)
+		for (size_t i = 0; lab->scenario(i, &sc); i++) {
+			ret |= rt_buf_printf(out, "  %-20s", sc.name);
+			if (strlen(sc.name) > 20)
 				ret |= rt_buf_printf(out, "\n%22s", "");
-			ret |= wrap(out, sc->summary, 22, 22);
+			ret |= wrap(out, sc.summary, 22, 22);
 		}
 	}
 	ret |= rt_buf_puts(out, "\nOptions of every lab:\n");
@@ -585,6 +584,7 @@ static int man_options(struct rt_buf *out, const struct lab_option *opts)
 
 int lab_opts_man(struct rt_buf *out)
 {
+	struct lab_scenario sc;
 	int ret = 0;
 
 	ret |= rt_buf_puts(out, ".SH LAB OPTIONS\n"
@@ -614,13 +614,13 @@ int lab_opts_man(struct rt_buf *out)
 			ret |= roff(out, lab->options_note);
 			ret |= rt_buf_puts(out, "\n");
 		}
-		if (lab->scenario && lab->scenario(0))
+		if (lab->scenario && lab->scenario(0, &sc))
 			ret |= rt_buf_puts(out, ".PP\nIts scenarios:\n");
-		for (size_t i = 0; lab->scenario && lab->scenario(i); i++) {
+		for (size_t i = 0; lab->scenario && lab->scenario(i, &sc); i++) {
 			ret |= rt_buf_puts(out, ".TP\n.B ");
-			ret |= roff(out, lab->scenario(i)->name);
+			ret |= roff(out, sc.name);
 			ret |= rt_buf_puts(out, "\n");
-			ret |= roff(out, lab->scenario(i)->summary);
+			ret |= roff(out, sc.summary);
 			ret |= rt_buf_puts(out, "\n");
 		}
 	}

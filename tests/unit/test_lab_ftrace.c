@@ -20,6 +20,7 @@
 #include "core/rt_result.h"
 #include "labs/lab.h"
 #include "labs/lab_ftrace.h"
+#include "labs/lab_ftrace_doc.h"
 #include "trace/trace_events.h"
 
 /* ---- Options ----------------------------------------------------------------------- */
@@ -522,6 +523,7 @@ static void test_grade_fail_each(void **state)
 static void test_registry(void **state)
 {
 	const struct lab_ops *l = lab_find("ftrace");
+	struct lab_scenario sc;
 
 	(void)state;
 	assert_ptr_equal(l, &lab_ftrace);
@@ -536,7 +538,9 @@ static void test_registry(void **state)
 	assert_ptr_equal(l->views, lab_ftrace.views);
 	assert_non_null(l->views);
 	assert_non_null(l->scenario);
-	assert_string_equal(l->scenario(0)->name, "events");
+	assert_true(l->scenario(0, &sc));
+	assert_string_equal(sc.name, "events");
+	assert_false(l->scenario(ftrace_nscenarios, &sc));
 }
 
 int main(void)

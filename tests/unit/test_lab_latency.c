@@ -598,13 +598,17 @@ static void test_pct_text(void **state)
 
 static void test_registry(void **state)
 {
+	struct lab_scenario sc;
+
 	(void)state;
 	assert_ptr_equal(lab_find("latency"), &lab_latency);
 	assert_int_equal(lab_latency.state, LAB_STATE_READY);
 	assert_non_null(lab_latency.run);
 	assert_non_null(lab_latency.grade);
 	assert_non_null(lab_latency.views);
-	assert_string_equal(lab_latency.scenario(0)->name, "idle-other");
+	assert_true(lab_latency.scenario(0, &sc));
+	assert_string_equal(sc.name, "idle-other");
+	assert_false(lab_latency.scenario(latency_nscenarios, &sc));
 	assert_string_equal(lab_latency.questions[0], "Q1");
 	for (const struct lab_ops *const *l = lab_table; *l; l++)
 		if (*l != &lab_latency && strcmp((*l)->name, "ftrace") &&
