@@ -30,6 +30,7 @@ struct lab_option;
 struct rt_buf;
 struct rt_env;
 struct rt_journal;
+struct rt_progress;
 struct rt_result;
 struct rt_sink;
 struct trace_explain;
@@ -349,6 +350,9 @@ bool grade_report_passed(const struct grade_report *rep);
  */
 int lab_answer_set(const char *path, const char *lab, const char *qid, const char *text,
 		   char **cause);
+
+/* The answer to @qid of @lab in a loaded progress @p (borrowed), or NULL when none. */
+const char *lab_answer_text(const struct rt_progress *p, const char *lab, const char *qid);
 
 /**
  * lab_answer_get - the recorded answer to @qid of @lab

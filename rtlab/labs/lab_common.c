@@ -166,11 +166,19 @@ int lab_answer_set(const char *path, const char *lab, const char *qid, const cha
 	return 0;
 }
 
+const char *lab_answer_text(const struct rt_progress *p, const char *lab, const char *qid)
+{
+	json_t *a = json_object_get(json_object_get(json_object_get(json_object_get(
+		rt_progress_json(p), "labs"), lab), "answers"), qid);
+	const char *text = json_string_value(json_object_get(a, "text"));
+
+	return text && *text ? text : NULL;
+}
+
 int lab_answer_get(const char *path, const char *lab, const char *qid, char **out,
 		   char **cause)
 {
 	struct rt_progress *p = NULL;
-	json_t *a;
 	const char *text;
 	int ret;
 
@@ -178,10 +186,8 @@ int lab_answer_get(const char *path, const char *lab, const char *qid, char **ou
 	ret = rt_progress_load(path, &p, cause);
 	if (ret)
 		return ret;
-	a = json_object_get(json_object_get(json_object_get(json_object_get(
-		rt_progress_json(p), "labs"), lab), "answers"), qid);
-	text = json_string_value(json_object_get(a, "text"));
-	if (!text || !*text) {
+	text = lab_answer_text(p, lab, qid);
+	if (!text) {
 		ret = -ENOENT;
 	} else {
 		*out = strdup(text);

@@ -74,16 +74,12 @@ static int add_predictions(struct rt_result *res, const char *lab, json_t *preds
 static int add_answers(struct rt_result *res, const struct lab_ops *lab,
 		       const struct rt_progress *prog)
 {
-	json_t *answers = json_object_get(json_object_get(json_object_get(
-		rt_progress_json(prog), "labs"), lab->name), "answers");
 	int ret = 0;
 
 	for (const char *const *q = lab->questions; q && *q && !ret; q++) {
-		const char *text = json_string_value(json_object_get(json_object_get(answers,
-										      *q),
-								     "text"));
+		const char *text = lab_answer_text(prog, lab->name, *q);
 
-		if (text && *text)
+		if (text)
 			ret = rt_result_set_answer_str(res, *q, text);
 	}
 	return ret;
