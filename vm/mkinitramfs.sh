@@ -85,8 +85,11 @@ for d in lessons labs slides; do
 	[ -d "$data/$d" ] && cp -R "$data/$d" "$root/usr/share/rtlab/$d"
 done
 
-# Terminal descriptions for the serial console and the usual host terminals.
-for t in linux vt100 xterm-256color; do
+# Terminal descriptions for the serial console and the usual host terminals: the first
+# three are needed, the others copied when the host has them (the VM's init falls back to
+# xterm-256color for a host terminal it has no description of).
+for t in linux vt100 xterm-256color xterm xterm-color vt220 screen screen-256color tmux \
+	tmux-256color rxvt-unicode rxvt-unicode-256color dumb; do
 	found=
 	for dir in /etc/terminfo /lib/terminfo /usr/lib/terminfo /usr/share/terminfo; do
 		f=$dir/${t:0:1}/$t
@@ -97,8 +100,22 @@ for t in linux vt100 xterm-256color; do
 			break
 		fi
 	done
-	[ -n "$found" ] || { echo "mkinitramfs: no terminfo entry for $t (install ncurses-base/ncurses-term)" >&2; exit 1; }
+	case "$found:$t" in
+	:linux|:vt100|:xterm-256color)
+		echo "mkinitramfs: no terminfo entry for $t (install ncurses-base/ncurses-term)" >&2
+		exit 1 ;;
+	esac
 done
+
+# The C.UTF-8 locale (Debian's libc-bin), so that rtlab draws with the same characters
+# as on a UTF-8 host; without it the VM stays in the C locale (VT100 line drawing).
+if [ -d /usr/lib/locale/C.utf8 ]; then
+	mkdir -p "$root/usr/lib/locale"
+	cp -R /usr/lib/locale/C.utf8 "$root/usr/lib/locale/C.utf8"
+else
+	echo "mkinitramfs: no /usr/lib/locale/C.utf8 on this host: the VM's screens use" \
+		"VT100 line drawing instead of UTF-8" >&2
+fi
 
 if [ -d "$kdir/modules" ]; then
 	cp -R "$kdir/modules/lib/modules" "$root/lib/"
@@ -112,8 +129,8 @@ printf 'root:x:0:\n' > "$root/etc/group"
 cat > "$root/etc/profile" <<'PROFILE'
 PS1='rtlab-vm:\w# '
 . /etc/rtlab-vm/shell.sh
-poweroff() { sync; umount /state 2>/dev/null; /bin/busybox poweroff -f; }
-reboot() { sync; umount /state 2>/dev/null; /bin/busybox reboot -f; }
+poweroff() { sync; umount /work /state 2>/dev/null; /bin/busybox poweroff -f; }
+reboot() { sync; umount /work /state 2>/dev/null; /bin/busybox reboot -f; }
 PROFILE
 
 mkdir -p "$(dirname "$out")"

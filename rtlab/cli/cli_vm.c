@@ -1,11 +1,14 @@
 /*
- * cli_vm: `rtlab vm run|exec|build`, the classroom VM from the command line.
+ * cli_vm: `rtlab vm run|exec|pull|build`, the classroom VM from the command line.
  *
  *   run    boots one of the three kernels with the console on this terminal (rtlab starts
  *          inside; Ctrl-A x ends QEMU) and a QMP socket; the learner's progress lives on a
- *          small disk image in the state directory, so it survives a restart;
+ *          small disk image in the state directory, so it survives a restart; --share DIR
+ *          shows a host directory at /work inside;
  *   exec   boots headless, runs one shell command inside, prints its standard output and
  *          powers the VM off: `rtlab vm exec --kernel lab -- rtlab doctor --json`;
+ *   pull   copies the VM's results documents and progress into the host's state
+ *          (vm_pull.h), booting the VM to read its disk;
  *   build  builds the images for the three kernels (vm/build.sh from the data directory).
  *
  * Exit status: 0 success; 1 the VM or the command failed; 2 bad usage.
@@ -14,6 +17,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <langinfo.h>
 #include <stdarg.h>
 #include <limits.h>
 #include <signal.h>
@@ -21,15 +25,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/stat.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "core/rt_buf.h"
 #include "core/rt_child.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
 #include "core/rt_paths.h"
 #include "vm/vm_console.h"
+#include "vm/vm_pull.h"
 #include "vm/vm_qmp.h"
 #include "vm/vm_run.h"
 
@@ -51,17 +58,20 @@ static void vm_catch_signals(void)
 	sigaction(SIGHUP, &sa, NULL);
 }
 
-/* Options shared by run and exec; returns -1 when parsing should go on, else an exit code. */
+/* Options shared by run, exec and pull. */
 struct vm_cli {
 	struct vm_run_opts o;
 	const char *state;
 	bool no_state;
+	bool json;
 	unsigned int timeout_s;
 };
 
+enum vm_verb { VM_VERB_RUN, VM_VERB_EXEC, VM_VERB_PULL };
+
 enum {
 	OPT_KERNEL = 256, OPT_ACCEL, OPT_SMP, OPT_MEM, OPT_DIR, OPT_STATE, OPT_NO_STATE,
-	OPT_TIMEOUT, OPT_BOOT_TIMEOUT, OPT_SHELL, OPT_APPEND,
+	OPT_TIMEOUT, OPT_BOOT_TIMEOUT, OPT_SHELL, OPT_APPEND, OPT_SHARE, OPT_JSON,
 };
 
 static const struct option vm_longopts[] = {
@@ -76,13 +86,25 @@ static const struct option vm_longopts[] = {
 	{ "boot-timeout", required_argument, NULL, OPT_BOOT_TIMEOUT },
 	{ "shell", no_argument, NULL, OPT_SHELL },
 	{ "append", required_argument, NULL, OPT_APPEND },
+	{ "share", required_argument, NULL, OPT_SHARE },
+	{ "json", no_argument, NULL, OPT_JSON },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
 
-static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_cli *v,
-		    bool exec)
+/* Does this terminal take UTF-8 (main() set the locale from the environment)? */
+static bool vm_host_utf8(void)
 {
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
+}
+
+/* Returns -1 when parsing should go on, else an exit code. */
+static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_cli *v,
+		    enum vm_verb verb)
+{
+	bool exec = verb == VM_VERB_EXEC, pull = verb == VM_VERB_PULL;
 	unsigned int n;
 	int c;
 
@@ -90,7 +112,8 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 	v->o.kernel = exec ? VM_KERNEL_RT : VM_KERNEL_LAB;
 	v->o.accel = VM_ACCEL_AUTO;
 	v->o.stop = &vm_interrupted;
-	v->timeout_s = 900;
+	v->o.utf8 = vm_host_utf8();
+	v->timeout_s = pull ? 300 : 900;
 	opterr = 0;
 	optind = 1;
 	while ((c = getopt_long(argc, argv, "+:h", vm_longopts, NULL)) != -1) {
@@ -118,11 +141,15 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 			v->state = optarg;
 			break;
 		case OPT_NO_STATE:
+			if (pull)
+				return cli_usage_error(cmd, "pull reads the state disk: no --no-state");
 			v->no_state = true;
 			break;
 		case OPT_TIMEOUT:
-			if (!exec || rt_parse_uint("--timeout", optarg, 1, 86400, &v->timeout_s, NULL) < 0)
-				return cli_usage_error(cmd, "--timeout takes 1..86400 seconds (exec only)");
+			if (verb == VM_VERB_RUN ||
+			    rt_parse_uint("--timeout", optarg, 1, 86400, &v->timeout_s, NULL) < 0)
+				return cli_usage_error(cmd, "--timeout takes 1..86400 seconds (exec "
+						       "and pull)");
 			break;
 		case OPT_BOOT_TIMEOUT:
 			if (rt_parse_uint("--boot-timeout", optarg, 1, 3600, &n, NULL) < 0)
@@ -130,9 +157,19 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 			v->o.boot_timeout_ms = n * 1000;
 			break;
 		case OPT_SHELL:
-			if (exec)
+			if (verb != VM_VERB_RUN)
 				return cli_usage_error(cmd, "--shell is for `vm run`");
 			v->o.shell = true;
+			break;
+		case OPT_SHARE:
+			if (pull)
+				return cli_usage_error(cmd, "--share is for `vm run` and `vm exec`");
+			v->o.share_dir = optarg;
+			break;
+		case OPT_JSON:
+			if (!pull)
+				return cli_usage_error(cmd, "--json is for `vm pull`");
+			v->json = true;
 			break;
 		case OPT_APPEND: {
 			char *why = NULL;
@@ -221,7 +258,7 @@ static int vm_run_main(const struct cli_cmd *cmd, int argc, char **argv)
 	char *notice = NULL, *cause = NULL;
 	int ret, status = CLI_EXIT_FAIL, qstatus;
 
-	ret = vm_parse(cmd, argc, argv, &v, false);
+	ret = vm_parse(cmd, argc, argv, &v, VM_VERB_RUN);
 	if (ret >= 0)
 		return ret;
 	if (optind < argc)
@@ -247,6 +284,8 @@ static int vm_run_main(const struct cli_cmd *cmd, int argc, char **argv)
 	vm_say("booting the %s kernel under %s (-cpu %s, QEMU pid %d); Ctrl-A x ends the VM, "
 	       "Ctrl-A h lists the other keys", vm_kernel_name(v.o.kernel),
 	       vm_accel_name(vm_session_accel(s)), vm_session_cpu(s), vm_session_pid(s));
+	if (v.o.share_dir)
+		vm_say("%s is at " VM_SHARE_GUEST_PATH " in the VM", v.o.share_dir);
 	ret = vm_boot_wait(s, &ready, tty ? &saved : NULL, &cause);
 	if (ret < 0) {
 		if (tty)
@@ -273,31 +312,25 @@ out:
 	return status;
 }
 
-static int vm_exec_main(const struct cli_cmd *cmd, int argc, char **argv)
+/*
+ * Boot headless with v->o.run, wait for the VM to end, and give back the command's
+ * standard output in @out (caller frees) and its exit status in @cstatus. Says on stderr
+ * what went wrong and returns CLI_EXIT_FAIL; else CLI_EXIT_OK.
+ */
+static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 {
 	struct vm_session *s = NULL;
 	struct vm_ready ready = { 0 };
-	struct rt_buf line = RT_BUF_INIT;
-	struct vm_cli v;
 	struct vm_qmp *q;
 	json_t *qret = NULL;
 	const char *text;
-	char *notice = NULL, *cause = NULL, *out = NULL, *errs = NULL;
+	char *notice = NULL, *cause = NULL, *errs = NULL;
 	size_t len;
-	int ret, status = CLI_EXIT_FAIL, qstatus, cstatus;
+	int ret, status = CLI_EXIT_FAIL, qstatus;
 
-	ret = vm_parse(cmd, argc, argv, &v, true);
-	if (ret >= 0)
-		return ret;
-	if (optind >= argc)
-		return cli_usage_error(cmd, "exec needs a command after --");
-	for (int i = optind; i < argc; i++)
-		if (rt_buf_printf(&line, "%s%s", i > optind ? " " : "", argv[i]) < 0)
-			goto out;
-	v.o.run = rt_buf_str(&line);
+	*out = NULL;
 	vm_catch_signals();
-
-	s = vm_session_start(&v.o, &notice, &cause);
+	s = vm_session_start(&v->o, &notice, &cause);
 	if (notice)
 		vm_say("notice: %s", notice);
 	if (!s) {
@@ -321,7 +354,7 @@ static int vm_exec_main(const struct cli_cmd *cmd, int argc, char **argv)
 		       cause ? cause : "unknown");
 		goto out;
 	}
-	ret = vm_session_wait_exit(s, v.timeout_s * 1000, &qstatus, &cause);
+	ret = vm_session_wait_exit(s, v->timeout_s * 1000, &qstatus, &cause);
 	if (ret < 0) {
 		vm_say("%s", cause);
 		goto out;
@@ -330,7 +363,7 @@ static int vm_exec_main(const struct cli_cmd *cmd, int argc, char **argv)
 	errs = vm_console_stderr(text, len);
 	if (errs && *errs)
 		fputs(errs, stderr);
-	ret = vm_console_extract(text, len, vm_session_nonce(s), &out, &cstatus);
+	ret = vm_console_extract(text, len, vm_session_nonce(s), out, cstatus);
 	if (ret < 0) {
 		char *tail = vm_console_tail(text, len, 25);
 
@@ -340,6 +373,35 @@ static int vm_exec_main(const struct cli_cmd *cmd, int argc, char **argv)
 		free(tail);
 		goto out;
 	}
+	status = CLI_EXIT_OK;
+out:
+	json_decref(qret);
+	vm_ready_fini(&ready);
+	vm_session_free(s);
+	free(errs);
+	free(notice);
+	free(cause);
+	return status;
+}
+
+static int vm_exec_main(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct rt_buf line = RT_BUF_INIT;
+	struct vm_cli v;
+	char *out = NULL;
+	int ret, status = CLI_EXIT_FAIL, cstatus;
+
+	ret = vm_parse(cmd, argc, argv, &v, VM_VERB_EXEC);
+	if (ret >= 0)
+		return ret;
+	if (optind >= argc)
+		return cli_usage_error(cmd, "exec needs a command after --");
+	for (int i = optind; i < argc; i++)
+		if (rt_buf_printf(&line, "%s%s", i > optind ? " " : "", argv[i]) < 0)
+			goto out;
+	v.o.run = rt_buf_str(&line);
+	if (vm_headless(&v, &out, &cstatus) != CLI_EXIT_OK)
+		goto out;
 	fputs(out, stdout);
 	fflush(stdout);
 	if (cstatus != 0) {
@@ -348,13 +410,162 @@ static int vm_exec_main(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	status = CLI_EXIT_OK;
 out:
-	json_decref(qret);
-	vm_ready_fini(&ready);
-	vm_session_free(s);
 	rt_buf_fini(&line);
 	free(out);
-	free(errs);
-	free(notice);
+	return status;
+}
+
+/* `rtlab vm pull --json`: rtlab.vm-pull/1 (doc/cli-json.md). */
+static int vm_pull_print_json(const char *image, const struct vm_pull_report *r)
+{
+	json_t *doc, *items, *changes, *prog;
+	char *text;
+	int err = 0;
+
+	doc = json_object();
+	items = json_array();
+	changes = json_array();
+	prog = json_object();
+	if (!doc || !items || !changes || !prog) {
+		json_decref(doc);
+		json_decref(items);
+		json_decref(changes);
+		json_decref(prog);
+		return -ENOMEM;
+	}
+	for (size_t i = 0; i < r->n; i++) {
+		const struct vm_pull_item *it = &r->items[i];
+
+		err |= json_array_append_new(items, json_pack("{s:s, s:s?, s:s, s:s?}",
+			"guest", it->guest, "host", it->host,
+			"action", vm_pull_action_name(it->action), "reason", it->reason));
+	}
+	for (size_t i = 0; i < r->nchanges; i++)
+		err |= json_array_append_new(changes, json_string(r->changes[i]));
+	err |= json_object_set_new(prog, "found", json_boolean(r->progress_found));
+	err |= json_object_set_new(prog, "path", r->progress_path ?
+				   json_string(r->progress_path) : json_null());
+	err |= json_object_set_new(prog, "kept", r->progress_kept ?
+				   json_string(r->progress_kept) : json_null());
+	err |= json_object_set_new(prog, "changes", changes);
+	err |= json_object_set_new(doc, "schema", json_string("rtlab.vm-pull/1"));
+	err |= json_object_set_new(doc, "state_image", image ? json_string(image) : json_null());
+	err |= json_object_set_new(doc, "results", items);
+	err |= json_object_set_new(doc, "progress", prog);
+	text = err ? NULL : rt_json_dumps(doc, NULL);
+	json_decref(doc);
+	if (!text)
+		return -ENOMEM;
+	printf("%s\n", text);
+	free(text);
+	return 0;
+}
+
+static void vm_pull_print_text(const struct vm_pull_report *r)
+{
+	size_t kept = 0;
+
+	if (!r->n)
+		printf("results: the VM has no results documents\n");
+	for (size_t i = 0; i < r->n; i++) {
+		const struct vm_pull_item *it = &r->items[i];
+
+		switch (it->action) {
+		case VM_PULL_COPIED:
+			printf("copied   %s -> %s\n", it->guest, it->host);
+			break;
+		case VM_PULL_SAME:
+			printf("same     %s (already at %s)\n", it->guest, it->host);
+			break;
+		case VM_PULL_RENAMED:
+			kept++;
+			printf("renamed  %s -> %s (the host has another file of that name)\n",
+			       it->guest, it->host);
+			break;
+		case VM_PULL_SKIPPED:
+			printf("skipped  %s: %s\n", it->guest, it->reason ? it->reason : "?");
+			break;
+		}
+	}
+	if (kept)
+		printf("note: %zu document%s differ from the host's of the same name: both are "
+		       "kept, the VM's under a -vm name\n", kept, kept == 1 ? "" : "s");
+	if (!r->progress_found)
+		printf("progress: the VM has none\n");
+	else if (r->progress_kept)
+		printf("progress: the VM's could not be merged, kept as %s\n", r->progress_kept);
+	else if (!r->nchanges)
+		printf("progress: nothing new (%s)\n", r->progress_path);
+	else
+		printf("progress: merged into %s\n", r->progress_path);
+	for (size_t i = 0; i < r->nchanges; i++)
+		printf("  %s\n", r->changes[i]);
+}
+
+static int vm_pull_main(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct vm_pull_report r = { 0 };
+	struct vm_cli v;
+	struct stat st;
+	char *image = NULL, *pulled = NULL, *out = NULL, *cause = NULL;
+	int ret, status = CLI_EXIT_FAIL, cstatus;
+
+	ret = vm_parse(cmd, argc, argv, &v, VM_VERB_PULL);
+	if (ret >= 0)
+		return ret;
+	if (optind < argc)
+		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
+	image = v.state ? strdup(v.state) : rt_paths_state_file(VM_STATE_IMAGE_FILE);
+	if (!image) {
+		vm_say("no state directory: %s", strerror(errno));
+		goto out;
+	}
+	if (stat(image, &st) < 0 || (S_ISREG(st.st_mode) && st.st_size == 0)) {
+		if (stat(image, &st) < 0 && errno != ENOENT) {
+			vm_say("%s: %s", image, strerror(errno));
+			goto out;
+		}
+		vm_say("nothing to pull: no VM state disk at %s yet (`rtlab vm run` makes it)",
+		       image);
+		status = v.json && vm_pull_print_json(image, &r) < 0 ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+		goto out;
+	}
+	pulled = vm_pull_dir_new(&cause);
+	if (!pulled) {
+		vm_say("%s", cause);
+		goto out;
+	}
+	v.o.state_image = image;
+	v.o.share_dir = pulled;
+	/* An image built before `vm pull` existed has no script: status 127 says so. */
+	v.o.run = "if [ -r " VM_PULL_GUEST_SCRIPT " ]; then sh " VM_PULL_GUEST_SCRIPT " "
+		  VM_SHARE_GUEST_PATH "; else exit 127; fi";
+	vm_say("reading the VM's state disk %s through the %s kernel", image,
+	       vm_kernel_name(v.o.kernel));
+	if (vm_headless(&v, &out, &cstatus) != CLI_EXIT_OK)
+		goto out;
+	if (cstatus != 0) {
+		vm_say("the VM could not copy its files (status %d)%s%s%s", cstatus,
+		       cstatus == 127 ? ": this image has no " VM_PULL_GUEST_SCRIPT
+		       ", rebuild it (make vm, or rtlab vm build)" : "", *out ? ":\n" : "", out);
+		goto out;
+	}
+	if (vm_pull_collect(pulled, NULL, &r, &cause) < 0) {
+		vm_say("%s", cause ? cause : "cannot take in the VM's files");
+		goto out;
+	}
+	if (!v.json)
+		vm_pull_print_text(&r);
+	else if (vm_pull_print_json(image, &r) < 0)
+		goto out;
+	status = CLI_EXIT_OK;
+out:
+	if (pulled && (ret = vm_pull_dir_remove(pulled)) < 0)
+		vm_say("could not remove %s: %s", pulled, strerror(-ret));
+	vm_pull_report_fini(&r);
+	free(pulled);
+	free(image);
+	free(out);
 	free(cause);
 	return status;
 }
@@ -422,7 +633,7 @@ out:
 static int vm_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error(cmd, "which one: run, exec or build?");
+		return cli_usage_error(cmd, "which one: run, exec, pull or build?");
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help")) {
 		cli_cmd_help(cmd, stdout);
 		return CLI_EXIT_OK;
@@ -431,6 +642,8 @@ static int vm_main(const struct cli_cmd *cmd, int argc, char **argv)
 		return vm_run_main(cmd, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "exec"))
 		return vm_exec_main(cmd, argc - 1, argv + 1);
+	if (!strcmp(argv[1], "pull"))
+		return vm_pull_main(cmd, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "build"))
 		return vm_build_main(cmd, argc - 1, argv + 1);
 	return cli_usage_error(cmd, "unknown subcommand '%s'", argv[1]);

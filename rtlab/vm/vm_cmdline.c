@@ -140,6 +140,10 @@ char *vm_append_new(const struct vm_config *c, char **cause)
 		ret |= rt_buf_printf(&b, " rtlab.term=%s", c->term);
 	if (c->cols && c->rows)
 		ret |= rt_buf_printf(&b, " rtlab.cols=%u rtlab.rows=%u", c->cols, c->rows);
+	if (c->utf8)
+		ret |= rt_buf_puts(&b, " rtlab.utf8=1");
+	if (c->share_dir)
+		ret |= rt_buf_puts(&b, " rtlab.share=1");
 	if (c->shell)
 		ret |= rt_buf_puts(&b, " rtlab.shell=1");
 	if (c->run) {
@@ -239,7 +243,7 @@ static char *vm_qemu_escape(const char *s)
 char **vm_cmdline_new(const struct vm_config *c, char **cause)
 {
 	struct vm_argv a = { 0 };
-	char *append = NULL, *log = NULL, *state = NULL, *qmp = NULL;
+	char *append = NULL, *log = NULL, *state = NULL, *qmp = NULL, *share = NULL;
 	char **ret = NULL;
 
 	if (!c->kernel_path || !c->initrd_path || !c->console_log) {
@@ -257,6 +261,11 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 		errno = EINVAL;
 		return NULL;
 	}
+	if (c->share_dir && c->share_dir[0] != '/') {
+		rt_err(cause, -EINVAL, "the shared directory must be an absolute path");
+		errno = EINVAL;
+		return NULL;
+	}
 	if (c->smp < 1 || c->smp > 64 || c->mem_mb < 128 || c->mem_mb > 65536) {
 		rt_err(cause, -EINVAL, "--smp must be 1..64 and --mem 128..65536 (MiB)");
 		errno = EINVAL;
@@ -268,7 +277,9 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 	log = vm_qemu_escape(c->console_log);
 	state = c->state_image ? vm_qemu_escape(c->state_image) : NULL;
 	qmp = c->qmp_socket ? vm_qemu_escape(c->qmp_socket) : NULL;
-	if (!log || (c->state_image && !state) || (c->qmp_socket && !qmp))
+	share = c->share_dir ? vm_qemu_escape(c->share_dir) : NULL;
+	if (!log || (c->state_image && !state) || (c->qmp_socket && !qmp) ||
+	    (c->share_dir && !share))
 		goto out_nomem;
 
 	vm_argv_add(&a, "%s", c->qemu ? c->qemu : "qemu-system-x86_64");
@@ -321,6 +332,14 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 		vm_argv_add(&a, "-drive");
 		vm_argv_add(&a, "file=%s,if=virtio,format=raw,cache=writeback", state);
 	}
+	if (share) {
+		/* multidevs=remap: files of several host file systems keep distinct inodes. */
+		vm_argv_add(&a, "-fsdev");
+		vm_argv_add(&a, "local,id=rtlabshare,path=%s,security_model=mapped-xattr,"
+			    "multidevs=remap", share);
+		vm_argv_add(&a, "-device");
+		vm_argv_add(&a, "virtio-9p-pci,fsdev=rtlabshare,mount_tag=%s", VM_SHARE_TAG);
+	}
 	if (a.nomem)
 		goto out_nomem;
 	ret = a.v;
@@ -339,5 +358,6 @@ out_free:
 	free(log);
 	free(state);
 	free(qmp);
+	free(share);
 	return ret;
 }

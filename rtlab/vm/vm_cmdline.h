@@ -7,11 +7,21 @@
  * file that the runner reads to see the boot reach rtlab. QMP listens on a unix socket.
  * The learner may add kernel parameters (`--append 'isolcpus=1 nohz_full=1'`); they go
  * after rtlab's console settings and before the rtlab.* words the VM's init reads.
+ * A host directory can be shared with the guest over virtio-9p (mount tag VM_SHARE_TAG,
+ * mounted by the guest's init at VM_SHARE_GUEST_PATH) with QEMU's mapped-xattr security
+ * model: what the guest creates there is a plain file owned by the user who runs QEMU,
+ * whatever owner, mode, device number or link target the guest asked for (those are kept
+ * in extended attributes), so a guest cannot plant a set-uid file or a device node in a
+ * host directory.
  */
 #ifndef RTLAB_VM_VM_CMDLINE_H
 #define RTLAB_VM_VM_CMDLINE_H
 
 #include <stdbool.h>
+
+/* The 9p mount tag of the shared directory, and where the guest's init mounts it. */
+#define VM_SHARE_TAG		"rtlab"
+#define VM_SHARE_GUEST_PATH	"/work"
 
 enum vm_kernel {
 	VM_KERNEL_STOCK,	/* Debian linux-image-amd64 */
@@ -59,6 +69,10 @@ struct vm_config {
 	unsigned int cols, rows;	/* the terminal's size, 0 = unknown */
 	const char *append;		/* borrowed; the learner's kernel parameters, or NULL
 					 * (checked with vm_append_check()) */
+	const char *share_dir;		/* borrowed; an absolute host directory shared
+					 * read-write at VM_SHARE_GUEST_PATH, or NULL */
+	bool utf8;			/* the host's terminal takes UTF-8: rtlab.utf8=1, the
+					 * guest then runs in the C.UTF-8 locale */
 };
 
 /* The longest --append rtlab passes on. */

@@ -16,7 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/xattr.h>
 #include <unistd.h>
 
 #include "core/rt_buf.h"
@@ -49,7 +51,7 @@ struct vm_session {
 	unsigned int silence_ms;	/* fail when the console printed nothing by then; 0 = no */
 	struct vm_config cfg;		/* QEMU's command; its strings are owned below */
 	char *kernel_path, *initrd_path, *state_path; /* owned */
-	char *qemu, *cpu, *run, *term, *append; /* owned; NULL when not given */
+	char *qemu, *cpu, *run, *term, *append, *share; /* owned; NULL when not given */
 	char *brief;			/* owned; why the last wait failed, one line */
 	const volatile sig_atomic_t *stop; /* borrowed */
 	char *tmpdir;			/* owned; removed by vm_session_free() */
@@ -103,6 +105,36 @@ char *vm_image_dir(void)
 	if (asprintf(&dir, "%s/.cache/rtlab/vm/images", home) < 0)
 		return NULL;
 	return dir;
+}
+
+int vm_share_check(const char *dir, char **resolved, char **cause)
+{
+	struct stat st;
+	char *real;
+	int ret;
+
+	*resolved = NULL;
+	real = realpath(dir, NULL);
+	if (!real)
+		return rt_err(cause, -errno, "cannot share %s: %s", dir, strerror(errno));
+	if (stat(real, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		ret = rt_err(cause, -ENOTDIR, "cannot share %s: not a directory", dir);
+		goto out_free;
+	}
+	/* ENODATA: the attribute is missing, so the file system has them. */
+	if (lgetxattr(real, "user.virtfs.uid", NULL, 0) < 0 &&
+	    (errno == ENOTSUP || errno == EOPNOTSUPP)) {
+		ret = rt_err(cause, -EOPNOTSUPP, "cannot share %s: its file system keeps no user "
+			     "extended attributes, where the share stores the owners and modes "
+			     "the guest sets (put the directory on ext4, xfs or btrfs)", dir);
+		goto out_free;
+	}
+	*resolved = real;
+	return 0;
+
+out_free:
+	free(real);
+	return ret;
 }
 
 /* The TCG fallback's sentence, shared by every reason. */
@@ -205,6 +237,13 @@ static int vm_state_image(const char *path, bool in_state_dir, int *fdp, int *ro
 	else if (!S_ISREG(st.st_mode))
 		ret = rt_err(cause, -EINVAL, "the VM state disk %s is %s, not a regular file",
 			     path, rt_file_kind(st.st_mode));
+	/* Held by this open file, which QEMU shares: released when both closed it. */
+	else if (flock(fd, LOCK_EX | LOCK_NB) < 0)
+		ret = errno == EWOULDBLOCK ?
+		      rt_err(cause, -EBUSY, "the VM state disk %s is in use by a VM that still "
+			     "runs (stop it first: Ctrl-A x, or poweroff in its shell)", path) :
+		      rt_err(cause, -errno, "cannot lock the VM state disk %s: %s", path,
+			     strerror(errno));
 	else if (st.st_size == 0 && ftruncate(fd, VM_STATE_IMAGE_BYTES) < 0)
 		ret = rt_err(cause, -errno, "cannot size the VM state disk %s: %s", path,
 			     strerror(errno));
@@ -449,7 +488,7 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 			s->auto_kvm ? VM_SILENCE_KVM_MS : 0;
 
 	if (!o->state_image) {
-		s->state_path = rt_paths_state_file("vm-state.img");
+		s->state_path = rt_paths_state_file(VM_STATE_IMAGE_FILE);
 		if (!s->state_path) {
 			err = rt_err(cause, -errno, "no state directory for the VM's state disk");
 			goto out_fail;
@@ -501,6 +540,11 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 	if (vm_dup(&s->qemu, o->qemu) || vm_dup(&s->run, o->run) || vm_dup(&s->term, o->term) ||
 	    vm_dup(&s->append, o->append))
 		goto out_nomem;
+	if (o->share_dir) {
+		err = vm_share_check(o->share_dir, &s->share, cause);
+		if (err < 0)
+			goto out_fail;
+	}
 
 	s->cfg.qemu = s->qemu;
 	s->cfg.kernel_path = s->kernel_path;
@@ -522,6 +566,8 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 	s->cfg.cols = o->cols;
 	s->cfg.rows = o->rows;
 	s->cfg.append = s->append;
+	s->cfg.share_dir = s->share;
+	s->cfg.utf8 = o->utf8;
 	err = vm_session_spawn(s, o->interactive, cause);
 	if (err < 0)
 		goto out_fail;
@@ -759,6 +805,7 @@ void vm_session_free(struct vm_session *s)
 	free(s->run);
 	free(s->term);
 	free(s->append);
+	free(s->share);
 	free(s->brief);
 	rt_buf_fini(&s->console);
 	free(s);

@@ -12,6 +12,8 @@
  * always by its pid) and removes the temporary directory.
  *
  * Images live in <dir>/<kernel>/{vmlinuz,initrd.img}; vm_image_dir() says where <dir> is.
+ * The state disk is locked (flock) for as long as QEMU has it, so a second VM, or
+ * `rtlab vm pull`, on the same disk is refused while one runs.
  */
 #ifndef RTLAB_VM_VM_RUN_H
 #define RTLAB_VM_VM_RUN_H
@@ -24,6 +26,9 @@
 #include "vm/vm_console.h"
 
 struct vm_qmp;
+
+/* The learner's state disk in the state directory, mounted at /state in the guest. */
+#define VM_STATE_IMAGE_FILE "vm-state.img"
 
 /* Boot bounds: TCG boots a Debian kernel in about 6 s here; KVM in under 3 s. */
 #define VM_BOOT_TIMEOUT_TCG_MS 120000
@@ -44,12 +49,16 @@ struct vm_run_opts {
 	unsigned int smp;		/* 0 = 2 */
 	unsigned int mem_mb;		/* 0 = 1024 */
 	const char *image_dir;		/* borrowed; NULL = vm_image_dir() */
-	const char *state_image;	/* borrowed; NULL = <state dir>/vm-state.img, "" = none */
+	const char *state_image;	/* borrowed; NULL = <state dir>/VM_STATE_IMAGE_FILE,
+					 * "" = none */
 	const char *qemu;		/* borrowed; NULL = qemu-system-x86_64 from PATH */
 	bool interactive;		/* console on the terminal */
 	bool shell;
 	const char *run;		/* borrowed; headless command, or NULL */
 	const char *term;		/* borrowed; the terminal type to pass on */
+	bool utf8;			/* the terminal takes UTF-8 (see vm_config) */
+	const char *share_dir;		/* borrowed; a host directory to share at
+					 * VM_SHARE_GUEST_PATH (vm_share_check()), or NULL */
 	unsigned int cols, rows;
 	unsigned int boot_timeout_ms;	/* 0 = by accelerator, see above */
 	unsigned int silence_timeout_ms; /* fail when the console printed nothing by then;
@@ -69,6 +78,18 @@ struct vm_session;
  * the caller frees, or NULL with errno set.
  */
 char *vm_image_dir(void);
+
+/**
+ * vm_share_check - may @dir be shared with the guest?
+ * @resolved: on success its absolute path, links resolved; the caller frees it
+ * @cause: why not, for the learner
+ *
+ * A directory whose file system keeps user extended attributes, which the share's
+ * mapped-xattr security model stores the guest's owners and modes in (ext4, xfs, btrfs,
+ * tmpfs since Linux 6.6). Read-only: nothing is written to @dir. Returns 0, -ENOTDIR,
+ * -EOPNOTSUPP or what realpath() said.
+ */
+int vm_share_check(const char *dir, char **resolved, char **cause);
 
 /**
  * vm_accel_resolve - decide between KVM and TCG for @o

@@ -1,0 +1,681 @@
+/*
+ * vm_pull: taking the classroom VM's progress and results documents into the host's state
+ * (see vm_pull.h). Everything here works on files the guest wrote, so names are checked
+ * before they are used, no link is followed, sizes are capped, and nothing on the host is
+ * replaced: results get a new name, progress is merged under its lock.
+ */
+#include "vm_pull.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/rt_err.h"
+#include "core/rt_file.h"
+#include "core/rt_paths.h"
+#include "core/rt_progress.h"
+#include "core/rt_result.h"
+#include "vm/vm_run.h"
+
+#define VM_PULL_MAX_NAMES 99
+#define VM_PULL_NAME_MAX 200
+
+const char *vm_pull_action_name(enum vm_pull_action a)
+{
+	static const char *const names[] = {
+		[VM_PULL_COPIED] = "copied",
+		[VM_PULL_SAME] = "same",
+		[VM_PULL_RENAMED] = "renamed",
+		[VM_PULL_SKIPPED] = "skipped",
+	};
+
+	return (unsigned int)a <= VM_PULL_SKIPPED ? names[a] : "?";
+}
+
+void vm_pull_report_fini(struct vm_pull_report *r)
+{
+	for (size_t i = 0; i < r->n; i++) {
+		free(r->items[i].guest);
+		free(r->items[i].host);
+		free(r->items[i].reason);
+	}
+	free(r->items);
+	for (size_t i = 0; i < r->nchanges; i++)
+		free(r->changes[i]);
+	free(r->changes);
+	free(r->progress_path);
+	free(r->progress_kept);
+	memset(r, 0, sizeof(*r));
+}
+
+static int vm_pull_note(struct vm_pull_report *r, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Append one line to r->changes. 0 or -ENOMEM. */
+static int vm_pull_note(struct vm_pull_report *r, const char *fmt, ...)
+{
+	char **v, *s;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	v = realloc(r->changes, (r->nchanges + 1) * sizeof(*v));
+	if (!v) {
+		free(s);
+		return -ENOMEM;
+	}
+	r->changes = v;
+	r->changes[r->nchanges++] = s;
+	return 0;
+}
+
+/* Append an item; takes nothing over (copies the strings). 0 or -ENOMEM. */
+static int vm_pull_item_add(struct vm_pull_report *r, const char *guest, const char *host,
+			    enum vm_pull_action act, const char *reason)
+{
+	struct vm_pull_item *v, *it;
+
+	v = realloc(r->items, (r->n + 1) * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	r->items = v;
+	it = &r->items[r->n];
+	memset(it, 0, sizeof(*it));
+	it->action = act;
+	it->guest = strdup(guest);
+	it->host = host ? strdup(host) : NULL;
+	it->reason = reason ? strdup(reason) : NULL;
+	if (!it->guest || (host && !it->host) || (reason && !it->reason)) {
+		free(it->guest);
+		free(it->host);
+		free(it->reason);
+		return -ENOMEM;
+	}
+	r->n++;
+	return 0;
+}
+
+/* ---- Placing a file ------------------------------------------------------ */
+
+/* Candidate @i for @name: 0 the name, 1 NAME-vm.EXT, i > 1 NAME-vm-i.EXT. */
+static char *vm_pull_candidate(const char *dir, const char *name, unsigned int i)
+{
+	const char *dot = strrchr(name, '.');
+	size_t base = dot && dot != name ? (size_t)(dot - name) : strlen(name);
+	const char *ext = name + base;
+	char *p;
+	int ret;
+
+	if (i == 0)
+		ret = asprintf(&p, "%s/%s", dir, name);
+	else if (i == 1)
+		ret = asprintf(&p, "%s/%.*s-vm%s", dir, (int)base, name, ext);
+	else
+		ret = asprintf(&p, "%s/%.*s-vm-%u%s", dir, (int)base, name, i, ext);
+	return ret < 0 ? NULL : p;
+}
+
+/* Does @path hold exactly @text? 1 yes, 0 no (another content or not a regular file),
+ * -ENOENT missing, other negative errno when it cannot be read. */
+static int vm_pull_same(const char *path, const char *text, size_t len)
+{
+	char *have = NULL;
+	size_t hlen = 0;
+	int ret;
+
+	ret = rt_file_load(path, RT_FILE_NOFOLLOW, RT_RESULT_MAX_FILE, &have, &hlen, NULL);
+	if (ret == -ENOENT)
+		return ret;
+	if (ret == -EFBIG || ret == -ELOOP || ret == -EINVAL || ret == -EISDIR)
+		return 0;
+	if (ret < 0)
+		return ret;
+	ret = hlen == len && memcmp(have, text, len) == 0;
+	free(have);
+	return ret;
+}
+
+/* A temporary file in @dir holding @text, fsynced. Its path in *@tmp. 0 or -errno. */
+static int vm_pull_tmp(const char *dir, const char *text, size_t len, char **tmp)
+{
+	int fd, ret;
+
+	if (asprintf(tmp, "%s/.vm-pull-XXXXXX", dir) < 0) {
+		*tmp = NULL;
+		return -ENOMEM;
+	}
+	fd = mkostemp(*tmp, O_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		free(*tmp);
+		*tmp = NULL;
+		return ret;
+	}
+	ret = rt_write_all(fd, text, len);
+	if (!ret && fchmod(fd, 0600) < 0)
+		ret = -errno;
+	if (!ret && fsync(fd) < 0)
+		ret = -errno;
+	close(fd);
+	if (ret) {
+		unlink(*tmp);
+		free(*tmp);
+		*tmp = NULL;
+	}
+	return ret;
+}
+
+int vm_pull_place(const char *dir, const char *name, const char *text, size_t len,
+		  char **host, enum vm_pull_action *act, char **cause)
+{
+	char *tmp = NULL, *cand = NULL;
+	int ret = 0;
+
+	*host = NULL;
+	for (unsigned int i = 0; i <= VM_PULL_MAX_NAMES; i++) {
+		free(cand);
+		cand = vm_pull_candidate(dir, name, i);
+		if (!cand) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		ret = vm_pull_same(cand, text, len);
+		if (ret == 1) {
+			*act = VM_PULL_SAME;
+			goto found;
+		}
+		if (ret == 0)
+			continue;
+		if (ret != -ENOENT) {
+			ret = rt_err(cause, ret, "%s: cannot read it: %s", cand, strerror(-ret));
+			goto out;
+		}
+		if (!tmp) {
+			ret = vm_pull_tmp(dir, text, len, &tmp);
+			if (ret) {
+				ret = rt_err(cause, ret, "%s: cannot write there: %s", dir,
+					     strerror(-ret));
+				goto out;
+			}
+		}
+		ret = rt_file_rename_noreplace(tmp, cand);
+		if (ret == -EEXIST) {
+			/* Taken meanwhile: look at this name again. */
+			i--;
+			continue;
+		}
+		if (ret) {
+			ret = rt_err(cause, ret, "%s: cannot write it: %s", cand, strerror(-ret));
+			goto out;
+		}
+		free(tmp);
+		tmp = NULL;
+		rt_fsync_parent(cand);
+		*act = i == 0 ? VM_PULL_COPIED : VM_PULL_RENAMED;
+		goto found;
+	}
+	ret = rt_err(cause, -EEXIST, "%s/%s: that name and its %d -vm names hold other files",
+		     dir, name, VM_PULL_MAX_NAMES);
+	goto out;
+found:
+	*host = cand;
+	cand = NULL;
+	ret = 0;
+out:
+	if (tmp) {
+		unlink(tmp);
+		free(tmp);
+	}
+	free(cand);
+	return ret;
+}
+
+/* ---- Merging progress ---------------------------------------------------- */
+
+/* RFC 3339 UTC times compare as strings; a missing time is older than any. */
+static int vm_time_cmp(const json_t *a, const json_t *b)
+{
+	const char *ta = json_string_value(json_object_get(a, "time"));
+	const char *tb = json_string_value(json_object_get(b, "time"));
+
+	if (!ta || !tb)
+		return !!ta - !!tb;
+	return strcmp(ta, tb);
+}
+
+/* The host path a guest path was pulled to, or NULL. */
+static const char *vm_pull_mapped(const struct vm_pull_report *r, const char *guest)
+{
+	for (size_t i = 0; guest && i < r->n; i++)
+		if (r->items[i].host && !strcmp(r->items[i].guest, guest))
+			return r->items[i].host;
+	return NULL;
+}
+
+/* A copy of the guest's lab entry @g, its result rewritten to the host's copy. */
+static json_t *vm_pull_lab_copy(const json_t *g, const struct vm_pull_report *r)
+{
+	json_t *c = json_deep_copy(g);
+	const char *to = vm_pull_mapped(r, json_string_value(json_object_get(g, "result")));
+
+	if (c && to && json_object_set_new(c, "result", json_string(to))) {
+		json_decref(c);
+		return NULL;
+	}
+	return c;
+}
+
+/* Members of @g that @h lacks are copied into @h. 0 or -ENOMEM. */
+static int vm_pull_add_missing(json_t *h, const json_t *g)
+{
+	const char *key;
+	json_t *v;
+
+	json_object_foreach((json_t *)g, key, v)
+		if (!json_object_get(h, key) && json_object_set_new(h, key, json_deep_copy(v)))
+			return -ENOMEM;
+	return 0;
+}
+
+/*
+ * Timed entries (quiz answers, predictions, labs) of one object: the later one wins.
+ * @what names them in the notes ("lesson 03: question q1"), @lab rewrites result paths.
+ */
+static int vm_pull_merge_timed(json_t *h, const json_t *g, const char *what, bool quiz,
+			       bool lab, struct vm_pull_report *r)
+{
+	const char *key;
+	json_t *gv;
+
+	json_object_foreach((json_t *)g, key, gv) {
+		json_t *hv = json_object_get(h, key), *c;
+		json_int_t ha, ga;
+
+		if (!json_is_object(gv))
+			continue;
+		if (hv && (!json_is_object(hv) || vm_time_cmp(gv, hv) <= 0)) {
+			if (hv && json_is_object(hv) && !json_equal(hv, gv) && vm_time_cmp(gv, hv) < 0 &&
+			    vm_pull_note(r, "%s %s: kept the host's (newer than the VM's)", what, key))
+				return -ENOMEM;
+			if (quiz && json_is_object(hv)) {
+				ha = json_integer_value(json_object_get(hv, "attempts"));
+				ga = json_integer_value(json_object_get(gv, "attempts"));
+				if (ga > ha && json_object_set_new(hv, "attempts", json_integer(ga)))
+					return -ENOMEM;
+			}
+			continue;
+		}
+		c = lab ? vm_pull_lab_copy(gv, r) : json_deep_copy(gv);
+		if (!c)
+			return -ENOMEM;
+		if (quiz && hv) {
+			ha = json_integer_value(json_object_get(hv, "attempts"));
+			ga = json_integer_value(json_object_get(gv, "attempts"));
+			if (ha > ga && json_object_set_new(c, "attempts", json_integer(ha))) {
+				json_decref(c);
+				return -ENOMEM;
+			}
+		}
+		if (vm_pull_note(r, "%s %s: %s", what, key, hv ? "the VM's (newer than the host's)" :
+				 "from the VM")) {
+			json_decref(c);
+			return -ENOMEM;
+		}
+		if (json_object_set_new(h, key, c))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* Get @key of @parent as an object, creating an empty one. NULL: not an object, or ENOMEM. */
+static json_t *vm_pull_obj(json_t *parent, const char *key)
+{
+	json_t *o = json_object_get(parent, key);
+
+	if (o)
+		return json_is_object(o) ? o : NULL;
+	o = json_object();
+	if (!o || json_object_set_new(parent, key, o))
+		return NULL;
+	return o;
+}
+
+static int vm_pull_merge_lesson(json_t *h, const json_t *g, const char *id,
+				struct vm_pull_report *r)
+{
+	json_t *gr = json_object_get(g, "read"), *gp = json_object_get(g, "position");
+	json_t *hp = json_object_get(h, "position");
+	char what[RT_PROGRESS_MAX_ID + 32];
+	int ret;
+
+	if (json_is_true(gr) && !json_is_true(json_object_get(h, "read"))) {
+		if (json_object_set_new(h, "read", json_true()) ||
+		    vm_pull_note(r, "lesson %s: read (in the VM)", id))
+			return -ENOMEM;
+	}
+	if (json_is_integer(gp) && (!json_is_integer(hp) ||
+				    json_integer_value(gp) > json_integer_value(hp))) {
+		if (json_object_set_new(h, "position", json_integer(json_integer_value(gp))) ||
+		    vm_pull_note(r, "lesson %s: reading position %lld (the VM's, further on)", id,
+				 (long long)json_integer_value(gp)))
+			return -ENOMEM;
+	}
+	for (int i = 0; i < 2; i++) {
+		const char *k = i ? "predictions" : "quiz";
+		json_t *gs = json_object_get(g, k), *hs;
+
+		if (!json_is_object(gs))
+			continue;
+		hs = vm_pull_obj(h, k);
+		if (!hs)
+			continue;
+		snprintf(what, sizeof(what), "lesson %s: %s", id, i ? "prediction" : "question");
+		ret = vm_pull_merge_timed(hs, gs, what, !i, false, r);
+		if (ret)
+			return ret;
+	}
+	return vm_pull_add_missing(h, g);
+}
+
+int vm_pull_merge_progress(json_t *host, const json_t *guest, struct vm_pull_report *r)
+{
+	json_t *gl = json_object_get(guest, "lessons"), *hl, *glabs, *hlabs, *v;
+	const char *key;
+	int ret;
+
+	if (json_is_object(gl) && (hl = vm_pull_obj(host, "lessons"))) {
+		json_object_foreach(gl, key, v) {
+			json_t *hv = json_object_get(hl, key);
+
+			if (!json_is_object(v))
+				continue;
+			if (!hv) {
+				if (json_object_set_new(hl, key, json_deep_copy(v)) ||
+				    vm_pull_note(r, "lesson %s: from the VM", key))
+					return -ENOMEM;
+				continue;
+			}
+			if (!json_is_object(hv))
+				continue;
+			ret = vm_pull_merge_lesson(hv, v, key, r);
+			if (ret)
+				return ret;
+		}
+	}
+	glabs = json_object_get(guest, "labs");
+	if (json_is_object(glabs) && (hlabs = vm_pull_obj(host, "labs"))) {
+		ret = vm_pull_merge_timed(hlabs, glabs, "lab", false, true, r);
+		if (ret)
+			return ret;
+	}
+	json_object_foreach((json_t *)guest, key, v)
+		if (strcmp(key, "updated") && !json_object_get(host, key) &&
+		    json_object_set_new(host, key, json_deep_copy(v)))
+			return -ENOMEM;
+	return 0;
+}
+
+/* ---- Collecting what the guest copied ------------------------------------ */
+
+/* A name the guest may give a pulled file: "x.json", printable ASCII, no dot first. */
+static bool vm_pull_name_ok(const char *name)
+{
+	size_t n = strlen(name);
+
+	if (n < 6 || n > VM_PULL_NAME_MAX || name[0] == '.' || strcmp(name + n - 5, ".json"))
+		return false;
+	for (const char *p = name; *p; p++)
+		if (*p < 0x20 || *p > 0x7e || *p == '/')
+			return false;
+	return true;
+}
+
+/* "@gdir/@name" for messages: bytes that are not printable ASCII become '?'. */
+static char *vm_pull_guest_path(const char *gdir, const char *name)
+{
+	char *p;
+
+	if (asprintf(&p, "%s/%.*s", gdir, VM_PULL_NAME_MAX, name) < 0)
+		return NULL;
+	for (char *c = p; *c; c++)
+		if (*c < 0x20 || *c > 0x7e)
+			*c = '?';
+	return p;
+}
+
+/* Is @text a results document? NULL yes, else why not (static). */
+static const char *vm_pull_not_result(const char *text, size_t len)
+{
+	json_t *doc = json_loadb(text, len, JSON_REJECT_DUPLICATES, NULL);
+	const char *schema = json_string_value(json_object_get(doc, "schema"));
+	const char *why = NULL;
+
+	if (!doc)
+		why = "not JSON";
+	else if (!schema || strncmp(schema, "rtlab.result/", 13))
+		why = "not a results document (its schema is not rtlab.result)";
+	json_decref(doc);
+	return why;
+}
+
+/* Take in every *.json of @pulled/@sub, known in the guest as @gdir/NAME. */
+static int vm_pull_take_dir(const char *pulled, const char *sub, const char *gdir,
+			    const char *results, struct vm_pull_report *r, char **cause)
+{
+	struct dirent **ents = NULL;
+	char *dir = NULL;
+	int n, ret = 0;
+
+	if (asprintf(&dir, "%s/%s", pulled, sub) < 0)
+		return -ENOMEM;
+	n = scandir(dir, &ents, NULL, alphasort);
+	if (n < 0) {
+		ret = errno == ENOENT ? 0 : rt_err(cause, -errno, "%s: %s", dir, strerror(errno));
+		free(dir);
+		return ret;
+	}
+	for (int i = 0; i < n; i++) {
+		const char *name = ents[i]->d_name, *why = NULL;
+		char *src = NULL, *guest = NULL, *text = NULL, *host = NULL, *err = NULL;
+		enum vm_pull_action act = VM_PULL_SKIPPED;
+		size_t len = 0;
+
+		if (!ret && strcmp(name, ".") && strcmp(name, "..")) {
+			guest = vm_pull_guest_path(gdir, name);
+			if (!guest || asprintf(&src, "%s/%s", dir, name) < 0) {
+				src = NULL;
+				ret = -ENOMEM;
+				goto next;
+			}
+			if (!vm_pull_name_ok(name))
+				why = "not a NAME.json file name";
+			else if (rt_file_load(src, RT_FILE_NOFOLLOW, RT_RESULT_MAX_FILE, &text,
+					      &len, &err) < 0)
+				why = err ? err : "unreadable";
+			else
+				why = vm_pull_not_result(text, len);
+			if (!why) {
+				ret = vm_pull_place(results, name, text, len, &host, &act, cause);
+				if (ret)
+					goto next;
+			}
+			ret = vm_pull_item_add(r, guest, host, act, why);
+		}
+next:
+		free(src);
+		free(guest);
+		free(text);
+		free(host);
+		free(err);
+		free(ents[i]);
+	}
+	free(ents);
+	free(dir);
+	return ret;
+}
+
+struct vm_pull_merge_ctx {
+	const json_t *guest;
+	struct vm_pull_report *r;
+};
+
+static int vm_pull_merge_cb(struct rt_progress *p, void *priv)
+{
+	struct vm_pull_merge_ctx *m = priv;
+	json_t *before = json_deep_copy(rt_progress_json(p));
+	int ret;
+
+	if (!before)
+		return -ENOMEM;
+	ret = vm_pull_merge_progress(rt_progress_json(p), m->guest, m->r);
+	/* Nothing new: leave the file (and its "updated") as it is. */
+	if (!ret && json_equal(before, rt_progress_json(p)))
+		ret = -EALREADY;
+	json_decref(before);
+	return ret;
+}
+
+int vm_pull_collect(const char *pulled, const char *state_dir, struct vm_pull_report *r,
+		    char **cause)
+{
+	struct vm_pull_merge_ctx m = { .r = r };
+	struct rt_progress *gp = NULL;
+	char *state = NULL, *results = NULL, *src = NULL, *text = NULL, *why = NULL;
+	size_t len = 0;
+	int ret;
+
+	memset(r, 0, sizeof(*r));
+	state = state_dir ? strdup(state_dir) : rt_paths_state_dir();
+	if (!state)
+		return rt_err(cause, -errno, "no state directory: %s", strerror(errno));
+	if (asprintf(&results, "%s/results", state) < 0) {
+		results = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = rt_mkdir_p(results, 0700);
+	if (ret) {
+		ret = rt_err(cause, ret, "%s: cannot make the results directory: %s", results,
+			     strerror(-ret));
+		goto out;
+	}
+	ret = vm_pull_take_dir(pulled, "results", VM_PULL_GUEST_STATE "/results", results, r,
+			       cause);
+	if (!ret)
+		ret = vm_pull_take_dir(pulled, "top", "/state", results, r, cause);
+	if (ret)
+		goto out;
+
+	if (asprintf(&src, "%s/progress.json", pulled) < 0) {
+		src = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = rt_file_load(src, RT_FILE_NOFOLLOW, RT_PROGRESS_MAX_FILE, &text, &len, NULL);
+	if (ret == -ENOENT) {
+		ret = 0;
+		goto out;
+	}
+	r->progress_found = true;
+	if (asprintf(&r->progress_path, "%s/%s", state, RT_PROGRESS_FILE) < 0) {
+		r->progress_path = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	if (!ret)
+		ret = rt_progress_parse(text, len, VM_PULL_GUEST_STATE "/progress.json", &gp,
+					&why);
+	if (ret) {
+		/* Unreadable or not valid: kept whole beside the host's, never merged. */
+		enum vm_pull_action act;
+
+		if (vm_pull_note(r, "the VM's progress could not be merged: %s",
+				 why ? why : strerror(-ret)))
+			ret = -ENOMEM;
+		else if (text)
+			ret = vm_pull_place(state, "progress-vm.json", text, len,
+					    &r->progress_kept, &act, cause);
+		else
+			ret = 0;
+		goto out;
+	}
+	m.guest = rt_progress_json(gp);
+	ret = rt_progress_update(r->progress_path, vm_pull_merge_cb, &m, cause);
+	if (ret == -EALREADY)
+		ret = 0;
+out:
+	if (ret == -ENOMEM && cause && !*cause)
+		rt_err(cause, ret, "out of memory");
+	rt_progress_free(gp);
+	free(state);
+	free(results);
+	free(src);
+	free(text);
+	free(why);
+	return ret;
+}
+
+/* ---- The directory the guest copies into --------------------------------- */
+
+char *vm_pull_dir_new(char **cause)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *state = rt_paths_state_dir(), *dir = NULL, *real = NULL;
+	const char *bases[2] = { state, tmp && *tmp ? tmp : "/tmp" };
+	int err = ENOENT;
+
+	for (int i = 0; i < 2; i++) {
+		if (!bases[i] || asprintf(&dir, "%s/vm-pull-XXXXXX", bases[i]) < 0) {
+			dir = NULL;
+			continue;
+		}
+		if (!mkdtemp(dir)) {
+			err = errno;
+			free(dir);
+			dir = NULL;
+			continue;
+		}
+		if (vm_share_check(dir, &real, NULL) == 0) {
+			free(real);
+			break;
+		}
+		err = EOPNOTSUPP;
+		rmdir(dir);
+		free(dir);
+		dir = NULL;
+	}
+	free(state);
+	if (!dir) {
+		rt_err(cause, -err, "no directory to share with the VM for the copy (the state "
+		       "directory and $TMPDIR): %s", strerror(err));
+		errno = err;
+	}
+	return dir;
+}
+
+static int vm_pull_rm_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)f;
+	if (flag == FTW_DP)
+		return rmdir(path) < 0 ? -1 : 0;
+	return unlink(path) < 0 ? -1 : 0;
+}
+
+int vm_pull_dir_remove(const char *dir)
+{
+	if (nftw(dir, vm_pull_rm_one, 16, FTW_DEPTH | FTW_PHYS) < 0)
+		return errno ? -errno : -EIO;
+	return 0;
+}
