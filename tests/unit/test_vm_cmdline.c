@@ -287,6 +287,43 @@ static void test_cpu_model(void **state)
 	assert_null(vm_cmdline_new(&c, NULL));
 }
 
+/* --share: a 9p device with the fixed tag, mapped-xattr, commas doubled; the guest told. */
+static void test_share_and_utf8(void **state)
+{
+	struct vm_config c;
+	char **argv, *cause = NULL;
+	const char *app;
+
+	(void)state;
+	base(&c);
+	argv = vm_cmdline_new(&c, &cause);
+	assert_non_null(argv);
+	assert_int_equal(count(argv, "-fsdev"), 0);
+	app = arg_after(argv, "-append");
+	assert_null(strstr(app, "rtlab.share"));
+	assert_null(strstr(app, "rtlab.utf8"));
+	vm_argv_free(argv);
+
+	c.share_dir = "/home/me/work,v2";
+	c.utf8 = true;
+	argv = vm_cmdline_new(&c, &cause);
+	assert_non_null(argv);
+	assert_string_equal(arg_after(argv, "-fsdev"), "local,id=rtlabshare,path=/home/me/work,,v2,"
+			    "security_model=mapped-xattr,multidevs=remap");
+	assert_string_equal(arg_after(argv, "-device"),
+			    "virtio-9p-pci,fsdev=rtlabshare,mount_tag=" VM_SHARE_TAG);
+	app = arg_after(argv, "-append");
+	assert_non_null(strstr(app, " rtlab.utf8=1"));
+	assert_non_null(strstr(app, " rtlab.share=1"));
+	vm_argv_free(argv);
+
+	c.share_dir = "work";
+	assert_null(vm_cmdline_new(&c, &cause));
+	assert_int_equal(errno, EINVAL);
+	assert_non_null(strstr(cause, "absolute"));
+	free(cause);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -299,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_user_append),
 		cmocka_unit_test(test_user_append_refused),
 		cmocka_unit_test(test_cpu_model),
+		cmocka_unit_test(test_share_and_utf8),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

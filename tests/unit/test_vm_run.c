@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <signal.h>
+#include <limits.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -212,6 +213,61 @@ static void test_stop_flag_and_missing_image(void **state)
 	assert_int_equal(leftovers(f), 0);
 }
 
+/* A second VM on a state disk that a running one holds is refused; then it is free. */
+static void test_state_disk_locked(void **state)
+{
+	struct fx *f = *state;
+	struct vm_run_opts o;
+	struct vm_session *s1, *s2;
+	char img[160], *notice = NULL, *cause = NULL;
+	struct stat st;
+
+	opts(f, &o);
+	snprintf(img, sizeof(img), "%s/state.img", f->dir);
+	o.state_image = img;
+	setenv("FAKE_MODE", "ready", 1);
+	s1 = vm_session_start(&o, &notice, &cause);
+	assert_non_null(s1);
+	assert_int_equal(stat(img, &st), 0);
+	assert_true(st.st_size > 0);
+	s2 = vm_session_start(&o, &notice, &cause);
+	assert_null(s2);
+	assert_int_equal(errno, EBUSY);
+	assert_non_null(strstr(cause, "is in use by a VM that still runs"));
+	free(cause);
+	cause = NULL;
+	vm_session_free(s1);
+	s2 = vm_session_start(&o, &notice, &cause);
+	assert_non_null(s2);
+	vm_session_free(s2);
+	assert_int_equal(leftovers(f), 0);
+}
+
+/* A share must be a directory; its path comes back absolute, links resolved. */
+static void test_share_check(void **state)
+{
+	struct fx *f = *state;
+	char sub[160], link[160], file[160], want[PATH_MAX], *real = NULL, *cause = NULL;
+
+	snprintf(sub, sizeof(sub), "%s/work", f->dir);
+	snprintf(link, sizeof(link), "%s/work-link", f->dir);
+	snprintf(file, sizeof(file), "%s/work/file", f->dir);
+	assert_int_equal(mkdir(sub, 0755), 0);
+	assert_int_equal(symlink(sub, link), 0);
+	vm_fx_put(file, "x", 0644);
+	assert_non_null(realpath(sub, want));
+	assert_int_equal(vm_share_check(link, &real, &cause), 0);
+	assert_string_equal(real, want);
+	free(real);
+	assert_int_equal(vm_share_check(file, &real, &cause), -ENOTDIR);
+	assert_null(real);
+	assert_non_null(strstr(cause, "not a directory"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(vm_share_check("/nonexistent/rtlab-share", &real, &cause), -ENOENT);
+	free(cause);
+}
+
 static void test_image_dir(void **state)
 {
 	char *d;
@@ -238,6 +294,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeout_shows_console, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_early_exit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_flag_and_missing_image, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_state_disk_locked, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_share_check, setup, teardown),
 		cmocka_unit_test(test_image_dir),
 	};
 
