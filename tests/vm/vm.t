@@ -30,6 +30,14 @@
 #     inside sees network namespaces and veth;
 #   - lab: every line of kernel-patches/lab/rtlab-lab.config is in /proc/config.gz;
 #   - lab with `--append 'isolcpus=1 nohz_full=1'`: CPU 1 is isolated and nohz_full.
+#   - lab with `--share DIR`: the guest reads and writes the host's DIR at /work; a lab run
+#     in the guest saves its result on the state disk, and `rtlab vm pull` copies it into
+#     the host's results (same bytes), keeps a host file of the same name and merges the
+#     progress (the host's lesson kept, the VM's lab added, pointing at the host's copy);
+#   - `rtlab vm run --share DIR` (stock, 9p from modules) in tmux with TERM=tmux-256color
+#     and a UTF-8 locale: the help's box is drawn with box characters, not VT100 "lqqk";
+#     the guest shell has that TERM, LANG=C.UTF-8 and starts in /work, and what it writes
+#     there appears on the host.
 # Needs: RTLAB, SRCDIR, RTLAB_VM_DIR (the images, from `make vm`), jq, qemu-system-x86_64;
 # debugfs (e2fsprogs) to read files from a guest's state disk.
 #
@@ -98,7 +106,7 @@ vmexec() {
 rc() { cat "$tmp/$1.rc"; }
 ready_ms() { sed -n 's/.* ready after \([0-9]*\) ms.*/\1/p' "$tmp/$1.err"; }
 
-echo "1..61"
+echo "1..69"
 
 # ---- usage and missing images (no boot) ----
 "$RTLAB" vm >/dev/null 2>&1; a=$?
@@ -482,6 +490,75 @@ sed 's/^/# iso: /' "$tmp/iso.out"
 [ "$(rc iso)" = 0 ] && grep -qx 'isolated=1' "$tmp/iso.out" && grep -qx 'nohz_full=1' "$tmp/iso.out" &&
 	grep -qx 'cmdline:isolcpus=1' "$tmp/iso.out" && grep -qx 'cmdline:nohz_full=1' "$tmp/iso.out"
 ok $? "lab --append 'isolcpus=1 nohz_full=1': CPU 1 is isolated and nohz_full in the guest"
+
+# ---- --share and vm pull (lab): the host's directory at /work, the VM's results back ----
+share=$tmp/share pulls=$tmp/pull-home
+mkdir -p "$share" "$pulls/rtlab/results"
+echo "from-host-$$" > "$share/from-host.txt"
+printf '{"schema": "rtlab.progress/1", "lessons": {"01": {"read": true}}}\n' \
+	> "$pulls/rtlab/progress.json"
+echo "the host's own mine.json" > "$pulls/rtlab/results/mine.json"
+vmexec share lab --timeout 300 --share "$share" --state "$pulls/rtlab/vm-state.img" -- 'cat /work/from-host.txt > /work/echo.txt && echo share=$RTLAB_SHARE cwd=$(pwd) > /work/env.txt && rtlab lab run example > /dev/null 2>&1 && cp /state/rtlab/results/example-*.json /work/ && cp /state/rtlab/results/example-*.json /state/mine.json'
+[ "$(rc share)" = 0 ] && [ "$(cat "$share/echo.txt" 2>/dev/null)" = "from-host-$$" ] &&
+	[ "$(cat "$share/env.txt" 2>/dev/null)" = "share=/work cwd=/work" ]
+ok $? "lab --share: the guest reads the host's file at /work, writes there, RTLAB_SHARE=/work and starts in it"
+gres=$(cd "$share" && ls example-*.json 2>/dev/null | head -n1)
+[ -n "$gres" ] && [ "$(jq -r .lab "$share/$gres" 2>/dev/null)" = example ]
+ok $? "lab: rtlab lab run example saved ${gres:-no result} on the VM's state disk"
+XDG_STATE_HOME=$pulls "$RTLAB" vm pull --accel tcg --json >"$tmp/pull.json" 2>"$tmp/pull.err"
+prc=$?
+sed -n 's/^rtlab vm: \(.* ready after .*\)/# pull: \1/p' "$tmp/pull.err"
+jq -r '.results[] | "# pull: \(.action) \(.guest) -> \(.host // .reason)"' "$tmp/pull.json" 2>/dev/null
+[ $prc = 0 ] && [ -n "$gres" ] && cmp -s "$share/$gres" "$pulls/rtlab/results/$gres" &&
+	[ "$(jq -r --arg g "/state/rtlab/results/$gres" '.results[] | select(.guest == $g) | .action' \
+		"$tmp/pull.json")" = copied ]
+ok $? "vm pull: the VM's result is in the host's results, the same bytes the guest wrote"
+[ "$(cat "$pulls/rtlab/results/mine.json")" = "the host's own mine.json" ] &&
+	cmp -s "$share/$gres" "$pulls/rtlab/results/mine-vm.json" &&
+	[ "$(jq -r '.results[] | select(.guest == "/state/mine.json") | .action' "$tmp/pull.json")" = renamed ]
+ok $? "vm pull: a host file of the same name is kept; the VM's is beside it as mine-vm.json"
+[ "$(jq -r --arg h "$pulls/rtlab/results/$gres" '.lessons["01"].read == true and
+	.labs.example.result == $h' "$pulls/rtlab/progress.json" 2>/dev/null)" = true ] &&
+	[ "$(jq -r '.progress.changes | any(test("lab example: from the VM"))' "$tmp/pull.json")" = true ]
+ok $? "vm pull: progress merged: the host's lesson kept, the VM's lab added pointing at the host's copy"
+[ -z "$(find "$pulls/rtlab" -maxdepth 1 -name 'vm-pull-*')" ]
+ok $? "vm pull: its private copy directory is removed"
+
+# ---- vm run --share on stock: the console in UTF-8 with the host's TERM ----
+if command -v tmux >/dev/null; then
+	sess=rtlab-vm-utf8-$$
+	mkdir -p "$tmp/share2"
+	LC_ALL=C.UTF-8 tmux -u new-session -d -s "$sess" -x 100 -y 30 "TERM=tmux-256color \
+		LC_ALL=C.UTF-8 TMPDIR=$TMPDIR '$RTLAB' vm run --kernel stock --accel tcg --no-state \
+		--share '$tmp/share2' 2>'$tmp/run2.err'; echo \$? > '$tmp/run2.rc'; sleep 60"
+	upane() { tmux capture-pane -p -t "$sess"; }
+	useen() { # TEXT HALF-SECONDS
+		local i
+		for i in $(seq 1 "$2"); do upane | grep -qF -- "$1" && return 0; sleep 0.5; done
+		return 1
+	}
+	useen Lessons 240 && tmux send-keys -t "$sess" '?' && useen "Keys" 40 &&
+		upane | grep -qF "$(printf '\xe2\x94\x8c\xe2\x94\x80 Keys ')" && ! upane | grep -q 'lq Keys qq'
+	ok $? "vm run (stock): the help's box is drawn with box characters, not VT100 'lqqk'"
+	upane | grep -F ' Keys ' | head -n1 | sed 's/^/# /'
+	tmux send-keys -t "$sess" q
+	sleep 1
+	tmux send-keys -t "$sess" q
+	useen 'rtlab-vm:/work#' 40 &&
+		tmux send-keys -t "$sess" 'echo $TERM $LANG $(pwd) > shell.txt' Enter
+	for _ in $(seq 1 40); do [ -s "$tmp/share2/shell.txt" ] && break; sleep 0.25; done
+	[ "$(cat "$tmp/share2/shell.txt" 2>/dev/null)" = "tmux-256color C.UTF-8 /work" ]
+	ok $? "vm run (stock): the shell has TERM=tmux-256color, LANG=C.UTF-8, starts in /work, writes through the share ($(cat "$tmp/share2/shell.txt" 2>/dev/null))"
+	tmux send-keys -t "$sess" 'poweroff' Enter
+	for _ in $(seq 1 60); do [ -s "$tmp/run2.rc" ] && break; sleep 0.5; done
+	[ "$(cat "$tmp/run2.rc" 2>/dev/null)" = 0 ] && grep -q "is at /work in the VM" "$tmp/run2.err"
+	ok $? "vm run --share: poweroff in the shell ends the VM and rtlab vm run exits 0"
+	tmux kill-session -t "$sess" 2>/dev/null
+else
+	for what in "box characters" "TERM, LANG and the share in the shell" "poweroff"; do
+		skip "vm run (stock): $what" "tmux is not installed"
+	done
+fi
 
 left=$(find "$TMPDIR" -mindepth 1 | wc -l)
 [ "$left" -eq 0 ]
