@@ -418,41 +418,29 @@ out:
 /* `rtlab vm pull --json`: rtlab.vm-pull/1 (doc/cli-json.md). */
 static int vm_pull_print_json(const char *image, const struct vm_pull_report *r)
 {
-	json_t *doc, *items, *changes, *prog;
-	char *text;
-	int err = 0;
+	json_t *items = json_array(), *changes = json_array(), *doc;
+	char *text = NULL;
+	int err = !items || !changes;
 
-	doc = json_object();
-	items = json_array();
-	changes = json_array();
-	prog = json_object();
-	if (!doc || !items || !changes || !prog) {
-		json_decref(doc);
+	for (size_t i = 0; !err && i < r->n; i++)
+		err = json_array_append_new(items, json_pack("{s:s, s:s?, s:s, s:s?}",
+			"guest", r->items[i].guest, "host", r->items[i].host,
+			"action", vm_pull_action_name(r->items[i].action),
+			"reason", r->items[i].reason));
+	for (size_t i = 0; !err && i < r->nchanges; i++)
+		err = json_array_append_new(changes, json_string(r->changes[i]));
+	/* json_pack takes the arrays over, also when it fails. */
+	doc = err ? NULL : json_pack("{s:s, s:s?, s:o, s:{s:b, s:s?, s:s?, s:o}}",
+				     "schema", "rtlab.vm-pull/1", "state_image", image,
+				     "results", items, "progress", "found", r->progress_found,
+				     "path", r->progress_path, "kept", r->progress_kept,
+				     "changes", changes);
+	if (err) {
 		json_decref(items);
 		json_decref(changes);
-		json_decref(prog);
-		return -ENOMEM;
 	}
-	for (size_t i = 0; i < r->n; i++) {
-		const struct vm_pull_item *it = &r->items[i];
-
-		err |= json_array_append_new(items, json_pack("{s:s, s:s?, s:s, s:s?}",
-			"guest", it->guest, "host", it->host,
-			"action", vm_pull_action_name(it->action), "reason", it->reason));
-	}
-	for (size_t i = 0; i < r->nchanges; i++)
-		err |= json_array_append_new(changes, json_string(r->changes[i]));
-	err |= json_object_set_new(prog, "found", json_boolean(r->progress_found));
-	err |= json_object_set_new(prog, "path", r->progress_path ?
-				   json_string(r->progress_path) : json_null());
-	err |= json_object_set_new(prog, "kept", r->progress_kept ?
-				   json_string(r->progress_kept) : json_null());
-	err |= json_object_set_new(prog, "changes", changes);
-	err |= json_object_set_new(doc, "schema", json_string("rtlab.vm-pull/1"));
-	err |= json_object_set_new(doc, "state_image", image ? json_string(image) : json_null());
-	err |= json_object_set_new(doc, "results", items);
-	err |= json_object_set_new(doc, "progress", prog);
-	text = err ? NULL : rt_json_dumps(doc, NULL);
+	if (doc)
+		text = rt_json_dumps(doc, NULL);
 	json_decref(doc);
 	if (!text)
 		return -ENOMEM;
