@@ -106,7 +106,7 @@ vmexec() {
 rc() { cat "$tmp/$1.rc"; }
 ready_ms() { sed -n 's/.* ready after \([0-9]*\) ms.*/\1/p' "$tmp/$1.err"; }
 
-echo "1..69"
+echo "1..71"
 
 # ---- usage and missing images (no boot) ----
 "$RTLAB" vm >/dev/null 2>&1; a=$?
@@ -330,7 +330,8 @@ if command -v tmux >/dev/null; then
 
 	# The ftrace lab's screen in tracer mode on the lab kernel, then its trace in the viewer.
 	pane() { tmux capture-pane -p -t "$sess"; }
-	# The marker of the selected row: '>' in the VM, whose console has no UTF-8 locale.
+	# The marker of the selected row: '▸', or '>' when the host's locale is not UTF-8 (then
+	# neither is the VM's console).
 	marker_re="^ *($(printf '\xe2\x96\xb8')|>) "
 	until_screen() { # TEXT HALF-SECONDS
 		local i
@@ -495,13 +496,22 @@ ok $? "lab --append 'isolcpus=1 nohz_full=1': CPU 1 is isolated and nohz_full in
 share=$tmp/share pulls=$tmp/pull-home
 mkdir -p "$share" "$pulls/rtlab/results"
 echo "from-host-$$" > "$share/from-host.txt"
+# A static program built on the host, run from the share (how `rtlab grade` runs checks).
+printf '#include <stdio.h>\nint main(void) { puts("static-ran"); return 0; }\n' > "$tmp/hello.c"
+cc -static -o "$share/hello" "$tmp/hello.c" 2>/dev/null || rm -f "$share/hello"
 printf '{"schema": "rtlab.progress/1", "lessons": {"01": {"read": true}}}\n' \
 	> "$pulls/rtlab/progress.json"
 echo "the host's own mine.json" > "$pulls/rtlab/results/mine.json"
-vmexec share lab --timeout 300 --share "$share" --state "$pulls/rtlab/vm-state.img" -- 'cat /work/from-host.txt > /work/echo.txt && echo share=$RTLAB_SHARE cwd=$(pwd) > /work/env.txt && rtlab lab run example > /dev/null 2>&1 && cp /state/rtlab/results/example-*.json /work/ && cp /state/rtlab/results/example-*.json /state/mine.json'
+vmexec share lab --timeout 300 --share "$share" --state "$pulls/rtlab/vm-state.img" -- 'cat /work/from-host.txt > /work/echo.txt && echo share=$RTLAB_SHARE cwd=$(pwd) > /work/env.txt && { [ ! -e hello ] || ./hello > hello.out; } && rtlab lab run example > /dev/null 2>&1 && cp /state/rtlab/results/example-*.json /work/ && cp /state/rtlab/results/example-*.json /state/mine.json'
 [ "$(rc share)" = 0 ] && [ "$(cat "$share/echo.txt" 2>/dev/null)" = "from-host-$$" ] &&
 	[ "$(cat "$share/env.txt" 2>/dev/null)" = "share=/work cwd=/work" ]
 ok $? "lab --share: the guest reads the host's file at /work, writes there, RTLAB_SHARE=/work and starts in it"
+if [ -e "$share/hello" ]; then
+	[ "$(cat "$share/hello.out" 2>/dev/null)" = static-ran ]
+	ok $? "lab --share: a static program built on the host runs from /work in the guest"
+else
+	skip "lab --share: a static program from the host runs in the guest" "cc -static failed here (libc6-dev)"
+fi
 gres=$(cd "$share" && ls example-*.json 2>/dev/null | head -n1)
 [ -n "$gres" ] && [ "$(jq -r .lab "$share/$gres" 2>/dev/null)" = example ]
 ok $? "lab: rtlab lab run example saved ${gres:-no result} on the VM's state disk"
