@@ -102,6 +102,8 @@ REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/san/fuzz/%)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 RTLAB := $(BUILD)/rtlab
+# The FCSE lab's trace tool: convert, info, sim, bench (tools/fcse-trace.c).
+FCSE_TRACE := $(BUILD)/fcse-trace
 
 # ---- Build ----------------------------------------------------------------
 
@@ -111,7 +113,7 @@ RTLAB := $(BUILD)/rtlab
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
 
-all: $(RTLAB)
+all: $(RTLAB) $(FCSE_TRACE)
 
 # Install paths compiled in; rewritten only when PREFIX/DATADIR change, so
 # `make install PREFIX=/usr` rebuilds what depends on them.
@@ -143,6 +145,10 @@ $(BUILD)/san/librtlab.a: $(SAN_LIB_OBJS)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(RTLAB): $(APP_OBJS) $(BUILD)/librtlab.a
+	$(say) LD $@
+	$(Q)$(CC) $(RT_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(FCSE_TRACE): $(BUILD)/obj/tools/fcse-trace.o $(BUILD)/librtlab.a
 	$(say) LD $@
 	$(Q)$(CC) $(RT_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
@@ -230,7 +236,7 @@ run:
 
 DATA_DIRS = lessons labs slides vm kernel-patches
 
-install: $(RTLAB)
+install: $(RTLAB) $(FCSE_TRACE)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(RTLAB) $(DESTDIR)$(BINDIR)/rtlab
 	for d in $(DATA_DIRS); do \
