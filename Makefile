@@ -104,6 +104,10 @@ FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 RTLAB := $(BUILD)/rtlab
 # The FCSE lab's trace tool: convert, info, sim, bench (tools/fcse-trace.c).
 FCSE_TRACE := $(BUILD)/fcse-trace
+# The FCSE check on an emulated ARM926EJ-S (tests/arm/, run by tests/cli/fcse_arm.t),
+# built when the cross compiler is there (make deps installs gcc-arm-none-eabi).
+ARM_CC ?= arm-none-eabi-gcc
+FCSE_ARM := $(if $(shell command -v $(ARM_CC) 2>/dev/null),$(BUILD)/arm/fcse_mva.elf)
 
 # ---- Build ----------------------------------------------------------------
 
@@ -113,7 +117,7 @@ FCSE_TRACE := $(BUILD)/fcse-trace
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
 
-all: $(RTLAB) $(FCSE_TRACE)
+all: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
 
 # Install paths compiled in; rewritten only when PREFIX/DATADIR change, so
 # `make install PREFIX=/usr` rebuilds what depends on them.
@@ -147,6 +151,12 @@ $(BUILD)/san/librtlab.a: $(SAN_LIB_OBJS)
 $(RTLAB): $(APP_OBJS) $(BUILD)/librtlab.a
 	$(say) LD $@
 	$(Q)$(CC) $(RT_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+ARM_CFLAGS = -mcpu=arm926ej-s -marm -O2 -ffreestanding -nostdlib -nostartfiles -Wall -Wextra
+$(BUILD)/arm/fcse_mva.elf: tests/arm/start.S tests/arm/fcse_mva.c tests/arm/fcse.ld
+	$(say) ARM-CC $@
+	@mkdir -p $(@D)
+	$(Q)$(ARM_CC) $(ARM_CFLAGS) -T tests/arm/fcse.ld -o $@ tests/arm/start.S tests/arm/fcse_mva.c
 
 $(FCSE_TRACE): $(BUILD)/obj/tools/fcse-trace.o $(BUILD)/librtlab.a
 	$(say) LD $@
@@ -217,7 +227,7 @@ sim-purity: $(filter $(BUILD)/obj/rtlab/sim/%,$(LIB_OBJS))
 lint-lessons: $(RTLAB)
 	$(Q)$(RTLAB) lesson lint lessons
 
-cli-test: $(RTLAB)
+cli-test: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
 	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) prove tests/cli/
 
 fuzz: $(FUZZ_BINS)
@@ -236,7 +246,7 @@ run:
 
 DATA_DIRS = lessons labs slides vm kernel-patches
 
-install: $(RTLAB) $(FCSE_TRACE)
+install: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(RTLAB) $(DESTDIR)$(BINDIR)/rtlab
 	for d in $(DATA_DIRS); do \

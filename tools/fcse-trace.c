@@ -11,6 +11,8 @@
  *                                prints (I refs, I1 misses, D refs, D1 misses)
  *                                for the validation against valgrind (default:
  *                                16384,4 both, lru, write-allocate off)
+ *   fcse-trace mva PID VA [PID VA...]
+ *                                the simulator's FCSE translation (sim_fcse_mva())
  *   fcse-trace bench [--seconds S] [FILE...]
  *                                accesses per CPU second: the model replaying
  *                                a trace already in memory, a binary trace read
@@ -20,21 +22,17 @@
  * pure readers and model as memory.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/rt_file.h"
+#include "labs/lab_fcse.h"
 #include "sim/sim.h"
 #include "sim/sim_fcse.h"
 #include "sim/sim_fcse_trace.h"
-
-#define MAX_FILE (4ull << 30)
 
 static double cpu_s(void)
 {
@@ -44,78 +42,14 @@ static double cpu_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-/* A whole file in memory: mapped (a binary trace) or read. */
-struct file {
-	char *data;
-	size_t len;
-	bool mapped;
-};
-
-static int file_load(const char *path, bool map, struct file *f)
+/* Read @path in whatever format it has (the lab's loader); complain on stderr. */
+static int trace_load(const char *path, struct fcse_trace_file *f)
 {
-	struct stat sb;
-	int fd, ret = 0;
-
-	memset(f, 0, sizeof(*f));
-	if (!map)
-		return rt_file_read(path, MAX_FILE, &f->data, &f->len);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode) || sb.st_size == 0) {
-		ret = -EINVAL;
-		goto out;
-	}
-	f->data = mmap(NULL, (size_t)sb.st_size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
-	if (f->data == MAP_FAILED) {
-		ret = -errno;
-		f->data = NULL;
-		goto out;
-	}
-	f->len = (size_t)sb.st_size;
-	f->mapped = true;
-out:
-	close(fd);
-	return ret;
-}
-
-static void file_fini(struct file *f)
-{
-	if (f->mapped)
-		munmap(f->data, f->len);
-	else
-		free(f->data);
-	memset(f, 0, sizeof(*f));
-}
-
-/* Read @path in whatever format it has. */
-static int trace_load(const char *path, struct file *f, struct sim_fcse_trace *t, int *fmt)
-{
-	char head[8];
 	char *cause = NULL;
-	int fd, ret;
-	bool bin;
+	int ret = fcse_trace_file_load(path, f, &cause);
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0) {
-		fprintf(stderr, "fcse-trace: %s: %s\n", path, strerror(errno));
-		return -errno;
-	}
-	bin = read(fd, head, 8) == 8 && !memcmp(head, SIM_FCSE_TRACE_MAGIC, 8);
-	close(fd);
-	ret = file_load(path, bin, f);
-	if (ret) {
-		fprintf(stderr, "fcse-trace: %s: %s\n", path, strerror(-ret));
-		return ret;
-	}
-	*fmt = sim_fcse_trace_detect(f->data, f->len);
-	if (*fmt < 0) {
-		fprintf(stderr, "fcse-trace: %s: neither a din, a lackey nor a binary trace\n", path);
-		return -EINVAL;
-	}
-	ret = sim_fcse_trace_parse(f->data, f->len, *fmt, t, &cause);
 	if (ret)
-		fprintf(stderr, "fcse-trace: %s: %s\n", path, cause ? cause : strerror(-ret));
+		fprintf(stderr, "fcse-trace: %s\n", cause ? cause : strerror(-ret));
 	free(cause);
 	return ret;
 }
@@ -149,58 +83,55 @@ static void counts(const struct sim_fcse_trace *t, uint64_t k[3])
 
 static int cmd_convert(int argc, char **argv)
 {
-	struct sim_fcse_trace t;
-	struct file f;
+	struct fcse_trace_file f;
 	uint64_t k[3];
 	double t0;
-	int fmt, ret;
+	int ret;
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: fcse-trace convert IN OUT\n");
 		return 2;
 	}
 	t0 = cpu_s();
-	ret = trace_load(argv[1], &f, &t, &fmt);
+	ret = trace_load(argv[1], &f);
 	if (ret)
 		goto out;
-	counts(&t, k);
-	ret = write_bin(argv[2], t.rec, t.n);
+	counts(&f.t, k);
+	ret = write_bin(argv[2], f.t.rec, f.t.n);
 	if (ret)
 		goto out;
 	printf("%s: %s, %llu lines (%llu skipped), %u regions of 1 MB%s\n", argv[1],
-	       sim_fcse_trace_fmt_names[fmt], (unsigned long long)t.lines,
-	       (unsigned long long)t.skipped, t.regions, t.high ? ", some above 32 MB" : "");
+	       sim_fcse_trace_fmt_names[f.fmt], (unsigned long long)f.t.lines,
+	       (unsigned long long)f.t.skipped, f.t.regions,
+	       f.t.high ? ", some above 32 MB" : "");
 	printf("%s: %llu records (%llu fetches, %llu reads, %llu writes), %llu bytes, %.2f s\n",
-	       argv[2], (unsigned long long)t.n, (unsigned long long)k[0],
+	       argv[2], (unsigned long long)f.t.n, (unsigned long long)k[0],
 	       (unsigned long long)k[1], (unsigned long long)k[2],
-	       (unsigned long long)(SIM_FCSE_TRACE_HDR + t.n * 4), cpu_s() - t0);
+	       (unsigned long long)(SIM_FCSE_TRACE_HDR + f.t.n * 4), cpu_s() - t0);
 out:
-	sim_fcse_trace_fini(&t);
-	file_fini(&f);
+	fcse_trace_file_fini(&f);
 	return ret ? 1 : 0;
 }
 
 static int cmd_info(int argc, char **argv)
 {
-	struct sim_fcse_trace t;
-	struct file f;
+	struct fcse_trace_file f;
 	uint64_t k[3];
-	int fmt, ret;
+	int ret;
 
 	if (argc != 2) {
 		fprintf(stderr, "usage: fcse-trace info FILE\n");
 		return 2;
 	}
-	ret = trace_load(argv[1], &f, &t, &fmt);
+	ret = trace_load(argv[1], &f);
 	if (!ret) {
-		counts(&t, k);
+		counts(&f.t, k);
 		printf("format %s\nrecords %llu\nfetches %llu\nreads %llu\nwrites %llu\n"
-		       "large %s\n", sim_fcse_trace_fmt_names[fmt], (unsigned long long)t.n,
+		       "large %s\n", sim_fcse_trace_fmt_names[f.fmt], (unsigned long long)f.t.n,
 		       (unsigned long long)k[0], (unsigned long long)k[1],
-		       (unsigned long long)k[2], t.high ? "yes" : "no");
+		       (unsigned long long)k[2], f.t.high ? "yes" : "no");
 	}
-	sim_fcse_trace_fini(&t);
-	file_fini(&f);
+	fcse_trace_file_fini(&f);
 	return ret ? 1 : 0;
 }
 
@@ -250,11 +181,10 @@ static int cmd_sim(int argc, char **argv)
 {
 	struct sim_fcse_scenario sc;
 	struct sim_fcse_proc p;
-	struct sim_fcse_trace t;
+	struct fcse_trace_file f;
 	struct sim *s = NULL;
-	struct file f;
 	const char *path = NULL;
-	int fmt, ret;
+	int ret;
 
 	sim_fcse_workload("small", SIM_FCSE_MODE_FLUSH, &sc);
 	sc.repl = SIM_FCSE_REPL_LRU;
@@ -290,9 +220,9 @@ static int cmd_sim(int argc, char **argv)
 		fprintf(stderr, "fcse-trace sim: name a trace file\n");
 		return 2;
 	}
-	ret = trace_load(path, &f, &t, &fmt);
+	ret = trace_load(path, &f);
 	if (!ret)
-		ret = single(&t, &sc, &p, &s);
+		ret = single(&f.t, &sc, &p, &s);
 	if (!ret) {
 		sim_run(s, SIM_STEPS_ALL, NULL);
 		printf("I refs %llu\nI1 misses %llu\nD refs %llu\nD1 misses %llu\n"
@@ -305,8 +235,7 @@ static int cmd_sim(int argc, char **argv)
 		       (unsigned long long)counter(s, "fills_count"));
 	}
 	sim_free(s);
-	sim_fcse_trace_fini(&t);
-	file_fini(&f);
+	fcse_trace_file_fini(&f);
 	return ret ? 1 : 0;
 }
 
@@ -367,10 +296,10 @@ static double bench_replay(const struct sim_fcse_trace *t, double seconds)
 
 static int cmd_bench(int argc, char **argv)
 {
-	struct sim_fcse_trace mem, t;
+	struct sim_fcse_trace mem;
 	double seconds = 1.0, rate, t0, tb;
 	char tmpl[] = "/tmp/fcse-bench-XXXXXX";
-	int fd, first = 1, fmt;
+	int fd, first = 1;
 
 	if (argc > 2 && !strcmp(argv[1], "--seconds")) {
 		seconds = atof(argv[2]);
@@ -392,43 +321,62 @@ static int cmd_bench(int argc, char **argv)
 	tb = 0;
 	rate = 0;
 	while (tb < seconds) {
-		struct file f;
-		struct sim_fcse_trace bt;
+		struct fcse_trace_file f;
 		struct sim_fcse_scenario sc = { 0 };
 		struct sim_fcse_proc p;
 		struct sim *s = NULL;
 
 		t0 = cpu_s();
-		if (trace_load(tmpl, &f, &bt, &fmt) || single(&bt, &sc, &p, &s))
+		if (trace_load(tmpl, &f) || single(&f.t, &sc, &p, &s))
 			return 1;
 		rate += (double)sim_run(s, SIM_STEPS_ALL, NULL);
 		sim_free(s);
-		sim_fcse_trace_fini(&bt);
-		file_fini(&f);
+		fcse_trace_file_fini(&f);
 		tb += cpu_s() - t0;
 	}
 	unlink(tmpl);
 	printf("binary file:      %7.1f M accesses/s (mmap, check, replay)\n", rate / tb / 1e6);
 
 	for (int i = first; i < argc; i++) {
-		struct file f;
+		struct fcse_trace_file f;
 
 		t0 = cpu_s();
-		if (trace_load(argv[i], &f, &t, &fmt))
+		if (trace_load(argv[i], &f))
 			return 1;
 		tb = cpu_s() - t0;
 		printf("%-17s %7.1f M records/s (%s reader, %llu records, read and parsed)\n",
-		       argv[i], (double)t.n / tb / 1e6, sim_fcse_trace_fmt_names[fmt],
-		       (unsigned long long)t.n);
-		sim_fcse_trace_fini(&t);
-		file_fini(&f);
+		       argv[i], (double)f.t.n / tb / 1e6, sim_fcse_trace_fmt_names[f.fmt],
+		       (unsigned long long)f.t.n);
+		fcse_trace_file_fini(&f);
 	}
 	sim_fcse_trace_fini(&mem);
 	return 0;
 }
 
+/* The simulator's FCSE translation of each "PID VA" pair (decimal, hex). */
+static int cmd_mva(int argc, char **argv)
+{
+	if (argc < 3 || argc % 2 == 0) {
+		fprintf(stderr, "usage: fcse-trace mva PID VA [PID VA...]\n");
+		return 2;
+	}
+	for (int i = 1; i + 1 < argc; i += 2) {
+		unsigned long pid = strtoul(argv[i], NULL, 0), va = strtoul(argv[i + 1], NULL, 16);
+
+		if (pid > 127 || va > UINT32_MAX) {
+			fprintf(stderr, "fcse-trace mva: PID 0..127, VA below 4 GB\n");
+			return 2;
+		}
+		printf("pid=%lu va=0x%08lx mva=0x%08x\n", pid, va,
+		       sim_fcse_mva((uint32_t)va, (unsigned int)pid));
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
+	if (argc >= 2 && !strcmp(argv[1], "mva"))
+		return cmd_mva(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "convert"))
 		return cmd_convert(argc - 1, argv + 1);
 	if (argc >= 2 && !strcmp(argv[1], "info"))
@@ -438,6 +386,6 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "bench"))
 		return cmd_bench(argc - 1, argv + 1);
 	fprintf(stderr, "usage: fcse-trace convert IN OUT | info FILE | sim FILE [options] | "
-		"bench [--seconds S] [FILE...]\n");
+		"mva PID VA... | bench [--seconds S] [FILE...]\n");
 	return 2;
 }
