@@ -824,7 +824,7 @@ static const char *const fcse_questions[] = {
 
 const struct lab_ops lab_fcse = {
 	.name = "fcse",
-	.title = "ARM Fast Context Switch Extension",
+	.title = "ARM FCSE: VIVT caches under context switches",
 	.summary = "Simulate an ARMv5 VIVT cache and compare flush-on-switch with the "
 		   "guaranteed and best-effort FCSE modes.",
 	.lesson = 8,
