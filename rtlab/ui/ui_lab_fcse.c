@@ -229,9 +229,9 @@ static int draw_cache(const struct fcse_live *l, bool d, WINDOW *win, int row, i
 	ui_frame_put(win, row++, x + 1, lab, cols - 2, UI_ROLE_LABEL);
 	for (int r = 0; r < rows; r++, row++) {
 		for (int c = 0; c < per; c++) {
-			/* Screen cell d shows cells [d n / shown, (d + 1) n / shown): the first filled. */
-			uint32_t d = (uint32_t)(r * per + c), i = d * n / shown;
-			uint32_t end = (d + 1) * n / shown, who = 0xffff;
+			/* Screen cell k shows cells [k n / shown, (k + 1) n / shown): the first filled. */
+			uint32_t k = (uint32_t)(r * per + c), i = k * n / shown;
+			uint32_t end = (k + 1) * n / shown, who = 0xffff;
 
 			if (i >= n)
 				break;
