@@ -88,14 +88,20 @@ static void expect(const char *what, const char *script, const char *want)
 	assert_non_null(out);
 	converse(script, out);
 	if (strcmp(out, want)) {
-		const char *a = out, *b = want;
+		const char *a = out, *b = want, *la = out, *lb = want;
 		unsigned int line = 1;
 
 		while (*a && *a == *b) {
-			line += *a == '\n';
+			if (*a == '\n') {
+				line++;
+				la = a + 1;
+				lb = b + 1;
+			}
 			a++;
 			b++;
 		}
+		a = la;	/* whole lines */
+		b = lb;
 		print_message("%s: answer %u differs: got \"%.*s\", wanted \"%.*s\"\n", what, line,
 			      (int)strcspn(a, "\n"), a,
 			      (int)strcspn(b, "\n"), b);
