@@ -12,8 +12,9 @@
 #   make vm-test   build them, boot each under TCG and test inside (tests/vm/)
 #   make kmod      the latency injector module against Debian's 6.1 stock and rt headers
 #   make bench     rtlab's latency probe against cyclictest (root; calls bench-deps)
-#                  after bench-sim
+#                  after bench-sim and bench-fcse
 #   make bench-sim simulated steps per second of every model in rtlab/sim/ (no root)
+#   make bench-fcse the FCSE model's accesses per second beside cachegrind's (no root)
 #   make V=1       show full commands
 #
 # `run` and `check` call make again after `deps`, because the library checks
@@ -112,7 +113,7 @@ FCSE_ARM := $(if $(shell command -v $(ARM_CC) 2>/dev/null),$(BUILD)/arm/fcse_mva
 # ---- Build ----------------------------------------------------------------
 
 .PHONY: FORCE all deps run check check-only test unit fuzz fuzz-replay cli-test install \
-	uninstall clean help bench bench-deps bench-sim
+	uninstall clean help bench bench-deps bench-sim bench-fcse
 .DEFAULT_GOAL := all
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
@@ -333,6 +334,7 @@ bench-deps:
 bench:
 	$(Q)$(MAKE) --no-print-directory bench-deps
 	$(Q)$(MAKE) --no-print-directory bench-sim
+	$(Q)$(MAKE) --no-print-directory bench-fcse
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/latency-vs-cyclictest $(BENCH_ARGS) $(abspath $(RTLAB))
 
@@ -347,7 +349,14 @@ $(SIM_BENCH): $(BUILD)/obj/bench/sim_bench.o $(BUILD)/librtlab.a
 bench-sim: $(SIM_BENCH)
 	$(Q)$(SIM_BENCH) $(SIM_BENCH_ARGS)
 
+# The FCSE model's accesses per second (in memory, from its binary trace
+# format, the text readers) beside cachegrind's references per second
+# (bench/fcse-bench; needs valgrind, which make deps installs).
+.PHONY: bench-fcse
+bench-fcse: $(FCSE_TRACE)
+	$(Q)bench/fcse-bench $(abspath $(BUILD)) $(CURDIR)
+
 help:
-	@sed -n '3,17s/^# \{0,1\}//p' Makefile
+	@sed -n '3,18s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

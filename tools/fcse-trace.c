@@ -242,33 +242,32 @@ static int cmd_sim(int argc, char **argv)
 /* ---- bench ----------------------------------------------------------------------- */
 
 /*
- * The synthetic trace of the benchmark: the mixed workload's code and data
- * shapes in one stream, 16 M accesses, so that the replay is the model's
- * hot loop over memory, hits and misses as in the lab.
+ * The trace of the benchmark, shaped like bench/fcse_randwalk.c, which
+ * cachegrind runs beside it: a loop of 10 instructions (40 bytes) that
+ * reads and writes a byte at a random place in 1 MB. 16 M accesses.
  */
 static int bench_trace(struct sim_fcse_trace *t)
 {
-	uint64_t n = 16u << 20, x = 42;
+	uint64_t n = 16u << 20, x = 88172645463325252ull, i = 0;
 
 	memset(t, 0, sizeof(*t));
 	t->owned = malloc(n * 4);
 	if (!t->owned)
 		return -ENOMEM;
-	for (uint64_t i = 0; i < n; i++) {
-		uint32_t pc = 0x8000 + (uint32_t)(i % 6144) * 4;
+	while (i + 12 <= n) {
+		uint32_t at;
 
-		x = x * 6364136223846793005ull + 1442695040888963407ull;
-		if ((x >> 60) < 6) {
-			uint32_t at = 0x100000 + (uint32_t)((x >> 20) % (24u << 10)) * 4;
-
-			t->owned[i] = sim_fcse_rec(at, 4, (x >> 58) & 1 ? SIM_FCSE_WRITE :
-						   SIM_FCSE_READ);
-		} else {
-			t->owned[i] = sim_fcse_rec(pc, 4, SIM_FCSE_FETCH);
-		}
+		for (uint32_t k = 0; k < 10; k++)
+			t->owned[i++] = sim_fcse_rec(0x8000 + 4 * k, 4, SIM_FCSE_FETCH);
+		x ^= x << 13;
+		x ^= x >> 7;
+		x ^= x << 17;
+		at = 0x100000 + (uint32_t)(x & ((1u << 20) - 1));
+		t->owned[i++] = sim_fcse_rec(at, 1, SIM_FCSE_READ);
+		t->owned[i++] = sim_fcse_rec(at, 1, SIM_FCSE_WRITE);
 	}
 	t->rec = t->owned;
-	t->n = n;
+	t->n = i;
 	return 0;
 }
 

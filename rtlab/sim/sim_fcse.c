@@ -1120,6 +1120,8 @@ fc_burst(struct fc_state *st, uint32_t i, uint64_t n, bool *trap)
 	const uint32_t pidbits = p->pidbits, hit = st->sc.costs.hit_cycles;
 	const bool trap_high = st->sc.mode == SIM_FCSE_MODE_BEST_EFFORT && !p->large;
 	const uint64_t next = st->next_tick;
+	/* The ways the inline hit check may look at: all, or LRU's head only. */
+	const uint32_t lru_ways = st->sc.repl == SIM_FCSE_REPL_LRU ? 1 : SIM_FCSE_WAYS_MAX;
 	uint64_t time = st->time, daccs = 0, k;
 
 	for (k = 0; k < n && time < next; k++) {
@@ -1137,10 +1139,26 @@ fc_burst(struct fc_state *st, uint32_t i, uint64_t n, bool *trap)
 		}
 		time += hit;
 		daccs += (kind + 1) >> 1;
-		if (__builtin_expect(mva >> SIM_FCSE_LINE_SHIFT == c->last_line &&
-				     !(rec & SIM_FCSE_REC_STRADDLE), 1)) {
-			c->tag[c->last_idx] |= kind >> 1;
-			continue;
+		if (__builtin_expect(!(rec & SIM_FCSE_REC_STRADDLE), 1)) {
+			const uint32_t line = mva >> SIM_FCSE_LINE_SHIFT;
+			uint32_t base, w;
+
+			if (line == c->last_line) {
+				c->tag[c->last_idx] |= kind >> 1;
+				continue;
+			}
+			/* A hit elsewhere in the set; LRU only at its head (else it reorders). */
+			base = (line & c->sets_mask) << c->ways_shift;
+			for (w = 0; w < lru_ways && w < c->ways; w++) {
+				if (c->tag[base + w] >> 1 == line) {
+					c->tag[base + w] |= kind >> 1;
+					c->last_line = line;
+					c->last_idx = base + w;
+					break;
+				}
+			}
+			if (w < lru_ways && w < c->ways)
+				continue;
 		}
 		time += fc_access_slow(st, rec, mva, i);
 	}
