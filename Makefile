@@ -12,8 +12,9 @@
 #   make vm-test   build them, boot each under TCG and test inside (tests/vm/)
 #   make kmod      the latency injector module against Debian's 6.1 stock and rt headers
 #   make bench     rtlab's latency probe against cyclictest (root; calls bench-deps)
-#                  after bench-sim
+#                  after bench-sim and bench-fcse
 #   make bench-sim simulated steps per second of every model in rtlab/sim/ (no root)
+#   make bench-fcse the FCSE model's accesses per second beside cachegrind's (no root)
 #   make V=1       show full commands
 #
 # `run` and `check` call make again after `deps`, because the library checks
@@ -102,16 +103,22 @@ REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/san/fuzz/%)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 RTLAB := $(BUILD)/rtlab
+# The FCSE lab's trace tool: convert, info, sim, bench (tools/fcse-trace.c).
+FCSE_TRACE := $(BUILD)/fcse-trace
+# The FCSE check on an emulated ARM926EJ-S (tests/arm/, run by tests/cli/fcse_arm.t),
+# built when the cross compiler is there (make deps installs gcc-arm-none-eabi).
+ARM_CC ?= arm-none-eabi-gcc
+FCSE_ARM := $(if $(shell command -v $(ARM_CC) 2>/dev/null),$(BUILD)/arm/fcse_mva.elf)
 
 # ---- Build ----------------------------------------------------------------
 
 .PHONY: FORCE all deps run check check-only test unit fuzz fuzz-replay cli-test install \
-	uninstall clean help bench bench-deps bench-sim
+	uninstall clean help bench bench-deps bench-sim bench-fcse
 .DEFAULT_GOAL := all
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
 
-all: $(RTLAB)
+all: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
 
 # Install paths compiled in; rewritten only when PREFIX/DATADIR change, so
 # `make install PREFIX=/usr` rebuilds what depends on them.
@@ -143,6 +150,16 @@ $(BUILD)/san/librtlab.a: $(SAN_LIB_OBJS)
 	$(Q)rm -f $@ && $(AR) rcs $@ $^
 
 $(RTLAB): $(APP_OBJS) $(BUILD)/librtlab.a
+	$(say) LD $@
+	$(Q)$(CC) $(RT_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+ARM_CFLAGS = -mcpu=arm926ej-s -marm -O2 -ffreestanding -nostdlib -nostartfiles -Wall -Wextra
+$(BUILD)/arm/fcse_mva.elf: tests/arm/start.S tests/arm/fcse_mva.c tests/arm/fcse.ld
+	$(say) ARM-CC $@
+	@mkdir -p $(@D)
+	$(Q)$(ARM_CC) $(ARM_CFLAGS) -T tests/arm/fcse.ld -o $@ tests/arm/start.S tests/arm/fcse_mva.c
+
+$(FCSE_TRACE): $(BUILD)/obj/tools/fcse-trace.o $(BUILD)/librtlab.a
 	$(say) LD $@
 	$(Q)$(CC) $(RT_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
@@ -183,7 +200,7 @@ check:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory check-only
 
-check-only test: layers unit fuzz-replay lint-lessons sim-purity cli-test
+check-only test: layers unit fuzz-replay lint-lessons sim-purity exercise-fcse cli-test
 
 # No folder of rtlab/ includes one of a higher layer (doc/architecture.md).
 .PHONY: layers
@@ -206,12 +223,35 @@ fuzz-replay: $(REPLAY_BINS)
 sim-purity: $(filter $(BUILD)/obj/rtlab/sim/%,$(LIB_OBJS))
 	$(Q)scripts/sim-purity $^
 
+# The FCSE exercise (labs/fcse): its checks pass on the reference and not on the
+# starter. Until the grading harness runs subjects in its sandbox, check_fcse
+# starts the subject itself (labs/fcse/checks/check_fcse.c).
+EX_FCSE = $(BUILD)/exercise/fcse
+EX_FCSE_CHECKS = labs/fcse/checks
+$(EX_FCSE)/subject-%: $(EX_FCSE_CHECKS)/subject.c labs/fcse/%/fcse_pid.c $(EX_FCSE_CHECKS)/fcse_pid.h
+	$(say) CC $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 $(WARN) -O1 -I$(EX_FCSE_CHECKS) -o $@ $(EX_FCSE_CHECKS)/subject.c \
+		labs/fcse/$*/fcse_pid.c
+$(EX_FCSE)/check_fcse: $(EX_FCSE_CHECKS)/check_fcse.c
+	$(say) CC $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 $(TEST_CFLAGS) -o $@ $< $(TEST_LIBS)
+
+.PHONY: exercise-fcse
+exercise-fcse: $(EX_FCSE)/check_fcse $(EX_FCSE)/subject-reference $(EX_FCSE)/subject-starter
+	$(Q)$(EX_FCSE)/check_fcse $(EX_FCSE)/subject-reference >$(EX_FCSE)/reference.log 2>&1 || \
+		{ cat $(EX_FCSE)/reference.log; echo "exercise-fcse: the reference fails"; exit 1; }
+	$(Q)if $(EX_FCSE)/check_fcse $(EX_FCSE)/subject-starter >$(EX_FCSE)/starter.log 2>&1; then \
+		echo "exercise-fcse: the starter passes every check"; exit 1; fi
+	@echo "exercise-fcse: the reference passes $$(grep -c '^\[       OK' $(EX_FCSE)/reference.log) checks, the starter $$(grep -c '^\[       OK' $(EX_FCSE)/starter.log)"
+
 # Every shipped lesson must be well formed (lessons/FORMAT.md); problems print as file:line.
 .PHONY: lint-lessons
 lint-lessons: $(RTLAB)
 	$(Q)$(RTLAB) lesson lint lessons
 
-cli-test: $(RTLAB)
+cli-test: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
 	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) prove tests/cli/
 
 fuzz: $(FUZZ_BINS)
@@ -230,7 +270,7 @@ run:
 
 DATA_DIRS = lessons labs slides vm kernel-patches
 
-install: $(RTLAB)
+install: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(RTLAB) $(DESTDIR)$(BINDIR)/rtlab
 	for d in $(DATA_DIRS); do \
@@ -294,6 +334,7 @@ bench-deps:
 bench:
 	$(Q)$(MAKE) --no-print-directory bench-deps
 	$(Q)$(MAKE) --no-print-directory bench-sim
+	$(Q)$(MAKE) --no-print-directory bench-fcse
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/latency-vs-cyclictest $(BENCH_ARGS) $(abspath $(RTLAB))
 
@@ -308,7 +349,14 @@ $(SIM_BENCH): $(BUILD)/obj/bench/sim_bench.o $(BUILD)/librtlab.a
 bench-sim: $(SIM_BENCH)
 	$(Q)$(SIM_BENCH) $(SIM_BENCH_ARGS)
 
+# The FCSE model's accesses per second (in memory, from its binary trace
+# format, the text readers) beside cachegrind's references per second
+# (bench/fcse-bench; needs valgrind, which make deps installs).
+.PHONY: bench-fcse
+bench-fcse: $(FCSE_TRACE)
+	$(Q)bench/fcse-bench $(abspath $(BUILD)) $(CURDIR)
+
 help:
-	@sed -n '3,17s/^# \{0,1\}//p' Makefile
+	@sed -n '3,18s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -43,17 +43,6 @@ const struct lab_ops lab_hypervisor = {
 	.sim = true,
 };
 
-const struct lab_ops lab_fcse = {
-	.name = "fcse",
-	.title = "ARM Fast Context Switch Extension",
-	.summary = "Simulate an ARMv5 VIVT cache and compare flush-on-switch with the "
-		   "guaranteed and best-effort FCSE modes.",
-	.lesson = 8,
-	.state = LAB_STATE_PLANNED,
-	.sim = true,
-	.sim_only = true,
-};
-
 const struct lab_ops lab_nop = {
 	.name = "nop",
 	.title = "Node Order Protocol vs TDMA",

@@ -9,8 +9,10 @@
 #include <stddef.h>
 
 #include "sim_example.h"
+#include "sim_fcse.h"
 
 const struct sim_model_ops *const sim_models[] = {
 	&sim_example_model,
+	&sim_fcse_model,
 	NULL,
 };

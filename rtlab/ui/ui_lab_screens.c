@@ -13,6 +13,7 @@
 #define UI_LAB_SCREENS(X) \
 	X(latency) \
 	X(ftrace) \
+	X(fcse) \
 	X(example)
 
 #define UI_LAB_SCREEN_DECLARE(name) extern const struct ui_lab_screen_ops ui_lab_##name##_screen;
