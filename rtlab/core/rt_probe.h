@@ -22,8 +22,9 @@
  * runs at most about one cycle (a few microseconds) per interval and
  * sleeps the rest: it cannot spin. Intervals under
  * RT_PROBE_MIN_RT_INTERVAL_US are refused for RT policies unless the caller
- * sets allow_short_interval; the kernel's RT throttling
- * (sched_rt_runtime_us) is the last line of defence.
+ * sets allow_short_interval; the kernel's last line of defence is RT
+ * throttling (sched_rt_runtime_us, before 6.12) or the fair server (6.12
+ * and later: waiting SCHED_OTHER tasks get 50 ms in every second).
  *
  * If a load generator (rt_load) is to run at the same time, start it
  * before the probe: fork() shares the parent's pages copy-on-write, and the
