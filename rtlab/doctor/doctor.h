@@ -114,7 +114,7 @@ struct doctor_sched {
 	long long rt_period_us;
 	int kernel_major, kernel_minor;	/* from uname -r; 0 when unknown */
 	enum doctor_rt_guard guard;
-	bool guard_measured;		/* from debugfs, not inferred from the version */
+	bool guard_measured;		/* debugfs confirms it, not only the version */
 	bool fair_server_dir;		/* debugfs sched/fair_server exists */
 	unsigned int fair_server_cpus;	/* cpuN entries whose runtime and period were read */
 	long long fair_runtime_ns;	/* the lowest CPU's; -1 unread */

@@ -591,6 +591,8 @@ int doctor_probe_sched(struct doctor_sched *s, const char *root, const char *rel
 		bool fair = s->kernel_major > 6 || (s->kernel_major == 6 && s->kernel_minor >= 12);
 
 		s->guard = fair ? DOCTOR_GUARD_FAIR_SERVER : DOCTOR_GUARD_THROTTLING;
+		/* An older kernel's debugfs sched without fair_server confirms it. */
+		s->guard_measured = !fair && doctor_exists(root, "/sys/kernel/debug/sched");
 	}
 	return 0;
 }

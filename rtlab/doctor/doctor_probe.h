@@ -59,7 +59,9 @@ void doctor_tracefs_fini(struct doctor_tracefs *t);
  * and period per CPU from debugfs sched/fair_server when it is there and
  * readable (its presence alone says the kernel has one). Without it, the
  * version decides: 6.12 and later have the fair server, older kernels RT
- * throttling (guard_measured false). Returns 0 or -ENOMEM.
+ * throttling; guard_measured says whether debugfs confirmed it (the
+ * directory, or for an older kernel a debugfs sched without it). Returns 0
+ * or -ENOMEM.
  */
 int doctor_probe_sched(struct doctor_sched *s, const char *root, const char *release);
 void doctor_sched_fini(struct doctor_sched *s);

@@ -222,9 +222,10 @@ static void throttling_lines(struct out *o, const struct doctor_sched *s, const 
 		line(o, BAD, "sched_rt_runtime_us 0 (%s, RT throttling): real-time tasks get no "
 		     "CPU time", kname);
 	else
-		line(o, OK, "RT throttling (%s, before 6.12): real-time tasks may use %lld us of "
-		     "every %lld us (%lld%%), then wait for the period to end even when no other "
-		     "task waits", kname, s->rt_runtime_us, s->rt_period_us,
+		line(o, OK, "RT throttling (%s, before 6.12; %s): real-time tasks may use %lld us "
+		     "of every %lld us (%lld%%), then wait for the period to end even when no "
+		     "other task waits", kname, s->guard_measured ? "no fair server in debugfs "
+		     "sched" : "inferred from the version", s->rt_runtime_us, s->rt_period_us,
 		     percent(s->rt_runtime_us, s->rt_period_us));
 }
 
