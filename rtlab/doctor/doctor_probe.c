@@ -511,6 +511,23 @@ int doctor_kernel_version(const char *release, int *major, int *minor)
 #define FAIR_SERVER_DIR "/sys/kernel/debug/sched/fair_server"
 
 /*
+ * One value of debugfs sched/fair_server/@cpu/@file. The first failure is
+ * kept in s->fair_server_error (*ret is -ENOMEM when even that failed).
+ */
+static bool read_fair_value(struct doctor_sched *s, const char *root, const char *cpu,
+			    const char *file, long long *out, int *ret)
+{
+	char path[sizeof(FAIR_SERVER_DIR) + 256 + 16];
+
+	snprintf(path, sizeof(path), FAIR_SERVER_DIR "/%s/%s", cpu, file);
+	if (read_ll(root, path, out))
+		return true;
+	if (!s->fair_server_error)
+		*ret = doctor_set_str(&s->fair_server_error, "%s: %s", path, strerror(errno));
+	return false;
+}
+
+/*
  * The fair servers' parameters, one cpuN directory per CPU. The lowest CPU's
  * are kept; the others are only compared with them.
  */
@@ -535,7 +552,6 @@ static int read_fair_server(struct doctor_sched *s, const char *root)
 	s->fair_server_uniform = true;
 	while (!ret && (de = readdir(d))) {
 		long long rt = 0, per = 0;
-		char path[sizeof(FAIR_SERVER_DIR) + 256 + 16];
 		unsigned int cpu;
 		char *end;
 
@@ -544,20 +560,9 @@ static int read_fair_server(struct doctor_sched *s, const char *root)
 		cpu = (unsigned int)strtoul(de->d_name + 3, &end, 10);
 		if (*end)
 			continue;
-		snprintf(path, sizeof(path), FAIR_SERVER_DIR "/%s/runtime", de->d_name);
-		if (!read_ll(root, path, &rt)) {
-			if (!s->fair_server_error)
-				ret = doctor_set_str(&s->fair_server_error, "%s: %s", path,
-						     strerror(errno));
+		if (!read_fair_value(s, root, de->d_name, "runtime", &rt, &ret) ||
+		    !read_fair_value(s, root, de->d_name, "period", &per, &ret))
 			continue;
-		}
-		snprintf(path, sizeof(path), FAIR_SERVER_DIR "/%s/period", de->d_name);
-		if (!read_ll(root, path, &per)) {
-			if (!s->fair_server_error)
-				ret = doctor_set_str(&s->fair_server_error, "%s: %s", path,
-						     strerror(errno));
-			continue;
-		}
 		if (s->fair_server_cpus && (rt != s->fair_runtime_ns || per != s->fair_period_ns))
 			s->fair_server_uniform = false;
 		if (cpu < lowest) {

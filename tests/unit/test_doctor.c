@@ -1279,12 +1279,25 @@ static void test_render_text(void **state)
 	free(r.labs);
 }
 
+/* doctor --json of @r, parsed; the test fails on invalid JSON. */
+static json_t *rendered_json(const struct doctor_report *r, struct rt_buf *b)
+{
+	json_error_t jerr;
+	json_t *doc;
+
+	rt_buf_reset(b);
+	assert_int_equal(doctor_render_json(r, b), 0);
+	doc = json_loads(rt_buf_str(b), 0, &jerr);
+	if (!doc)
+		fail_msg("invalid JSON: %s", jerr.text);
+	return doc;
+}
+
 /* The section on what bounds RT tasks says what the running kernel does. */
 static void test_render_rt_guard(void **state)
 {
 	struct rt_buf b = RT_BUF_INIT;
 	struct doctor_report r;
-	json_error_t jerr;
 	json_t *doc, *o;
 	const char *s;
 
@@ -1320,11 +1333,7 @@ static void test_render_rt_guard(void **state)
 			       "waits"));
 	assert_non_null(strstr(s, "sched_rt_runtime_us 950000 of sched_rt_period_us 1000000 "
 			       "(95%) now only bounds admission control"));
-	rt_buf_reset(&b);
-	assert_int_equal(doctor_render_json(&r, &b), 0);
-	doc = json_loads(rt_buf_str(&b), 0, &jerr);
-	if (!doc)
-		fail_msg("invalid JSON: %s", jerr.text);
+	doc = rendered_json(&r, &b);
 	o = json_object_get(doc, "rt_throttling");
 	assert_string_equal(json_string_value(json_object_get(o, "mechanism")), "fair-server");
 	assert_string_equal(json_string_value(json_object_get(o, "mechanism_source")), "debugfs");
@@ -1358,11 +1367,7 @@ static void test_render_rt_guard(void **state)
 	assert_int_equal(doctor_render_text(&r, &b), 0);
 	assert_non_null(strstr(rt_buf_str(&b), "inferred from the version, debugfs "
 			       "sched/fair_server not found"));
-	rt_buf_reset(&b);
-	assert_int_equal(doctor_render_json(&r, &b), 0);
-	doc = json_loads(rt_buf_str(&b), 0, &jerr);
-	if (!doc)
-		fail_msg("invalid JSON: %s", jerr.text);
+	doc = rendered_json(&r, &b);
 	o = json_object_get(doc, "rt_throttling");
 	assert_string_equal(json_string_value(json_object_get(o, "mechanism_source")),
 			    "kernel-version");
@@ -1376,11 +1381,7 @@ static void test_render_rt_guard(void **state)
 	r.sched.kernel_major = r.sched.kernel_minor = 0;
 	assert_int_equal(doctor_render_text(&r, &b), 0);
 	assert_non_null(strstr(rt_buf_str(&b), "the kernel version is unknown"));
-	rt_buf_reset(&b);
-	assert_int_equal(doctor_render_json(&r, &b), 0);
-	doc = json_loads(rt_buf_str(&b), 0, &jerr);
-	if (!doc)
-		fail_msg("invalid JSON: %s", jerr.text);
+	doc = rendered_json(&r, &b);
 	o = json_object_get(doc, "rt_throttling");
 	assert_true(json_is_null(json_object_get(o, "mechanism")));
 	assert_true(json_is_null(json_object_get(o, "fair_server")));
