@@ -3,8 +3,9 @@
  * we run in.
  *
  * The preemption model is looked up in the order that gives the most direct
- * evidence first: a PREEMPT_RT kernel says so in uname -v (and Debian's 6.1
- * RT kernel also has /sys/kernel/realtime); a PREEMPT_DYNAMIC kernel chooses
+ * evidence first: a PREEMPT_RT kernel says so in uname -v ("PREEMPT_RT", or
+ * "PREEMPT RT" in older patch-set kernels; Debian's 6.1 RT kernel also has
+ * /sys/kernel/realtime); a PREEMPT_DYNAMIC kernel chooses
  * its model at boot, so the live choice in debugfs sched/preempt wins, then
  * a preempt= boot parameter, then the build default from the kernel config;
  * a plain "PREEMPT" in uname -v means full preemption. What was used is
@@ -265,7 +266,9 @@ static int env_probe_preempt(struct rt_env *env, const char *root)
 
 	text = env_read(root, "/sys/kernel/realtime", 64);
 	env->sys_kernel_realtime = text != NULL;
-	if (env_has_word(env->kernel_version, "PREEMPT_RT")) {
+	/* Older RT patch-set kernels wrote it with a space: "SMP PREEMPT RT". */
+	if (env_has_word(env->kernel_version, "PREEMPT_RT") ||
+	    env_has_word(env->kernel_version, "PREEMPT RT")) {
 		model = "rt";
 		source = "uname -v";
 	} else if (text && strcmp(text, "1") == 0) {

@@ -18,7 +18,8 @@ struct rt_env {
 	char *preempt_model;	/* owned; "none", "voluntary", "full", "lazy", "rt", or "unknown" */
 	char *preempt_source;	/* owned; where preempt_model came from, e.g. "uname -v" */
 	bool preempt_dynamic;	/* PREEMPT_DYNAMIC: the model is chosen at boot (preempt=) */
-	bool realtime;		/* PREEMPT_RT kernel (uname -v, or /sys/kernel/realtime = 1) */
+	bool realtime;		/* PREEMPT_RT kernel (uname -v says PREEMPT_RT or, in older
+				 * patch-set kernels, PREEMPT RT; or /sys/kernel/realtime = 1) */
 	bool sys_kernel_realtime; /* /sys/kernel/realtime exists (Debian's 6.1 RT kernel) */
 	bool in_vm;		/* CPUID hypervisor bit or DMI says virtual */
 	char *vm_type;		/* owned; e.g. "KVM", "QEMU TCG", "unknown", or NULL when !in_vm */

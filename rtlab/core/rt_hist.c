@@ -242,9 +242,9 @@ uint64_t rt_hist_needed(unsigned int q_ppm)
 
 	if (q_ppm >= RT_HIST_PPM)
 		return UINT64_MAX;
-	/* ceil(10 / (1 - q)) with q = q_ppm / 1e6, in integers. */
+	/* ceil(RT_HIST_BEYOND / (1 - q)) with q = q_ppm / 1e6, in integers. */
 	beyond = RT_HIST_PPM - q_ppm;
-	return (10ull * RT_HIST_PPM + beyond - 1) / beyond;
+	return ((uint64_t)RT_HIST_BEYOND * RT_HIST_PPM + beyond - 1) / beyond;
 }
 
 int rt_hist_percentile(const struct rt_hist *h, unsigned int q_ppm, struct rt_hist_pct *out)

@@ -58,6 +58,13 @@
 #define RT_HIST_SUB_BITS 5u
 #define RT_HIST_SUB (1u << RT_HIST_SUB_BITS)
 #define RT_HIST_TOP_US 10000000u	/* 10 s */
+/* Samples beyond a percentile before it is meaningful (rt_hist_needed()). */
+#define RT_HIST_BEYOND 100u
+/*
+ * What a table writes after a percentile that is not meaningful; a screen
+ * may draw such a cell dimmed (ui_views does).
+ */
+#define RT_HIST_FEW_MARK "(few samples)"
 /* Most overflow buckets a histogram has (a bound of 1 us), the one beyond 10 s included. */
 #define RT_HIST_MAX_LOG_BUCKETS 615u
 
@@ -150,10 +157,11 @@ int rt_hist_merge(struct rt_hist *dst, const struct rt_hist *src);
  * rt_hist_needed - samples a percentile needs to be meaningful
  * @q_ppm: the quantile in parts per million, below RT_HIST_PPM
  *
- * ceil(10 / (1 - q)): the estimate of the q-percentile is decided by the
- * samples beyond it, and with fewer than about ten of them it rests on a
- * handful of events: one more or one fewer outlier would move it a lot.
- * So p99 needs 1,000 samples and p99.99 needs 100,000.
+ * ceil(RT_HIST_BEYOND / (1 - q)), the rule of lesson 03 and the glossary:
+ * at least 100 samples beyond the percentile. The estimate of the
+ * q-percentile is decided by the samples beyond it; with fewer, one more or
+ * one fewer outlier moves it visibly, and with a handful it is an anecdote.
+ * So p99 needs 10,000 samples and p99.99 needs 1,000,000.
  */
 uint64_t rt_hist_needed(unsigned int q_ppm);
 

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -49,6 +50,7 @@ struct probe_thread {
 	uint64_t markers;
 	uint64_t marker_errors;
 	int64_t max_ns;
+	uint64_t timer_slack_ns;
 	int tid;
 	int finished;
 	char marker[128];		/* the thread's own line buffer */
@@ -183,9 +185,15 @@ static void *probe_main(void *arg)
 	int64_t now, next, end = INT64_MAX, lat, behind;
 	struct timespec ts;
 	uint64_t seq = 0;
+	long slack;
 	int err;
 
 	ck_pr_store_int(&t->tid, (int)gettid());
+	if (cfg->timer_slack_ns)
+		(void)prctl(PR_SET_TIMERSLACK, (unsigned long)cfg->timer_slack_ns, 0, 0, 0);
+	/* As the kernel has it now: a real-time thread may read 0 (6.7 and later). */
+	slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+	ck_pr_store_64(&t->timer_slack_ns, slack > 0 ? (uint64_t)slack : 0);
 	if (cfg->mlock)
 		prefault_stack();
 
@@ -361,6 +369,9 @@ static int check_config(const struct rt_probe_config *cfg, char **cause)
 			      ring, RT_PROBE_MAX_RING);
 	if (cfg->trace_ns && cfg->trace_fd < 0)
 		return rt_err(cause, -EINVAL, "a trace-marker threshold needs a trace fd");
+	if (cfg->timer_slack_ns > RT_PROBE_MAX_SLACK_NS)
+		return rt_err(cause, -EINVAL, "a timer slack of %llu ns is above 1 s",
+			      (unsigned long long)cfg->timer_slack_ns);
 	if (cfg->spike_ns > INT64_MAX || cfg->trace_ns > INT64_MAX)
 		return rt_err(cause, -EINVAL, "threshold too large");
 	return 0;
@@ -559,6 +570,7 @@ int rt_probe_stats(const struct rt_probe *p, unsigned int i, struct rt_probe_thr
 	out->marker_errors = ck_pr_load_64(&t->marker_errors);
 	out->max_ns = (int64_t)ck_pr_load_64((uint64_t *)&t->max_ns);
 	out->interval_us = (unsigned int)(t->interval_ns / 1000);
+	out->timer_slack_ns = ck_pr_load_64(&t->timer_slack_ns);
 	out->tid = ck_pr_load_int(&t->tid);
 	out->finished = ck_pr_load_int(&t->finished);
 	return 0;

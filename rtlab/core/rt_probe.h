@@ -22,8 +22,9 @@
  * runs at most about one cycle (a few microseconds) per interval and
  * sleeps the rest: it cannot spin. Intervals under
  * RT_PROBE_MIN_RT_INTERVAL_US are refused for RT policies unless the caller
- * sets allow_short_interval; the kernel's RT throttling
- * (sched_rt_runtime_us) is the last line of defence.
+ * sets allow_short_interval; the kernel's last line of defence is RT
+ * throttling (sched_rt_runtime_us, before 6.12) or the fair server (6.12
+ * and later: waiting SCHED_OTHER tasks get 50 ms in every second).
  *
  * If a load generator (rt_load) is to run at the same time, start it
  * before the probe: fork() shares the parent's pages copy-on-write, and the
@@ -45,6 +46,7 @@
 #define RT_PROBE_MAX_INTERVAL_US 1000000u	/* stop reacts within one interval */
 #define RT_PROBE_DEFAULT_RING 8192u		/* slots per thread; one is never used */
 #define RT_PROBE_MAX_RING (1u << 20)
+#define RT_PROBE_MAX_SLACK_NS 1000000000ull	/* timer_slack_ns: at most 1 s */
 
 struct rt_probe;
 
@@ -68,6 +70,12 @@ struct rt_probe_config {
 	uint64_t trace_ns;		/* write a marker line above this; 0 = off */
 	int trace_fd;			/* borrowed, e.g. tracefs trace_marker; -1 = none */
 	unsigned int ring_size;		/* power of two >= 4; 0 = RT_PROBE_DEFAULT_RING */
+	/*
+	 * Each thread's timer slack (prctl PR_SET_TIMERSLACK) in ns, set before
+	 * its loop; 0 leaves the one it inherits (50 us unless changed). The
+	 * kernel applies no slack to SCHED_FIFO/RR sleeps whatever it is.
+	 */
+	uint64_t timer_slack_ns;
 };
 
 struct rt_probe_thread_stats {
@@ -80,6 +88,7 @@ struct rt_probe_thread_stats {
 	uint64_t marker_errors;	/* trace marker writes that failed */
 	int64_t max_ns;		/* largest latency seen, dropped samples included */
 	unsigned int interval_us;	/* this thread's interval */
+	uint64_t timer_slack_ns;	/* PR_GET_TIMERSLACK in the thread before its loop */
 	int tid;		/* kernel thread id, 0 before the thread ran */
 	bool finished;		/* the thread left its loop (limit reached or stopped) */
 };

@@ -255,7 +255,7 @@ int doctor_probe(struct doctor_report *r, const struct doctor_opts *o, char **ca
 	if (ret)
 		goto out_fail;
 	step = "sched";
-	ret = doctor_probe_sched(&r->sched, root);
+	ret = doctor_probe_sched(&r->sched, root, r->env.kernel_release);
 	if (ret)
 		goto out_fail;
 	step = "cpus";
@@ -303,6 +303,7 @@ void doctor_report_fini(struct doctor_report *r)
 	doctor_vm_fini(&r->vm);
 	doctor_priv_fini(&r->priv);
 	doctor_tracefs_fini(&r->tracefs);
+	doctor_sched_fini(&r->sched);
 	doctor_cpus_fini(&r->cpus);
 	doctor_qemu_fini(&r->qemu);
 	doctor_kvm_fini(&r->kvm);

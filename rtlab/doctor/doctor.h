@@ -92,10 +92,35 @@ struct doctor_tracefs {
 	char *instances_error;		/* owned; why not (or why not tried) */
 };
 
+/*
+ * What keeps a runaway real-time task from starving the ordinary ones. Up
+ * to 6.11, RT throttling: RT tasks get sched_rt_runtime_us of every
+ * sched_rt_period_us, then wait for the period's end even when nothing else
+ * waits. Since 6.12, the fair server: a per-CPU deadline server that runs
+ * starved SCHED_OTHER tasks (50 ms per second by default), so RT tasks run
+ * on when no ordinary task waits; sched_rt_runtime_us then only bounds
+ * admission control (SCHED_DEADLINE, the fair servers included). A kernel
+ * built with RT_GROUP_SCHED still throttles RT groups.
+ */
+enum doctor_rt_guard {
+	DOCTOR_GUARD_UNKNOWN,
+	DOCTOR_GUARD_THROTTLING,
+	DOCTOR_GUARD_FAIR_SERVER,
+};
+
 struct doctor_sched {
 	bool runtime_known, period_known;
 	long long rt_runtime_us;	/* /proc/sys/kernel/sched_rt_runtime_us; -1 = no limit */
 	long long rt_period_us;
+	int kernel_major, kernel_minor;	/* from uname -r; 0 when unknown */
+	enum doctor_rt_guard guard;
+	bool guard_measured;		/* debugfs confirms it, not only the version */
+	bool fair_server_dir;		/* debugfs sched/fair_server exists */
+	unsigned int fair_server_cpus;	/* cpuN entries whose runtime and period were read */
+	long long fair_runtime_ns;	/* the lowest CPU's; -1 unread */
+	long long fair_period_ns;
+	bool fair_server_uniform;	/* every CPU read has the same runtime and period */
+	char *fair_server_error;	/* owned; why it could not be read, else NULL */
 };
 
 struct doctor_cpus {

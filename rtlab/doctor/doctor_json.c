@@ -151,6 +151,28 @@ static json_t *tracefs_json(const struct doctor_report *r, int *err)
 	return o;
 }
 
+/* debugfs sched/fair_server as read; null when the kernel has none. */
+static json_t *fair_server_json(const struct doctor_sched *s, int *err)
+{
+	json_t *o;
+	bool read = s->fair_server_cpus > 0;
+
+	if (s->guard != DOCTOR_GUARD_FAIR_SERVER)
+		return json_null();
+	o = json_object();
+	if (!o) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	put(o, "debugfs", json_boolean(s->fair_server_dir), err);
+	put(o, "cpus", json_integer(s->fair_server_cpus), err);
+	put(o, "runtime_ns", int_or_null(read, s->fair_runtime_ns), err);
+	put(o, "period_ns", int_or_null(read, s->fair_period_ns), err);
+	put(o, "uniform", read ? json_boolean(s->fair_server_uniform) : json_null(), err);
+	put(o, "error", str_or_null(s->fair_server_error), err);
+	return o;
+}
+
 static json_t *sched_json(const struct doctor_report *r, int *err)
 {
 	json_t *o = json_object();
@@ -161,6 +183,12 @@ static json_t *sched_json(const struct doctor_report *r, int *err)
 	}
 	put(o, "rt_runtime_us", int_or_null(r->sched.runtime_known, r->sched.rt_runtime_us), err);
 	put(o, "rt_period_us", int_or_null(r->sched.period_known, r->sched.rt_period_us), err);
+	put(o, "mechanism", r->sched.guard == DOCTOR_GUARD_THROTTLING ? json_string("throttling") :
+	    r->sched.guard == DOCTOR_GUARD_FAIR_SERVER ? json_string("fair-server") : json_null(),
+	    err);
+	put(o, "mechanism_source", r->sched.guard == DOCTOR_GUARD_UNKNOWN ? json_null() :
+	    json_string(r->sched.guard_measured ? "debugfs" : "kernel-version"), err);
+	put(o, "fair_server", fair_server_json(&r->sched, err), err);
 	return o;
 }
 

@@ -489,14 +489,123 @@ static bool read_ll(const char *root, const char *path, long long *out)
 	return ok;
 }
 
-int doctor_probe_sched(struct doctor_sched *s, const char *root)
+int doctor_kernel_version(const char *release, int *major, int *minor)
 {
+	char *end;
+	long a, b;
+
+	*major = *minor = 0;
+	if (!release || release[0] < '0' || release[0] > '9')
+		return -EINVAL;
+	a = strtol(release, &end, 10);
+	if (*end != '.' || end[1] < '0' || end[1] > '9')
+		return -EINVAL;
+	b = strtol(end + 1, &end, 10);
+	if (a > 1000 || b > 1000)
+		return -EINVAL;
+	*major = (int)a;
+	*minor = (int)b;
+	return 0;
+}
+
+#define FAIR_SERVER_DIR "/sys/kernel/debug/sched/fair_server"
+
+/*
+ * One value of debugfs sched/fair_server/@cpu/@file. The first failure is
+ * kept in s->fair_server_error (*ret is -ENOMEM when even that failed).
+ */
+static bool read_fair_value(struct doctor_sched *s, const char *root, const char *cpu,
+			    const char *file, long long *out, int *ret)
+{
+	char path[sizeof(FAIR_SERVER_DIR) + 256 + 16];
+
+	snprintf(path, sizeof(path), FAIR_SERVER_DIR "/%s/%s", cpu, file);
+	if (read_ll(root, path, out))
+		return true;
+	if (!s->fair_server_error)
+		*ret = doctor_set_str(&s->fair_server_error, "%s: %s", path, strerror(errno));
+	return false;
+}
+
+/*
+ * The fair servers' parameters, one cpuN directory per CPU. The lowest CPU's
+ * are kept; the others are only compared with them.
+ */
+static int read_fair_server(struct doctor_sched *s, const char *root)
+{
+	unsigned int lowest = UINT_MAX;
+	struct dirent *de;
+	char *dir = NULL;
+	DIR *d;
+	int ret = 0;
+
+	s->fair_runtime_ns = s->fair_period_ns = -1;
+	if (asprintf(&dir, "%s" FAIR_SERVER_DIR, root ? root : "") < 0)
+		return -ENOMEM;
+	d = opendir(dir);
+	free(dir);
+	if (!d)
+		return errno == ENOENT || errno == ENOTDIR ? 0 :
+		       doctor_set_str(&s->fair_server_error, "%s: %s", FAIR_SERVER_DIR,
+				      strerror(errno));
+	s->fair_server_dir = true;
+	s->fair_server_uniform = true;
+	while (!ret && (de = readdir(d))) {
+		long long rt = 0, per = 0;
+		unsigned int cpu;
+		char *end;
+
+		if (strncmp(de->d_name, "cpu", 3) || de->d_name[3] < '0' || de->d_name[3] > '9')
+			continue;
+		cpu = (unsigned int)strtoul(de->d_name + 3, &end, 10);
+		if (*end)
+			continue;
+		if (!read_fair_value(s, root, de->d_name, "runtime", &rt, &ret) ||
+		    !read_fair_value(s, root, de->d_name, "period", &per, &ret))
+			continue;
+		if (s->fair_server_cpus && (rt != s->fair_runtime_ns || per != s->fair_period_ns))
+			s->fair_server_uniform = false;
+		if (cpu < lowest) {
+			lowest = cpu;
+			s->fair_runtime_ns = rt;
+			s->fair_period_ns = per;
+		}
+		s->fair_server_cpus++;
+	}
+	closedir(d);
+	return ret;
+}
+
+int doctor_probe_sched(struct doctor_sched *s, const char *root, const char *release)
+{
+	int ret;
+
 	memset(s, 0, sizeof(*s));
 	s->runtime_known = read_ll(root, "/proc/sys/kernel/sched_rt_runtime_us",
 				   &s->rt_runtime_us);
 	s->period_known = read_ll(root, "/proc/sys/kernel/sched_rt_period_us",
 				  &s->rt_period_us);
+	doctor_kernel_version(release, &s->kernel_major, &s->kernel_minor);
+	ret = read_fair_server(s, root);
+	if (ret)
+		return ret;
+	if (s->fair_server_dir) {
+		s->guard = DOCTOR_GUARD_FAIR_SERVER;
+		s->guard_measured = true;
+	} else if (s->kernel_major) {
+		bool fair = s->kernel_major > 6 || (s->kernel_major == 6 && s->kernel_minor >= 12);
+
+		s->guard = fair ? DOCTOR_GUARD_FAIR_SERVER : DOCTOR_GUARD_THROTTLING;
+		/* An older kernel's debugfs sched without fair_server confirms it. */
+		s->guard_measured = !fair && doctor_exists(root, "/sys/kernel/debug/sched");
+	}
 	return 0;
+}
+
+void doctor_sched_fini(struct doctor_sched *s)
+{
+	free(s->fair_server_error);
+	memset(s, 0, sizeof(*s));
 }
 
 int doctor_probe_cpus(struct doctor_cpus *c, const char *root)

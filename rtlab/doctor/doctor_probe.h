@@ -50,8 +50,30 @@ int doctor_probe_tracefs(struct doctor_tracefs *t, const char *root, bool privil
 			 bool may_mount, bool try_instance);
 void doctor_tracefs_fini(struct doctor_tracefs *t);
 
-/* RT throttling: sched_rt_runtime_us and sched_rt_period_us. */
-int doctor_probe_sched(struct doctor_sched *s, const char *root);
+/**
+ * doctor_probe_sched - what bounds real-time tasks on this kernel
+ * @root: prefix for every file ("" on the live system)
+ * @release: uname -r, for the kernel version when debugfs cannot say
+ *
+ * sched_rt_runtime_us and sched_rt_period_us; the fair server's runtime
+ * and period per CPU from debugfs sched/fair_server when it is there and
+ * readable (its presence alone says the kernel has one). Without it, the
+ * version decides: 6.12 and later have the fair server, older kernels RT
+ * throttling; guard_measured says whether debugfs confirmed it (the
+ * directory, or for an older kernel a debugfs sched without it). Returns 0
+ * or -ENOMEM.
+ */
+int doctor_probe_sched(struct doctor_sched *s, const char *root, const char *release);
+void doctor_sched_fini(struct doctor_sched *s);
+
+/**
+ * doctor_kernel_version - major and minor of a kernel release
+ * @release: "6.12.48-rtlab", "6.1.0-57-rt-amd64"
+ *
+ * Returns 0, or -EINVAL (both set to 0) when it does not start with
+ * "MAJOR.MINOR".
+ */
+int doctor_kernel_version(const char *release, int *major, int *minor);
 
 /* Online and allowed CPUs, isolated, nohz_full, /dev/cpu_dma_latency. */
 int doctor_probe_cpus(struct doctor_cpus *c, const char *root);

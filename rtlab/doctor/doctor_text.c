@@ -195,24 +195,99 @@ static void tracefs_section(struct out *o, const struct doctor_report *r)
 		     t->instances_error : t->instances_error ? t->instances_error : "unknown");
 }
 
+/* "kernel 6.18" from the release, or "this kernel" when it has no version. */
+static void kernel_name(const struct doctor_sched *s, char *buf, size_t size)
+{
+	if (s->kernel_major)
+		snprintf(buf, size, "kernel %d.%d", s->kernel_major, s->kernel_minor);
+	else
+		snprintf(buf, size, "this kernel");
+}
+
+static long long percent(long long part, long long whole)
+{
+	return whole > 0 ? part * 100 / whole : 0;
+}
+
+/* Up to 6.11: RT tasks are stopped after their runtime in every period. */
+static void throttling_lines(struct out *o, const struct doctor_sched *s, const char *kname)
+{
+	if (!s->runtime_known || !s->period_known)
+		line(o, NO, "RT throttling (%s, before 6.12), but sched_rt_runtime_us / "
+		     "sched_rt_period_us are unreadable", kname);
+	else if (s->rt_runtime_us < 0)
+		line(o, OK, "RT throttling is off (sched_rt_runtime_us -1, %s, before 6.12): a "
+		     "runaway RT task can starve the machine", kname);
+	else if (s->rt_runtime_us == 0)
+		line(o, BAD, "sched_rt_runtime_us 0 (%s, RT throttling): real-time tasks get no "
+		     "CPU time", kname);
+	else
+		line(o, OK, "RT throttling (%s, before 6.12; %s): real-time tasks may use %lld us "
+		     "of every %lld us (%lld%%), then wait for the period to end even when no "
+		     "other task waits", kname, s->guard_measured ? "no fair server in debugfs "
+		     "sched" : "inferred from the version", s->rt_runtime_us, s->rt_period_us,
+		     percent(s->rt_runtime_us, s->rt_period_us));
+}
+
+/* Since 6.12: a deadline server per CPU runs starved SCHED_OTHER tasks. */
+static void fair_server_lines(struct out *o, const struct doctor_sched *s, const char *kname)
+{
+	if (s->fair_server_cpus && s->fair_runtime_ns == 0)
+		line(o, BAD, "fair server off (runtime 0 in debugfs sched/fair_server, %s): "
+		     "nothing stops a runaway RT task from starving SCHED_OTHER tasks", kname);
+	else if (s->fair_server_cpus)
+		line(o, OK, "fair server (%s, since 6.12): each CPU runs waiting SCHED_OTHER "
+		     "tasks for %lld us of every %lld us (%lld%%; debugfs sched/fair_server, %s)",
+		     kname, s->fair_runtime_ns / 1000, s->fair_period_ns / 1000,
+		     percent(s->fair_runtime_ns, s->fair_period_ns),
+		     s->fair_server_uniform ? "the same on every CPU" :
+					      "CPU-specific: the lowest CPU's shown");
+	else if (s->guard_measured)
+		line(o, OK, "fair server (%s, since 6.12; debugfs sched/fair_server is there but "
+		     "unreadable: %s): by default each CPU runs waiting SCHED_OTHER tasks for "
+		     "50000 us of every 1000000 us", kname,
+		     s->fair_server_error ? s->fair_server_error : "no CPU entries");
+	else
+		line(o, OK, "fair server (%s, since 6.12; inferred from the version, debugfs "
+		     "sched/fair_server not found): by default each CPU runs waiting SCHED_OTHER "
+		     "tasks for 50000 us of every 1000000 us", kname);
+	line(o, OK, "real-time tasks are not throttled while no SCHED_OTHER task waits "
+	     "(a kernel built with RT_GROUP_SCHED still throttles RT groups)");
+	if (!s->runtime_known || !s->period_known)
+		line(o, NO, "sched_rt_runtime_us / sched_rt_period_us unreadable");
+	else if (s->rt_runtime_us < 0)
+		line(o, OK, "sched_rt_runtime_us -1: admission control sets no bound");
+	else
+		line(o, OK, "sched_rt_runtime_us %lld of sched_rt_period_us %lld (%lld%%) now only "
+		     "bounds admission control: what SCHED_DEADLINE tasks, the fair servers "
+		     "included, may reserve", s->rt_runtime_us, s->rt_period_us,
+		     percent(s->rt_runtime_us, s->rt_period_us));
+}
+
 static void sched_section(struct out *o, const struct doctor_report *r)
 {
 	const struct doctor_sched *s = &r->sched;
+	char kname[32];
 
-	heading(o, "Real-time throttling");
-	if (!s->runtime_known || !s->period_known) {
-		line(o, NO, "sched_rt_runtime_us / sched_rt_period_us unreadable");
-		return;
+	heading(o, "What stops a runaway real-time task");
+	kernel_name(s, kname, sizeof(kname));
+	switch (s->guard) {
+	case DOCTOR_GUARD_THROTTLING:
+		throttling_lines(o, s, kname);
+		break;
+	case DOCTOR_GUARD_FAIR_SERVER:
+		fair_server_lines(o, s, kname);
+		break;
+	default:
+		if (!s->runtime_known || !s->period_known)
+			line(o, NO, "sched_rt_runtime_us / sched_rt_period_us unreadable");
+		else
+			line(o, NO, "sched_rt_runtime_us %lld of sched_rt_period_us %lld; the "
+			     "kernel version is unknown, so whether they throttle RT tasks (before 6.12) "
+			     "or only bound admission control (the fair server, since 6.12) is "
+			     "too", s->rt_runtime_us, s->rt_period_us);
+		break;
 	}
-	if (s->rt_runtime_us < 0)
-		line(o, OK, "sched_rt_runtime_us -1: no throttling (a runaway RT task can "
-		     "starve the machine)");
-	else if (s->rt_runtime_us == 0)
-		line(o, BAD, "sched_rt_runtime_us 0: real-time tasks get no CPU time");
-	else
-		line(o, OK, "RT tasks may use %lld us of every %lld us (%lld%%)", s->rt_runtime_us,
-		     s->rt_period_us,
-		     s->rt_period_us > 0 ? s->rt_runtime_us * 100 / s->rt_period_us : 0);
 }
 
 static void cpus_section(struct out *o, const struct doctor_report *r)

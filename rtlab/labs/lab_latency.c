@@ -32,6 +32,7 @@
  * recorded with "skipped": true and a note, and the run goes on.
  */
 #include "lab_latency.h"
+#include "lab_latency_int.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -59,6 +60,7 @@
 #include "core/rt_result.h"
 #include "core/rt_text.h"
 #include "core/rt_time.h"
+#include "core/rt_tput.h"
 
 #define POLL_MS 100u			/* consumer cadence: a ring holds 8 s at 1 kHz */
 #define SETTLE_MS 500u			/* load start-up before measuring */
@@ -111,8 +113,7 @@ void latency_live_skip(struct latency_live *m)
 	pthread_mutex_unlock(&m->lock);
 }
 
-/* True when a screen asked to end scenario @index early (latency_live_skip()). */
-static bool skip_requested(struct lab_ctx *ctx, unsigned int index)
+bool latency_skip_requested(struct lab_ctx *ctx, unsigned int index)
 {
 	struct latency_live *m = ctx->live;
 	bool skip;
@@ -220,6 +221,7 @@ static void live_update(struct lab_ctx *ctx, const struct scen_run *r, unsigned 
 		if (rt_hist_percentile(r->hist[t], RT_HIST_P99, &pc) == 0) {
 			lt->p99_us = pc.value_us;
 			lt->p99_resolution_us = pc.resolution_us;
+			lt->p99_meaningful = pc.meaningful;
 		}
 	}
 	if (m->hist_cap >= nb) {
@@ -228,6 +230,31 @@ static void live_update(struct lab_ctx *ctx, const struct scen_run *r, unsigned 
 		m->snap.nbuckets = nb;
 	}
 	m->snap.overflow = rt_hist_overflow(r->merged);
+	m->snap.throughput = false;
+	m->snap.activity[0] = '\0';
+	pthread_mutex_unlock(&m->lock);
+}
+
+void latency_live_activity(struct lab_ctx *ctx, const char *name, unsigned int index,
+			   unsigned int nscen, unsigned int pct, bool running,
+			   const char *activity)
+{
+	struct latency_live *m = ctx->live;
+
+	if (!m)
+		return;
+	pthread_mutex_lock(&m->lock);
+	snprintf(m->snap.scenario, sizeof(m->snap.scenario), "%s", name);
+	m->snap.index = index;
+	m->snap.nscenarios = nscen;
+	m->snap.pct = pct;
+	m->snap.policy = "other";
+	m->snap.running = running;
+	m->snap.nthreads = 0;
+	m->snap.nbuckets = 0;
+	m->snap.overflow = 0;
+	m->snap.throughput = true;
+	snprintf(m->snap.activity, sizeof(m->snap.activity), "%s", activity);
 	pthread_mutex_unlock(&m->lock);
 }
 
@@ -412,6 +439,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	cfg.distance_us = p->distance_us;
 	cfg.duration_ms = p->duration_ms;
 	cfg.mlock = plan->mlock;
+	cfg.timer_slack_ns = plan->timer_slack_ns;
 	cfg.spike_ns = (uint64_t)p->spike_us * 1000;
 	if (trace_fd >= 0 && p->trace_marker_us) {
 		cfg.trace_ns = (uint64_t)p->trace_marker_us * 1000;
@@ -459,7 +487,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 			r->interrupted = true;
 			break;
 		}
-		if (skip_requested(ctx, index)) {
+		if (latency_skip_requested(ctx, index)) {
 			r->skipped = true;
 			break;
 		}
@@ -556,9 +584,11 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 	if (!o || !threads)
 		goto out;
 	for (unsigned int t = 0; t < r->nthreads; t++) {
-		json_t *th = json_pack("{s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:f}",
-				       "index", (int)t, "tid", r->st[t].tid, "cpu", r->cpu[t],
+		json_t *th = json_pack("{s:i, s:i, s:i, s:I, s:I, s:I, s:I, s:I, s:I, s:I, s:I, "
+				       "s:f}", "index", (int)t, "tid", r->st[t].tid,
+				       "cpu", r->cpu[t],
 				       "interval_us", (json_int_t)r->st[t].interval_us,
+				       "timer_slack_ns", (json_int_t)r->st[t].timer_slack_ns,
 				       "loops_count", (json_int_t)r->st[t].loops,
 				       "dropped_count", (json_int_t)r->st[t].drops,
 				       "overruns_count", (json_int_t)r->st[t].overruns,
@@ -576,6 +606,7 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 		markers += r->st[t].markers;
 	}
 	if (json_object_set_new(o, "name", json_string(pl->name)) ||
+	    json_object_set_new(o, "kind", json_string("latency")) ||
 	    json_object_set_new(o, "summary", json_string(sc ? sc->summary :
 				"options given on the command line")) ||
 	    json_object_set_new(o, "policy_requested", json_string(latency_policy_name(pl->policy))) ||
@@ -587,6 +618,10 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 	    json_object_set_new(o, "housekeeping_cpus", r->housekeeping[0] ?
 				json_string(r->housekeeping) : json_null()) ||
 	    json_object_set_new(o, "load", json_string(pl->load[0] ? pl->load : "none")) ||
+	    json_object_set_new(o, "timer_slack_requested_ns", pl->timer_slack_ns ?
+				json_integer((json_int_t)pl->timer_slack_ns) : json_null()) ||
+	    json_object_set_new(o, "timer_slack_ns", r->nthreads ?
+				json_integer((json_int_t)r->st[0].timer_slack_ns) : json_null()) ||
 	    json_object_set_new(o, "rt_refused", r->rt_refused ? json_string(r->rt_refused) :
 				json_null()) ||
 	    json_object_set_new(o, "mlock_refused", r->mlock_refused ?
@@ -730,6 +765,39 @@ static int set_params(struct rt_result *res, const struct latency_params *p)
 	return ret;
 }
 
+/* The throughput scenario @i of the run: measured, noted and recorded. */
+static int run_throughput(struct lab_ctx *ctx, struct rt_result *res, json_t *scens,
+			  const struct latency_params *p, unsigned int i,
+			  const struct rt_sink *sink, unsigned int *done, struct lab_result *out)
+{
+	struct latency_tput t;
+	char *cause = NULL;
+	int ret;
+
+	ret = latency_tput_run(ctx, p, &p->plan[i], i, sink, &t, &cause);
+	if (ret) {
+		rt_log(RT_LOG_ERR, "latency: scenario %s: %s", p->plan[i].name,
+		       cause ? cause : strerror(-ret));
+		free(cause);
+		return ret;
+	}
+	if (t.skipped) {
+		char note[160];
+
+		snprintf(note, sizeof(note), "%s: ended early on request after %.1f s of %.1f s",
+			 p->plan[i].name, t.measured_s, p->duration_ms / 1000.0);
+		rt_result_add_note(res, note);
+	}
+	if (t.interrupted)
+		out->interrupted = true;
+	for (unsigned int k = 0; k < RT_TPUT_NKINDS; k++)
+		if (t.runs[k]) {
+			(*done)++;
+			return latency_tput_record(scens, p, &t);
+		}
+	return 0;		/* stopped before any run ended: nothing to record */
+}
+
 static int set_summary(struct rt_result *res, const struct rt_hist *all, uint64_t drops,
 		       uint64_t overruns, unsigned int nscen)
 {
@@ -827,6 +895,12 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 		if (lab_ctx_stopped(ctx)) {
 			out->interrupted = true;
 			break;
+		}
+		if (p->plan[i].throughput) {
+			ret = run_throughput(ctx, res, scens, p, i, sink, &done, out);
+			if (ret)
+				goto out_free;
+			continue;
 		}
 		ret = run_scenario(ctx, p, &p->plan[i], i, sink, trace_fd, &r, &cause);
 		if (ret) {
@@ -952,12 +1026,7 @@ static void p99_text(json_t *o, char *buf, size_t size, bool compact)
 			 json_is_true(json_object_get(o, "p99_above_bound")), compact);
 }
 
-/* A column of a view: its name, title and unit ("" for none). */
-struct lat_col {
-	const char *name, *title, *unit;
-};
-
-static json_t *columns(const struct lat_col *c, size_t n)
+static json_t *columns(const struct latency_col *c, size_t n)
 {
 	json_t *cols = json_array();
 
@@ -974,7 +1043,8 @@ static json_t *columns(const struct lat_col *c, size_t n)
 	return cols;
 }
 
-static json_t *new_view(const char *name, const char *title, const struct lat_col *c, size_t n)
+json_t *latency_view_new(const char *name, const char *title, const struct latency_col *c,
+			 size_t n)
 {
 	json_t *cols = columns(c, n);
 
@@ -983,23 +1053,24 @@ static json_t *new_view(const char *name, const char *title, const struct lat_co
 }
 
 /* What matters first comes first: an 80-column screen shows up to "max". */
-static const struct lat_col scen_cols[] = {
+static const struct latency_col scen_cols[] = {
 	{ "scenario", "scenario", "" }, { "status", "status", "" }, { "policy", "policy", "" },
 	{ "samples", "samples", "" }, { "min", "min", "us" }, { "avg", "avg", "us" },
 	{ "p99", "p99", "us" }, { "max", "max", "us" },
 	{ "dropped", "dropped (ring full)", "" }, { "overruns", "overruns (>1 period late)", "" },
 	{ "priority", "prio", "" }, { "mlock", "mlock", "" },
-	{ "pinned", "pinned", "" }, { "load", "load", "" }, { "measured", "time", "s" },
+	{ "pinned", "pinned", "" }, { "load", "load", "" },
+	{ "slack", "timer slack", "ns" }, { "measured", "time", "s" },
 };
 
-static const struct lat_col thread_cols[] = {
+static const struct latency_col thread_cols[] = {
 	{ "scenario", "scenario", "" }, { "thread", "T", "" }, { "tid", "tid", "" },
 	{ "priority", "P", "" }, { "interval", "I", "us" }, { "samples", "C", "" },
 	{ "min", "Min", "us" }, { "last", "Act", "us" }, { "avg", "Avg", "us" },
 	{ "max", "Max", "us" }, { "p99", "p99", "us" },
 };
 
-static const struct lat_col pct_cols[] = {
+static const struct latency_col pct_cols[] = {
 	{ "scenario", "scenario", "" }, { "p50", "p50", "us" }, { "p90", "p90", "us" },
 	{ "p99", "p99", "us" }, { "p99.9", "p99.9", "us" }, { "p99.99", "p99.99", "us" },
 	{ "overflows", "beyond 1 us buckets", "" },
@@ -1010,8 +1081,8 @@ static const struct lat_col pct_cols[] = {
 /*
  * One percentile of extra.scenarios[].percentiles as a cell: its value,
  * its resolution when a bucket wider than 1 us gave it, "beyond N" above an
- * rtlab.result/1 histogram, and "few samples" when it rests on too few to
- * mean much (fewer than 100 beyond it).
+ * rtlab.result/1 histogram, and RT_HIST_FEW_MARK when it rests on too few
+ * to mean much (fewer than 100 samples beyond it, rt_hist_needed()).
  */
 static json_t *pct_cell(json_t *p)
 {
@@ -1024,8 +1095,17 @@ static json_t *pct_cell(json_t *p)
 			 json_number_value(r) : 1, json_is_true(json_object_get(p, "above_bound")),
 			 true);
 	if (!json_is_true(json_object_get(p, "meaningful")))
-		strncat(buf, " (few samples)", sizeof(buf) - strlen(buf) - 1);
+		strncat(buf, " " RT_HIST_FEW_MARK, sizeof(buf) - strlen(buf) - 1);
 	return json_string(buf);
+}
+
+/* The measuring threads' timer slack as read back; null in a document from before it. */
+static json_t *slack_cell(json_t *s)
+{
+	json_t *v = json_object_get(s, "timer_slack_ns");
+
+	return json_is_integer(v) ? json_integer((json_int_t)pct_clamp(jnum(s,
+						"timer_slack_ns"))) : json_null();
 }
 
 /* The policy a scenario ran under, flagged when the real-time one was refused. */
@@ -1044,14 +1124,15 @@ static void policy_text(json_t *s, char *buf, size_t size)
 static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 {
 	json_t *scens = rt_result_scenarios(res), *s, *t;
-	json_t *sv = new_view("scenarios", "Scenarios (all threads merged)", scen_cols,
-			      NCOLS(scen_cols));
-	json_t *tv = new_view("threads", "Threads (cyclictest's columns)", thread_cols,
-			      NCOLS(thread_cols));
-	json_t *pv = new_view("percentiles", "Percentiles per scenario (a value with +- comes "
-			      "from a bucket that wide)", pct_cols, NCOLS(pct_cols));
+	json_t *sv = latency_view_new("scenarios", "Scenarios (all threads merged)", scen_cols,
+				      NCOLS(scen_cols));
+	json_t *tv = latency_view_new("threads", "Threads (cyclictest's columns)", thread_cols,
+				      NCOLS(thread_cols));
+	json_t *pv = latency_view_new("percentiles", "Percentiles per scenario (a value with +- "
+				      "comes from a bucket that wide)", pct_cols,
+				      NCOLS(pct_cols));
 	char p99[64], pol[64];
-	size_t i, k;
+	size_t i, k, ntput = 0;
 	int ret = 0;
 
 	(void)cause;
@@ -1060,10 +1141,14 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 		goto out;
 	}
 	json_array_foreach(scens, i, s) {
+		if (latency_tput_is(s)) {
+			ntput++;
+			continue;	/* no latency: its own view */
+		}
 		p99_text(s, p99, sizeof(p99), true);
 		policy_text(s, pol, sizeof(pol));
 		ret |= json_array_append_new(json_object_get(sv, "rows"), json_pack(
-			"[s, s, s, I, f, f, s, f, I, I, i, b, b, s, f]", jstr(s, "name"),
+			"[s, s, s, I, f, f, s, f, I, I, i, b, b, s, o, f]", jstr(s, "name"),
 			json_is_true(json_object_get(s, "interrupted")) ? "interrupted" :
 			json_is_true(json_object_get(s, "skipped")) ? "ended early" : "complete",
 			pol, (json_int_t)pct_clamp(jnum(s, "samples_count")),
@@ -1073,7 +1158,7 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 			(json_int_t)pct_clamp(jnum(s, "overruns_count")),
 			(int)jnum(s, "priority"), json_is_true(json_object_get(s, "mlock")),
 			json_is_true(json_object_get(s, "pinned")), jstr(s, "load"),
-			pct_clamp(jnum(s, "measured_s"))));
+			slack_cell(s), pct_clamp(jnum(s, "measured_s"))));
 		t = json_object_get(s, "percentiles");
 		ret |= json_array_append_new(json_object_get(pv, "rows"), json_pack(
 			"[s, o, o, o, o, o, I]", jstr(s, "name"),
@@ -1097,9 +1182,13 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 		ret = -ENOMEM;
 		goto out;
 	}
-	if (json_array_append(views, sv) || json_array_append(views, pv) ||
-	    json_array_append(views, tv))
+	/* A run of throughput alone has no latency to show. */
+	if ((json_array_size(json_object_get(sv, "rows")) || !ntput) &&
+	    (json_array_append(views, sv) || json_array_append(views, pv) ||
+	     json_array_append(views, tv)))
 		ret = -ENOMEM;
+	if (!ret)
+		ret = latency_tput_view(scens, views);
 out:
 	json_decref(sv);
 	json_decref(pv);

@@ -37,6 +37,10 @@
 #define LATENCY_DEFAULT_HIST_MAX_US 2000u
 #define LATENCY_MAX_DURATION_MS (86400u * 1000u)
 #define LATENCY_MAX_HIST_US 100000u
+#define LATENCY_DEFAULT_REPEATS 5u	/* throughput: runs of each workload */
+#define LATENCY_MAX_REPEATS 100u
+#define LATENCY_MIN_TPUT_RUN_MS 100u	/* throughput: shortest run of one workload */
+#define LATENCY_MAX_SLACK_NS 1000000000ull	/* --timer-slack: at most 1 s */
 /* Grading: each required scenario needs at least this many samples. */
 #define LATENCY_GRADE_MIN_SAMPLES 10000u
 
@@ -50,6 +54,8 @@ struct latency_scenario {
 	bool pinned;			/* thread i on CPU i (or on --cpus) */
 	const char *load;		/* rt_load names, or NULL for an idle machine */
 	bool needs_preempt_rt;		/* refuse to run on a kernel that is not PREEMPT_RT */
+	uint64_t timer_slack_ns;	/* the probe's PR_SET_TIMERSLACK; 0: the kernel's default */
+	bool throughput;		/* no probe: the rt_tput workloads, counted (ops/s) */
 };
 
 /* The scenario table, in teaching order, and its length. */
@@ -68,6 +74,8 @@ struct latency_plan {
 	bool pinned;
 	bool needs_preempt_rt;
 	char load[LATENCY_LOAD_MAX];	/* "" for none */
+	uint64_t timer_slack_ns;	/* 0: the kernel's default (50 us for SCHED_OTHER) */
+	bool throughput;		/* the throughput workloads instead of the probe */
 };
 
 /* The parsed options of one `rtlab lab run latency`. */
@@ -79,6 +87,7 @@ struct latency_params {
 	unsigned int distance_us;
 	unsigned int threads;
 	unsigned int hist_max_us;
+	unsigned int repeats;		/* throughput: runs of each workload, interleaved */
 	unsigned int cpus[LATENCY_MAX_CPUS];	/* --cpus, in the order given */
 	unsigned int ncpus;			/* 0: no --cpus */
 	bool dma_latency;
@@ -95,6 +104,7 @@ struct latency_params {
 	bool opt_mlock;			/* --mlock */
 	bool opt_load_given;		/* --load */
 	char opt_load[LATENCY_LOAD_MAX];	/* its generators, "" for none */
+	uint64_t opt_timer_slack_ns;	/* --timer-slack; 0 not given */
 };
 
 /* latency_params_init - the defaults: idle-other, load-other, idle-fifo, load-fifo. */
@@ -176,6 +186,7 @@ struct latency_live_thread {
 	double avg_ns;
 	uint64_t p99_us;
 	uint64_t p99_resolution_us;	/* 1 within the 1 us buckets */
+	bool p99_meaningful;		/* 100 samples beyond it (rt_hist_needed()) */
 };
 
 /* A consistent copy of the model; the histogram is the current scenario's (all threads). */
@@ -192,6 +203,9 @@ struct latency_live_snap {
 	uint64_t *counts;		/* caller's array of @cap entries, or NULL */
 	size_t cap;
 	uint64_t overflow;
+	/* throughput: no threads, no histogram; what runs and the last figure */
+	bool throughput;
+	char activity[128];
 };
 
 /*

@@ -8,12 +8,15 @@
  *   1. --scenario S (repeatable, or "a,b") picks named scenarios; without
  *      any, the default set is idle-other, load-other, idle-fifo, load-fifo
  *      (the four the lessons' predict questions name);
- *   2. without --scenario, any of --policy, --priority, --mlock, --load
- *      makes one scenario called "custom" instead (cyclictest-like:
- *      OTHER, idle, no mlock, then the options);
- *   3. the explicit options then override every chosen scenario: --policy
- *      (a bare --priority means fifo, as cyclictest -p), --priority,
- *      --mlock, --load, and --cpus (which pins every scenario's threads).
+ *   2. without --scenario, any of --policy, --priority, --mlock, --load,
+ *      --timer-slack makes one scenario called "custom" instead
+ *      (cyclictest-like: OTHER, idle, no mlock, then the options);
+ *   3. the explicit options then override every chosen scenario but
+ *      throughput (which runs no probe): --policy (a bare --priority means
+ *      fifo, as cyclictest -p), --priority, --mlock, --load, --timer-slack,
+ *      and --cpus (which pins every scenario's threads);
+ *   4. throughput needs at least LATENCY_MIN_TPUT_RUN_MS per run: --duration
+ *      is shared by --repeats runs of each of its four workloads.
  */
 #include "lab_latency.h"
 
@@ -26,35 +29,49 @@
 #include "core/rt_err.h"
 #include "core/rt_load.h"
 #include "core/rt_parse.h"
+#include "core/rt_tput.h"
 
 #define DEFAULT_LOAD "cpu,msg"
 
+#define FIFO SCHED_FIFO, .priority = LATENCY_DEFAULT_PRIORITY
+
 const struct latency_scenario latency_scenarios[] = {
-	{ "idle-other", "SCHED_OTHER on an idle machine: the everyday baseline, timer slack "
-	  "included", SCHED_OTHER, 0, false, false, NULL, false },
-	{ "load-other", "SCHED_OTHER while CPU hogs and a message storm keep every CPU busy: "
-	  "the probe shares the CPU fairly, and its tail shows it", SCHED_OTHER, 0, false,
-	  false, DEFAULT_LOAD, false },
-	{ "idle-fifo", "SCHED_FIFO priority 90 on an idle machine: no slack, no competition; "
-	  "what is left is the kernel and the hardware", SCHED_FIFO, LATENCY_DEFAULT_PRIORITY,
-	  false, false, NULL, false },
-	{ "load-fifo", "SCHED_FIFO priority 90 under the same load as load-other: the load "
-	  "can no longer hold the probe off the CPU", SCHED_FIFO, LATENCY_DEFAULT_PRIORITY,
-	  false, false, DEFAULT_LOAD, false },
-	{ "load-fifo-mlock", "load-fifo plus mlockall and a prefaulted stack: no page fault "
-	  "can hit the measuring loop", SCHED_FIFO, LATENCY_DEFAULT_PRIORITY, true, false,
-	  DEFAULT_LOAD, false },
-	{ "load-fifo-mlock-pinned", "load-fifo-mlock with every measuring thread pinned to "
-	  "one CPU (thread i on CPU i): no migrations, and rtlab's other threads kept off "
-	  "those CPUs", SCHED_FIFO, LATENCY_DEFAULT_PRIORITY,
-	  true, true, DEFAULT_LOAD, false },
-	{ "load-fifo-rt", "load-fifo-mlock-pinned on a PREEMPT_RT kernel; refuses to run on "
-	  "any other kernel", SCHED_FIFO, LATENCY_DEFAULT_PRIORITY, true, true, DEFAULT_LOAD,
-	  true },
-	{ "load-fifo-faults", "the deliberately bad one: SCHED_FIFO without mlockall while a "
-	  "load maps, touches and unmaps memory (page-fault pressure) next to CPU hogs",
-	  SCHED_FIFO, LATENCY_DEFAULT_PRIORITY, false, false, "pagefault,cpu", false },
+	{ .name = "idle-other", .summary = "SCHED_OTHER on an idle machine: the everyday "
+	  "baseline, timer slack included", .policy = SCHED_OTHER },
+	{ .name = "idle-other-noslack", .summary = "idle-other with the probe's timer slack at "
+	  "1 ns (PR_SET_TIMERSLACK) instead of 50 us: SCHED_OTHER against idle-fifo without "
+	  "the slack", .policy = SCHED_OTHER, .timer_slack_ns = 1 },
+	{ .name = "load-other", .summary = "SCHED_OTHER while CPU hogs and a message storm keep "
+	  "every CPU busy: the probe shares the CPU fairly, and its tail shows it",
+	  .policy = SCHED_OTHER, .load = DEFAULT_LOAD },
+	{ .name = "load-other-noslack", .summary = "load-other with the timer slack at 1 ns: "
+	  "what is left of SCHED_OTHER's lateness under load without the slack",
+	  .policy = SCHED_OTHER, .load = DEFAULT_LOAD, .timer_slack_ns = 1 },
+	{ .name = "idle-fifo", .summary = "SCHED_FIFO priority 90 on an idle machine: no slack, "
+	  "no competition; what is left is the kernel and the hardware", .policy = FIFO },
+	{ .name = "load-fifo", .summary = "SCHED_FIFO priority 90 under the same load as "
+	  "load-other: the load can no longer hold the probe off the CPU", .policy = FIFO,
+	  .load = DEFAULT_LOAD },
+	{ .name = "load-fifo-mlock", .summary = "load-fifo plus mlockall and a prefaulted stack: "
+	  "no page fault can hit the measuring loop", .policy = FIFO, .mlock = true,
+	  .load = DEFAULT_LOAD },
+	{ .name = "load-fifo-mlock-pinned", .summary = "load-fifo-mlock with every measuring "
+	  "thread pinned to one CPU (thread i on CPU i): no migrations, and rtlab's other "
+	  "threads kept off those CPUs", .policy = FIFO, .mlock = true, .pinned = true,
+	  .load = DEFAULT_LOAD },
+	{ .name = "load-fifo-rt", .summary = "load-fifo-mlock-pinned on a PREEMPT_RT kernel; "
+	  "refuses to run on any other kernel", .policy = FIFO, .mlock = true, .pinned = true,
+	  .load = DEFAULT_LOAD, .needs_preempt_rt = true },
+	{ .name = "load-fifo-faults", .summary = "the deliberately bad one: SCHED_FIFO without "
+	  "mlockall while a load maps, touches and unmaps memory (page-fault pressure) next to "
+	  "CPU hogs", .policy = FIFO, .load = "pagefault,cpu" },
+	{ .name = "throughput", .summary = "no latency probe: how much work the kernel gets "
+	  "done per second (messages, pipe round trips, forks, and a CPU loop as the control), "
+	  "each run --repeats times, interleaved, on one CPU; compare it on two kernels",
+	  .policy = SCHED_OTHER, .throughput = true },
 };
+
+#undef FIFO
 
 const size_t latency_nscenarios = sizeof(latency_scenarios) / sizeof(latency_scenarios[0]);
 
@@ -91,6 +108,8 @@ static void plan_from(struct latency_plan *pl, const struct latency_scenario *s)
 	pl->pinned = s->pinned;
 	pl->needs_preempt_rt = s->needs_preempt_rt;
 	snprintf(pl->load, sizeof(pl->load), "%s", s->load ? s->load : "");
+	pl->timer_slack_ns = s->timer_slack_ns;
+	pl->throughput = s->throughput;
 }
 
 void latency_params_init(struct latency_params *p)
@@ -103,6 +122,7 @@ void latency_params_init(struct latency_params *p)
 	p->distance_us = LATENCY_DEFAULT_DISTANCE_US;
 	p->threads = 1;
 	p->hist_max_us = LATENCY_DEFAULT_HIST_MAX_US;
+	p->repeats = LATENCY_DEFAULT_REPEATS;
 	p->opt_policy = -1;
 }
 
@@ -244,9 +264,11 @@ static const int policy_values[] = { SCHED_OTHER, SCHED_FIFO, SCHED_RR };
 const struct lab_option latency_options[] = {
 	{ .name = "scenario", .kind = LAB_OPT_STRING, .metavar = "S[,S]", .set = set_scenarios,
 	  .help = "Run these scenarios, in this order; repeatable. The scenarios: idle-other, "
-		  "load-other, idle-fifo, load-fifo, load-fifo-mlock, load-fifo-mlock-pinned, "
-		  "load-fifo-rt (PREEMPT_RT kernels only), load-fifo-faults (the deliberately "
-		  "bad one).", .defval = "idle-other,load-other,idle-fifo,load-fifo" },
+		  "idle-other-noslack, load-other, load-other-noslack, idle-fifo, load-fifo, "
+		  "load-fifo-mlock, load-fifo-mlock-pinned, load-fifo-rt (PREEMPT_RT kernels "
+		  "only), load-fifo-faults (the deliberately bad one), throughput (work per "
+		  "second instead of latency).",
+	  .defval = "idle-other,load-other,idle-fifo,load-fifo" },
 	{ .name = "duration", .kind = LAB_OPT_DURATION, .metavar = "D", AT(duration_ms),
 	  .min = MS, .max = LATENCY_MAX_DURATION_MS * MS, .unit_ns = MS,
 	  .help = "How long each scenario measures: 10s, 2m, 500ms, 1h, or a number of "
@@ -282,6 +304,17 @@ const struct lab_option latency_options[] = {
 	{ .name = "hist-max", .kind = LAB_OPT_UINT, .metavar = "US", AT(hist_max_us), .min = 1,
 	  .max = LATENCY_MAX_HIST_US, .help = "The histogram has 1 us buckets below US; a "
 		  "slower wake-up counts as an overflow.", .defval = "2000" },
+	{ .name = "timer-slack", .kind = LAB_OPT_U64, .metavar = "NS", AT(opt_timer_slack_ns),
+	  .min = 1, .max = LATENCY_MAX_SLACK_NS, .help = "The measuring threads' timer slack "
+		  "in nanoseconds (prctl PR_SET_TIMERSLACK): how much later than planned the "
+		  "kernel may wake a SCHED_OTHER sleeper so that wake-ups batch; 1 is as good as "
+		  "none. Real-time policies get no slack anyway.",
+	  .defval = "the scenario's: the kernel's 50000, or 1 in the -noslack ones" },
+	{ .name = "repeats", .kind = LAB_OPT_UINT, .metavar = "N", AT(repeats), .min = 1,
+	  .max = LATENCY_MAX_REPEATS, .help = "The throughput scenario runs each of its four "
+		  "workloads N times, interleaved, in its --duration: the spread of the N runs "
+		  "says how much a difference between two kernels may be noise.",
+	  .defval = "5" },
 	{ .name = "dma-latency", .kind = LAB_OPT_FLAG, AT(dma_latency),
 	  .help = "Hold /dev/cpu_dma_latency at 0 while measuring, so that no CPU sleeps "
 		  "deeply." },
@@ -298,9 +331,11 @@ const struct lab_option latency_options[] = {
 #undef MS
 
 const char latency_options_note[] =
-	"Without --scenario, --policy, --priority, --mlock and --load describe one scenario "
-	"called custom (SCHED_OTHER on an idle machine without mlock, then these options); "
-	"with --scenario they override every chosen scenario's settings. Not root: "
+	"Without --scenario, --policy, --priority, --mlock, --load and --timer-slack describe "
+	"one scenario called custom (SCHED_OTHER on an idle machine without mlock, then these "
+	"options); with --scenario they override every chosen scenario's settings except "
+	"throughput's, which measures no latency (its threads run as SCHED_OTHER on one CPU, "
+	"the first of --cpus or the last this process may use, without a load). Not root: "
 	"real-time policies are measured as SCHED_OTHER, and the document and a warning say "
 	"so. See labs/latency/README.md.";
 
@@ -310,7 +345,8 @@ int latency_params_finish(struct latency_params *p, char **cause)
 {
 	bool policy = p->opt_policy >= 0, priority = p->opt_priority != 0;
 
-	if (!p->scenarios_given && (policy || priority || p->opt_mlock || p->opt_load_given)) {
+	if (!p->scenarios_given && (policy || priority || p->opt_mlock || p->opt_load_given ||
+				    p->opt_timer_slack_ns)) {
 		struct latency_plan *pl = &p->plan[0];
 
 		memset(pl, 0, sizeof(*pl));
@@ -322,6 +358,21 @@ int latency_params_finish(struct latency_params *p, char **cause)
 	for (unsigned int i = 0; i < p->nplans; i++) {
 		struct latency_plan *pl = &p->plan[i];
 
+		if (pl->throughput) {
+			unsigned int runs = p->repeats * RT_TPUT_NKINDS;
+
+			/* Work per second: the probe's options do not apply. */
+			if (p->duration_ms / runs < LATENCY_MIN_TPUT_RUN_MS)
+				return rt_err(cause, -EINVAL, "--duration %u ms is too short for "
+					      "throughput with --repeats %u: each of its %u runs "
+					      "would last %u ms, and a run needs at least %u ms "
+					      "(give --duration %us or more, or fewer --repeats)",
+					      p->duration_ms, p->repeats, runs,
+					      p->duration_ms / runs,
+					      LATENCY_MIN_TPUT_RUN_MS,
+					      (runs * LATENCY_MIN_TPUT_RUN_MS + 999) / 1000);
+			continue;
+		}
 		if (policy) {
 			pl->policy = policy_values[p->opt_policy];
 			if (pl->policy == SCHED_OTHER)
@@ -341,6 +392,8 @@ int latency_params_finish(struct latency_params *p, char **cause)
 			pl->mlock = true;
 		if (p->opt_load_given)
 			snprintf(pl->load, sizeof(pl->load), "%s", p->opt_load);
+		if (p->opt_timer_slack_ns)
+			pl->timer_slack_ns = p->opt_timer_slack_ns;
 		if (p->ncpus)
 			pl->pinned = true;
 		if (pl->policy != SCHED_OTHER && p->interval_us < 50)

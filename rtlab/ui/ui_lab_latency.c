@@ -588,6 +588,7 @@ static int draw_table(struct ui_lab_latency *s, WINDOW *win, int y, int x, int c
 {
 	const struct latency_live_snap *sn = &s->snap;
 	char line[256], cur[16], mn[16], avg[16], mx[16], p99[24];
+	bool few = false;
 	int row = 0;
 
 	snprintf(line, sizeof(line), "%-7s %7s %9s %9s %9s %9s %8s %10s %7s", "thread", "tid",
@@ -615,7 +616,21 @@ static int draw_table(struct ui_lab_latency *s, WINDOW *win, int y, int x, int c
 			 (unsigned long long)lt->drops);
 		ui_frame_put(win, y + row, x + 1, line, cols - 2,
 			     lt->drops ? UI_ROLE_WARN : UI_ROLE_NORMAL);
+		/* A p99 with fewer than 100 samples beyond it is drawn grey (lesson 03). */
+		if (lt->samples && !lt->p99_meaningful) {
+			int off = snprintf(NULL, 0, "T%-6u %7d %9s %9s %9s %9s ", t, lt->tid, cur,
+					   mn, avg, mx);
+
+			snprintf(line, sizeof(line), "%8s", p99);
+			if (off > 0 && off < cols - 2)
+				ui_frame_put(win, y + row, x + 1 + off, line, cols - 2 - off,
+					     UI_ROLE_DIM);
+			few = true;
+		}
 	}
+	if (few && row < maxrows)
+		ui_frame_put(win, y + row++, x + 1, "grey p99: fewer than 100 samples beyond it "
+			     "so far (10,000 in all), too few to quote", cols - 2, UI_ROLE_DIM);
 	return row;
 }
 
@@ -768,9 +783,17 @@ static void draw_running(struct ui_lab_latency *s, WINDOW *win, int y, int x, in
 	maxbars = h / 5 > 1 ? h / 5 : 1;
 	row += draw_progress(s, win, row, x, cols, maxbars);
 	row++;
-	row += draw_table(s, win, row, x, cols, 1 + (h / 6 > 1 ? h / 6 : 1));
-	row++;
-	draw_plot(s, win, row, x, bottom - row, cols);
+	if (sn->throughput) {
+		/* No probe, no histogram: what runs now, and where the figures will be. */
+		ui_frame_put(win, row++, x + 1, sn->activity, cols - 2, UI_ROLE_NORMAL);
+		ui_frame_put(win, row++, x + 1, "No latency is measured in this scenario: work "
+			     "per second, shown in the throughput table at the end.", cols - 2,
+			     UI_ROLE_DIM);
+	} else {
+		row += draw_table(s, win, row, x, cols, 2 + (h / 6 > 1 ? h / 6 : 1));
+		row++;
+		draw_plot(s, win, row, x, bottom - row, cols);
+	}
 	status_line(s, win, y + h - 2, x, cols);
 	ui_frame_footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
 }

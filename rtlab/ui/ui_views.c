@@ -2,17 +2,21 @@
  * ui_views: the pane that shows a document's views (ui_views.h). The lines
  * come from report_lines(), already escaped for a terminal and aligned; this
  * only keeps them with their kind (title, headings, row, note) for the
- * colours, and scrolls.
+ * colours, and scrolls. A cell marked as resting on too few samples
+ * (RT_HIST_FEW_MARK) is drawn dimmed.
  */
 #include "ui_views.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rt_hist.h"
 #include "grade/report.h"
 #include "ui_frame.h"
 #include "ui_text.h"
+#include "ui_theme.h"
 
 #define SCROLL_COLS 8
 
@@ -69,6 +73,34 @@ static enum ui_role role_of(enum report_line kind)
 	}
 }
 
+/*
+ * A table cell that ends in RT_HIST_FEW_MARK holds a percentile resting on
+ * too few samples: draw it again, value and mark, dimmed. @skip bytes of
+ * @text are scrolled off to the left.
+ */
+static void dim_few(WINDOW *win, int y, int x, int cols, const char *text, size_t skip)
+{
+	const size_t mlen = strlen(RT_HIST_FEW_MARK);
+
+	for (const char *m = strstr(text + skip, RT_HIST_FEW_MARK); m;
+	     m = strstr(m + mlen, RT_HIST_FEW_MARK)) {
+		const char *start = m;
+		int col = 0;
+
+		/* Back over the blank before the mark and the value before that. */
+		if (start > text + skip && start[-1] == ' ')
+			start--;
+		while (start > text + skip && start[-1] != ' ')
+			start--;
+		ui_text_fit(text + skip, (size_t)(start - text - skip), INT_MAX, &col);
+		if (col >= cols)
+			break;
+		wattron(win, ui_theme_attr(UI_ROLE_DIM));
+		ui_text_putn(win, y, x + col, start, (size_t)(m + mlen - start), cols - col);
+		wattroff(win, ui_theme_attr(UI_ROLE_DIM));
+	}
+}
+
 void ui_views_draw(struct ui_views *v, WINDOW *win, int y, int x, int h, int cols)
 {
 	int row;
@@ -84,6 +116,8 @@ void ui_views_draw(struct ui_views *v, WINDOW *win, int y, int x, int h, int col
 		if (v->left > 0)
 			skip = ui_text_fit(l->text, len, v->left, &skipped);
 		ui_frame_put(win, y + row, x + 1, l->text + skip, cols - 2, role_of(l->kind));
+		if (l->kind == REPORT_LINE_ROW)
+			dim_few(win, y + row, x + 1, cols - 2, l->text, skip);
 	}
 	ui_frame_scroll_marks(win, y, x, h, cols, (int)v->top,
 			      (int)(v->nlines - v->top) - (row < h ? row : h));

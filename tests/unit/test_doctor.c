@@ -345,10 +345,11 @@ static void test_priv_sched_cpus_vm_tree(void **state)
 	assert_string_equal(p.sched_fifo_error, "not tried");
 	doctor_priv_fini(&p);
 
-	assert_int_equal(doctor_probe_sched(&s, t->root), 0);
+	assert_int_equal(doctor_probe_sched(&s, t->root, "6.1.0-57-rt-amd64"), 0);
 	assert_true(s.runtime_known && s.period_known);
 	assert_int_equal(s.rt_runtime_us, -1);
 	assert_int_equal(s.rt_period_us, 1000000);
+	doctor_sched_fini(&s);
 
 	assert_int_equal(doctor_probe_cpus(&c, t->root), 0);
 	assert_string_equal(c.isolated, "2-3");
@@ -372,11 +373,104 @@ static void test_priv_sched_cpus_vm_tree(void **state)
 	assert_int_equal(doctor_probe_priv(&p, t->root, false, 1000), 0);
 	assert_false(p.cap_known);
 	doctor_priv_fini(&p);
-	assert_int_equal(doctor_probe_sched(&s, t->root), 0);
+	assert_int_equal(doctor_probe_sched(&s, t->root, NULL), 0);
 	assert_false(s.runtime_known);
+	assert_int_equal(s.guard, DOCTOR_GUARD_UNKNOWN);
+	doctor_sched_fini(&s);
 	assert_int_equal(doctor_probe_cpus(&c, t->root), 0);
 	assert_null(c.isolated);
 	doctor_cpus_fini(&c);
+}
+
+static void test_kernel_version(void **state)
+{
+	int major, minor;
+
+	(void)state;
+	assert_int_equal(doctor_kernel_version("6.12.48-rtlab", &major, &minor), 0);
+	assert_true(major == 6 && minor == 12);
+	assert_int_equal(doctor_kernel_version("6.1.0-57-rt-amd64", &major, &minor), 0);
+	assert_true(major == 6 && minor == 1);
+	assert_int_equal(doctor_kernel_version("7.0", &major, &minor), 0);
+	assert_true(major == 7 && minor == 0);
+	assert_int_equal(doctor_kernel_version("6", &major, &minor), -EINVAL);
+	assert_true(major == 0 && minor == 0);
+	assert_int_equal(doctor_kernel_version("v6.12", &major, &minor), -EINVAL);
+	assert_int_equal(doctor_kernel_version("6.x", &major, &minor), -EINVAL);
+	assert_int_equal(doctor_kernel_version(NULL, &major, &minor), -EINVAL);
+}
+
+#define FS "/sys/kernel/debug/sched/fair_server"
+
+/* What bounds RT tasks: debugfs when it is there, else the kernel version. */
+static void test_sched_fair_server_tree(void **state)
+{
+	struct tree *t = *state;
+	struct doctor_sched s;
+
+	tree_put(t, "/proc/sys/kernel/sched_rt_runtime_us", "950000\n");
+	tree_put(t, "/proc/sys/kernel/sched_rt_period_us", "1000000\n");
+
+	/* No debugfs: the version decides, and says it was inferred. */
+	assert_int_equal(doctor_probe_sched(&s, t->root, "6.1.0-57-amd64"), 0);
+	assert_int_equal(s.guard, DOCTOR_GUARD_THROTTLING);
+	assert_false(s.guard_measured);
+	assert_false(s.fair_server_dir);
+	assert_null(s.fair_server_error);
+	doctor_sched_fini(&s);
+	assert_int_equal(doctor_probe_sched(&s, t->root, "6.18.44-fc"), 0);
+	assert_int_equal(s.guard, DOCTOR_GUARD_FAIR_SERVER);
+	assert_false(s.guard_measured);
+	assert_true(s.kernel_major == 6 && s.kernel_minor == 18);
+	doctor_sched_fini(&s);
+	assert_int_equal(doctor_probe_sched(&s, t->root, "6.11.9"), 0);
+	assert_int_equal(s.guard, DOCTOR_GUARD_THROTTLING);
+	doctor_sched_fini(&s);
+	assert_int_equal(doctor_probe_sched(&s, t->root, "custom"), 0);
+	assert_int_equal(s.guard, DOCTOR_GUARD_UNKNOWN);
+	doctor_sched_fini(&s);
+
+	/* An older kernel's debugfs sched without fair_server confirms throttling. */
+	tree_mkdir(t, "/sys/kernel/debug/sched");
+	assert_int_equal(doctor_probe_sched(&s, t->root, "6.1.0-57-amd64"), 0);
+	assert_int_equal(s.guard, DOCTOR_GUARD_THROTTLING);
+	assert_true(s.guard_measured);
+	doctor_sched_fini(&s);
+
+	/* The directory without readable values (a stand-in for EPERM: no files). */
+	tree_mkdir(t, FS "/cpu0");
+	assert_int_equal(doctor_probe_sched(&s, t->root, "custom"), 0);
+	assert_int_equal(s.guard, DOCTOR_GUARD_FAIR_SERVER);
+	assert_true(s.guard_measured && s.fair_server_dir);
+	assert_int_equal(s.fair_server_cpus, 0);
+	assert_int_equal(s.fair_runtime_ns, -1);
+	assert_non_null(strstr(s.fair_server_error, FS "/cpu0/runtime: "));
+	doctor_sched_fini(&s);
+
+	/* Two CPUs with the defaults; debugfs wins over an old version string. */
+	tree_put(t, FS "/cpu0/runtime", "50000000\n");
+	tree_put(t, FS "/cpu0/period", "1000000000\n");
+	tree_put(t, FS "/cpu1/runtime", "50000000\n");
+	tree_put(t, FS "/cpu1/period", "1000000000\n");
+	tree_put(t, FS "/notacpu", "x\n");
+	assert_int_equal(doctor_probe_sched(&s, t->root, "6.1.0"), 0);
+	assert_int_equal(s.guard, DOCTOR_GUARD_FAIR_SERVER);
+	assert_true(s.guard_measured);
+	assert_int_equal(s.fair_server_cpus, 2);
+	assert_int_equal(s.fair_runtime_ns, 50000000);
+	assert_int_equal(s.fair_period_ns, 1000000000);
+	assert_true(s.fair_server_uniform);
+	assert_null(s.fair_server_error);
+	doctor_sched_fini(&s);
+
+	/* CPUs that differ: the lowest CPU's values, and not uniform. */
+	tree_put(t, FS "/cpu10/runtime", "0\n");
+	tree_put(t, FS "/cpu10/period", "1000000000\n");
+	assert_int_equal(doctor_probe_sched(&s, t->root, "6.12.48"), 0);
+	assert_int_equal(s.fair_server_cpus, 3);
+	assert_int_equal(s.fair_runtime_ns, 50000000);
+	assert_false(s.fair_server_uniform);
+	doctor_sched_fini(&s);
 }
 
 /*
@@ -1185,6 +1279,116 @@ static void test_render_text(void **state)
 	free(r.labs);
 }
 
+/* doctor --json of @r, parsed; the test fails on invalid JSON. */
+static json_t *rendered_json(const struct doctor_report *r, struct rt_buf *b)
+{
+	json_error_t jerr;
+	json_t *doc;
+
+	rt_buf_reset(b);
+	assert_int_equal(doctor_render_json(r, b), 0);
+	doc = json_loads(rt_buf_str(b), 0, &jerr);
+	if (!doc)
+		fail_msg("invalid JSON: %s", jerr.text);
+	return doc;
+}
+
+/* The section on what bounds RT tasks says what the running kernel does. */
+static void test_render_rt_guard(void **state)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	struct doctor_report r;
+	json_t *doc, *o;
+	const char *s;
+
+	(void)state;
+	good_report(&r);
+	r.sched.kernel_major = 6;
+	r.sched.kernel_minor = 1;
+	r.sched.guard = DOCTOR_GUARD_THROTTLING;
+	assert_int_equal(doctor_render_text(&r, &b), 0);
+	s = rt_buf_str(&b);
+	assert_non_null(strstr(s, "\n  ok  RT throttling (kernel 6.1, before 6.12; inferred from "
+			       "the version): real-time tasks may use 950000 us of every "
+			       "1000000 us (95%), then wait"));
+	assert_null(strstr(s, "fair server"));
+	assert_int_equal(doctor_render_json(&r, &b), 0);
+
+	/* 6.12 and later, read from debugfs. */
+	rt_buf_reset(&b);
+	r.sched.kernel_minor = 18;
+	r.sched.guard = DOCTOR_GUARD_FAIR_SERVER;
+	r.sched.guard_measured = r.sched.fair_server_dir = true;
+	r.sched.fair_server_cpus = 2;
+	r.sched.fair_runtime_ns = 50000000;
+	r.sched.fair_period_ns = 1000000000;
+	r.sched.fair_server_uniform = true;
+	assert_int_equal(doctor_render_text(&r, &b), 0);
+	s = rt_buf_str(&b);
+	assert_null(strstr(s, "RT tasks may use"));
+	assert_non_null(strstr(s, "\n  ok  fair server (kernel 6.18, since 6.12): each CPU runs "
+			       "waiting SCHED_OTHER tasks for 50000 us of every 1000000 us (5%; "
+			       "debugfs sched/fair_server, the same on every CPU)\n"));
+	assert_non_null(strstr(s, "real-time tasks are not throttled while no SCHED_OTHER task "
+			       "waits"));
+	assert_non_null(strstr(s, "sched_rt_runtime_us 950000 of sched_rt_period_us 1000000 "
+			       "(95%) now only bounds admission control"));
+	doc = rendered_json(&r, &b);
+	o = json_object_get(doc, "rt_throttling");
+	assert_string_equal(json_string_value(json_object_get(o, "mechanism")), "fair-server");
+	assert_string_equal(json_string_value(json_object_get(o, "mechanism_source")), "debugfs");
+	assert_int_equal(json_integer_value(json_object_get(o, "rt_runtime_us")), 950000);
+	o = json_object_get(o, "fair_server");
+	assert_int_equal(json_integer_value(json_object_get(o, "runtime_ns")), 50000000);
+	assert_int_equal(json_integer_value(json_object_get(o, "period_ns")), 1000000000);
+	assert_int_equal(json_integer_value(json_object_get(o, "cpus")), 2);
+	assert_true(json_is_true(json_object_get(o, "uniform")));
+	assert_true(json_is_null(json_object_get(o, "error")));
+	json_decref(doc);
+
+	/* Switched off on a CPU: that needs attention. */
+	rt_buf_reset(&b);
+	r.sched.fair_runtime_ns = 0;
+	assert_int_equal(doctor_render_text(&r, &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "\n  !!  fair server off"));
+
+	/* Present but unreadable, and inferred from the version. */
+	rt_buf_reset(&b);
+	r.sched.fair_server_cpus = 0;
+	r.sched.fair_runtime_ns = r.sched.fair_period_ns = -1;
+	r.sched.fair_server_error = (char *)FS "/cpu0/runtime: Operation not permitted";
+	assert_int_equal(doctor_render_text(&r, &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "debugfs sched/fair_server is there but "
+			       "unreadable: " FS "/cpu0/runtime: Operation not permitted): by "
+			       "default each CPU runs waiting SCHED_OTHER tasks for 50000 us"));
+	rt_buf_reset(&b);
+	r.sched.guard_measured = r.sched.fair_server_dir = false;
+	r.sched.fair_server_error = NULL;
+	assert_int_equal(doctor_render_text(&r, &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "inferred from the version, debugfs "
+			       "sched/fair_server not found"));
+	doc = rendered_json(&r, &b);
+	o = json_object_get(doc, "rt_throttling");
+	assert_string_equal(json_string_value(json_object_get(o, "mechanism_source")),
+			    "kernel-version");
+	assert_true(json_is_null(json_object_get(json_object_get(o, "fair_server"),
+						 "runtime_ns")));
+	json_decref(doc);
+
+	/* No version, no debugfs: say what is not known. */
+	rt_buf_reset(&b);
+	r.sched.guard = DOCTOR_GUARD_UNKNOWN;
+	r.sched.kernel_major = r.sched.kernel_minor = 0;
+	assert_int_equal(doctor_render_text(&r, &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "the kernel version is unknown"));
+	doc = rendered_json(&r, &b);
+	o = json_object_get(doc, "rt_throttling");
+	assert_true(json_is_null(json_object_get(o, "mechanism")));
+	assert_true(json_is_null(json_object_get(o, "fair_server")));
+	json_decref(doc);
+	rt_buf_fini(&b);
+}
+
 /* ---- The whole probe ------------------------------------------------------ */
 
 static void test_probe_live(void **state)
@@ -1231,6 +1435,9 @@ int main(void)
 						tree_teardown),
 		cmocka_unit_test_setup_teardown(test_priv_sched_cpus_vm_tree, tree_setup,
 						tree_teardown),
+		cmocka_unit_test(test_kernel_version),
+		cmocka_unit_test_setup_teardown(test_sched_fair_server_tree, tree_setup,
+						tree_teardown),
 		cmocka_unit_test(test_quick_opts_probe_only_the_labs_needs),
 		cmocka_unit_test(test_kvm_absent_and_not_kvm),
 		cmocka_unit_test_setup_teardown(test_kvm_no_permission, tree_setup, tree_teardown),
@@ -1252,6 +1459,7 @@ int main(void)
 		cmocka_unit_test(test_eval_hints_name_only_doctor),
 		cmocka_unit_test(test_render_json),
 		cmocka_unit_test(test_render_text),
+		cmocka_unit_test(test_render_rt_guard),
 		cmocka_unit_test_setup_teardown(test_probe_live, tree_setup, tree_teardown),
 	};
 

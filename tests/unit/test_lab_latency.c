@@ -3,9 +3,12 @@
  * lessons name exists and is documented), the option parser (defaults,
  * scenarios, overrides, every kind of error; the number, duration and CPU
  * list grammars are test_rt_parse's), the grade on hand-built
- * documents (each check seen passing and failing), the framework helpers
- * (grade_report, written answers in a temp progress file), and two short
- * real runs through lab_ops (one complete, one stopped before it started).
+ * documents (each check seen passing and failing, a throughput scenario
+ * ignored), the framework helpers (grade_report, written answers in a temp
+ * progress file), short real runs through lab_ops (one complete, one
+ * stopped before it started, the slack-free scenario's slack, the
+ * throughput scenario's document, views and live line), and the mark on a
+ * percentile resting on too few samples.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -19,12 +22,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 #include "core/rt_buf.h"
 #include "core/rt_env.h"
+#include "core/rt_hist.h"
 #include "core/rt_parse.h"
 #include "core/rt_result.h"
+#include "core/rt_tput.h"
 #include "labs/lab.h"
 #include "labs/lab_latency.h"
 #include "lesson_labs_fixture.h"
@@ -66,6 +72,29 @@ static void test_scenarios(void **state)
 	assert_true(latency_scenario_find("load-fifo-mlock")->mlock);
 	assert_false(latency_scenario_find("load-fifo")->mlock);
 	assert_true(latency_scenario_find("load-fifo-mlock-pinned")->pinned);
+
+	/* The slack-free twins: SCHED_OTHER at 1 ns, otherwise their sibling. */
+	for (size_t i = 0; i < 2; i++) {
+		const struct latency_scenario *twin = latency_scenario_find(
+			i ? "load-other-noslack" : "idle-other-noslack");
+		const struct latency_scenario *sib = latency_scenario_find(
+			i ? "load-other" : "idle-other");
+
+		assert_non_null(twin);
+		assert_int_equal(twin->timer_slack_ns, 1);
+		assert_int_equal(sib->timer_slack_ns, 0);
+		assert_int_equal(twin->policy, SCHED_OTHER);
+		assert_true((twin->load == NULL) == (sib->load == NULL));
+		assert_false(twin->throughput);
+	}
+	/* One throughput scenario, and it measures no latency. */
+	for (size_t i = 0, n = 0; i < latency_nscenarios; i++) {
+		n += latency_scenarios[i].throughput;
+		if (i + 1 == latency_nscenarios)
+			assert_int_equal(n, 1);
+	}
+	s = latency_scenario_find("throughput");
+	assert_true(s->throughput && s->policy == SCHED_OTHER && !s->load && !s->pinned);
 }
 
 /* ---- Parsers ------------------------------------------------------------------ */
@@ -203,6 +232,28 @@ static void test_params_custom_and_overrides(void **state)
 			 0);
 	assert_int_equal(p.plan[0].policy, SCHED_OTHER);
 	assert_int_equal(p.plan[0].priority, 0);
+
+	/* --timer-slack alone describes one custom scenario, SCHED_OTHER at that slack. */
+	assert_int_equal(parse(&p, &cause, "--timer-slack", "1", NULL), 0);
+	assert_true(p.custom);
+	assert_int_equal(p.plan[0].policy, SCHED_OTHER);
+	assert_int_equal(p.plan[0].timer_slack_ns, 1);
+	assert_int_equal(p.repeats, LATENCY_DEFAULT_REPEATS);
+
+	/* The probe's options leave throughput alone; --repeats is its own. */
+	assert_int_equal(parse(&p, &cause, "--scenario", "idle-other,throughput", "--policy",
+			       "fifo", "--load", "cpu", "--mlock", "--timer-slack", "5000",
+			       "--repeats", "3", "--duration", "2s", NULL), 0);
+	assert_int_equal(p.nplans, 2);
+	assert_int_equal(p.plan[0].policy, SCHED_FIFO);
+	assert_int_equal(p.plan[0].timer_slack_ns, 5000);
+	assert_string_equal(p.plan[0].load, "cpu");
+	assert_true(p.plan[1].throughput);
+	assert_int_equal(p.plan[1].policy, SCHED_OTHER);
+	assert_int_equal(p.plan[1].timer_slack_ns, 0);
+	assert_string_equal(p.plan[1].load, "");
+	assert_false(p.plan[1].mlock);
+	assert_int_equal(p.repeats, 3);
 }
 
 static void test_params_errors(void **state)
@@ -217,6 +268,8 @@ static void test_params_errors(void **state)
 		{ "--load", "cpu,cpu" }, { "--load", "cpu,,io" }, { "--hist-max", "0" },
 		{ "--mlock=yes" }, { "--duration" }, { "--interval", "900000", "--threads", "2" },
 		{ "--" }, { "--spike", "-1" }, { "--scenario", "," }, { "--scenario", "idle-other," },
+		{ "--timer-slack", "0" }, { "--timer-slack", "1000000001" }, { "--repeats", "0" },
+		{ "--repeats", "101" },
 	};
 	struct latency_params p;
 
@@ -233,6 +286,26 @@ static void test_params_errors(void **state)
 		assert_non_null(cause);
 		free(cause);
 	}
+}
+
+/* A throughput run shorter than 100 ms per workload run is refused, naming the way out. */
+static void test_params_throughput_duration(void **state)
+{
+	struct latency_params p;
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(parse(&p, &cause, "--scenario", "throughput", "--duration", "1s", NULL),
+			 -EINVAL);
+	assert_non_null(strstr(cause, "each of its 20 runs would last 50 ms"));
+	assert_non_null(strstr(cause, "--duration 2s or more"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(parse(&p, &cause, "--scenario", "throughput", "--duration", "1s",
+			       "--repeats", "2", NULL), 0);
+	/* The rule is the throughput scenario's: a latency scenario may be short. */
+	assert_int_equal(parse(&p, &cause, "--scenario", "idle-other", "--duration", "100ms",
+			       NULL), 0);
 }
 
 /* ---- Grading on hand-built documents ----------------------------------------- */
@@ -410,6 +483,31 @@ static void test_grade_each_fails(void **state)
 	assert_false(check_result(&d, "answers", NULL));
 }
 
+/* The grade's sample rule is lesson 03's: 100 samples beyond the p99. */
+static void test_grade_rule_is_the_hist_rule(void **state)
+{
+	(void)state;
+	assert_int_equal(LATENCY_GRADE_MIN_SAMPLES, rt_hist_needed(RT_HIST_P99));
+}
+
+/* A throughput scenario beside the graded ones changes no check. */
+static void test_grade_ignores_throughput(void **state)
+{
+	struct lab_result lr = { .res = make_doc(&good) };
+	struct grade_report rep = { 0 };
+
+	(void)state;
+	assert_int_equal(json_array_append_new(json_object_get(rt_result_extra(lr.res),
+							       "scenarios"),
+		json_pack("{s:s, s:s, s:s, s:f}", "name", "throughput", "kind", "throughput",
+			  "summary", "work per second", "msg_per_s", 1234.5)), 0);
+	assert_int_equal(latency_grade(&lr, &rep), 0);
+	assert_int_equal(rep.nchecks, 7);
+	assert_true(grade_report_passed(&rep));
+	grade_report_fini(&rep);
+	lab_result_fini(&lr);
+}
+
 static void test_grade_other_lab(void **state)
 {
 	struct rt_env env = { .cpus = 1 };
@@ -544,6 +642,137 @@ static void test_run_short(void **state)
 	rmdir(dir);
 }
 
+/* The view called @name in @views, or NULL. */
+static json_t *view_named(json_t *views, const char *name)
+{
+	json_t *v;
+	size_t i;
+
+	json_array_foreach(views, i, v)
+		if (!strcmp(json_string_value(json_object_get(v, "name")) ?: "", name))
+			return v;
+	return NULL;
+}
+
+/* The slack-free scenario really runs at 1 ns, the plain one at what it inherits. */
+static void test_run_noslack(void **state)
+{
+	struct latency_params p;
+	struct rt_env env;
+	struct lab_ctx ctx = { .tier = "host", .env = &env, .params = &p };
+	struct lab_result res;
+	char *cause = NULL;
+	json_t *scens, *sc;
+	long inherited = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+
+	(void)state;
+	assert_true(inherited > 1);
+	assert_int_equal(rt_env_probe(&env), 0);
+	assert_int_equal(parse(&p, &cause, "--scenario", "idle-other-noslack,idle-other",
+			       "--duration", "100ms", NULL), 0);
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), 0);
+	scens = json_object_get(rt_result_extra(res.res), "scenarios");
+	sc = json_array_get(scens, 0);
+	assert_string_equal(json_string_value(json_object_get(sc, "name")), "idle-other-noslack");
+	assert_int_equal(json_integer_value(json_object_get(sc, "timer_slack_requested_ns")), 1);
+	assert_int_equal(json_integer_value(json_object_get(sc, "timer_slack_ns")), 1);
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(json_object_get(sc,
+		"threads"), 0), "timer_slack_ns")), 1);
+	sc = json_array_get(scens, 1);
+	assert_true(json_is_null(json_object_get(sc, "timer_slack_requested_ns")));
+	assert_int_equal(json_integer_value(json_object_get(sc, "timer_slack_ns")), inherited);
+	lab_result_fini(&res);
+	rt_env_fini(&env);
+}
+
+/* Throughput: every workload counted, its own view, no latency tables, a live line. */
+static void test_run_throughput(void **state)
+{
+	struct latency_params p;
+	struct latency_live live;
+	struct latency_live_snap snap = { 0 };
+	struct rt_env env;
+	struct lab_ctx ctx = { .tier = "host", .env = &env, .params = &p };
+	struct lab_result res;
+	char *cause = NULL, *text;
+	json_t *sc, *w, *views = json_array(), *v;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(rt_env_probe(&env), 0);
+	assert_int_equal(latency_live_init(&live), 0);
+	ctx.live = &live;
+	assert_int_equal(parse(&p, &cause, "--scenario", "throughput", "--duration", "800ms",
+			       "--repeats", "2", NULL), 0);
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), 0);
+	assert_false(res.interrupted);
+	text = rt_result_to_string(res.res, NULL);	/* valid */
+	assert_non_null(text);
+	free(text);
+	assert_int_equal(rt_result_hist_count(res.res), 0);
+	sc = json_array_get(json_object_get(rt_result_extra(res.res), "scenarios"), 0);
+	assert_string_equal(json_string_value(json_object_get(sc, "kind")), "throughput");
+	assert_int_equal(json_integer_value(json_object_get(sc, "repeats")), 2);
+	assert_int_equal(json_integer_value(json_object_get(sc, "run_ms")), 100);
+	assert_int_equal(json_array_size(json_object_get(sc, "workloads")), RT_TPUT_NKINDS);
+	json_array_foreach(json_object_get(sc, "workloads"), i, w) {
+		char key[32];
+
+		assert_int_equal(json_integer_value(json_object_get(w, "runs_count")), 2);
+		assert_int_equal(json_array_size(json_object_get(w, "ops_per_s")), 2);
+		assert_true(json_number_value(json_object_get(w, "median_per_s")) > 0);
+		assert_true(json_number_value(json_object_get(w, "min_per_s")) <=
+			    json_number_value(json_object_get(w, "max_per_s")));
+		snprintf(key, sizeof(key), "%s_per_s", json_string_value(json_object_get(w,
+											"name")));
+		assert_true(json_equal(json_object_get(sc, key), json_object_get(w,
+										 "median_per_s")));
+	}
+	assert_true(rt_result_scenario_num(res.res, "throughput", "msg_per_s") > 0);
+
+	assert_int_equal(lab_latency.views(res.res, views, &cause), 0);
+	assert_null(view_named(views, "scenarios"));
+	v = view_named(views, "throughput");
+	assert_non_null(v);
+	assert_int_equal(json_array_size(json_object_get(v, "rows")), RT_TPUT_NKINDS);
+	assert_string_equal(json_string_value(json_array_get(json_array_get(json_object_get(v,
+		"rows"), 0), 1)), "msg");
+	json_array_foreach(views, i, v)
+		assert_int_equal(rt_result_add_view(res.res, json_incref(v), &cause), 0);
+	json_decref(views);
+
+	latency_live_snapshot(&live, &snap);
+	assert_true(snap.throughput);
+	assert_false(snap.running);
+	assert_int_equal(snap.nthreads, 0);
+	assert_non_null(strstr(snap.activity, "throughput: done"));
+	lab_result_fini(&res);
+	latency_live_fini(&live);
+	rt_env_fini(&env);
+}
+
+/* A percentile on too few samples is marked in the views (lesson 03's rule). */
+static void test_views_few_samples(void **state)
+{
+	static const char *const sc = "{\"name\": \"idle-fifo\", \"samples_count\": 5000, "
+		"\"percentiles\": {\"p90\": {\"value_us\": 9, \"meaningful\": true}, "
+		"\"p99\": {\"value_us\": 12, \"resolution_us\": 1, \"meaningful\": false}}}";
+	struct rt_env env = { .cpus = 1 };
+	struct rt_result *res = rt_result_new("latency", "host", &env);
+	json_t *views = json_array(), *row;
+	char *cause = NULL;
+
+	(void)state;
+	json_object_set_new(rt_result_extra(res), "scenarios", json_pack("[o]",
+						json_loads(sc, 0, NULL)));
+	assert_int_equal(lab_latency.views(res, views, &cause), 0);
+	row = json_array_get(json_object_get(view_named(views, "percentiles"), "rows"), 0);
+	assert_string_equal(json_string_value(json_array_get(row, 2)), "9");
+	assert_string_equal(json_string_value(json_array_get(row, 3)), "12 " RT_HIST_FEW_MARK);
+	json_decref(views);
+	rt_result_free(res);
+}
+
 /* ---- Percentiles as text -------------------------------------------------------- */
 
 static void test_pct_text(void **state)
@@ -624,13 +853,19 @@ int main(void)
 		cmocka_unit_test(test_params_defaults_and_scenarios),
 		cmocka_unit_test(test_params_custom_and_overrides),
 		cmocka_unit_test(test_params_errors),
+		cmocka_unit_test(test_params_throughput_duration),
 		cmocka_unit_test(test_grade_all_pass),
 		cmocka_unit_test(test_grade_samples_say_duration),
 		cmocka_unit_test(test_grade_each_fails),
+		cmocka_unit_test(test_grade_rule_is_the_hist_rule),
+		cmocka_unit_test(test_grade_ignores_throughput),
 		cmocka_unit_test(test_grade_other_lab),
 		cmocka_unit_test(test_grade_report),
 		cmocka_unit_test(test_answers),
 		cmocka_unit_test(test_run_short),
+		cmocka_unit_test(test_run_noslack),
+		cmocka_unit_test(test_run_throughput),
+		cmocka_unit_test(test_views_few_samples),
 		cmocka_unit_test(test_pct_text),
 		cmocka_unit_test(test_registry),
 	};

@@ -139,6 +139,9 @@ static void test_has_word(void **state)
 	assert_true(env_has_word("#1 SMP PREEMPT_DYNAMIC @0", "PREEMPT_DYNAMIC"));
 	assert_false(env_has_word("", "PREEMPT"));
 	assert_true(env_has_word("PREEMPT", "PREEMPT"));
+	assert_true(env_has_word("#1 SMP PREEMPT RT Fri", "PREEMPT RT"));
+	assert_false(env_has_word("#1 SMP PREEMPT RTX", "PREEMPT RT"));
+	assert_false(env_has_word("#1 SMP PREEMPT_DYNAMIC RT", "PREEMPT RT"));
 }
 
 static void test_sched_preempt_line(void **state)
@@ -210,6 +213,24 @@ static void test_tree_rt_from_uname(void **state)
 	assert_string_equal(env.preempt_model, "rt");
 	assert_string_equal(env.preempt_source, "uname -v");
 	assert_false(env.sys_kernel_realtime);
+	rt_env_fini(&env);
+}
+
+/* Older patch-set kernels: "PREEMPT RT" with a space, not taken for a plain PREEMPT. */
+static void test_tree_rt_with_space(void **state)
+{
+	struct rt_env env;
+
+	tree_put(*state, "/boot/config-6.12.0-test", "CONFIG_PREEMPT=y\n");
+	probe_tree(*state, "#1 SMP PREEMPT RT Fri Mar 1 12:00:00 UTC 2019", &env);
+	assert_true(env.realtime);
+	assert_string_equal(env.preempt_model, "rt");
+	assert_string_equal(env.preempt_source, "uname -v");
+	rt_env_fini(&env);
+	/* Only as words: "PREEMPT RTX" or "XPREEMPT RT" is no RT kernel. */
+	probe_tree(*state, "#1 SMP PREEMPT RTX", &env);
+	assert_false(env.realtime);
+	assert_string_equal(env.preempt_model, "full");
 	rt_env_fini(&env);
 }
 
@@ -338,6 +359,7 @@ int main(void)
 		cmocka_unit_test(test_config_excerpt),
 		cmocka_unit_test(test_vm_names),
 		cmocka_unit_test_setup_teardown(test_tree_rt_from_uname, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_tree_rt_with_space, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_tree_debian_realtime_file, tree_setup,
 						tree_teardown),
 		cmocka_unit_test_setup_teardown(test_tree_dynamic_debugfs_wins, tree_setup,

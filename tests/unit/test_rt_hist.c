@@ -83,8 +83,9 @@ static void test_uniform(void **state)
 	assert_int_equal(pct(h, RT_HIST_P999).value_us, 999);
 	assert_int_equal(pct(h, RT_HIST_P9999).value_us, 1000);
 	assert_int_equal(pct(h, RT_HIST_P99).resolution_us, 1);
-	/* 1,000 samples: enough for p99, not for p99.9. */
-	assert_true(pct(h, RT_HIST_P99).meaningful);
+	/* 1,000 samples: 100 beyond p90, 10 beyond p99: enough for p90 only. */
+	assert_true(pct(h, RT_HIST_P90).meaningful);
+	assert_false(pct(h, RT_HIST_P99).meaningful);
 	assert_false(pct(h, RT_HIST_P999).meaningful);
 
 	rt_hist_summarize(h, &sum);
@@ -376,26 +377,32 @@ static void test_meaningful_boundaries(void **state)
 	unsigned int i;
 
 	(void)state;
-	assert_int_equal(rt_hist_needed(RT_HIST_P50), 20);
-	assert_int_equal(rt_hist_needed(RT_HIST_P90), 100);
-	assert_int_equal(rt_hist_needed(RT_HIST_P99), 1000);
-	assert_int_equal(rt_hist_needed(RT_HIST_P999), 10000);
-	assert_int_equal(rt_hist_needed(RT_HIST_P9999), 100000);
-	/* ceil(): 10 / (1 - 0.3) = 14.3 -> 15. */
-	assert_int_equal(rt_hist_needed(300000), 15);
+	/* Lesson 03's rule: at least 100 samples beyond the percentile. */
+	assert_int_equal(rt_hist_needed(RT_HIST_P50), 200);
+	assert_int_equal(rt_hist_needed(RT_HIST_P90), 1000);
+	assert_int_equal(rt_hist_needed(RT_HIST_P99), 10000);
+	assert_int_equal(rt_hist_needed(RT_HIST_P999), 100000);
+	assert_int_equal(rt_hist_needed(RT_HIST_P9999), 1000000);
+	/* ceil(): 100 / (1 - 0.3) = 142.9 -> 143. */
+	assert_int_equal(rt_hist_needed(300000), 143);
+	assert_int_equal(rt_hist_needed(RT_HIST_PPM), UINT64_MAX);
 
 	assert_non_null(h);
-	for (i = 0; i < 10000; i++)
+	for (i = 0; i < 9999; i++)
 		add_ns(h, 0, i, 3000);
-	assert_true(pct(h, RT_HIST_P999).meaningful);
-	assert_false(pct(h, RT_HIST_P9999).meaningful);
-	assert_int_equal(pct(h, RT_HIST_P9999).needed, 100000);
+	assert_false(pct(h, RT_HIST_P99).meaningful);	/* 99.99 beyond it */
+	add_ns(h, 0, i++, 3000);
+	assert_true(pct(h, RT_HIST_P99).meaningful);	/* 100 beyond it */
+	assert_false(pct(h, RT_HIST_P999).meaningful);
+	assert_int_equal(pct(h, RT_HIST_P999).needed, 100000);
 	for (; i < 99999; i++)
 		add_ns(h, 0, i, 3000);
-	assert_false(pct(h, RT_HIST_P9999).meaningful);
+	assert_false(pct(h, RT_HIST_P999).meaningful);
 	add_ns(h, 0, i, 3000);
 	assert_int_equal(rt_hist_count(h), 100000);
-	assert_true(pct(h, RT_HIST_P9999).meaningful);
+	assert_true(pct(h, RT_HIST_P999).meaningful);
+	assert_false(pct(h, RT_HIST_P9999).meaningful);
+	assert_int_equal(pct(h, RT_HIST_P9999).needed, 1000000);
 	rt_hist_free(h);
 }
 
@@ -417,7 +424,7 @@ static void test_bad_arguments(void **state)
 	assert_int_equal(rt_hist_nbuckets(h), 10);
 	/* Empty: no value, but the caller still learns how many samples are needed. */
 	assert_int_equal(rt_hist_percentile(h, RT_HIST_P99, &p), -ENODATA);
-	assert_int_equal(p.needed, 1000);
+	assert_int_equal(p.needed, 10000);
 	add_ns(h, 0, 0, 1000);
 	assert_int_equal(rt_hist_percentile(h, 0, &p), -EINVAL);
 	assert_int_equal(rt_hist_percentile(h, RT_HIST_PPM, &p), -EINVAL);

@@ -8,8 +8,8 @@
  * attributes are inspected run until stopped, so they cannot be gone by
  * then. Covered: sample counts and consecutive cycle numbers, counted drops
  * with a tiny ring, loop counts and per-thread intervals, trace marker lines,
- * affinity, SCHED_FIFO as root and -EPERM with a clear cause for an
- * unprivileged user, and config checks.
+ * affinity, the timer slack each thread sets, SCHED_FIFO as root and -EPERM
+ * with a clear cause for an unprivileged user, and config checks.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -237,6 +238,38 @@ static void test_loops_and_distance(void **state)
 		assert_int_equal(c.count[i], 20);
 	}
 	assert_int_equal(c.not_consecutive, 0);
+	rt_probe_free(p);
+}
+
+/* Each thread sets the timer slack it is given before its loop, and reports it. */
+static void test_timer_slack(void **state)
+{
+	struct rt_probe_config cfg;
+	struct rt_probe *p = NULL;
+	struct rt_probe_thread_stats st;
+	long inherited = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+
+	(void)state;
+	assert_true(inherited > 1);
+	rt_probe_config_init(&cfg);
+	cfg.nthreads = 2;
+	cfg.loops = 5;
+	cfg.timer_slack_ns = 1;
+	assert_int_equal(start_ok(&cfg, &p), 0);
+	run_to_end(p, NULL, NULL, 10);
+	for (unsigned int i = 0; i < 2; i++) {
+		assert_int_equal(rt_probe_stats(p, i, &st), 0);
+		assert_int_equal(st.timer_slack_ns, 1);
+	}
+	rt_probe_free(p);
+
+	/* 0: the thread keeps what it inherits, and this thread's is untouched. */
+	cfg.timer_slack_ns = 0;
+	assert_int_equal(start_ok(&cfg, &p), 0);
+	run_to_end(p, NULL, NULL, 10);
+	assert_int_equal(rt_probe_stats(p, 0, &st), 0);
+	assert_int_equal(st.timer_slack_ns, (uint64_t)inherited);
+	assert_int_equal(prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0), inherited);
 	rt_probe_free(p);
 }
 
@@ -498,6 +531,10 @@ static void test_bad_config(void **state)
 	expect_einval(&cfg, "at least 1 us");
 
 	rt_probe_config_init(&cfg);
+	cfg.timer_slack_ns = RT_PROBE_MAX_SLACK_NS + 1;
+	expect_einval(&cfg, "timer slack");
+
+	rt_probe_config_init(&cfg);
 	cfg.nthreads = 3;
 	cfg.interval_us = 999000;
 	cfg.distance_us = 1000;
@@ -512,6 +549,7 @@ int main(void)
 		cmocka_unit_test(test_two_threads_other),
 		cmocka_unit_test(test_tiny_ring_counts_drops),
 		cmocka_unit_test(test_loops_and_distance),
+		cmocka_unit_test(test_timer_slack),
 		cmocka_unit_test(test_trace_marker_and_spikes),
 		cmocka_unit_test(test_affinity),
 		cmocka_unit_test(test_fifo_as_root),

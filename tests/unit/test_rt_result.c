@@ -1040,15 +1040,15 @@ static void test_put_percentiles(void **state)
 	assert_int_equal(rt_result_put_percentiles(obj, h), 0);
 	text = json_dumps(obj, JSON_SORT_KEYS | JSON_COMPACT);
 	assert_string_equal(text, "{\"p99_resolution_us\":1,\"p99_us\":10,\"percentiles\":{"
-			    "\"p50\":{\"meaningful\":true,\"needed_count\":20,\"resolution_us\":1,"
+			    "\"p50\":{\"meaningful\":true,\"needed_count\":200,\"resolution_us\":1,"
 			    "\"value_us\":5},"
-			    "\"p90\":{\"meaningful\":true,\"needed_count\":100,\"resolution_us\":1,"
+			    "\"p90\":{\"meaningful\":true,\"needed_count\":1000,\"resolution_us\":1,"
 			    "\"value_us\":9},"
-			    "\"p99\":{\"meaningful\":true,\"needed_count\":1000,"
+			    "\"p99\":{\"meaningful\":false,\"needed_count\":10000,"
 			    "\"resolution_us\":1,\"value_us\":10},"
-			    "\"p99.9\":{\"meaningful\":false,\"needed_count\":10000,"
+			    "\"p99.9\":{\"meaningful\":false,\"needed_count\":100000,"
 			    "\"resolution_us\":1,\"value_us\":10},"
-			    "\"p99.99\":{\"meaningful\":false,\"needed_count\":100000,"
+			    "\"p99.99\":{\"meaningful\":false,\"needed_count\":1000000,"
 			    "\"resolution_us\":3,\"value_us\":251}}}");	/* a log bucket */
 	free(text);
 	p99 = json_object_get(json_object_get(obj, "percentiles"), "p99");
