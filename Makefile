@@ -224,8 +224,8 @@ sim-purity: $(filter $(BUILD)/obj/rtlab/sim/%,$(LIB_OBJS))
 	$(Q)scripts/sim-purity $^
 
 # The FCSE exercise (labs/fcse): its checks pass on the reference and not on the
-# starter. Until the grading harness runs subjects in its sandbox, check_fcse
-# starts the subject itself (labs/fcse/checks/check_fcse.c).
+# starter. Until the grading harness is on main, check_fcse is linked with a
+# stand-in of its runner (tests/fcse/rtlab_check_standin.c: no sandbox).
 EX_FCSE = $(BUILD)/exercise/fcse
 EX_FCSE_CHECKS = labs/fcse/checks
 $(EX_FCSE)/subject-%: $(EX_FCSE_CHECKS)/subject.c labs/fcse/%/fcse_pid.c $(EX_FCSE_CHECKS)/fcse_pid.h
@@ -233,16 +233,20 @@ $(EX_FCSE)/subject-%: $(EX_FCSE_CHECKS)/subject.c labs/fcse/%/fcse_pid.c $(EX_FC
 	@mkdir -p $(@D)
 	$(Q)$(CC) -std=gnu11 $(WARN) -O1 -I$(EX_FCSE_CHECKS) -o $@ $(EX_FCSE_CHECKS)/subject.c \
 		labs/fcse/$*/fcse_pid.c
-$(EX_FCSE)/check_fcse: $(EX_FCSE_CHECKS)/check_fcse.c
+$(EX_FCSE)/check_fcse: $(EX_FCSE_CHECKS)/check_fcse.c tests/fcse/rtlab_check_standin.c \
+		tests/fcse/rtlab_check.h
 	$(say) CC $@
 	@mkdir -p $(@D)
-	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 $(TEST_CFLAGS) -o $@ $< $(TEST_LIBS)
+	$(Q)$(CC) -std=gnu11 -D_GNU_SOURCE $(WARN) -O1 -Itests/fcse $(TEST_CFLAGS) -o $@ \
+		$(EX_FCSE_CHECKS)/check_fcse.c tests/fcse/rtlab_check_standin.c $(TEST_LIBS)
 
 .PHONY: exercise-fcse
 exercise-fcse: $(EX_FCSE)/check_fcse $(EX_FCSE)/subject-reference $(EX_FCSE)/subject-starter
-	$(Q)$(EX_FCSE)/check_fcse $(EX_FCSE)/subject-reference >$(EX_FCSE)/reference.log 2>&1 || \
+	$(Q)RTLAB_CHECK_SUBJECT=$(EX_FCSE)/subject-reference $(EX_FCSE)/check_fcse \
+		>$(EX_FCSE)/reference.log 2>&1 || \
 		{ cat $(EX_FCSE)/reference.log; echo "exercise-fcse: the reference fails"; exit 1; }
-	$(Q)if $(EX_FCSE)/check_fcse $(EX_FCSE)/subject-starter >$(EX_FCSE)/starter.log 2>&1; then \
+	$(Q)if RTLAB_CHECK_SUBJECT=$(EX_FCSE)/subject-starter $(EX_FCSE)/check_fcse \
+		>$(EX_FCSE)/starter.log 2>&1; then \
 		echo "exercise-fcse: the starter passes every check"; exit 1; fi
 	@echo "exercise-fcse: the reference passes $$(grep -c '^\[       OK' $(EX_FCSE)/reference.log) checks, the starter $$(grep -c '^\[       OK' $(EX_FCSE)/starter.log)"
 

@@ -169,6 +169,11 @@ static const struct lab_option fcse_options[] = {
 	{ .name = "no-tlb-flush", .kind = LAB_OPT_FLAG, .off = true, P(tlb_flush),
 	  .help = "In the FCSE modes, keep the TLB at a switch (the patch's switch_mm "
 		  "invalidates it, since the page tables change: an experiment)." },
+	{ .name = "tlb-lock", .kind = LAB_OPT_UINT, .metavar = "N", P(tlb_lock), .min = 0,
+	  .max = 8,
+	  .help = "Lock the RT task's first N pages into the TLB's lockdown entries (the "
+		  "ARM926 has 8), which no switch invalidates.",
+	  .defval = "0" },
 	{ .name = "ticks", .kind = LAB_OPT_UINT, .metavar = "N", P(ticks), .min = 2,
 	  .max = 100000,
 	  .help = "Scheduler ticks of 1 ms to simulate per mode (250 us for many); the RT "
@@ -262,6 +267,7 @@ static int setup_init(struct fcse_setup *s, const struct fcse_params *p, char **
 		sc->repl = (enum sim_fcse_repl)(p->repl - 1);
 	sc->write_allocate = p->write_allocate;
 	sc->tlb_flush = p->tlb_flush;
+	sc->tlb_lockdown = p->tlb_lock;
 	if (p->icache_kb)
 		sc->icache.size_bytes = p->icache_kb << 10;
 	if (p->dcache_kb)
@@ -545,6 +551,7 @@ static int record_params(struct rt_result *res, const struct fcse_params *p,
 	      rt_result_set_param_num(res, "dcache_bytes", sc->dcache.size_bytes) ?:
 	      rt_result_set_param_num(res, "ways", sc->icache.ways) ?:
 	      rt_result_set_param_num(res, "tlb_entries", sc->tlb_entries) ?:
+	      rt_result_set_param_num(res, "tlb_lock", sc->tlb_lockdown) ?:
 	      rt_result_set_param_num(res, "ticks", sc->ticks) ?:
 	      rt_result_set_param_num(res, "tick_us", sc->tick_us) ?:
 	      rt_result_set_param_num(res, "rt_accesses", sc->rt_accesses) ?:

@@ -28,6 +28,7 @@ struct fcse_params {
 	int repl;			/* 0 the core's, else 1 + enum sim_fcse_repl */
 	bool write_allocate;
 	bool tlb_flush;			/* FCSE modes invalidate the TLB at a switch */
+	unsigned int tlb_lock;		/* lockdown entries holding the RT task's pages, 0..8 */
 	unsigned int ticks;		/* scheduler ticks to simulate per mode */
 	unsigned int icache_kb, dcache_kb, ways;	/* 0: the core's */
 };

@@ -35,7 +35,10 @@ check "that names it" grep -q "no mode called 'sometimes'" "$tmp/err"
 run lab run fcse --seed 42 --ticks 40 --json "$tmp/a.json"
 check "a run of the three modes exits 0" [ "$rc" -eq 0 ]
 check "it prints the modes view, labelled as simulated" grep -q '^SIMULATED ARMv5 VIVT caches per mode' "$tmp/out"
-check "with one row per mode" bash -c "grep -cE '^  mixed-(flush|guaranteed|best-effort) ' '$tmp/out' | grep -qx 6"
+check "with one row per mode (and one each in the processes view)" \
+	bash -c "grep -cE '^  mixed-(flush|guaranteed|best-effort) +[0-9]' '$tmp/out' | grep -qx 6"
+check "lesson 08's predict question is measured in the predictions view" \
+	grep -qE '^  mixed-guaranteed +latency_avg_us ' "$tmp/out"
 check "and the paper's ratios beside ours" grep -q '^  guaranteed / flush ' "$tmp/out"
 check "the document is a simulation with the seed" \
 	[ "$(json_get "$tmp/a.json" 'd["tier"], d["simulated"], d["params"]["seed"]')" = "('simulation', True, '42')" ]

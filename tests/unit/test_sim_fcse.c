@@ -582,6 +582,29 @@ static void test_chunks_and_hist(void **state)
 	sim_free(b);
 }
 
+/*
+ * TLB lockdown: the RT task's pages locked into the lockdown entries
+ * survive the flush at every switch, so flush mode walks the page tables
+ * less.
+ */
+static void test_tlb_lockdown(void **state)
+{
+	struct sim_fcse_scenario sc;
+	struct sim *a, *b;
+
+	(void)state;
+	sim_fcse_workload("small", SIM_FCSE_MODE_FLUSH, &sc);
+	sc.ticks = 10;
+	a = new_sim(&sc, 1);
+	sc.tlb_lockdown = 8;
+	b = new_sim(&sc, 1);
+	sim_run(a, SIM_STEPS_ALL, NULL);
+	sim_run(b, SIM_STEPS_ALL, NULL);
+	assert_true(cnt(b, "tlb_misses_count") < cnt(a, "tlb_misses_count"));
+	sim_free(a);
+	sim_free(b);
+}
+
 /* ---- check() ------------------------------------------------------------------------- */
 
 static void refused(const struct sim_fcse_scenario *sc, const char *want)
@@ -786,6 +809,7 @@ int main(void)
 		cmocka_unit_test(test_golden_small),
 		cmocka_unit_test(test_golden_pinned),
 		cmocka_unit_test(test_chunks_and_hist),
+		cmocka_unit_test(test_tlb_lockdown),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_trace_lackey),
 		cmocka_unit_test(test_trace_din),

@@ -1,14 +1,15 @@
 /*
  * check_fcse: the trusted checks of the FCSE exercise, one cmocka test per
- * check id of exercise.json. Usage: check_fcse SUBJECT, where SUBJECT is
- * subject.c linked with the learner's fcse_pid.c.
+ * check of exercise.json (the C name's '_' is the id's '-'). Each check
+ * runs the subject (subject.c linked with the learner's fcse_pid.c)
+ * through the grading harness's rtlab_run_subject(), writes its requests
+ * on the subject's stdin and judges the answers here; the subject decides
+ * nothing (doc/exercises.md of the harness).
  *
- * The subject is never linked into this program: each check starts it,
- * writes its requests, reads its answers (at most 64 KB, within 10 s) and
- * judges them here. Until the grading harness runs subjects in its
- * sandbox, this program starts SUBJECT itself (fork and exec, no
- * privileges dropped): make exercise-fcse runs it on the reference (all
- * pass) and on the starter (some fail).
+ * Until the harness is on main, `make exercise-fcse` links this program
+ * with tests/fcse/rtlab_check_standin.c instead of labs/common/rtlab_check.c:
+ * a stand-in with the same interface that starts the subject named by
+ * RTLAB_CHECK_SUBJECT itself (no sandbox), for the reference and the starter.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -16,99 +17,42 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include <errno.h>
-#include <poll.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
-#define OUT_MAX (64u << 10)
-#define TIMEOUT_MS 10000
-
-static const char *subject;
-
-/* Run the subject on @script; its stdout into @out (NUL-terminated). */
-static void converse(const char *script, char *out)
-{
-	int in[2], res[2], status;
-	size_t len = 0;
-	pid_t pid;
-
-	assert_int_equal(pipe(in), 0);
-	assert_int_equal(pipe(res), 0);
-	pid = fork();
-	assert_true(pid >= 0);
-	if (pid == 0) {
-		dup2(in[0], 0);
-		dup2(res[1], 1);
-		close(in[0]);
-		close(in[1]);
-		close(res[0]);
-		close(res[1]);
-		execl(subject, subject, (char *)NULL);
-		_exit(127);
-	}
-	close(in[0]);
-	close(res[1]);
-	signal(SIGPIPE, SIG_IGN);
-	if (write(in[1], script, strlen(script)) < 0)
-		print_message("the subject did not read its requests\n");
-	close(in[1]);
-	for (;;) {
-		struct pollfd p = { .fd = res[0], .events = POLLIN };
-		ssize_t n;
-
-		if (poll(&p, 1, TIMEOUT_MS) <= 0) {
-			kill(pid, SIGKILL);
-			print_message("the subject did not answer within %d ms\n", TIMEOUT_MS);
-			break;
-		}
-		n = read(res[0], out + len, OUT_MAX - 1 - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-		if (len == OUT_MAX - 1)
-			break;
-	}
-	out[len] = 0;
-	close(res[0]);
-	kill(pid, SIGKILL);
-	waitpid(pid, &status, 0);
-}
+#include "rtlab_check.h"
 
 /* The subject's answers to @script must be @want, line for line. */
 static void expect(const char *what, const char *script, const char *want)
 {
-	char *out = malloc(OUT_MAX);
+	struct rtlab_run_opts o = { .stdin_data = script, .stdin_len = strlen(script) };
+	struct rtlab_run r = { 0 };
+	const char *a, *b, *la, *lb;
+	unsigned int line = 1;
 
-	assert_non_null(out);
-	converse(script, out);
-	if (strcmp(out, want)) {
-		const char *a = out, *b = want, *la = out, *lb = want;
-		unsigned int line = 1;
-
-		while (*a && *a == *b) {
-			if (*a == '\n') {
-				line++;
-				la = a + 1;
-				lb = b + 1;
-			}
-			a++;
-			b++;
-		}
-		a = la;	/* whole lines */
-		b = lb;
-		print_message("%s: answer %u differs: got \"%.*s\", wanted \"%.*s\"\n", what, line,
-			      (int)strcspn(a, "\n"), a,
-			      (int)strcspn(b, "\n"), b);
-		free(out);
+	if (rtlab_run_subject(&o, &r))
+		rtlab_fail("the subject could not be run: %s", r.reason);
+	if (!rtlab_run_ok(&r)) {
+		rtlab_check_reason("%s: the subject did not finish normally: %s", what, r.reason);
+		rtlab_run_fini(&r);
 		fail();
 	}
-	free(out);
+	if (!strcmp(r.out, want)) {
+		rtlab_run_fini(&r);
+		return;
+	}
+	for (a = la = r.out, b = lb = want; *a && *a == *b; a++, b++) {
+		if (*a == '\n') {
+			line++;
+			la = a + 1;
+			lb = b + 1;
+		}
+	}
+	rtlab_check_reason("%s: answer %u: expected \"%.*s\", the subject printed \"%.*s\"",
+			   what, line, (int)strcspn(lb, "\n"), lb, (int)strcspn(la, "\n"), la);
+	rtlab_run_fini(&r);
+	fail();
 }
 
 static void mva_below_32mb(void **state)
@@ -216,9 +160,9 @@ static void task_size(void **state)
 	free(w);
 }
 
-int main(int argc, char **argv)
+int main(void)
 {
-	const struct CMUnitTest tests[] = {
+	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(mva_below_32mb),
 		cmocka_unit_test(mva_at_32mb),
 		cmocka_unit_test(mva_pid0),
@@ -229,10 +173,5 @@ int main(int argc, char **argv)
 		cmocka_unit_test(task_size),
 	};
 
-	if (argc != 2 || access(argv[1], X_OK)) {
-		fprintf(stderr, "usage: check_fcse SUBJECT (an executable)\n");
-		return 2;
-	}
-	subject = argv[1];
-	return cmocka_run_group_tests_name("fcse", tests, NULL, NULL);
+	return rtlab_check_main("fcse", tests, sizeof(tests) / sizeof(tests[0]));
 }
