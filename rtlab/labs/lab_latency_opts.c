@@ -371,6 +371,10 @@ int latency_params_finish(struct latency_params *p, char **cause)
 					      p->duration_ms / runs,
 					      LATENCY_MIN_TPUT_RUN_MS,
 					      (runs * LATENCY_MIN_TPUT_RUN_MS + 999) / 1000);
+			if (p->duration_ms / runs > RT_TPUT_MAX_MS)
+				return rt_err(cause, -EINVAL, "throughput runs last at most %u s: "
+					      "give more --repeats for --duration %u s",
+					      RT_TPUT_MAX_MS / 1000, p->duration_ms / 1000);
 			continue;
 		}
 		if (policy) {

@@ -303,6 +303,12 @@ static void test_params_throughput_duration(void **state)
 	cause = NULL;
 	assert_int_equal(parse(&p, &cause, "--scenario", "throughput", "--duration", "1s",
 			       "--repeats", "2", NULL), 0);
+	/* A day in four runs is too long for one run. */
+	assert_int_equal(parse(&p, &cause, "--scenario", "throughput", "--duration", "1d",
+			       "--repeats", "1", NULL), -EINVAL);
+	assert_non_null(strstr(cause, "more --repeats"));
+	free(cause);
+	cause = NULL;
 	/* The rule is the throughput scenario's: a latency scenario may be short. */
 	assert_int_equal(parse(&p, &cause, "--scenario", "idle-other", "--duration", "100ms",
 			       NULL), 0);
