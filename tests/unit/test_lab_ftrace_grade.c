@@ -137,6 +137,29 @@ static void assert_no_answer(const char *kind, const char *msg)
 
 /* ---- The table ---------------------------------------------------------------------- */
 
+static const struct {
+	const char *kind;
+	bool tracer;		/* a tracer answer, else a function */
+	const char *answer;
+	bool ok;
+} answers[] = {
+	{ "fifo_kthread", false, " => rtlab_inject_spin_thread", true },
+	{ "fifo_kthread", false, "rtlab_inject_busy+0x1c/0x27", true },
+	{ "irqsoff", false, "<-rtlab_inject_irqsoff_section", true },
+	{ "preemptoff", false, "RTLAB_INJECT_BUSY()", true },
+	{ "softirq", false, "rtlab_inject_busy [rtlab_inject]", true },
+	{ "softirq", false, "rtlab_inject_write", false },
+	{ "irqsoff", false, "rtlab_inject_preemptoff_section", false },
+	{ "irqsoff", false, "", false },
+	{ NULL, false, "rtlab_inject_busy", false },
+	{ "fifo_kthread", true, "irqsoff tracer", true },
+	{ "preemptoff", true, "Event Mode", true },
+	{ "irqsoff", true, "wakeup-rt", true },
+	{ "fifo_kthread", true, "wakeup_rt", false },
+	{ "softirq", true, "preemptoff", false },
+	{ "irqsoff", true, "events", false },
+};
+
 static void test_table(void **state)
 {
 	struct ftrace_hunt_cause causes[16];
@@ -174,22 +197,15 @@ static void test_table(void **state)
 			assert_true(ftrace_hunt_function_ok(t.kind, t.function));
 		}
 	}
-	/* Copied the way a trace prints them. */
-	assert_true(ftrace_hunt_function_ok("fifo_kthread", " => rtlab_inject_spin_thread"));
-	assert_true(ftrace_hunt_function_ok("fifo_kthread", "rtlab_inject_busy+0x1c/0x27"));
-	assert_true(ftrace_hunt_function_ok("irqsoff", "<-rtlab_inject_irqsoff_section"));
-	assert_true(ftrace_hunt_function_ok("preemptoff", "RTLAB_INJECT_BUSY()"));
-	assert_true(ftrace_hunt_function_ok("softirq", "rtlab_inject_busy [rtlab_inject]"));
-	assert_false(ftrace_hunt_function_ok("softirq", "rtlab_inject_write"));
-	assert_false(ftrace_hunt_function_ok("irqsoff", "rtlab_inject_preemptoff_section"));
-	assert_false(ftrace_hunt_function_ok("irqsoff", ""));
-	assert_false(ftrace_hunt_function_ok(NULL, "rtlab_inject_busy"));
-	assert_true(ftrace_hunt_tracer_ok("fifo_kthread", "irqsoff tracer"));
-	assert_true(ftrace_hunt_tracer_ok("preemptoff", "Event Mode"));
-	assert_true(ftrace_hunt_tracer_ok("irqsoff", "wakeup-rt"));
-	assert_false(ftrace_hunt_tracer_ok("fifo_kthread", "wakeup_rt"));
-	assert_false(ftrace_hunt_tracer_ok("softirq", "preemptoff"));
-	assert_false(ftrace_hunt_tracer_ok("irqsoff", "events"));
+	/* Functions copied the way a trace prints them; tracers as a learner writes them. */
+	for (size_t i = 0; i < sizeof(answers) / sizeof(answers[0]); i++) {
+		bool ok = answers[i].tracer ? ftrace_hunt_tracer_ok(answers[i].kind, answers[i].answer) :
+			  ftrace_hunt_function_ok(answers[i].kind, answers[i].answer);
+
+		if (ok != answers[i].ok)
+			fail_msg("%s %s \"%s\": %s", answers[i].kind, answers[i].tracer ? "tracer" :
+				 "function", answers[i].answer, ok ? "accepted" : "rejected");
+	}
 }
 
 /* ---- The captured traces ---------------------------------------------------------- */

@@ -119,44 +119,42 @@ static void test_tcg(void **state)
 	free(doc);
 }
 
+/*
+ * The document of @trace with the env given: whether its header and the tracer
+ * view call the section the emulator's (@claim: the header's words, or NULL
+ * for no claim at all), and the environment lab_trace_load() found.
+ */
+static void expect(const char *trace, bool in_vm, const char *vm_type,
+		   enum trace_emu_env env, const char *claim)
+{
+	char *doc = document(trace, in_vm, vm_type);
+	struct trace_explain *x = NULL;
+	char *h = header(doc, &x), *r = reading(doc);
+
+	assert_int_equal(x->env, env);
+	assert_int_equal(x->emu.likely, claim != NULL);
+	if (claim)
+		assert_non_null(strstr(h, claim));
+	else
+		assert_null(strstr(h, "emulat"));
+	assert_int_equal(strstr(r, "emulator's") != NULL, claim != NULL);
+	free(h);
+	free(r);
+	trace_explain_free(x);
+	free(doc);
+}
+
 static void test_elsewhere(void **state)
 {
-	char *doc = document("traces/hunt/irqsoff/irqsoff-th0-emulator.txt", false, NULL);
-	struct trace_explain *x = NULL;
-	char *h = header(doc, &x), *r;
-
 	(void)state;
 	/* Bare metal: the same section is not called the emulator's. */
-	assert_int_equal(x->env, TRACE_EMU_HOST);
-	assert_false(x->emu.likely);
-	assert_null(strstr(h, "emulat"));
-	free(h);
-	trace_explain_free(x);
-	r = reading(doc);
-	assert_null(strstr(r, "emulator"));
-	free(r);
-	free(doc);
-
+	expect("traces/hunt/irqsoff/irqsoff-th0-emulator.txt", false, NULL, TRACE_EMU_HOST,
+	       NULL);
 	/* KVM: possibly the host's. */
-	doc = document("traces/hunt/irqsoff/irqsoff-th0-emulator.txt", true, "KVM");
-	h = header(doc, &x);
-	assert_int_equal(x->env, TRACE_EMU_HWVIRT);
-	assert_non_null(strstr(h, "Possibly the host's"));
-	free(h);
-	trace_explain_free(x);
-	free(doc);
-
+	expect("traces/hunt/irqsoff/irqsoff-th0-emulator.txt", true, "KVM", TRACE_EMU_HWVIRT,
+	       "Possibly the host's");
 	/* The planted section under TCG is a real cause. */
-	doc = document("traces/hunt/irqsoff/irqsoff.txt", true, "QEMU TCG");
-	h = header(doc, &x);
-	assert_false(x->emu.likely);
-	assert_null(strstr(h, "emulator"));
-	free(h);
-	trace_explain_free(x);
-	r = reading(doc);
-	assert_null(strstr(r, "emulator"));
-	free(r);
-	free(doc);
+	expect("traces/hunt/irqsoff/irqsoff.txt", true, "QEMU TCG", TRACE_EMU_TCG, NULL);
 }
 
 int main(void)
