@@ -214,6 +214,13 @@ void trace_emu_judge(const struct trace_latency *t, enum trace_emu_env env,
 				seen = te_wakeup_prios(t->entries[i].text, &waker, &woken);
 		if (!seen || woken >= waker)
 			return;
+		/*
+		 * Woken inside code that spends time on purpose (its stack at the
+		 * wake-up says so): the wait may be that code's, preemption off.
+		 */
+		for (size_t i = 0; i < t->nstack; i++)
+			if (te_is_deliberate(t->stack[i]))
+				return;
 		out->where = trace_emu_short_path(out->stall_after) ? out->stall_after :
 			     trace_emu_short_path(stall_next) ? stall_next : NULL;
 		for (size_t i = 0; i < t->nentries && !out->where; i++)

@@ -185,6 +185,13 @@ static void test_wakeup(void **state)
 	assert_non_null(strstr(s, "at __traceiter_sched_switch"));
 	free(s);
 	trace_latency_free(t);
+
+	/* Woken inside the planted preempt-off section: the wait may be the section's. */
+	t = load("preemptoff/wakeup-stack.txt");
+	trace_emu_judge(t, TRACE_EMU_TCG, &v);
+	assert_true(v.wake);
+	assert_false(v.likely);
+	trace_latency_free(t);
 }
 
 /* Made-up limits: a section under TRACE_EMU_MIN_US, and one in a delay loop. */
