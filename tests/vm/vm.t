@@ -238,7 +238,7 @@ fi
 # that its entries name most (the one the section spins in, which the old grader refused).
 # rtlab trace explain must call an attempt's section the emulator's when it started in
 # interrupt entry or the scheduler, and never when it started in planted code.
-hft_sh='hft() { i=1; while :; do rtlab lab run ftrace --mode tracer --tracer irqsoff --threshold 250 --hunt --seed 9 --duration 3s --no-cross-check --json /state/hft-$i.json > /dev/null 2> /state/hft-$i.err || { cat /state/hft-$i.err; return 1; }; grep -q started_at.:.*rtlab_inject_ /state/hft-$i.json && break; [ $i -ge 3 ] && break; i=$((i + 1)); done; echo hft attempts=$i; }'
+hft_sh='hft() { i=1; while :; do rtlab lab run ftrace --mode tracer --tracer irqsoff --threshold 250 --hunt --seed 9 --duration 5s --no-cross-check --json /state/hft-$i.json > /dev/null 2> /state/hft-$i.err || { cat /state/hft-$i.err; return 1; }; grep -q started_at.:.*rtlab_inject_ /state/hft-$i.json && break; [ $i -ge 3 ] && break; i=$((i + 1)); done; echo hft attempts=$i; }'
 if command -v debugfs >/dev/null; then
 	fstate=$tmp/hft-state.img
 	vmexec hft lab --smp 1 --timeout 600 --state "$fstate" -- "$hft_sh; hft"
@@ -270,9 +270,13 @@ if command -v debugfs >/dev/null; then
 			"$kept" > "$tmp/hft-answered.json"
 		echo "# the learner's answer from the trace: function $fn, tracer irqsoff"
 	fi
-	[ -n "$fn" ] && "$RTLAB" grade "$tmp/hft-answered.json" > "$tmp/hft-grade.out" 2>&1 &&
-		grep -q '^score: 100%' "$tmp/hft-grade.out"
-	ok $? "lab: rtlab grade passes the function and tracer the trace itself shows (${fn:-no trace kept the planted section})"
+	# The answers' checks only: under load the probe may wake too rarely for the run check.
+	[ -n "$fn" ] && "$RTLAB" grade "$tmp/hft-answered.json" > "$tmp/hft-grade.out" 2>&1
+	"$RTLAB" grade --json "$tmp/hft-answered.json" > "$tmp/hft-grade.json" 2>/dev/null
+	[ -n "$fn" ] && [ "$(jq -r '[.checks[] | select(.name == "cause" or .name == "function" or
+		.name == "tracer") | .passed] == [true, true, true]' "$tmp/hft-grade.json" \
+		2>/dev/null)" = true ]
+	ok $? "lab: rtlab grade passes the cause, function and tracer the trace itself shows (${fn:-no trace kept the planted section})"
 	sed 's/^/# /' "$tmp/hft-grade.out" 2>/dev/null
 	if [ -n "$kept" ]; then
 		jq '.answers = {"cause": "irqsoff", "function": "irqentry_enter", "tracer": "events"}' \
