@@ -210,6 +210,32 @@ static int put_member(FILE *out, const char *key, json_t *v, bool last)
  * The rtlab.trace-explain/1 document, written as it is built: one entry
  * at a time, so memory does not grow with the trace beyond its model.
  */
+static const char *env_name(enum trace_emu_env env)
+{
+	switch (env) {
+	case TRACE_EMU_TCG:
+		return "tcg";
+	case TRACE_EMU_HWVIRT:
+		return "hwvirt";
+	case TRACE_EMU_HOST:
+		return "host";
+	default:
+		return "unknown";
+	}
+}
+
+/* Is the worst section likely the emulator's (trace_emu)? */
+static json_t *emulator_json(const struct trace_explain *x)
+{
+	const struct trace_emu_verdict *v = &x->emu;
+
+	return json_pack("{s:s, s:b, s:o, s:o, s:o, s:o}", "environment", env_name(x->env),
+			 "likely", v->likely, "where", str_or_null(v->likely ? v->where : NULL),
+			 "path", str_or_null(v->likely ? v->path : NULL), "stall_us",
+			 v->likely && v->stall_after ? json_integer((json_int_t)v->stall_us) :
+			 json_null(), "stall_after", str_or_null(v->likely ? v->stall_after : NULL));
+}
+
 static int explain_json(const struct trace_explain *x, const char *header, FILE *out)
 {
 	const struct trace_latency *t = x->trace;
@@ -231,6 +257,7 @@ static int explain_json(const struct trace_explain *x, const char *header, FILE 
 	ret = ret ? ret : put_member(out, "marks", json_pack(
 		"{s:I, s:o}", "count", (json_int_t)x->nmarks, "widest_line",
 		x->nmarks ? json_integer(t->entries[x->worst_mark].line) : json_null()), false);
+	ret = ret ? ret : put_member(out, "emulator", emulator_json(x), false);
 	if (!ret && fputs(t->nentries ? "  \"entries\": [\n" : "  \"entries\": []", out) == EOF)
 		ret = -EIO;
 	for (size_t i = 0; !ret && i < t->nentries; i++) {

@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "trace/trace_emu.h"
+
 struct json_t;
 struct lab_option;
 struct rt_buf;
@@ -310,6 +312,13 @@ const char *lab_state_name(enum lab_state state);
  */
 int lab_trace_load(const char *text, size_t len, const char *name,
 		   struct trace_explain **out, char **cause);
+
+/*
+ * lab_trace_env - where the run of @res was measured, for trace_emu: bare
+ * metal, a VM with hardware virtualisation, QEMU's TCG, or unknown (from its
+ * env.in_vm and env.vm_type).
+ */
+enum trace_emu_env lab_trace_env(const struct rt_result *res);
 
 /* ---- Results and grades (lab_common.c) ------------------------------------ */
 

@@ -82,6 +82,7 @@ struct inj_thread {
 	char path[128];
 	unsigned int burst_us, period_us;
 	struct trace_ctl *ctl;		/* borrowed: tracer mode's tracer, else NULL */
+	unsigned int final_thresh_us;	/* tracing_thresh for the last section; 0 = as set */
 	uint64_t done, refused;
 	int last_err;
 };

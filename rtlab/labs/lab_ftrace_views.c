@@ -25,6 +25,9 @@
 #include "core/rt_result.h"
 #include "core/rt_text.h"
 #include "labs/lab_ftrace_doc.h"
+#include "trace/trace_emu.h"
+#include "trace/trace_explain.h"
+#include "trace/trace_latency.h"
 
 /* Entries of the tracer's trace that the text and the trace view show. */
 #define SHOWN_LINES 20u
@@ -241,6 +244,33 @@ static size_t widest_gap_window(const struct rt_result *res, size_t n, double *g
 	return first + SHOWN_LINES > n ? n - SHOWN_LINES : first;
 }
 
+/*
+ * "likely the emulator's: ..." when the kept trace's worst section is
+ * (trace_emu), in @buf; NULL when it is not or the trace cannot be read.
+ */
+static const char *emulator_reading(const struct rt_result *res, char *buf, size_t size)
+{
+	struct trace_explain_src src;
+	struct trace_latency *lat = NULL;
+	struct trace_emu_verdict ev;
+	struct rt_buf b = RT_BUF_INIT;
+	enum trace_emu_env env = lab_trace_env(res);
+	const char *ret = NULL;
+
+	if (ftrace_doc_trace(res, "document", &src, NULL) ||
+	    trace_latency_parse(src.text, src.len, "document", &lat, NULL))
+		return NULL;
+	trace_emu_judge(lat, env, &ev);
+	if (ev.likely && !trace_emu_sentence(&ev, env, false, &b) && b.len) {
+		snprintf(buf, size, "%.*s; `rtlab trace explain FILE` says what to do", (int)b.len - 1,
+			 rt_buf_str(&b));
+		ret = buf;
+	}
+	rt_buf_fini(&b);
+	trace_latency_free(lat);
+	return ret;
+}
+
 static int view_tracer(const struct rt_result *res, const struct ftrace_doc_tracer *t,
 		       json_t *views)
 {
@@ -248,7 +278,8 @@ static int view_tracer(const struct rt_result *res, const struct ftrace_doc_trac
 	size_t first, gap_at;
 	double gap_us;
 	struct view v;
-	char title[512];
+	char title[512], emu[RT_RESULT_MAX_CELL];
+	const char *reading = emulator_reading(res, emu, sizeof(emu));
 	int ret;
 
 	snprintf(title, sizeof(title), "The %s tracer", t->name);
@@ -267,7 +298,7 @@ static int view_tracer(const struct rt_result *res, const struct ftrace_doc_trac
 			       num_or_null(t->have_latency, (double)t->latency_us),
 			       (json_int_t)t->threshold_us, t->function_trace,
 			       name_or_null(t->started_at), name_or_null(t->ended_at),
-			       (json_int_t)t->entries_count, tracer_reading(t)));
+			       (json_int_t)t->entries_count, reading ? reading : tracer_reading(t)));
 	ret = view_end(&v, views);
 	if (ret || !t->nlines)
 		return ret;

@@ -3,11 +3,14 @@
  * from a raw trace file or from a lab's results document. The document is
  * validated first, as `rtlab lab report` does; then the lab that wrote it
  * says where its trace is (lab_ops.trace), so nothing here knows any lab's
- * schema.
+ * schema. The document's env says where the trace was taken (bare metal, a
+ * VM, QEMU's TCG), which the explanation needs to judge a section that is
+ * likely the emulator's (trace_emu).
  */
 #include "lab.h"
 
 #include <errno.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -26,6 +29,14 @@ static void trace_labs(struct rt_buf *b)
 			rt_buf_printf(b, "%s%s", n++ ? " and " : "", (*l)->name);
 	if (!n)
 		rt_buf_puts(b, "no");
+}
+
+enum trace_emu_env lab_trace_env(const struct rt_result *res)
+{
+	json_t *env = json_object_get(rt_result_json(res), "env");
+
+	return trace_emu_env_from_vm(json_is_true(json_object_get(env, "in_vm")),
+				     json_string_value(json_object_get(env, "vm_type")));
 }
 
 int lab_trace_load(const char *text, size_t len, const char *name,
@@ -51,6 +62,7 @@ int lab_trace_load(const char *text, size_t len, const char *name,
 		lab = lab_find(rt_result_lab(res));
 		if (lab && lab->trace) {
 			ret = lab->trace(res, name, &src, cause);
+			src.env = lab_trace_env(res);
 		} else {
 			struct rt_buf b = RT_BUF_INIT;
 

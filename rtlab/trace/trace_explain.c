@@ -107,6 +107,8 @@ int trace_explain_load_src(const struct trace_explain_src *src, struct trace_exp
 		goto out_free;
 	}
 	te_find_marks(x);
+	x->env = src->env;
+	trace_emu_judge(x->trace, x->env, &x->emu);
 	*out = x;
 	return 0;
 
@@ -393,6 +395,7 @@ int trace_explain_header(const struct trace_explain *x, struct rt_buf *out)
 		ret = rt_buf_printf(out, "Started at %s, ended at %s.\n",
 				    t->started_at ? t->started_at : "(not given)",
 				    t->ended_at ? t->ended_at : "(not given)");
+	ret = ret ? ret : trace_emu_sentence(&x->emu, x->env, true, out);
 	if (!ret && t->have_latency) {
 		ret = rt_buf_printf(out, "Shown %u of %u entries", t->shown, t->total);
 		if (!ret && t->kernel)

@@ -23,6 +23,7 @@
 #include <stddef.h>
 
 #include "core/rt_buf.h"
+#include "trace/trace_emu.h"
 #include "trace/trace_latency.h"
 
 struct trace_explain {
@@ -36,6 +37,8 @@ struct trace_explain {
 	bool truncated;			/* the results document says it cut the trace */
 	size_t nmarks;			/* entries with a delay mark */
 	size_t worst_mark;		/* entries[] index of the widest mark (nmarks > 0) */
+	enum trace_emu_env env;		/* where the trace was taken */
+	struct trace_emu_verdict emu;	/* is its worst section likely the emulator's? */
 };
 
 /* A trace to load, and where the caller found it. */
@@ -45,6 +48,8 @@ struct trace_explain_src {
 	const char *name;		/* what messages call it (a file name); NULL = "trace" */
 	bool from_results;		/* taken out of a results document */
 	bool truncated;			/* that document says it cut the trace */
+	enum trace_emu_env env;		/* where it was taken (a document's env says;
+					 * TRACE_EMU_UNKNOWN for a raw file) */
 };
 
 /**
@@ -141,7 +146,8 @@ char *trace_explain_gap(char mark, char *buf, size_t size);
  *
  * Appends one sentence per line, each ending in '\n': the tracer and what it
  * measures; the worst latency, its CPU and task; where the interval started
- * and ended (off-tracers); entries shown of recorded, kernel, preemption
+ * and ended (off-tracers); when the worst section is likely the emulator's
+ * (trace_emu), what that means and what to do; entries shown of recorded, kernel, preemption
  * model and CPUs; the delay marks; whether the document cut the trace; and
  * how many lines could not be read (with the first). Lines whose facts the
  * trace lacks are left out. Returns 0 or -ENOMEM.

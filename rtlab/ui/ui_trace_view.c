@@ -1,7 +1,8 @@
 /*
  * ui_trace_view: draws a struct trace_explain. Top to bottom: a title bar,
  * the header in words (trace_explain_header, wrapped, at most a third of the
- * area), a ruler naming the columns, the list of lines, a detail pane on
+ * area, half when it says the worst section is likely the emulator's, which
+ * the status line then points at), a ruler naming the columns, the list of lines, a detail pane on
  * the selected line (trace_explain_entry, or the parser's problem), a
  * status line and the keys.
  *
@@ -157,10 +158,16 @@ struct ui_trace_view *ui_trace_view_new(const char *text, size_t len, const char
 	/* Start on the first entry: that is where reading begins. */
 	v->sel_line = v->x->trace->nentries ? v->x->trace->entries[0].line :
 		      v->nrows ? v->rows[0] : 1;
-	if (v->x->nmarks)
+	v->msg_role = UI_ROLE_DIM;
+	if (v->x->emu.likely) {
+		snprintf(v->msg, sizeof(v->msg), "the worst section is likely %s: the header "
+			 "says why, and why it still matters", v->x->env == TRACE_EMU_HWVIRT ?
+			 "the host's" : "the emulator's");
+		v->msg_role = UI_ROLE_WARN;
+	} else if (v->x->nmarks) {
 		snprintf(v->msg, sizeof(v->msg), "%zu delay mark%s: m jumps to the next, "
 			 "w to the widest", v->x->nmarks, v->x->nmarks == 1 ? "" : "s");
-	v->msg_role = UI_ROLE_DIM;
+	}
 	return v;
 }
 
@@ -573,8 +580,8 @@ void ui_trace_view_draw(struct ui_trace_view *v, WINDOW *win, int y, int x, int 
 	/* title, header, ruler, list, detail rule + text, status, footer */
 	dh = h >= 24 ? 5 + (h - 24) / 4 : (h - 4) / 4;
 	hh = header_lines(v, cols);
-	if (hh > h / 3 - 2)
-		hh = h / 3 - 2;
+	if (hh > (v->x->emu.likely ? h / 2 - 2 : h / 3 - 2))
+		hh = v->x->emu.likely ? h / 2 - 2 : h / 3 - 2;
 	if (hh < 1)
 		hh = h >= 12 ? 1 : 0;
 	lh = h - 1 - hh - 1 - (dh ? dh + 1 : 0) - 2;

@@ -302,6 +302,67 @@ static void test_load_src(void **state)
 	free(trace);
 }
 
+/*
+ * Where the trace was taken changes the header: an interrupt's section of
+ * 5311 us captured under TCG is called the emulator's, the planted section
+ * never is (tests/data/traces/hunt/).
+ */
+static void test_header_emulator(void **state)
+{
+	size_t len;
+	char *cause = NULL, *h;
+	char *text = fixture_text("hunt/irqsoff/irqsoff-th0-emulator.txt", &len);
+	char *real = NULL;
+	struct trace_explain *x = NULL;
+	struct trace_explain_src src = { .text = text, .len = len, .name = "hunt.json",
+					 .from_results = true, .env = TRACE_EMU_TCG };
+
+	(void)state;
+	assert_int_equal(trace_explain_load_src(&src, &x, &cause), 0);
+	assert_true(x->emu.likely);
+	assert_int_equal(x->env, TRACE_EMU_TCG);
+	h = header_of(x);
+	/* After where the section started, before the entries' count. */
+	assert_non_null(strstr(h, "Started at irqentry_enter"));
+	assert_non_null(strstr(h, "\nLikely the emulator's: this run was under QEMU's TCG"));
+	assert_true(strstr(h, "Likely the emulator's") > strstr(h, "Started at"));
+	assert_true(strstr(h, "Likely the emulator's") < strstr(h, "Shown 4 of 4"));
+	assert_non_null(strstr(h, "really had interrupts off for 5311 us"));
+	free(h);
+	trace_explain_free(x);
+
+	/* A raw file: nobody knows where it was taken, so the claim is conditional. */
+	assert_int_equal(trace_explain_load(text, len, "trace", &x, &cause), 0);
+	assert_int_equal(x->env, TRACE_EMU_UNKNOWN);
+	h = header_of(x);
+	assert_non_null(strstr(h, "If this trace was taken under emulation"));
+	free(h);
+	trace_explain_free(x);
+
+	/* Bare metal: no claim. */
+	src.env = TRACE_EMU_HOST;
+	assert_int_equal(trace_explain_load_src(&src, &x, &cause), 0);
+	h = header_of(x);
+	assert_null(strstr(h, "emulat"));
+	free(h);
+	trace_explain_free(x);
+
+	/* The planted section under TCG: a real cause. */
+	free(text);
+	real = fixture_text("hunt/irqsoff/irqsoff.txt", &len);
+	src.text = real;
+	src.len = len;
+	src.env = TRACE_EMU_TCG;
+	assert_int_equal(trace_explain_load_src(&src, &x, &cause), 0);
+	assert_false(x->emu.likely);
+	h = header_of(x);
+	assert_null(strstr(h, "emulator"));
+	assert_non_null(strstr(h, "Started at rtlab_inject_irqsoff_section"));
+	free(h);
+	trace_explain_free(x);
+	free(real);
+}
+
 static void test_not_a_trace(void **state)
 {
 	struct trace_explain *x = NULL;
@@ -364,6 +425,7 @@ int main(void)
 		cmocka_unit_test(test_entry_words),
 		cmocka_unit_test(test_problems_and_normal_format),
 		cmocka_unit_test(test_load_src),
+		cmocka_unit_test(test_header_emulator),
 		cmocka_unit_test(test_not_a_trace),
 		cmocka_unit_test(test_all_fixtures),
 	};
