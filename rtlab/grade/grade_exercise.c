@@ -733,9 +733,9 @@ int grade_exercise_run(const struct grade_exercise *ex, const char *work,
 		ret = -ENOMEM;
 		goto out;
 	}
+	for (size_t i = 0; i < m->nchecks; i++)
+		skip[i] = missing_needs(&sb, &m->checks[i])[0] != '\0';
 	if (built) {
-		for (size_t i = 0; i < m->nchecks; i++)
-			skip[i] = missing_needs(&sb, &m->checks[i])[0] != '\0';
 		for (int pass = 0; !ret && pass < 2; pass++)
 			ret = run_pass(ex, &sb, o, program, cwd, pass == 1, skip, &taps[pass],
 				       how[pass], sizeof(how[pass]), cause);
@@ -748,18 +748,18 @@ int grade_exercise_run(const struct grade_exercise *ex, const char *work,
 						NULL;
 		char reason[GRADE_REASON_MAX + 80];
 
-		if (!built) {
-			char first[256];
-
-			first_error(rt_buf_str(&log), first, sizeof(first));
-			snprintf(reason, sizeof(reason), "the code does not compile: %s", first);
-			ret = add_check(out, c, GRADE_FAIL, reason);
-		} else if (skip[i]) {
+		if (skip[i]) {
 			snprintf(reason, sizeof(reason), "skipped: it needs %s, which this grader "
 				 "cannot grant (that takes root with CAP_SYS_RESOURCE, or hard "
 				 "limits RLIMIT_RTPRIO > 0 and RLIMIT_MEMLOCK >= 64 MiB)",
 				 missing_needs(&sb, c));
 			ret = add_check(out, c, GRADE_SKIP, reason);
+		} else if (!built) {
+			char first[256];
+
+			first_error(rt_buf_str(&log), first, sizeof(first));
+			snprintf(reason, sizeof(reason), "the code does not compile: %s", first);
+			ret = add_check(out, c, GRADE_FAIL, reason);
 		} else if (!v) {
 			snprintf(reason, sizeof(reason), "the check program did not report it%s%s",
 				 how[c->timing][0] ? ": " : "", how[c->timing]);
