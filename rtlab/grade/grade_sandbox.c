@@ -1093,7 +1093,8 @@ int grade_sandbox_new(struct grade_sandbox *sb, const char *tmpdir, unsigned int
 		goto out_fail;
 	}
 	if (mkdir(sb->job, 0700) || mkdir(sb->root, 0755) || mkdir(sb->tmp, 0700) ||
-	    (sb->drop && (chmod(sb->box, 0711) || chown(sb->tmp, sb->uid, sb->gid)))) {
+	    (sb->drop && (chmod(sb->box, 0711) || chown(sb->tmp, sb->uid, sb->gid) ||
+			  chown(sb->job, sb->uid, sb->gid)))) {
 		ret = rt_err(cause, -errno, "%s: cannot make the box: %s", sb->box,
 			     strerror(errno));
 		goto out_fail;
