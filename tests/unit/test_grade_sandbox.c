@@ -4,7 +4,8 @@
  * stopped program's snapshot, the job folder read-only at run time, and,
  * where the kernel gives a mount namespace, a root of its own that hides
  * the rest of the machine. Each case also runs without namespaces, the
- * fallback. The settings string for the runner round-trips.
+ * fallback, and some with namespaces but no PID namespace (the classroom
+ * VM's lab kernel). The settings string for the runner round-trips.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -51,6 +52,12 @@ static int setup_ns(void **state)
 static int setup_plain(void **state)
 {
 	return setup(state, 0);
+}
+
+/* As in the classroom VM's lab kernel: namespaces, but no PID namespace. */
+static int setup_nopid(void **state)
+{
+	return setup(state, GRADE_NS_ALL & ~GRADE_NS_PID);
 }
 
 static int teardown(void **state)
@@ -180,7 +187,8 @@ static void test_own_root(void **state)
 	if (!(grade_sandbox_ns(&f->sb) & GRADE_NS_MOUNT))
 		skip();
 	snprintf(script, sizeof(script), "pwd; ls -a /; test -e '%s' && echo BOX; "
-		 "test -e /root/.bashrc && echo HOME; ls /proc | grep -c '^[0-9]'", f->sb.box);
+		 "test -e /root/.bashrc && echo HOME; test -e /proc/1/status && echo PROC1",
+		 f->sb.box);
 	sh(f, script, -1, &r);
 	assert_true(strncmp(r.out, "/job\n", 5) == 0);
 	assert_null(strstr(r.out, "BOX"));
@@ -188,6 +196,11 @@ static void test_own_root(void **state)
 	assert_null(strstr(r.out, "\nhome\n"));
 	assert_non_null(strstr(r.out, "\ntmp\n"));
 	assert_non_null(strstr(r.out, "\nusr\n"));
+	/* Its own PID namespace's /proc, or none: never the host's processes. */
+	if (grade_sandbox_ns(&f->sb) & GRADE_NS_PID)
+		assert_non_null(strstr(r.out, "PROC1"));
+	else
+		assert_null(strstr(r.out, "PROC1"));
 	grade_run_res_fini(&r);
 }
 
@@ -244,6 +257,9 @@ int main(void)
 		BOTH(test_job_folder),
 		BOTH(test_missing_program),
 		cmocka_unit_test_setup_teardown(test_own_root, setup_ns, teardown),
+		cmocka_unit_test_setup_teardown(test_own_root, setup_nopid, teardown),
+		cmocka_unit_test_setup_teardown(test_stop_snapshot, setup_nopid, teardown),
+		cmocka_unit_test_setup_teardown(test_timeout, setup_nopid, teardown),
 		cmocka_unit_test_setup_teardown(test_spec, setup_ns, teardown),
 	};
 
