@@ -308,6 +308,9 @@ static int grade_lab(const struct cli_cmd *cmd, const struct grade_args *a)
 		cause = strdup("nothing to grade");
 		goto out_err;
 	}
+	if (have_ex && !work && !ex.bin)
+		cli_text_printf(stderr, "rtlab grade: no working copy of %s's exercise (`rtlab lab "
+				"start %s`, or --work DIR): the code is not graded\n", lab, lab);
 	if (have_ex && (work || ex.bin)) {
 		ret = grade_exercise_run(&ex, work, &opts, &o, &cause);
 		if (ret)
