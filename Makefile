@@ -6,13 +6,15 @@
 #   make check     deps, build, every test (unit tests also under ASan+UBSan,
 #                  fuzz corpus replay, CLI and TUI tests)
 #   make fuzz      build libFuzzer targets with clang (build/fuzz/)
-#   make install   PREFIX=/usr/local DESTDIR= (binary, data, man page)
+#   make install   PREFIX=/usr/local DESTDIR= (binary, data, man page; the labs'
+#                  reference solutions only with WITH_SOLUTIONS=1)
 #   make man       regenerate the LAB OPTIONS section of doc/rtlab.1 from the option tables
 #   make vm        classroom VM images for the stock, rt and lab kernels ($(BUILD)/vm/images)
 #   make vm-test   build them, boot each under TCG and test inside (tests/vm/)
 #   make kmod      the latency injector module against Debian's 6.1 stock and rt headers
 #   make bench     rtlab's latency probe against cyclictest (root; calls bench-deps)
-#                  after bench-sim and bench-fcse
+#                  after bench-sim, bench-fcse and bench-grade
+#   make bench-grade  thirty student folders graded on 2 jobs: wall time, peak memory
 #   make bench-sim simulated steps per second of every model in rtlab/sim/ (no root)
 #   make bench-fcse the FCSE model's accesses per second beside cachegrind's (no root)
 #   make V=1       show full commands
@@ -52,7 +54,7 @@ RT_CFLAGS = -std=gnu11 $(WARN) -MMD -MP -pthread
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # Goals that need no compiler and no libraries (checked before any build).
-NOBUILD_GOALS = deps bench-deps clean uninstall run check help vm-test bench kmod
+NOBUILD_GOALS = deps bench-deps clean uninstall run check help vm-test bench kmod bench-grade
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   missing = $(foreach p,$(1),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p)))
   MISSING := $(strip $(call missing,$(PKGS)))
@@ -113,7 +115,7 @@ FCSE_ARM := $(if $(shell command -v $(ARM_CC) 2>/dev/null),$(BUILD)/arm/fcse_mva
 # ---- Build ----------------------------------------------------------------
 
 .PHONY: FORCE all deps run check check-only test unit fuzz fuzz-replay cli-test install \
-	uninstall clean help bench bench-deps bench-sim bench-fcse
+	uninstall clean help bench bench-deps bench-sim bench-fcse bench-grade
 .DEFAULT_GOAL := all
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
@@ -274,6 +276,10 @@ run:
 
 DATA_DIRS = lessons labs slides vm kernel-patches
 
+# The labs' reference solutions (labs/*/reference) are for teachers: a learner's
+# installation leaves them out unless WITH_SOLUTIONS=1 (doc/grading.md).
+WITH_SOLUTIONS ?= 0
+
 install: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(RTLAB) $(DESTDIR)$(BINDIR)/rtlab
@@ -282,6 +288,8 @@ install: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
 		cp -R $$d $(DESTDIR)$(DATADIR)/$$d || exit 1; \
 		chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)/$$d; \
 	done
+	[ "$(WITH_SOLUTIONS)" = 1 ] || find $(DESTDIR)$(DATADIR)/labs -mindepth 2 -maxdepth 2 \
+		-type d -name reference -exec rm -rf {} +
 	install -m 0644 doc/rtlab.1 $(DESTDIR)$(MANDIR)/man1/rtlab.1
 
 # The labs' options in the man page come from their tables (rtlab/labs/); the
@@ -306,7 +314,8 @@ VM_IMAGES = $(BUILD)/vm/images
 
 .PHONY: vm vm-test kmod
 vm: $(RTLAB)
-	$(Q)RTLAB_CACHE=$(RTLAB_CACHE) vm/build.sh $(VM_IMAGES) $(RTLAB)
+	$(Q)RTLAB_CACHE=$(RTLAB_CACHE) WITH_SOLUTIONS=$(WITH_SOLUTIONS) vm/build.sh $(VM_IMAGES) \
+		$(RTLAB)
 
 vm-test:
 	$(Q)$(MAKE) --no-print-directory vm
@@ -339,6 +348,7 @@ bench:
 	$(Q)$(MAKE) --no-print-directory bench-deps
 	$(Q)$(MAKE) --no-print-directory bench-sim
 	$(Q)$(MAKE) --no-print-directory bench-fcse
+	$(Q)$(MAKE) --no-print-directory bench-grade
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/latency-vs-cyclictest $(BENCH_ARGS) $(abspath $(RTLAB))
 
@@ -359,6 +369,12 @@ bench-sim: $(SIM_BENCH)
 .PHONY: bench-fcse
 bench-fcse: $(FCSE_TRACE)
 	$(Q)bench/fcse-bench $(abspath $(BUILD)) $(CURDIR)
+
+# A class of thirty graded on 2 jobs (target: at most 120 s), e.g.
+# make bench-grade GRADE_BENCH_ARGS="--students 30 --jobs 2".
+bench-grade:
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)RTLAB_DATADIR=$(CURDIR) bench/grade-class $(GRADE_BENCH_ARGS) $(abspath $(RTLAB))
 
 help:
 	@sed -n '3,18s/^# \{0,1\}//p' Makefile
