@@ -1,0 +1,765 @@
+/*
+ * check_latency: the checks of the latency lab's exercise (exercise.json),
+ * one cmocka test per check. Each runs the subject (subject.c linked with
+ * the learner's probe_loop.c) through the harness and judges what it
+ * printed and what the kernel reported; nothing here trusts the subject to
+ * judge itself.
+ *
+ * The loop is judged on a simulated clock (subject.c's shim: time moves
+ * only when the loop sleeps, each wake-up comes a known 2..400 us late), so
+ * the verdicts do not depend on how loaded the machine is: a relative sleep,
+ * a plan that drifts or a wrong latency shows in the recorded timeline the
+ * same way every time. One short run on the real clock checks the same
+ * rules where the machine's timing cannot change the verdict (every wake-up
+ * on the grid, none before its time, latencies as read). Memory locking is
+ * judged from VmLck as the kernel reports it while the subject is stopped.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "rtlab_check.h"
+
+#define NS_PER_SEC 1000000000LL
+#define PREFAULT_KB 512		/* probe_loop.h: PROBE_PREFAULT_STACK */
+#define MEMLOCK_KB 8192		/* RLIMIT_MEMLOCK asked for: Debian's default */
+
+/* ---- Running the subject --------------------------------------------------- */
+
+/*
+ * Run the subject with @argv (and @input on stdin); on success @r holds
+ * the run. A run that did not finish normally fails the check, with how
+ * it ended as the reason.
+ */
+static void run_subject(const char *const *argv, const char *input, unsigned int memlock_kb,
+			bool expect_stop, struct rtlab_run *r)
+{
+	struct rtlab_run_opts o = {
+		.argv = argv,
+		.stdin_data = input,
+		.stdin_len = input ? strlen(input) : 0,
+		.memlock_kb = memlock_kb,
+	};
+
+	memset(r, 0, sizeof(*r));
+	if (rtlab_run_subject(&o, r)) {
+		rtlab_check_reason("the subject could not be run: %s", r->reason);
+		rtlab_run_fini(r);
+		fail();
+	}
+	if (!rtlab_run_ok(r)) {
+		rtlab_check_reason("`subject %s` did not finish normally: %s%s", argv[0], r->reason,
+				   r->out_cut ? " (it printed too much: is the loop running away?)"
+					      : "");
+		rtlab_run_fini(r);
+		fail();
+	}
+	if (expect_stop && !r->nstops) {
+		rtlab_check_reason("`subject %s` never reached the point where the kernel is "
+				   "asked (it printed \"%.60s\")", argv[0], r->out);
+		rtlab_run_fini(r);
+		fail();
+	}
+}
+
+/* The first line of @out starting with @tag and a space, or NULL. */
+static const char *find_line(const char *out, const char *tag)
+{
+	size_t n = strlen(tag);
+
+	for (const char *p = out; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
+		if (!strncmp(p, tag, n) && p[n] == ' ')
+			return p + n + 1;
+	return NULL;
+}
+
+/* ---- The loop's timeline ---------------------------------------------------- */
+
+struct sleep_rec {
+	char kind;		/* A R N U S E (subject.c) */
+	int clk;
+	long long target;	/* ns since the base; 'E': seconds asked */
+	long long woke;		/* 'E': nanoseconds asked */
+	long long read;
+	bool has_read;
+};
+
+struct loop_run {
+	const char *what;	/* "10,000 periods of 1 ms" */
+	long long period;
+	size_t loops;
+	bool ran;
+	char failed[512];	/* the run itself failed: the reason */
+	int rc;
+	bool runaway;
+	char runaway_what[160];
+	struct sleep_rec *rec;
+	size_t nrec;
+	long long *lat;
+	bool *lat_set;
+	size_t nlat;
+	unsigned long long reads, wrong_clock;
+};
+
+static const char *kind_name(char kind)
+{
+	switch (kind) {
+	case 'A': return "clock_nanosleep() with TIMER_ABSTIME";
+	case 'R': return "clock_nanosleep() without TIMER_ABSTIME, a relative sleep";
+	case 'N': return "nanosleep(), a relative sleep";
+	case 'U': return "usleep(), a relative sleep";
+	case 'S': return "sleep(), a relative sleep";
+	default: return "a refused sleep";
+	}
+}
+
+static const char *clock_name(int clk)
+{
+	switch (clk) {
+	case CLOCK_REALTIME: return "CLOCK_REALTIME";
+	case CLOCK_MONOTONIC: return "CLOCK_MONOTONIC";
+	case CLOCK_PROCESS_CPUTIME_ID: return "CLOCK_PROCESS_CPUTIME_ID";
+	case CLOCK_THREAD_CPUTIME_ID: return "CLOCK_THREAD_CPUTIME_ID";
+	case CLOCK_MONOTONIC_RAW: return "CLOCK_MONOTONIC_RAW";
+	case CLOCK_BOOTTIME: return "CLOCK_BOOTTIME";
+	default: return "another clock";
+	}
+}
+
+/* One "P ..." line; false when it does not parse. */
+static bool parse_rec(const char *s, struct sleep_rec *r)
+{
+	char kind, tail[32];
+	long long a, b;
+	int clk, n;
+
+	memset(r, 0, sizeof(*r));
+	if (sscanf(s, "%c %d %n", &kind, &clk, &n) != 2 || !strchr("ARNUSE", kind))
+		return false;
+	s += n;
+	r->kind = kind;
+	r->clk = clk;
+	if (kind == 'E') {
+		if (sscanf(s, "%lld.%lld - -", &a, &b) != 2)
+			return false;
+		r->target = a;
+		r->woke = b;
+		return true;
+	}
+	if (sscanf(s, "%lld %lld %31s", &a, &b, tail) != 3)
+		return false;
+	r->target = a;
+	r->woke = b;
+	if (strcmp(tail, "-")) {
+		char *end;
+
+		errno = 0;
+		r->read = strtoll(tail, &end, 10);
+		if (errno || *end)
+			return false;
+		r->has_read = true;
+	}
+	return true;
+}
+
+/* Parse the subject's loop output into @lr; false with lr->failed set. */
+static bool parse_loop(const char *out, struct loop_run *lr)
+{
+	size_t cap = lr->loops + 64, lineno = 0;
+	bool have_rc = false, have_reads = false;
+
+	lr->rec = calloc(cap, sizeof(*lr->rec));
+	lr->lat = calloc(lr->loops, sizeof(*lr->lat));
+	lr->lat_set = calloc(lr->loops, sizeof(*lr->lat_set));
+	if (!lr->rec || !lr->lat || !lr->lat_set) {
+		snprintf(lr->failed, sizeof(lr->failed), "the check program ran out of memory");
+		return false;
+	}
+	for (const char *p = out; *p; ) {
+		const char *nl = strchr(p, '\n');
+		size_t len = nl ? (size_t)(nl - p) : strlen(p);
+		char line[160];
+
+		lineno++;
+		if (len >= sizeof(line))
+			len = sizeof(line) - 1;	/* a learner's own print: skipped below */
+		memcpy(line, p, len);
+		line[len] = '\0';
+		p += len + (nl ? 1 : 0);
+		if (nl == NULL && !*p && len == 0)
+			break;
+		if (!strncmp(line, "P ", 2)) {
+			if (lr->nrec >= cap || !parse_rec(line + 2, &lr->rec[lr->nrec]))
+				goto bad;
+			lr->nrec++;
+		} else if (!strncmp(line, "L ", 2)) {
+			if (lr->nlat >= lr->loops)
+				goto bad;
+			if (strcmp(line + 2, "-")) {
+				if (sscanf(line + 2, "%lld", &lr->lat[lr->nlat]) != 1)
+					goto bad;
+				lr->lat_set[lr->nlat] = true;
+			}
+			lr->nlat++;
+		} else if (!strncmp(line, "rc ", 3)) {
+			if (sscanf(line + 3, "%d", &lr->rc) != 1)
+				goto bad;
+			have_rc = true;
+		} else if (!strncmp(line, "runaway ", 8)) {
+			lr->runaway = true;
+			snprintf(lr->runaway_what, sizeof(lr->runaway_what), "%s", line + 8);
+		} else if (!strncmp(line, "reads ", 6)) {
+			if (sscanf(line + 6, "%llu wrong-clock %llu", &lr->reads,
+				   &lr->wrong_clock) != 2)
+				goto bad;
+			have_reads = true;
+		}
+		/* Anything else is the learner's own output: not ours to judge. */
+		continue;
+bad:
+		snprintf(lr->failed, sizeof(lr->failed),
+			 "the subject's output line %zu does not read as expected: \"%.60s\"",
+			 lineno, line);
+		return false;
+	}
+	if (lr->runaway) {
+		snprintf(lr->failed, sizeof(lr->failed),
+			 "the loop made far more %s than %zu wake-ups need, and was stopped "
+			 "(is it waiting by reading the clock in a loop instead of sleeping?)",
+			 lr->runaway_what, lr->loops);
+		return false;
+	}
+	if (!have_rc || !have_reads || lr->nlat != lr->loops) {
+		snprintf(lr->failed, sizeof(lr->failed),
+			 "the subject's output is incomplete (%zu of %zu latencies, %s)", lr->nlat,
+			 lr->loops, have_rc ? "a return value" : "no return value");
+		return false;
+	}
+	return true;
+}
+
+static const char *errno_name(int e)
+{
+	switch (e) {
+	case ENOSYS: return "ENOSYS: not written yet?";
+	case EINVAL: return "EINVAL";
+	case EFAULT: return "EFAULT";
+	case EPERM: return "EPERM";
+	case ENOMEM: return "ENOMEM";
+	case EAGAIN: return "EAGAIN";
+	case EINTR: return "EINTR";
+	default: return "an errno";
+	}
+}
+
+/* The two runs on the simulated clock, and the one on the real clock. */
+static struct loop_run fake_short = {
+	.what = "10,000 periods of 1 ms", .period = 1000000, .loops = 10000,
+};
+static struct loop_run fake_long = {
+	.what = "30 periods of 1.7 s", .period = 1700000000, .loops = 30,
+};
+static struct loop_run real_run = {
+	.what = "100 periods of 1 ms on the real clock", .period = 1000000, .loops = 100,
+};
+
+/*
+ * Where each simulated run starts: 3 days and 999.6 ms, then 1 day and
+ * 999,999,999 ns, so the first period already carries into tv_sec, and a
+ * plan kept in floating-point seconds loses nanoseconds.
+ */
+static const char *const fake_short_argv[] = {
+	"fake", "1000000", "10000", "7", "259200", "999600000", NULL
+};
+static const char *const fake_long_argv[] = {
+	"fake", "1700000000", "30", "11", "86400", "999999999", NULL
+};
+static const char *const real_argv[] = { "real", "1000000", "100", NULL };
+
+/* Run (once per program) and parse; the caller checks lr->failed. */
+static struct loop_run *loop_get(struct loop_run *lr, const char *const *argv)
+{
+	struct rtlab_run r;
+
+	struct rtlab_run_opts o = { .argv = argv };
+
+	if (lr->ran)
+		return lr;
+	lr->ran = true;
+	memset(&r, 0, sizeof(r));
+	if (rtlab_run_subject(&o, &r))
+		snprintf(lr->failed, sizeof(lr->failed), "the subject could not be run: %s",
+			 r.reason);
+	else if (!rtlab_run_ok(&r))
+		snprintf(lr->failed, sizeof(lr->failed), "the subject did not finish normally: "
+			 "%s%s", r.reason, r.out_cut ? " (it printed too much: is the loop "
+			 "running away?)" : "");
+	else
+		parse_loop(r.out, lr);
+	rtlab_run_fini(&r);
+	/* A refused sleep ends the loop early: the judges name that sleep. */
+	if (!lr->failed[0] && lr->rc && !(lr->nrec && lr->rec[lr->nrec - 1].kind == 'E'))
+		snprintf(lr->failed, sizeof(lr->failed), "probe_loop_run() returned %d (%s)",
+			 lr->rc, errno_name(-lr->rc));
+	return lr;
+}
+
+/* Fail the check when the run could not be judged at all. */
+static void loop_need(const struct loop_run *lr)
+{
+	if (lr->failed[0])
+		rtlab_fail("%s: %s", lr->what, lr->failed);
+}
+
+/* ---- The judges: NULL when fine, else the reason in @why -------------------- */
+
+static const char *judge_sleeps_absolute(const struct loop_run *lr, char *why, size_t len)
+{
+	for (size_t i = 0; i < lr->nrec; i++) {
+		const struct sleep_rec *r = &lr->rec[i];
+
+		if (r->kind == 'E') {
+			snprintf(why, len, "%s: sleep %zu was refused with EINVAL: it asked for "
+				 "%lld s and %lld ns, and tv_nsec must be below 1,000,000,000",
+				 lr->what, i + 1, r->target, r->woke);
+			return why;
+		}
+		if (r->kind != 'A') {
+			long long after = i ? r->target - lr->rec[i - 1].woke : r->target;
+
+			snprintf(why, len, "%s: sleep %zu was %s: it ended %lld ns after the "
+				 "previous wake-up (or the start), so every late wake-up pushes all "
+				 "later ones back",
+				 lr->what, i + 1, kind_name(r->kind), after);
+			return why;
+		}
+		if (r->clk != CLOCK_MONOTONIC) {
+			snprintf(why, len, "%s: sleep %zu was on %s, not on the clock the loop "
+				 "was given (CLOCK_MONOTONIC)", lr->what, i + 1,
+				 clock_name(r->clk));
+			return why;
+		}
+	}
+	if (lr->nrec != lr->loops) {
+		snprintf(why, len, "%s: the loop slept %zu times for %zu wake-ups", lr->what,
+			 lr->nrec, lr->loops);
+		return why;
+	}
+	return NULL;
+}
+
+static const char *judge_grid(const struct loop_run *lr, bool exact_start, char *why,
+			      size_t len)
+{
+	long long first;
+
+	if (!lr->nrec) {
+		snprintf(why, len, "%s: the loop never slept", lr->what);
+		return why;
+	}
+	for (size_t i = 0; i < lr->nrec; i++) {
+		if (lr->rec[i].kind == 'E') {
+			snprintf(why, len, "%s: sleep %zu was refused (tv_nsec %lld is not below "
+				 "1,000,000,000), so no plan can be judged", lr->what, i + 1,
+				 lr->rec[i].woke);
+			return why;
+		}
+	}
+	first = lr->rec[0].target;
+	if (exact_start && first != lr->period) {
+		snprintf(why, len, "%s: the first wake-up was planned %lld ns after the start, "
+			 "not one period (%lld ns) after it", lr->what, first, lr->period);
+		return why;
+	}
+	for (size_t i = 1; i < lr->nrec; i++) {
+		long long want = first + (long long)i * lr->period;
+		long long step = lr->rec[i].target - lr->rec[i - 1].target;
+
+		if (lr->rec[i].target == want)
+			continue;
+		snprintf(why, len, "%s: wake-up %zu was planned %lld ns after wake-up %zu, not "
+			 "one period (%lld ns); by the last wake-up the plan is %+lld ns off "
+			 "the grid start + k periods", lr->what, i + 1, step, i, lr->period,
+			 lr->rec[lr->nrec - 1].target -
+			 (first + (long long)(lr->nrec - 1) * lr->period));
+		return why;
+	}
+	if (lr->nrec != lr->loops) {
+		snprintf(why, len, "%s: the loop slept %zu times for %zu wake-ups", lr->what,
+			 lr->nrec, lr->loops);
+		return why;
+	}
+	return NULL;
+}
+
+static const char *judge_latencies(const struct loop_run *lr, char *why, size_t len)
+{
+	size_t n = lr->nrec < lr->loops ? lr->nrec : lr->loops;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct sleep_rec *r = &lr->rec[i];
+
+		if (r->kind == 'E') {
+			snprintf(why, len, "%s: sleep %zu was refused with EINVAL (tv_nsec %lld is "
+				 "not below 1,000,000,000)", lr->what, i + 1, r->woke);
+			return why;
+		}
+		if (!r->has_read) {
+			snprintf(why, len, "%s: the loop did not read the clock after sleep %zu "
+				 "returned", lr->what, i + 1);
+			return why;
+		}
+		if (!lr->lat_set[i]) {
+			snprintf(why, len, "%s: latency_ns[%zu] was never written", lr->what, i);
+			return why;
+		}
+		if (lr->lat[i] != r->read - r->target) {
+			snprintf(why, len, "%s: wake-up %zu was planned at start + %lld ns and the "
+				 "clock read after it said start + %lld ns, a latency of %lld ns; "
+				 "the loop recorded %lld ns", lr->what, i + 1, r->target, r->read,
+				 r->read - r->target, lr->lat[i]);
+			return why;
+		}
+	}
+	if (lr->nrec != lr->loops) {
+		snprintf(why, len, "%s: the loop slept %zu times for %zu wake-ups, so its "
+			 "latencies cannot be matched to its wake-ups", lr->what, lr->nrec,
+			 lr->loops);
+		return why;
+	}
+	return NULL;
+}
+
+/* ---- The checks ------------------------------------------------------------ */
+
+struct add_case {
+	long long sec, nsec, add;
+};
+
+static const struct add_case add_cases[] = {
+	{ 0, 0, 1000000 },
+	{ 5, 999000000, 1000000 },		/* exactly one second: carries */
+	{ 5, 999000001, 1000000 },		/* just over */
+	{ 5, 998999999, 1000000 },		/* just under */
+	{ 259200, 999600000, 1000000 },
+	{ 7, 500000000, 1700000000 },		/* a period over a second */
+	{ 7, 999999999, 2999999999 },		/* carries three seconds */
+	{ 1, 0, 0 },
+	{ 100, 123456789, 10000000000 },	/* ten seconds exactly */
+	{ 2147483000, 999999999, 1 },		/* past 2^31 seconds: time_t is 64-bit */
+};
+
+static void timespec_add(void **state)
+{
+	size_t n = sizeof(add_cases) / sizeof(add_cases[0]);
+	char input[2048], *w = input;
+	const char *argv[] = { "add", NULL };
+	struct rtlab_run r;
+	const char *p;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		w += sprintf(w, "%lld %lld %lld\n", add_cases[i].sec, add_cases[i].nsec,
+			     add_cases[i].add);
+	run_subject(argv, input, 0, false, &r);
+	p = r.out;
+	for (size_t i = 0; i < n; i++) {
+		const struct add_case *c = &add_cases[i];
+		long long total = c->nsec + c->add;
+		long long ws = c->sec + total / NS_PER_SEC, wn = total % NS_PER_SEC, s, ns;
+
+		p = p ? find_line(p, "add") : NULL;
+		if (!p || sscanf(p, "%lld %lld", &s, &ns) != 2) {
+			rtlab_run_fini(&r);
+			rtlab_fail("no result for adding %lld ns to {%lld s, %lld ns}", c->add,
+				   c->sec, c->nsec);
+		}
+		if (s != ws || ns != wn) {
+			rtlab_check_reason("adding %lld ns to {%lld s, %lld ns} gave {%lld s, "
+					   "%lld ns}, expected {%lld s, %lld ns}%s", c->add,
+					   c->sec, c->nsec, s, ns, ws, wn,
+					   ns >= NS_PER_SEC ? ": tv_nsec is not below one second"
+					   : ns < 0 ? ": tv_nsec is negative" : "");
+			rtlab_run_fini(&r);
+			fail();
+		}
+	}
+	rtlab_run_fini(&r);
+}
+
+struct diff_case {
+	long long as, an, bs, bn;
+};
+
+static const struct diff_case diff_cases[] = {
+	{ 10, 500, 10, 200 },
+	{ 11, 100, 10, 999999900 },		/* a borrow across the second */
+	{ 10, 200, 10, 500 },			/* negative: woke before the plan */
+	{ 10, 999999900, 11, 100 },		/* negative across the second */
+	{ 259203, 1, 259200, 999600000 },
+	{ 5, 0, 5, 0 },
+	{ 4000000000, 5, 3999999999, 999999999 },	/* seconds beyond 32 bits */
+	{ 100, 0, 0, 0 },			/* 1e11 ns: needs 64 bits */
+};
+
+/* The recorded timeline (checks/data/timeline.txt): "PS PN WS WN" per wake-up. */
+static char *read_timeline(size_t *nlines)
+{
+	FILE *f = fopen(rtlab_check_data("timeline.txt"), "r");
+	char line[128], *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	*nlines = 0;
+	if (!f)
+		return NULL;
+	while (fgets(line, sizeof(line), f)) {
+		long long a, b, c, d;
+
+		if (line[0] == '#' || sscanf(line, "%lld %lld %lld %lld", &a, &b, &c, &d) != 4)
+			continue;
+		if (len + 96 > cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 4096);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		/* The subject computes woke - planned. */
+		len += (size_t)sprintf(buf + len, "%lld %lld %lld %lld\n", c, d, a, b);
+		(*nlines)++;
+	}
+	fclose(f);
+	return buf;
+}
+
+static void check_diffs(const char *input, const char *what)
+{
+	const char *argv[] = { "diff", NULL };
+	struct rtlab_run r;
+	const char *in = input, *p;
+
+	run_subject(argv, input, 0, false, &r);
+	p = r.out;
+	for (size_t i = 0; *in; i++) {
+		long long as, an, bs, bn, got, want;
+
+		if (sscanf(in, "%lld %lld %lld %lld", &as, &an, &bs, &bn) != 4)
+			break;
+		in = strchr(in, '\n');
+		in = in ? in + 1 : "";
+		want = (as - bs) * NS_PER_SEC + (an - bn);
+		p = p ? find_line(p, "diff") : NULL;
+		if (!p || sscanf(p, "%lld", &got) != 1) {
+			rtlab_run_fini(&r);
+			rtlab_fail("%s: no result for case %zu", what, i + 1);
+		}
+		if (got != want) {
+			rtlab_check_reason("%s: {%lld s, %lld ns} - {%lld s, %lld ns} gave %lld ns, "
+					   "expected %lld ns", what, as, an, bs, bn, got, want);
+			rtlab_run_fini(&r);
+			fail();
+		}
+	}
+	rtlab_run_fini(&r);
+}
+
+static void latency_diff(void **state)
+{
+	size_t n = sizeof(diff_cases) / sizeof(diff_cases[0]), nt;
+	char input[1024], *w = input, *timeline;
+
+	(void)state;
+	for (size_t i = 0; i < n; i++)
+		w += sprintf(w, "%lld %lld %lld %lld\n", diff_cases[i].as, diff_cases[i].an,
+			     diff_cases[i].bs, diff_cases[i].bn);
+	check_diffs(input, "synthetic cases");
+	timeline = read_timeline(&nt);
+	if (!timeline || nt < 100) {
+		free(timeline);
+		rtlab_fail("checks/data/timeline.txt is missing or short (a broken installation)");
+	}
+	check_diffs(timeline, "a recorded timeline");
+	free(timeline);
+}
+
+static void absolute_sleep(void **state)
+{
+	struct loop_run *runs[] = {
+		loop_get(&fake_short, fake_short_argv), loop_get(&fake_long, fake_long_argv),
+	};
+	char why[512];
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		loop_need(runs[i]);
+		if (judge_sleeps_absolute(runs[i], why, sizeof(why)))
+			rtlab_fail("%s", why);
+	}
+}
+
+static void no_drift(void **state)
+{
+	struct loop_run *runs[] = {
+		loop_get(&fake_short, fake_short_argv), loop_get(&fake_long, fake_long_argv),
+	};
+	char why[512];
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		loop_need(runs[i]);
+		if (judge_grid(runs[i], true, why, sizeof(why)))
+			rtlab_fail("%s", why);
+	}
+}
+
+static void latency_timeline(void **state)
+{
+	struct loop_run *runs[] = {
+		loop_get(&fake_short, fake_short_argv), loop_get(&fake_long, fake_long_argv),
+	};
+	char why[512];
+
+	(void)state;
+	for (size_t i = 0; i < 2; i++) {
+		loop_need(runs[i]);
+		if (judge_latencies(runs[i], why, sizeof(why)))
+			rtlab_fail("%s", why);
+	}
+}
+
+static void real_clock(void **state)
+{
+	struct loop_run *lr = loop_get(&real_run, real_argv);
+	char why[512];
+
+	(void)state;
+	loop_need(lr);
+	if (judge_sleeps_absolute(lr, why, sizeof(why)) ||
+	    judge_grid(lr, false, why, sizeof(why)) || judge_latencies(lr, why, sizeof(why)))
+		rtlab_fail("%s", why);
+	if (lr->rec[0].target <= 0)
+		rtlab_fail("%s: the first wake-up was planned before the loop started",
+			   lr->what);
+	for (size_t i = 0; i < lr->nrec; i++)
+		if (lr->rec[i].woke < lr->rec[i].target)
+			rtlab_fail("%s: sleep %zu returned %lld ns before its planned time",
+				   lr->what, i + 1, lr->rec[i].target - lr->rec[i].woke);
+}
+
+/* "prepare R" of a memory run. */
+static int prepare_rc(const struct rtlab_run *r)
+{
+	const char *p = find_line(r->out, "prepare");
+	int rc;
+
+	if (!p || sscanf(p, "%d", &rc) != 1)
+		return INT_MIN;
+	return rc;
+}
+
+/* VmLck of one memory run of the subject; the learner's return value in *rc. */
+static long memory_run(const char *mode, int *rc, bool *map_ok)
+{
+	const char *argv[] = { mode, NULL };
+	struct rtlab_run r;
+	const char *map;
+	long kb;
+
+	run_subject(argv, NULL, MEMLOCK_KB, true, &r);
+	*rc = prepare_rc(&r);
+	map = find_line(r.out, "map");
+	if (map_ok)
+		*map_ok = map && !strncmp(map, "ok", 2);
+	kb = r.vmlck_kb;
+	rtlab_run_fini(&r);
+	if (*rc == INT_MIN)
+		rtlab_fail("`subject %s`: probe_memory_prepare() did not return", mode);
+	if (kb < 0)
+		rtlab_fail("`subject %s`: the kernel's VmLck could not be read", mode);
+	return kb;
+}
+
+static void memory_locked(void **state)
+{
+	long base, now, later;
+	bool map_ok;
+	int rc;
+
+	(void)state;
+	base = memory_run("lock-base", &rc, NULL);
+	if (rc || base <= 0)
+		rtlab_fail("the subject could not lock its own memory (%d, VmLck %ld kB): the "
+			   "grader cannot judge locking here", rc, base);
+	now = memory_run("lock-now", &rc, NULL);
+	if (rc)
+		rtlab_fail("probe_memory_prepare() returned %d (%s) with RLIMIT_MEMLOCK at "
+			   "%d KiB, where the same process can lock its memory", rc,
+			   errno_name(-rc), MEMLOCK_KB);
+	if (now < base - 128)
+		rtlab_fail("after probe_memory_prepare() the kernel reports VmLck %ld kB; with "
+			   "everything mapped at that moment locked it is at least %ld kB: what is "
+			   "mapped now is not locked", now, base);
+	later = memory_run("lock-later", &rc, &map_ok);
+	if (!map_ok)
+		rtlab_fail("2 MiB could not be mapped after probe_memory_prepare()");
+	if (later - now < 2048 - 128)
+		rtlab_fail("2 MiB mapped after probe_memory_prepare() added %ld kB to VmLck, "
+			   "not 2048: memory mapped later (the stack as it grows, buffers) is "
+			   "not locked", later - now);
+}
+
+static void stack_prefault(void **state)
+{
+	const char *base_argv[] = { "stack-base", NULL }, *argv[] = { "stack", NULL };
+	struct rtlab_run r;
+	long base, kb;
+
+	(void)state;
+	run_subject(base_argv, NULL, MEMLOCK_KB, true, &r);
+	base = r.vmlck_kb;
+	rtlab_run_fini(&r);
+	if (base <= 0)
+		rtlab_fail("the subject could not lock its memory (VmLck %ld kB): the grader "
+			   "cannot judge the stack here", base);
+	run_subject(argv, NULL, MEMLOCK_KB, true, &r);
+	kb = r.vmlck_kb;
+	rtlab_run_fini(&r);
+	/*
+	 * The process starts with about 132 kB of stack; touching 512 KiB below
+	 * it grows the (locked) stack by about 380 kB more than the baseline.
+	 */
+	if (kb - base < PREFAULT_KB - 132 - 32)
+		rtlab_fail("probe_memory_prepare() grew the locked stack by %ld kB; touching "
+			   "PROBE_PREFAULT_STACK (%d KiB) grows it by about %d kB", kb - base,
+			   PREFAULT_KB, PREFAULT_KB - 132);
+}
+
+int main(void)
+{
+	static const struct CMUnitTest tests[] = {
+		cmocka_unit_test(timespec_add),
+		cmocka_unit_test(latency_diff),
+		cmocka_unit_test(absolute_sleep),
+		cmocka_unit_test(no_drift),
+		cmocka_unit_test(latency_timeline),
+		cmocka_unit_test(real_clock),
+		cmocka_unit_test(memory_locked),
+		cmocka_unit_test(stack_prefault),
+	};
+
+	return rtlab_check_main("latency", tests, sizeof(tests) / sizeof(tests[0]));
+}
