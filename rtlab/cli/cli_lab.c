@@ -36,6 +36,7 @@
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
 #include "doctor/doctor.h"
+#include "grade/grade_work.h"
 #include "grade/report.h"
 #include "labs/lab.h"
 #include "run/run.h"
@@ -445,10 +446,41 @@ static bool asks_help(int argc, char **argv)
 	return false;
 }
 
+/* `rtlab lab start LAB` and `rtlab lab reset LAB`: the learner's working copy of an exercise. */
+static int lab_work(const struct cli_cmd *cmd, int argc, char **argv, bool reset)
+{
+	char *path = NULL, *backup = NULL, *cause = NULL;
+	bool created = false;
+	int ret;
+
+	if (argc != 2)
+		return cli_usage_error(cmd, "%s: expected LAB", argv[0]);
+	if (!lab_find(argv[1]))
+		return cli_usage_error(cmd, "%s: no lab called '%s'", argv[0], argv[1]);
+	ret = reset ? grade_work_reset(argv[1], &path, &backup, &cause) :
+	      grade_work_start(argv[1], &path, &created, &cause);
+	if (ret) {
+		cli_text_printf(stderr, "rtlab lab %s: %s\n", argv[0],
+				cause ? cause : strerror(-ret));
+	} else if (reset) {
+		if (backup)
+			cli_text_printf(stdout, "your copy is now in %s\n", backup);
+		cli_text_printf(stdout, "%s holds the starter files again\n", path);
+	} else {
+		cli_text_printf(stdout, created ? "started: edit the files in %s, then run "
+				"`rtlab grade %s`\n" : "%s exists already (left as it is; `rtlab lab "
+				"reset %s` starts afresh)\n", path, argv[1]);
+	}
+	free(path);
+	free(backup);
+	free(cause);
+	return ret ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
 static int lab_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	if (argc < 2)
-		return cli_usage_error(cmd, "expected list, run, report or answer");
+		return cli_usage_error(cmd, "expected list, run, report, answer, start or reset");
 	if (is_help(argv[1]) || asks_help(argc, argv)) {
 		cli_cmd_help(cmd, stdout);
 		return CLI_EXIT_OK;
@@ -461,6 +493,8 @@ static int lab_main(const struct cli_cmd *cmd, int argc, char **argv)
 		return lab_report(cmd, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "answer"))
 		return lab_answer(cmd, argc - 1, argv + 1);
+	if (!strcmp(argv[1], "start") || !strcmp(argv[1], "reset"))
+		return lab_work(cmd, argc - 1, argv + 1, !strcmp(argv[1], "reset"));
 	if (!strcmp(argv[1], "man-options") && argc == 2)
 		return lab_man_options();
 	return cli_usage_error(cmd, "unknown subcommand '%s'", argv[1]);
@@ -469,7 +503,8 @@ static int lab_main(const struct cli_cmd *cmd, int argc, char **argv)
 const struct cli_cmd cli_cmd_lab = {
 	.name = "lab",
 	.usage = "list [--json] | run LAB [OPTIONS] [--seed N] [--json FILE] | report FILE "
-		 "[--svg F] [--html F] [--cyclictest-hist] | answer LAB [ID [TEXT]]",
+		 "[--svg F] [--html F] [--cyclictest-hist] | answer LAB [ID [TEXT]] | start LAB | "
+		 "reset LAB",
 	.summary = "list, run and report the labs",
 	.help = "Subcommands:\n"
 		"  list [--json]      every lab, its state, where it runs here and what is missing\n"
@@ -486,6 +521,11 @@ const struct cli_cmd cli_cmd_lab = {
 		"                     with none of them, prints the lab's table\n"
 		"  answer LAB [ID [TEXT]]  record (or show) written answers to the handout's\n"
 		"                     questions; the next run copies them into its document\n"
+		"  start LAB          copy the starter files of LAB's coding exercise to your\n"
+		"                     working copy, <state dir>/work/LAB (kept if it exists);\n"
+		"                     edit them there and grade with `rtlab grade LAB`\n"
+		"  reset LAB          move the working copy aside (LAB.bak-<time>) and start\n"
+		"                     again from the starter files\n"
 		"\n"
 		"Each lab's options: `rtlab lab run LAB --help` (or rtlab(1), LAB OPTIONS).\n"
 		"Every lab takes --seed N, the seed of its random choices, recorded in the\n"

@@ -242,10 +242,21 @@ char *rt_result_to_string(const struct rt_result *res, char **cause);
 char *rt_result_canonical_text(const struct rt_result *res, char **cause);
 
 /**
- * rt_result_write - validate @res and write it to @path atomically
+ * rt_result_to_string_sealed - rt_result_to_string() with the document sealed
  *
- * The text of rt_result_to_string(), through rt_json_save(): readers see
- * the old file or the new one.
+ * The text has "integrity" set to the SHA-256 of rt_result_canonical_text()
+ * (whatever integrity @res held), so rt_result_integrity_verify() of what is
+ * read back succeeds until someone edits the file. An rtlab.result/1
+ * document (read and converted) is rendered as it is. Every saved document
+ * goes through this. Same returns as rt_result_to_string().
+ */
+char *rt_result_to_string_sealed(const struct rt_result *res, char **cause);
+
+/**
+ * rt_result_write - validate @res and write it, sealed, to @path atomically
+ *
+ * The text of rt_result_to_string_sealed(), through rt_file_write_atomic():
+ * readers see the old file or the new one.
  * Returns 0 or a negative errno with @cause set.
  */
 int rt_result_write(const struct rt_result *res, const char *path, char **cause);
@@ -290,6 +301,19 @@ unsigned int rt_result_schema_version(const char *schema);
 
 /* The version @res was read as: 1 for a converted rtlab.result/1 document, else 2. */
 unsigned int rt_result_version(const struct rt_result *res);
+
+/**
+ * rt_result_integrity_verify - does @res still hold what rtlab sealed?
+ * @cause: on failure, a sentence for the learner
+ *
+ * Recomputes the SHA-256 of rt_result_canonical_text() and compares it
+ * with "integrity". Returns 0 when they match; -ENODATA when the document
+ * carries none (an rtlab.result/1 document, one written before documents
+ * were sealed, or one whose integrity was removed); -EBADMSG when they
+ * differ (edited after rtlab wrote it); -ENOTSUP for an algorithm other
+ * than sha256; -ENOMEM.
+ */
+int rt_result_integrity_verify(const struct rt_result *res, char **cause);
 
 /* ---- Getters ----------------------------------------------------------- */
 

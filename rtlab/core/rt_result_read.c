@@ -3,7 +3,8 @@
  * strict loader (rt_json_load) and the validator, and the getters that
  * answer from it. A /1 document is a /2 document without /2's fields, so
  * reading one converts it by renaming its schema; rt_result_version() still
- * says 1.
+ * says 1. rt_result_integrity_verify() checks a document's seal
+ * (rt_result_to_string_sealed()) against its content.
  */
 #include "rt_result.h"
 
@@ -15,6 +16,7 @@
 #include "rt_file.h"
 #include "rt_json.h"
 #include "rt_result-int.h"
+#include "rt_sha256.h"
 
 /* ---- Reading ----------------------------------------------------------- */
 
@@ -87,6 +89,30 @@ int rt_result_parse(const char *text, size_t len, const char *name,
 		return rt_err(cause, -ENOMEM, "%s: out of memory", name);
 	}
 	*out = res;
+	return 0;
+}
+
+int rt_result_integrity_verify(const struct rt_result *res, char **cause)
+{
+	json_t *in = json_object_get(res->doc, "integrity");
+	const char *alg = json_string_value(json_object_get(in, "algorithm"));
+	const char *val = json_string_value(json_object_get(in, "value"));
+	char hex[RT_SHA256_HEX], *canon;
+
+	if (!in || !alg || !val)
+		return rt_err(cause, -ENODATA, "the document carries no checksum (written by an "
+			      "older rtlab, or its \"integrity\" was removed)");
+	if (strcmp(alg, "sha256"))
+		return rt_err(cause, -ENOTSUP, "the document's checksum uses \"%s\", which this "
+			      "rtlab does not know", alg);
+	canon = rt_result_canonical_text(res, cause);
+	if (!canon)
+		return -errno;
+	rt_sha256_hex(canon, strlen(canon), hex);
+	free(canon);
+	if (strcmp(hex, val))
+		return rt_err(cause, -EBADMSG, "the document was changed after rtlab wrote it "
+			      "(its checksum does not match its content)");
 	return 0;
 }
 

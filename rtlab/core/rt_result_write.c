@@ -6,6 +6,10 @@
  * always gives the same bytes and files diff well. What the bytes are is
  * pinned by tests/data/json/result-golden.json and the example documents
  * in tests/data/results.
+ *
+ * What rtlab saves is sealed (rt_result_to_string_sealed(), rt_result_write()):
+ * its "integrity" is the SHA-256 of its canonical text, so that the grader
+ * can tell a document rtlab wrote from one edited afterwards.
  */
 #include "rt_result.h"
 
@@ -14,9 +18,11 @@
 #include <string.h>
 
 #include "rt_buf.h"
+#include "rt_file.h"
 #include "rt_err.h"
 #include "rt_json.h"
 #include "rt_result-int.h"
+#include "rt_sha256.h"
 
 static const struct rt_json_layout env_layout = { .order = rt_result_env_order };
 static const struct rt_json_layout hist_layout = { .order = rt_result_hist_order };
@@ -87,16 +93,58 @@ char *rt_result_canonical_text(const struct rt_result *res, char **cause)
 	return text;
 }
 
+/* @res with "integrity" set to the digest of its canonical text: a new document. */
+static json_t *sealed_doc(const struct rt_result *res, char **cause)
+{
+	char hex[RT_SHA256_HEX], *canon = rt_result_canonical_text(res, cause);
+	json_t *doc;
+
+	if (!canon)
+		return NULL;
+	rt_sha256_hex(canon, strlen(canon), hex);
+	free(canon);
+	doc = json_copy(res->doc);
+	if (!doc || json_object_set_new(doc, "integrity", json_pack("{s:s, s:s}", "algorithm",
+								     "sha256", "value", hex))) {
+		json_decref(doc);
+		rt_err(cause, -ENOMEM, "out of memory while sealing the result");
+		errno = ENOMEM;
+		return NULL;
+	}
+	return doc;
+}
+
+char *rt_result_to_string_sealed(const struct rt_result *res, char **cause)
+{
+	struct rt_result sealed = { NULL, RT_RESULT_VERSION };
+	char *text;
+	int err;
+
+	if (rt_result_version(res) != RT_RESULT_VERSION)
+		return rt_result_to_string(res, cause);
+	sealed.doc = sealed_doc(res, cause);
+	if (!sealed.doc)
+		return NULL;
+	text = rt_result_to_string(&sealed, cause);
+	err = errno;
+	json_decref(sealed.doc);
+	errno = err;
+	return text;
+}
+
 int rt_result_write(const struct rt_result *res, const char *path, char **cause)
 {
-	char *why = NULL;
+	char *text, *why = NULL;
 	int ret;
 
-	ret = rt_result_validate(res->doc, NULL, &why);
-	if (ret) {
+	text = rt_result_to_string_sealed(res, &why);
+	if (!text) {
+		ret = -errno;
 		rt_err(cause, ret, "%s: not written: %s", path, why ? why : strerror(-ret));
 		free(why);
 		return ret;
 	}
-	return rt_json_save(path, res->doc, &result_style, 0644, cause);
+	ret = rt_file_write_atomic(path, text, strlen(text), 0644, cause);
+	free(text);
+	return ret;
 }

@@ -77,19 +77,40 @@ struct lab_result {
 	bool interrupted;		/* stopped early by ctx->stop; res holds what was measured */
 };
 
+/* How a check of a grade ended. */
+enum grade_status {
+	GRADE_FAIL,		/* counted, earned nothing */
+	GRADE_PASS,		/* counted, earned its points */
+	GRADE_SKIP,		/* not counted: the grader could not run it (the detail says why) */
+};
+
 /* One named check of a grade. */
 struct grade_check {
 	char *name;			/* owned; short stable id, e.g. "scenario-load-fifo" */
-	bool passed;
-	char *detail;			/* owned; a sentence a person can act on */
+	bool passed;			/* status == GRADE_PASS */
+	char *detail;			/* owned; a sentence a person can act on (the reason) */
+	enum grade_status status;
+	double max_points;		/* its weight: 1 from grade_report_add() */
+	double points;			/* earned: max_points when passed, else 0 */
+	char *hint;			/* owned; what to look at when it fails, or NULL */
+	char *part;			/* owned; which part of a grade it belongs to ("code",
+					 * "results", "quiz"), or NULL */
 };
 
-/* What grade() found. Build with grade_report_add(); release with grade_report_fini(). */
+/*
+ * What grade() found. Build with grade_report_add() (one point a check) or
+ * grade_report_append() (points, a skip, a hint); release with
+ * grade_report_fini(). score is the share of the points of the checks that
+ * were not skipped, so with one point a check it is the share passed.
+ */
 struct grade_report {
 	struct grade_check *checks;	/* owned, in the order they were made */
 	size_t nchecks;
 	size_t npassed;
-	double score;			/* 0..100: the share of checks passed */
+	size_t nskipped;
+	double points;			/* earned, over the checks not skipped */
+	double max_points;		/* possible, over the checks not skipped */
+	double score;			/* 0..100: points / max_points */
 };
 
 /* One named scenario of a lab: its figures go in extra.scenarios under @name. */
@@ -330,10 +351,23 @@ bool lab_ctx_stopped(const struct lab_ctx *ctx);
 int grade_report_add(struct grade_report *rep, const char *name, bool passed,
 		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 
+/**
+ * grade_report_append - append a copy of @c to @rep and update the score
+ * @c: name (required), status, max_points (> 0), detail, hint and part
+ *     (each may be NULL) are copied; passed and points are derived
+ *
+ * Returns 0, -EINVAL (no name, negative points) or -ENOMEM (the report is
+ * unchanged on failure).
+ */
+int grade_report_append(struct grade_report *rep, const struct grade_check *c);
+
 /* grade_report_fini - free the checks; @rep is zeroed. */
 void grade_report_fini(struct grade_report *rep);
 
-/* grade_report_passed - true when there is at least one check and all passed. */
+/*
+ * grade_report_passed - true when at least one check was not skipped and
+ * none failed.
+ */
 bool grade_report_passed(const struct grade_report *rep);
 
 /* ---- Written answers (kept in the progress file) --------------------------- */

@@ -48,36 +48,60 @@ bool lab_ctx_stopped(const struct lab_ctx *ctx)
 	return ctx && ctx->stop && *ctx->stop;
 }
 
-int grade_report_add(struct grade_report *rep, const char *name, bool passed,
-		     const char *fmt, ...)
+int grade_report_append(struct grade_report *rep, const struct grade_check *c)
 {
-	struct grade_check *c;
-	char *n = NULL, *d = NULL;
-	va_list ap;
-	int len;
+	struct grade_check n = { .status = c->status, .max_points = c->max_points };
+	struct grade_check *v;
 
-	n = strdup(name);
-	va_start(ap, fmt);
-	len = vasprintf(&d, fmt, ap);
-	va_end(ap);
-	if (len < 0)
-		d = NULL;
-	if (!n || !d)
+	if (!c->name || !(c->max_points >= 0) || c->status > GRADE_SKIP)
+		return -EINVAL;
+	n.name = strdup(c->name);
+	n.detail = strdup(c->detail ? c->detail : "");
+	n.hint = c->hint ? strdup(c->hint) : NULL;
+	n.part = c->part ? strdup(c->part) : NULL;
+	if (!n.name || !n.detail || (c->hint && !n.hint) || (c->part && !n.part))
 		goto out_nomem;
-	c = realloc(rep->checks, (rep->nchecks + 1) * sizeof(*c));
-	if (!c)
+	v = realloc(rep->checks, (rep->nchecks + 1) * sizeof(*v));
+	if (!v)
 		goto out_nomem;
-	rep->checks = c;
-	c[rep->nchecks++] = (struct grade_check){ .name = n, .passed = passed, .detail = d };
-	if (passed)
-		rep->npassed++;
-	rep->score = 100.0 * (double)rep->npassed / (double)rep->nchecks;
+	rep->checks = v;
+	n.passed = n.status == GRADE_PASS;
+	n.points = n.passed ? n.max_points : 0;
+	v[rep->nchecks++] = n;
+	if (n.status == GRADE_SKIP) {
+		rep->nskipped++;
+	} else {
+		rep->npassed += n.passed;
+		rep->points += n.points;
+		rep->max_points += n.max_points;
+	}
+	rep->score = rep->max_points > 0 ? 100.0 * rep->points / rep->max_points : 0;
 	return 0;
 
 out_nomem:
-	free(n);
-	free(d);
+	free(n.name);
+	free(n.detail);
+	free(n.hint);
+	free(n.part);
 	return -ENOMEM;
+}
+
+int grade_report_add(struct grade_report *rep, const char *name, bool passed,
+		     const char *fmt, ...)
+{
+	char *d = NULL;
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = vasprintf(&d, fmt, ap);
+	va_end(ap);
+	if (ret < 0)
+		return -ENOMEM;
+	ret = grade_report_append(rep, &(struct grade_check){ .name = (char *)name,
+		.status = passed ? GRADE_PASS : GRADE_FAIL, .max_points = 1, .detail = d });
+	free(d);
+	return ret;
 }
 
 void grade_report_fini(struct grade_report *rep)
@@ -87,6 +111,8 @@ void grade_report_fini(struct grade_report *rep)
 	for (size_t i = 0; i < rep->nchecks; i++) {
 		free(rep->checks[i].name);
 		free(rep->checks[i].detail);
+		free(rep->checks[i].hint);
+		free(rep->checks[i].part);
 	}
 	free(rep->checks);
 	memset(rep, 0, sizeof(*rep));
@@ -94,7 +120,7 @@ void grade_report_fini(struct grade_report *rep)
 
 bool grade_report_passed(const struct grade_report *rep)
 {
-	return rep->nchecks > 0 && rep->npassed == rep->nchecks;
+	return rep->nchecks > rep->nskipped && rep->npassed == rep->nchecks - rep->nskipped;
 }
 
 /* ---- Written answers ------------------------------------------------------- */
@@ -424,7 +450,7 @@ int lab_save_commit(struct lab_save *s, const struct rt_result *res, char **caus
 
 	if (!s->tmp)
 		return rt_err(cause, -EBADF, "the results file was not opened");
-	text = rt_result_to_string(res, &why);
+	text = rt_result_to_string_sealed(res, &why);
 	if (!text) {
 		ret = -errno;
 		rt_err(cause, ret, "the results document is not valid: %s",

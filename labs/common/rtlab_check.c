@@ -1,0 +1,392 @@
+/*
+ * rtlab_check: the check program's side of the harness (rtlab_check.h).
+ *
+ * rtlab_run_subject() starts `$RTLAB_CHECK_RUNNER grade --run-subject`,
+ * which reads the box's settings from RTLAB_CHECK_SANDBOX, runs the
+ * subject in a fresh sandbox and hands back the subject's stdout on its
+ * stdout, its stderr on its stderr and a record of how the run ended on
+ * descriptor 3, one "key value" per line. This file is compiled into
+ * every check program by the harness; it uses only the C library, so a
+ * check program can be linked statically for the classroom VM.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "rtlab_check.h"
+
+#define READ_MAX (256u << 20)	/* the most kept of one stream, whatever the runner sends */
+
+struct stream {
+	int fd;
+	char *buf;
+	size_t len, cap;
+	bool cut;
+};
+
+static int stream_read(struct stream *s)
+{
+	char tmp[65536];
+	ssize_t n = read(s->fd, tmp, sizeof(tmp));
+
+	if (n < 0)
+		return errno == EINTR ? 0 : 1;
+	if (n == 0)
+		return 1;
+	if (s->len + (size_t)n > READ_MAX) {
+		s->cut = true;
+		return 0;
+	}
+	if (s->len + (size_t)n + 1 > s->cap) {
+		size_t cap = s->cap ? s->cap : 4096;
+		char *b;
+
+		while (cap < s->len + (size_t)n + 1)
+			cap *= 2;
+		b = realloc(s->buf, cap);
+		if (!b) {
+			s->cut = true;
+			return 0;
+		}
+		s->buf = b;
+		s->cap = cap;
+	}
+	memcpy(s->buf + s->len, tmp, (size_t)n);
+	s->len += (size_t)n;
+	return 0;
+}
+
+static char *stream_take(struct stream *s)
+{
+	char *b = s->buf ? s->buf : malloc(1);
+
+	if (b)
+		b[s->len] = '\0';
+	s->buf = NULL;
+	return b;
+}
+
+static void parse_record(char *rec, struct rtlab_run *r, char *error, size_t error_len)
+{
+	char *line, *save = NULL;
+
+	for (line = strtok_r(rec, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *val = strchr(line, ' ');
+		long v;
+
+		if (!val)
+			continue;
+		*val++ = '\0';
+		v = strtol(val, NULL, 10);
+		if (!strcmp(line, "exit"))
+			r->exit_code = (int)v;
+		else if (!strcmp(line, "signal"))
+			r->signal = (int)v;
+		else if (!strcmp(line, "timed_out"))
+			r->timed_out = v != 0;
+		else if (!strcmp(line, "cpu_limit"))
+			r->cpu_limit = v != 0;
+		else if (!strcmp(line, "fsize_limit"))
+			r->fsize_limit = v != 0;
+		else if (!strcmp(line, "out_cut"))
+			r->out_cut = v != 0;
+		else if (!strcmp(line, "err_cut"))
+			r->err_cut = v != 0;
+		else if (!strcmp(line, "stops"))
+			r->nstops = (unsigned int)v;
+		else if (!strcmp(line, "vmlck_kb"))
+			r->vmlck_kb = v;
+		else if (!strcmp(line, "policy"))
+			r->policy = (int)v;
+		else if (!strcmp(line, "rtprio"))
+			r->rtprio = (int)v;
+		else if (!strcmp(line, "wall_ms"))
+			r->wall_s = (double)v / 1000.0;
+		else if (!strcmp(line, "reason"))
+			snprintf(r->reason, sizeof(r->reason), "%s", val);
+		else if (!strcmp(line, "error"))
+			snprintf(error, error_len, "%s", val);
+	}
+}
+
+static int write_stdin_file(const struct rtlab_run_opts *o, char *path, size_t len)
+{
+	size_t off = 0;
+	int fd;
+
+	snprintf(path, len, "stdin.XXXXXX");
+	fd = mkstemp(path);
+	if (fd < 0)
+		return -errno;
+	while (off < o->stdin_len) {
+		ssize_t w = write(fd, o->stdin_data + off, o->stdin_len - off);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			close(fd);
+			unlink(path);
+			return -EIO;
+		}
+		off += (size_t)w;
+	}
+	close(fd);
+	return 0;
+}
+
+int rtlab_run_subject(const struct rtlab_run_opts *o, struct rtlab_run *r)
+{
+	static const struct rtlab_run_opts none;
+	const char *runner = getenv("RTLAB_CHECK_RUNNER");
+	struct stream s[3] = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } };
+	char tmp[32] = "", nums[3][24], error[256] = "", *rec = NULL;
+	const char *args[300];
+	int pipes[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, st = 0, ret = 0;
+	size_t n = 0, open_streams = 3;
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	r->exit_code = -1;
+	r->vmlck_kb = -1;
+	r->policy = r->rtprio = -1;
+	if (!o)
+		o = &none;
+	if (!runner || !*runner) {
+		snprintf(r->reason, sizeof(r->reason), "RTLAB_CHECK_RUNNER is not set: run the "
+			 "check program through rtlab grade");
+		return -ENOENT;
+	}
+	args[n++] = runner;
+	args[n++] = "grade";
+	args[n++] = "--run-subject";
+	if (o->stdin_data) {
+		ret = write_stdin_file(o, tmp, sizeof(tmp));
+		if (ret) {
+			snprintf(r->reason, sizeof(r->reason), "cannot write the subject's stdin: %s",
+				 strerror(-ret));
+			return ret;
+		}
+		args[n++] = "--stdin";
+		args[n++] = tmp;
+	} else if (o->stdin_path) {
+		args[n++] = "--stdin";
+		args[n++] = o->stdin_path;
+	}
+	if (o->wall_s) {
+		snprintf(nums[0], sizeof(nums[0]), "%u", o->wall_s);
+		args[n++] = "--wall";
+		args[n++] = nums[0];
+	}
+	if (o->rtprio) {
+		snprintf(nums[1], sizeof(nums[1]), "%u", o->rtprio);
+		args[n++] = "--rtprio";
+		args[n++] = nums[1];
+	}
+	if (o->memlock_kb) {
+		snprintf(nums[2], sizeof(nums[2]), "%u", o->memlock_kb);
+		args[n++] = "--memlock";
+		args[n++] = nums[2];
+	}
+	args[n++] = "--";
+	for (size_t i = 0; o->argv && o->argv[i] && n < 299; i++)
+		args[n++] = o->argv[i];
+	args[n] = NULL;
+
+	for (int i = 0; i < 3; i++)
+		if (pipe2(pipes[i], O_CLOEXEC)) {
+			ret = -errno;
+			snprintf(r->reason, sizeof(r->reason), "pipe: %s", strerror(errno));
+			goto out;
+		}
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		ret = -errno;
+		snprintf(r->reason, sizeof(r->reason), "fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		int nul = open("/dev/null", O_RDONLY);
+
+		if (nul < 0 || dup2(nul, 0) < 0 || dup2(pipes[0][1], 1) < 0 ||
+		    dup2(pipes[1][1], 2) < 0 || dup2(pipes[2][1], 3) < 0)
+			_exit(125);
+		for (int fd = 4; fd < 1024; fd++)
+			close(fd);
+		execv(runner, (char *const *)args);
+		_exit(126);
+	}
+	for (int i = 0; i < 3; i++) {
+		close(pipes[i][1]);
+		pipes[i][1] = -1;
+		s[i].fd = pipes[i][0];
+	}
+	while (open_streams) {
+		struct pollfd pf[3];
+		nfds_t m = 0;
+
+		for (int i = 0; i < 3; i++)
+			if (s[i].fd >= 0)
+				pf[m++] = (struct pollfd){ .fd = s[i].fd, .events = POLLIN };
+		if (poll(pf, m, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (nfds_t k = 0; k < m; k++) {
+			if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			for (int i = 0; i < 3; i++)
+				if (s[i].fd == pf[k].fd && stream_read(&s[i])) {
+					s[i].fd = -1;
+					open_streams--;
+				}
+		}
+	}
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	r->out = stream_take(&s[0]);
+	r->err = stream_take(&s[1]);
+	rec = stream_take(&s[2]);
+	r->out_len = r->out ? s[0].len : 0;
+	r->err_len = r->err ? s[1].len : 0;
+	if (!r->out || !r->err || !rec) {
+		ret = -ENOMEM;
+		snprintf(r->reason, sizeof(r->reason), "out of memory");
+		goto out;
+	}
+	parse_record(rec, r, error, sizeof(error));
+	r->out_cut |= s[0].cut;
+	r->err_cut |= s[1].cut;
+	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+		ret = -EIO;
+		snprintf(r->reason, sizeof(r->reason), "the runner failed: %s", error[0] ? error :
+			 WIFEXITED(st) ? "it exited with an error" : "it was killed");
+	}
+out:
+	for (int i = 0; i < 3; i++)
+		for (int j = 0; j < 2; j++)
+			if (pipes[i][j] >= 0)
+				close(pipes[i][j]);
+	free(s[0].buf);
+	free(s[1].buf);
+	free(s[2].buf);
+	free(rec);
+	if (tmp[0])
+		unlink(tmp);
+	if (ret) {
+		char reason[sizeof(r->reason)];
+
+		memcpy(reason, r->reason, sizeof(reason));
+		rtlab_run_fini(r);
+		memcpy(r->reason, reason, sizeof(reason));
+	}
+	return ret;
+}
+
+bool rtlab_run_ok(const struct rtlab_run *r)
+{
+	return r->exit_code == 0 && !r->signal && !r->timed_out && !r->out_cut;
+}
+
+void rtlab_run_fini(struct rtlab_run *r)
+{
+	if (!r)
+		return;
+	free(r->out);
+	free(r->err);
+	memset(r, 0, sizeof(*r));
+	r->exit_code = -1;
+	r->vmlck_kb = -1;
+	r->policy = r->rtprio = -1;
+}
+
+/* Whether @id is in the comma-separated @list. */
+static bool in_list(const char *list, const char *id)
+{
+	size_t n = strlen(id);
+
+	for (const char *p = list; p && *p; ) {
+		const char *e = strchr(p, ',');
+		size_t len = e ? (size_t)(e - p) : strlen(p);
+
+		if (len == n && !strncmp(p, id, n))
+			return true;
+		p = e ? e + 1 : NULL;
+	}
+	return false;
+}
+
+bool rtlab_check_can(const char *need)
+{
+	return in_list(getenv("RTLAB_CHECK_CAN"), need);
+}
+
+const char *rtlab_check_data(const char *name)
+{
+	static char path[4096];
+	const char *dir = getenv("RTLAB_CHECK_DATA");
+
+	snprintf(path, sizeof(path), "%s/%s", dir && *dir ? dir : "data", name);
+	return path;
+}
+
+void rtlab_check_reason(const char *fmt, ...)
+{
+	char *text = NULL;
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	va_end(ap);
+	if (!text)
+		return;
+	for (char *p = text; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
+	printf("# rtlab-reason: %s\n", text);
+	fflush(stdout);
+	free(text);
+}
+
+int rtlab_check_main(const char *group, const struct CMUnitTest *tests, size_t n)
+{
+	const char *only = getenv("RTLAB_CHECK_ONLY");
+	struct CMUnitTest *run = calloc(n ? n : 1, sizeof(*run));
+	size_t m = 0;
+	int ret;
+
+	/* Nothing the subject runs as the same user may attach to us. */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (!run)
+		return 1;
+	for (size_t i = 0; i < n; i++) {
+		char id[128];
+		size_t k;
+
+		for (k = 0; tests[i].name[k] && k < sizeof(id) - 1; k++)
+			id[k] = tests[i].name[k] == '_' ? '-' : tests[i].name[k];
+		id[k] = '\0';
+		if (!only || in_list(only, id))
+			run[m++] = tests[i];
+	}
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	ret = m ? _cmocka_run_group_tests(group, run, m, NULL, NULL) : 0;
+	free(run);
+	return ret;
+}

@@ -1,0 +1,375 @@
+/*
+ * grade_class: grading a class's folders in parallel jobs (see the header).
+ *
+ * The parent is a small scheduler: it builds each exercise's check program
+ * once, then keeps at most `jobs` forked children, each grading one
+ * (student, lab) into a JSON file of the class's private folder. A child
+ * ends by _exit(), so nothing of the parent's state (stdio buffers, atexit)
+ * runs twice; the parent reads the file when the child is reaped. Nothing
+ * here is multithreaded, which grade_sandbox_run() requires.
+ */
+#include "grade_class.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/rt_err.h"
+#include "core/rt_file.h"
+#include "core/rt_json.h"
+#include "grade/grade_sandbox.h"
+
+struct class_job {
+	const char *student;		/* borrowed from the student list */
+	size_t ex;			/* index of the exercise */
+	pid_t pid;			/* while it runs */
+	unsigned int slot;
+	long long started_ms;
+	json_t *grade;			/* owned, once done */
+};
+
+struct class_ex {
+	struct grade_exercise ex;
+	char *program;			/* owned: its check program, built once */
+	char *error;			/* owned: why it cannot be graded, or NULL */
+};
+
+static long long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (long long)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static int list_students(const char *dir, char ***out, size_t *n, char **cause)
+{
+	struct dirent **names = NULL;
+	int count, ret = 0;
+
+	*out = NULL;
+	*n = 0;
+	count = scandir(dir, &names, NULL, alphasort);
+	if (count < 0)
+		return rt_err(cause, -errno, "%s: %s", dir, strerror(errno));
+	*out = calloc((size_t)count + 1, sizeof(**out));
+	if (!*out)
+		ret = -ENOMEM;
+	for (int i = 0; i < count; i++) {
+		char *p = NULL;
+
+		if (!ret && names[i]->d_name[0] != '.' && *n < GRADE_CLASS_MAX_STUDENTS &&
+		    asprintf(&p, "%s/%s", dir, names[i]->d_name) >= 0) {
+			if (is_dir(p) && !((*out)[*n] = strdup(names[i]->d_name)))
+				ret = -ENOMEM;
+			else if ((*out)[*n])
+				(*n)++;
+		}
+		free(p);
+		free(names[i]);
+	}
+	free(names);
+	if (!ret && !*n)
+		ret = rt_err(cause, -ENOENT, "%s holds no student folder", dir);
+	return ret;
+}
+
+/* The folder of @student's code for @ex: <dir>/<student>/<lab>, else <dir>/<student> when alone. */
+static char *work_of(const char *dir, const char *student, const struct grade_exercise *ex,
+		     bool alone)
+{
+	char *w = NULL;
+
+	if (asprintf(&w, "%s/%s/%s", dir, student, ex->m.lab) < 0)
+		return NULL;
+	if (is_dir(w) || !alone)
+		return w;
+	free(w);
+	return asprintf(&w, "%s/%s", dir, student) < 0 ? NULL : w;
+}
+
+/* In the job's process: grade one (student, lab) and write its JSON to @out_path. */
+static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
+					       const struct class_ex *cx, const char *student,
+					       bool alone, unsigned int slot, const char *lock,
+					       const char *out_path)
+{
+	struct grade_outcome out = { 0 };
+	struct grade_opts opts = o->base;
+	char *work = work_of(o->dir, student, &cx->ex, alone), *cause = NULL, *doc = NULL;
+	json_t *j;
+	int ret;
+
+	setpgid(0, 0);
+	opts.slot = slot;
+	opts.program = cx->program;
+	opts.timing_fd = open(lock, O_RDWR | O_CLOEXEC);	/* its own open file: its own lock */
+	out.student = strdup(student);
+	if (cx->error) {
+		out.error = strdup(cx->error);
+	} else if (!work || !is_dir(work)) {
+		if (asprintf(&out.error, "nothing handed in: no folder %s/%s", student,
+			     cx->ex.m.lab) < 0)
+			out.error = NULL;
+	} else {
+		ret = grade_exercise_run(&cx->ex, work, &opts, &out, &cause);
+		if (ret && !out.error)
+			out.error = strdup(cause ? cause : strerror(-ret));
+		free(cause);
+		cause = NULL;
+		if (!ret && asprintf(&doc, "%s/results.json", work) >= 0 && !access(doc, F_OK) &&
+		    grade_outcome_add_document(&out, doc, &cause))
+			grade_report_append(&out.rep, &(struct grade_check){ .name = "results",
+				.status = GRADE_FAIL, .max_points = 1, .part = "results",
+				.detail = cause ? cause : "results.json could not be read",
+				.hint = "hand in the results document rtlab saved, unedited" });
+	}
+	if (!out.lab)
+		out.lab = strdup(cx->ex.m.lab);
+	j = grade_outcome_json(&out);
+	ret = j ? rt_json_save(out_path, j, NULL, 0600, NULL) : -ENOMEM;
+	_exit(ret ? 1 : 0);
+}
+
+static json_t *job_error(const struct class_ex *cx, const char *student, const char *fmt,
+			 int arg)
+{
+	char *why = NULL;
+	json_t *j;
+
+	if (asprintf(&why, fmt, arg) < 0)
+		why = NULL;
+	j = grade_outcome_json_error(cx->ex.m.lab, student, why ? why : "the job failed");
+	free(why);
+	return j;
+}
+
+/* The finished job's grade, from its file (or what went wrong). */
+static json_t *job_collect(const struct class_ex *cx, struct class_job *jb, int status,
+			   const char *path, bool overran)
+{
+	json_t *j = NULL;
+	char *text = NULL;
+	size_t len = 0;
+
+	if (overran)
+		return job_error(cx, jb->student, "the grading job took longer than %d s and "
+				 "was killed", (int)GRADE_JOB_WALL_S);
+	if (WIFSIGNALED(status))
+		return job_error(cx, jb->student, "the grading job was killed by signal %d",
+				 WTERMSIG(status));
+	if (!rt_file_read(path, 64u << 20, &text, &len))
+		rt_json_load(text, len, path, &j, NULL);
+	free(text);
+	unlink(path);
+	return j ? j : job_error(cx, jb->student, "the grading job left no grade (exit %d)",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+}
+
+static int open_exercises(const struct grade_class_opts *o, const char *box,
+			  struct class_ex **out, size_t *n, char **cause)
+{
+	struct class_ex *v = NULL;
+	size_t cap = 0;
+	int ret = 0;
+
+	*n = 0;
+	for (size_t i = 0; !ret && (o->exercise ? i < 1 : lab_table[i] != NULL); i++) {
+		const char *lab = o->exercise ? NULL : lab_table[i]->name;
+		struct class_ex *c;
+		char *log = NULL;
+
+		if (!o->exercise && ((o->lab && strcmp(o->lab, lab)) ||
+				     (!o->lab && !grade_exercise_exists(lab))))
+			continue;
+		if (*n == cap) {
+			cap = cap ? cap * 2 : 4;
+			c = realloc(v, cap * sizeof(*v));
+			if (!c) {
+				ret = -ENOMEM;
+				break;
+			}
+			v = c;
+		}
+		c = &v[*n];
+		memset(c, 0, sizeof(*c));
+		ret = o->exercise ? grade_exercise_open(&c->ex, o->exercise, cause) :
+		      grade_exercise_find(&c->ex, lab, cause);
+		if (ret)
+			break;
+		(*n)++;
+		if (c->ex.bin)
+			continue;
+		if (asprintf(&c->program, "%s/check-%s", box, c->ex.m.lab) < 0) {
+			c->program = NULL;
+			ret = -ENOMEM;
+			break;
+		}
+		ret = grade_program_build(&c->ex, c->program, false, &log, cause);
+		free(log);
+	}
+	if (!ret && !*n)
+		ret = rt_err(cause, -ENOENT, o->lab ? "the %s lab has no coding exercise" :
+			     "no lab has a coding exercise yet%s", o->lab ? o->lab : "");
+	*out = v;
+	return ret;
+}
+
+int grade_class_run(const struct grade_class_opts *o, json_t **grades, double *wall_s,
+		    char **cause)
+{
+	struct class_ex *exs = NULL;
+	struct class_job *jobs = NULL;
+	char **students = NULL, *box = NULL, *lock = NULL, *tmpl = NULL;
+	const char *tmpdir = o->base.tmpdir;
+	size_t nstudents = 0, nex = 0, njobs = 0, next = 0, running = 0, done = 0;
+	unsigned int width = o->jobs ? o->jobs : 1;
+	bool *slot_busy = NULL;
+	long long start = now_ms();
+	int ret, fd;
+
+	*grades = NULL;
+	if (!tmpdir)
+		tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	ret = list_students(o->dir, &students, &nstudents, cause);
+	if (ret)
+		goto out;
+	if (asprintf(&tmpl, "%s/rtlab-class.XXXXXX", tmpdir) < 0 || !(box = mkdtemp(tmpl))) {
+		ret = tmpl ? rt_err(cause, -errno, "%s: %s", tmpl, strerror(errno)) : -ENOMEM;
+		goto out;
+	}
+	tmpl = NULL;
+	ret = open_exercises(o, box, &exs, &nex, cause);
+	if (ret)
+		goto out;
+	if (asprintf(&lock, "%s/timing.lock", box) < 0) {
+		lock = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		ret = rt_err(cause, -errno, "%s: %s", lock, strerror(errno));
+		goto out;
+	}
+	close(fd);
+	njobs = nstudents * nex;
+	jobs = calloc(njobs, sizeof(*jobs));
+	slot_busy = calloc(width, sizeof(*slot_busy));
+	if (!jobs || !slot_busy) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t s = 0; s < nstudents; s++)
+		for (size_t e = 0; e < nex; e++)
+			jobs[s * nex + e] = (struct class_job){ .student = students[s], .ex = e,
+								.pid = -1 };
+	fflush(NULL);
+	while (done < njobs) {
+		int status;
+		pid_t p;
+
+		while (running < width && next < njobs) {
+			struct class_job *jb = &jobs[next];
+			char path[4096];
+			unsigned int slot = 0;
+
+			while (slot_busy[slot])
+				slot++;
+			snprintf(path, sizeof(path), "%s/job-%zu.json", box, next);
+			jb->slot = slot;
+			jb->started_ms = now_ms();
+			jb->pid = fork();
+			if (jb->pid == 0)
+				job_main(o, &exs[jb->ex], jb->student, nex == 1, slot, lock, path);
+			if (jb->pid < 0) {
+				jb->grade = job_error(&exs[jb->ex], jb->student, "cannot fork a job "
+						      "(errno %d)", errno);
+				done++;
+			} else {
+				slot_busy[slot] = true;
+				running++;
+			}
+			next++;
+		}
+		p = waitpid(-1, &status, WNOHANG);
+		if (p <= 0) {
+			for (size_t k = 0; k < next; k++) {
+				struct class_job *jb = &jobs[k];
+
+				if (jb->pid > 0 && !jb->grade &&
+				    now_ms() - jb->started_ms > GRADE_JOB_WALL_S * 1000LL) {
+					kill(-jb->pid, SIGKILL);
+					kill(jb->pid, SIGKILL);
+				}
+			}
+			if (p < 0 && errno == ECHILD)
+				break;
+			usleep(20000);
+			continue;
+		}
+		for (size_t k = 0; k < next; k++) {
+			struct class_job *jb = &jobs[k];
+			char path[4096];
+
+			if (jb->pid != p || jb->grade)
+				continue;
+			snprintf(path, sizeof(path), "%s/job-%zu.json", box, k);
+			jb->grade = job_collect(&exs[jb->ex], jb, status, path,
+						now_ms() - jb->started_ms > GRADE_JOB_WALL_S * 1000LL);
+			kill(-jb->pid, SIGKILL);	/* whatever the job left behind */
+			slot_busy[jb->slot] = false;
+			running--;
+			done++;
+			break;
+		}
+	}
+	*grades = json_array();
+	for (size_t k = 0; *grades && k < njobs; k++) {
+		json_t *g = jobs[k].grade ? json_incref(jobs[k].grade) :
+			    job_error(&exs[jobs[k].ex], jobs[k].student, "not graded (%d)", 0);
+
+		if (!g || json_array_append_new(*grades, g)) {
+			json_decref(*grades);
+			*grades = NULL;
+		}
+	}
+	ret = *grades ? 0 : -ENOMEM;
+out:
+	if (wall_s)
+		*wall_s = (double)(now_ms() - start) / 1000.0;
+	for (size_t k = 0; jobs && k < njobs; k++)
+		json_decref(jobs[k].grade);
+	free(jobs);
+	free(slot_busy);
+	for (size_t e = 0; e < nex; e++) {
+		grade_exercise_fini(&exs[e].ex);
+		free(exs[e].program);
+		free(exs[e].error);
+	}
+	free(exs);
+	for (size_t s = 0; s < nstudents; s++)
+		free(students[s]);
+	free(students);
+	if (box)
+		grade_rm_rf(box);
+	free(box);
+	free(tmpl);
+	free(lock);
+	return ret;
+}

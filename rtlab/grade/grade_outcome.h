@@ -1,0 +1,82 @@
+/*
+ * grade_outcome: the grade of one learner for one lab, and its JSON.
+ *
+ * An outcome gathers up to three parts into one struct grade_report whose
+ * checks carry their part: "code" (the exercise's checks, with the
+ * manifest's points, grade_exercise.c), "results" (the lab's grade of a
+ * results document, a point a check) and "quiz" (the lab lesson's scored
+ * quiz questions as last answered, a point each). Every front end prints
+ * an outcome from its JSON, schema rtlab.grade/1 (doc/cli-json.md), so the
+ * text, TAP, JUnit and CSV forms and the class mode, whose jobs hand their
+ * outcomes over as JSON, can never disagree.
+ */
+#ifndef RTLAB_GRADE_GRADE_OUTCOME_H
+#define RTLAB_GRADE_GRADE_OUTCOME_H
+
+#include <stdbool.h>
+
+#include <jansson.h>
+
+#include "labs/lab.h"
+
+#define GRADE_SCHEMA "rtlab.grade/1"
+
+struct grade_outcome {
+	char *lab;		/* owned */
+	char *title;		/* owned; the exercise's title, or NULL */
+	char *student;		/* owned; class mode: the student's folder name, else NULL */
+	char *work;		/* owned; the folder whose code was graded, or NULL */
+	char *result;		/* owned; the results document graded, or NULL */
+	char *tier;		/* owned; that document's tier, or NULL */
+	bool code;		/* the code part was graded */
+	bool build_ok;		/* its subject compiled */
+	char *build_log;	/* owned; the compiler's messages (capped), or NULL */
+	char *sandbox;		/* owned; what the sandbox gave the runs, or NULL */
+	char *error;		/* owned; why nothing could be graded, or NULL */
+	struct grade_report rep;
+	double wall_s;		/* how long grading took */
+};
+
+void grade_outcome_fini(struct grade_outcome *o);
+
+/**
+ * grade_outcome_add_document - grade a results document and add its checks
+ * @path: the document (rtlab.result/2 or /1); its lab must be @o->lab, or
+ *        becomes it when @o->lab is NULL
+ *
+ * The lab's own grade() decides; each of its checks becomes part "results"
+ * with one point. A document whose checksum (doc/results.md) does not match
+ * its content fails a check "checksum" (edited by hand). Returns 0 or a
+ * negative errno with @cause (unreadable, invalid, another lab, no grader).
+ */
+int grade_outcome_add_document(struct grade_outcome *o, const char *path, char **cause);
+
+/**
+ * grade_outcome_add_quiz - add the lab lesson's quiz as part "quiz"
+ * @progress: the progress file; NULL: the default
+ *
+ * One check per scored question of the lab's lesson (quiz-<id>), passed
+ * when its last answer was right. Adds nothing for a lab without a lesson
+ * or a lesson without scored questions. Returns 0 or a negative errno with
+ * @cause.
+ */
+int grade_outcome_add_quiz(struct grade_outcome *o, const char *progress, char **cause);
+
+/*
+ * grade_outcome_add_part - append @part's checks of @rep to @o (copies);
+ * @hints, when not NULL, are kept only with failed checks. 0 or -ENOMEM.
+ */
+int grade_outcome_add_part(struct grade_outcome *o, const struct grade_report *rep,
+			   const char *part);
+
+/**
+ * grade_outcome_json - @o as an rtlab.grade/1 object
+ *
+ * Returns a new reference, or NULL on allocation failure.
+ */
+json_t *grade_outcome_json(const struct grade_outcome *o);
+
+/* An rtlab.grade/1 object for a job that could not be graded at all: @error says why. */
+json_t *grade_outcome_json_error(const char *lab, const char *student, const char *error);
+
+#endif
