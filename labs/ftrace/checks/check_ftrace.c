@@ -25,6 +25,131 @@
 
 #define NAME_MAX_LEN 64		/* ftrace_exercise.h: LT_NAME_MAX */
 
+/* ---- Running the subject on framed traces ---------------------------------- */
+
+/* The whole of a fixture, NUL-terminated (*len without it); NULL when unreadable. */
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t cap = 0, got;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	do {
+		if (*len + 4096 + 1 > cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		got = fread(buf + *len, 1, 4096, f);
+		*len += got;
+	} while (got);
+	fclose(f);
+	buf[*len] = '\0';
+	return buf;
+}
+
+/*
+ * The subject's input for @n traces: each file of checks/data after a line
+ * "NAME PID LEN". NULL (with @why) when a fixture cannot be read.
+ */
+static char *frame_input(const char *const *files, const int *pids, size_t n, size_t *len,
+			 char *why, size_t why_len)
+{
+	char *in = NULL;
+
+	*len = 0;
+	for (size_t i = 0; i < n; i++) {
+		size_t flen;
+		char *text = slurp(rtlab_check_data(files[i]), &flen), head[128], *nin;
+		int hlen;
+
+		if (!text) {
+			snprintf(why, why_len, "checks/data/%s cannot be read (a broken "
+				 "installation)", files[i]);
+			free(in);
+			return NULL;
+		}
+		hlen = snprintf(head, sizeof(head), "%s %d %zu\n", files[i], pids[i], flen);
+		nin = realloc(in, *len + (size_t)hlen + flen + 1);
+		if (!nin) {
+			free(text);
+			free(in);
+			snprintf(why, why_len, "the check program ran out of memory");
+			return NULL;
+		}
+		in = nin;
+		memcpy(in + *len, head, (size_t)hlen);
+		memcpy(in + *len + hlen, text, flen);
+		*len += (size_t)hlen + flen;
+		in[*len] = '\0';
+		free(text);
+	}
+	return in;
+}
+
+/*
+ * Run `subject MODE` on @n framed traces. On return, sections[i] points at
+ * the subject's lines for trace i in r->out ("file NAME" excluded), or is
+ * NULL when it never got there; why says what went wrong for those.
+ */
+static bool run_framed(const char *mode, const char *const *files, const int *pids, size_t n,
+		       struct rtlab_run *r, const char **sections, char *why, size_t why_len)
+{
+	const char *argv[] = { mode, NULL };
+	struct rtlab_run_opts o = { .argv = argv };
+	size_t len;
+	char *in = frame_input(files, pids, n, &len, why, why_len);
+	const char *last = NULL;
+
+	memset(r, 0, sizeof(*r));
+	for (size_t i = 0; i < n; i++)
+		sections[i] = NULL;
+	if (!in)
+		return false;
+	o.stdin_data = in;
+	o.stdin_len = len;
+	if (rtlab_run_subject(&o, r)) {
+		snprintf(why, why_len, "the subject could not be run: %s", r->reason);
+		free(in);
+		return false;
+	}
+	free(in);
+	for (size_t i = 0; i < n; i++) {
+		char tag[96];
+		const char *p;
+
+		snprintf(tag, sizeof(tag), "file %s\n", files[i]);
+		p = strstr(r->out, tag);
+		if (p) {
+			sections[i] = p + strlen(tag);
+			last = files[i];
+		}
+	}
+	if (!rtlab_run_ok(r)) {
+		/* The trace it was on when it stopped is the last one it named. */
+		for (size_t i = n; i-- > 0;) {
+			if (sections[i]) {
+				sections[i] = NULL;
+				break;
+			}
+		}
+		snprintf(why, why_len, "the subject %s%s%s%s", r->reason,
+			 last ? " on this trace" : "",
+			 r->signal == SIGSEGV ? " (reading past the end of the text? It is not "
+			 "NUL-terminated: stop at text + len)" : "",
+			 r->out_cut ? " (it printed too much)" : "");
+	}
+	return true;
+}
+
 /* ---- The latency traces --------------------------------------------------- */
 
 /* What lt_parse() found in one trace: the subject's lines or the answer's. */
@@ -100,6 +225,8 @@ static bool lt_read(const char *s, struct lt_result *r, bool one_line)
 
 		if (sscanf(s, "%15s %n", key, &n) != 1)
 			return false;
+		if (!strcmp(key, "file"))
+			break;	/* the next trace's lines */
 		s += n;
 		if (!strcmp(key, "rc"))
 			seen += sscanf(s, "%d", &r->rc);
@@ -148,34 +275,42 @@ static bool lt_answer(const char *file, struct lt_result *want)
 	return ok;
 }
 
-/* Run the subject on @c's trace once; c->failed says when that went wrong. */
-static struct lt_case *lt_run(struct lt_case *c)
+/* Run the subject once on all of @cases; each case's failed says what went wrong. */
+static struct lt_case *lt_run_all(struct lt_case *cases, size_t n)
 {
-	const char *argv[] = { "lt", NULL };
-	struct rtlab_run r = { 0 };
-	struct rtlab_run_opts o = { .argv = argv };
+	const char *files[16], *sections[16];
+	int pids[16] = { 0 };
+	struct rtlab_run r;
+	char why[400] = "";
 
-	if (c->ran)
-		return c;
-	c->ran = true;
-	if (!strncmp(c->file, "lt-", 3) && !lt_answer(c->file, &c->want)) {
-		snprintf(c->failed, sizeof(c->failed), "checks/data/lt-answers.txt has no "
-			 "answer for %s (a broken installation)", c->file);
-		return c;
+	if (cases[0].ran)
+		return cases;
+	assert_true(n <= 16);
+	for (size_t i = 0; i < n; i++) {
+		cases[i].ran = true;
+		files[i] = cases[i].file;
+		if (!strncmp(cases[i].file, "lt-", 3) && !lt_answer(cases[i].file, &cases[i].want))
+			snprintf(cases[i].failed, sizeof(cases[i].failed), "checks/data/"
+				 "lt-answers.txt has no answer for it (a broken installation)");
 	}
-	o.stdin_path = rtlab_check_data(c->file);
-	if (rtlab_run_subject(&o, &r))
-		snprintf(c->failed, sizeof(c->failed), "the subject could not be run: %s",
-			 r.reason);
-	else if (!rtlab_run_ok(&r))
-		snprintf(c->failed, sizeof(c->failed), "lt_parse() did not return: the subject "
-			 "%s%s", r.reason, r.signal == SIGSEGV ? " (reading past the end of the "
-			 "text? It is not NUL-terminated: stop at text + len)" : "");
-	else if (!strstr(r.out, "rc ") || !lt_read(strstr(r.out, "rc "), &c->got, false))
-		snprintf(c->failed, sizeof(c->failed), "the subject's output does not read as "
-			 "expected: \"%.80s\"", r.out);
+	if (!run_framed("lt", files, pids, n, &r, sections, why, sizeof(why))) {
+		for (size_t i = 0; i < n; i++)
+			snprintf(cases[i].failed, sizeof(cases[i].failed), "%s", why);
+		return cases;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct lt_case *c = &cases[i];
+
+		if (c->failed[0])
+			continue;
+		if (!sections[i])
+			snprintf(c->failed, sizeof(c->failed), "lt_parse() did not return: %s", why);
+		else if (strncmp(sections[i], "rc ", 3) || !lt_read(sections[i], &c->got, false))
+			snprintf(c->failed, sizeof(c->failed), "the subject's output does not read "
+				 "as expected: \"%.80s\"", sections[i]);
+	}
 	rtlab_run_fini(&r);
-	return c;
+	return cases;
 }
 
 static void lt_need(const struct lt_case *c)
@@ -222,7 +357,7 @@ static void header(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < N_OF(lt_cases); i++) {
-		struct lt_case *c = lt_run(&lt_cases[i]);
+		struct lt_case *c = &lt_run_all(lt_cases, N_OF(lt_cases))[i];
 
 		lt_need(c);
 		lt_header(c);
@@ -233,7 +368,7 @@ static void widest_gap(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < N_OF(lt_cases); i++) {
-		struct lt_case *c = lt_run(&lt_cases[i]);
+		struct lt_case *c = &lt_run_all(lt_cases, N_OF(lt_cases))[i];
 
 		lt_need(c);
 		lt_gap(c);
@@ -244,7 +379,7 @@ static void cause(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < N_OF(lt_cases); i++) {
-		struct lt_case *c = lt_run(&lt_cases[i]);
+		struct lt_case *c = &lt_run_all(lt_cases, N_OF(lt_cases))[i];
 
 		lt_need(c);
 		/* A cause after the wrong gap is the gap's failure, not the cause's. */
@@ -259,7 +394,7 @@ static void no_section(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < N_OF(lt_none); i++) {
-		struct lt_case *c = lt_run(&lt_none[i]);
+		struct lt_case *c = &lt_run_all(lt_none, N_OF(lt_none))[i];
 
 		c->want.rc = -ENOENT;
 		lt_need(c);
@@ -270,7 +405,7 @@ static void truncated(void **state)
 {
 	(void)state;
 	for (size_t i = 0; i < N_OF(lt_cut); i++) {
-		struct lt_case *c = lt_run(&lt_cut[i]);
+		struct lt_case *c = &lt_run_all(lt_cut, N_OF(lt_cut))[i];
 
 		lt_need(c);
 		lt_header(c);
@@ -298,17 +433,12 @@ struct wm_case {
 	struct wm_result got, want;
 };
 
-static struct wm_case wm_plain[] = {
+/* wake-match: 0..2, wake-preempted: 3, wake-both-events: 4..5 (one run for all). */
+static struct wm_case wm_all[] = {
 	{ .name = "plain", .what = "a periodic task, its own events only" },
 	{ .name = "busy", .what = "a periodic task among every task on its CPU" },
 	{ .name = "plain-cut", .what = "a trace that ends inside a wake-up" },
-};
-
-static struct wm_case wm_hog[] = {
 	{ .name = "hog", .what = "a task that computes and is preempted by others" },
-};
-
-static struct wm_case wm_both[] = {
 	{ .name = "both", .what = "sched_waking and sched_wakeup for every wake-up" },
 	{ .name = "wakeup-only", .what = "sched_wakeup only" },
 };
@@ -320,6 +450,8 @@ static bool wm_read(const char *s, struct wm_result *r, size_t max_wake)
 	if (!r->wake)
 		return false;
 	for (const char *p = s; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, "file ", 5))
+			break;	/* the next trace's lines */
 		if (!strncmp(p, "pid ", 4)) {
 			if (sscanf(p + 4, "%d", &r->pid) != 1)
 				return false;
@@ -341,71 +473,58 @@ static bool wm_read(const char *s, struct wm_result *r, size_t max_wake)
 	return true;
 }
 
-/* The whole of a small file, NUL-terminated; NULL when unreadable. */
-static char *slurp(const char *path)
+/* Run the subject once on all of @cases (the answers first tell the pids). */
+static void wm_run_all(struct wm_case *cases, size_t n)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, got;
+	const char *files[8], *sections[8];
+	char names[8][64], why[400] = "";
+	int pids[8];
+	struct rtlab_run r;
 
-	if (!f)
-		return NULL;
-	do {
-		if (len + 4096 + 1 > cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+	if (cases[0].ran)
+		return;
+	assert_true(n <= 8);
+	for (size_t i = 0; i < n; i++) {
+		struct wm_case *c = &cases[i];
+		char file[64], *answer;
+		size_t len;
 
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				return NULL;
-			}
-			buf = nb;
+		c->ran = true;
+		snprintf(file, sizeof(file), "wm-%s.answer", c->name);
+		answer = slurp(rtlab_check_data(file), &len);
+		if (!answer || !wm_read(answer, &c->want, 100000) || c->want.pid <= 0) {
+			free(answer);
+			snprintf(why, sizeof(why), "checks/data/%s is missing or broken (a broken "
+				 "installation)", file);
+			goto out_all;
 		}
-		got = fread(buf + len, 1, 4096, f);
-		len += got;
-	} while (got);
-	fclose(f);
-	buf[len] = '\0';
-	return buf;
-}
-
-static struct wm_case *wm_run(struct wm_case *c)
-{
-	char file[64], pid[16], *answer;
-	const char *argv[] = { "wm", pid, NULL };
-	struct rtlab_run r = { 0 };
-	struct rtlab_run_opts o = { .argv = argv };
-	const char *p;
-
-	if (c->ran)
-		return c;
-	c->ran = true;
-	snprintf(file, sizeof(file), "wm-%s.answer", c->name);
-	answer = slurp(rtlab_check_data(file));
-	if (!answer || !wm_read(answer, &c->want, 100000) || c->want.pid <= 0) {
 		free(answer);
-		snprintf(c->failed, sizeof(c->failed), "checks/data/%s is missing or broken "
-			 "(a broken installation)", file);
-		return c;
+		snprintf(names[i], sizeof(names[i]), "wm-%s.txt", c->name);
+		files[i] = names[i];
+		pids[i] = c->want.pid;
 	}
-	free(answer);
-	snprintf(pid, sizeof(pid), "%d", c->want.pid);
-	snprintf(file, sizeof(file), "wm-%s.txt", c->name);
-	o.stdin_path = rtlab_check_data(file);
-	if (rtlab_run_subject(&o, &r))
-		snprintf(c->failed, sizeof(c->failed), "the subject could not be run: %s",
-			 r.reason);
-	else if (!rtlab_run_ok(&r))
-		snprintf(c->failed, sizeof(c->failed), "wm_match() did not return: the subject "
-			 "%s", r.reason);
-	else if (!(p = strstr(r.out, "rc ")) || sscanf(p + 3, "%d", &c->rc) != 1 ||
-		 !strstr(r.out, "events ") || sscanf(strstr(r.out, "events ") + 7, "%zu",
-						     &c->events) != 1 ||
-		 !wm_read(p, &c->got, c->events + 1))
-		snprintf(c->failed, sizeof(c->failed), "the subject's output does not read as "
-			 "expected: \"%.80s\"", r.out);
+	if (!run_framed("wm", files, pids, n, &r, sections, why, sizeof(why)))
+		goto out_all;
+	for (size_t i = 0; i < n; i++) {
+		struct wm_case *c = &cases[i];
+		const char *p = sections[i], *rc;
+
+		if (!p) {
+			snprintf(c->failed, sizeof(c->failed), "wm_match() did not return: %s", why);
+			continue;
+		}
+		rc = strstr(p, "rc ");
+		if (sscanf(p, "events %zu", &c->events) != 1 || !rc ||
+		    sscanf(rc + 3, "%d", &c->rc) != 1 || !wm_read(rc, &c->got, c->events + 1))
+			snprintf(c->failed, sizeof(c->failed), "the subject's output does not read "
+				 "as expected: \"%.80s\"", p);
+	}
 	rtlab_run_fini(&r);
-	return c;
+	return;
+
+out_all:
+	for (size_t i = 0; i < n; i++)
+		snprintf(cases[i].failed, sizeof(cases[i].failed), "%s", why);
 }
 
 static void wm_judge(struct wm_case *c)
@@ -413,7 +532,6 @@ static void wm_judge(struct wm_case *c)
 	const struct wm_result *g = &c->got, *w = &c->want;
 	size_t n;
 
-	wm_run(c);
 	if (c->failed[0])
 		rtlab_fail("%s (wm-%s.txt): %s", c->what, c->name, c->failed);
 	if (c->rc)
@@ -444,22 +562,24 @@ static void wm_judge(struct wm_case *c)
 static void wake_match(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < N_OF(wm_plain); i++)
-		wm_judge(&wm_plain[i]);
+	wm_run_all(wm_all, N_OF(wm_all));
+	for (size_t i = 0; i < 3; i++)
+		wm_judge(&wm_all[i]);
 }
 
 static void wake_preempted(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < N_OF(wm_hog); i++)
-		wm_judge(&wm_hog[i]);
+	wm_run_all(wm_all, N_OF(wm_all));
+	wm_judge(&wm_all[3]);
 }
 
 static void wake_both_events(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < N_OF(wm_both); i++)
-		wm_judge(&wm_both[i]);
+	wm_run_all(wm_all, N_OF(wm_all));
+	for (size_t i = 4; i < 6; i++)
+		wm_judge(&wm_all[i]);
 }
 
 int main(void)

@@ -1,21 +1,24 @@
 /*
  * subject.c: the ftrace exercise's driver, linked with the learner's
- * latency_trace.c and wake_match.c. It reads a trace on stdin, calls the
- * learner's function and prints what came back, one fact per line;
+ * latency_trace.c and wake_match.c. It reads traces on stdin, calls the
+ * learner's function on each and prints what came back, one fact per line;
  * check_ftrace.c judges. It trusts nothing the learner's code returns
  * beyond its type: strings are cut and cleaned before they are printed.
  *
- *   subject lt       stdin: a latency trace. Prints "rc R", then "tracer S",
- *                    "latency N", "started S", "ended S", "entries N",
- *                    "gap LINE US", "cause S" (an empty string as "-")
- *   subject wm PID   stdin: a trace of sched_waking, sched_wakeup and
- *                    sched_switch events in the normal format. Prints
- *                    "events N", "rc R", "counts MATCHED UNMATCHED PENDING"
- *                    and "wake WAKE_NS RUN_NS LATENCY_NS" per wake-up
+ * stdin holds one or more traces, each after a line "NAME PID LEN" (PID is
+ * 0 for lt), then LEN bytes. For each it prints "file NAME", then:
  *
- * The trace is handed to lt_parse() exactly as long as it is, right before
- * an unmapped page: code that reads past the end (looking for a NUL that
- * is not there) stops with SIGSEGV instead of reading garbage.
+ *   subject lt   (latency traces) "rc R", "tracer S", "latency N",
+ *                "started S", "ended S", "entries N", "gap LINE US",
+ *                "cause S" (an empty string as "-")
+ *   subject wm   (traces of sched_waking, sched_wakeup and sched_switch in
+ *                the normal format; PID is the task to follow) "events N",
+ *                "rc R", "counts MATCHED UNMATCHED PENDING" and
+ *                "wake WAKE_NS RUN_NS LATENCY_NS" per wake-up
+ *
+ * lt_parse() gets each trace exactly as long as it is, right before an
+ * unmapped page: code that reads past the end (looking for a NUL that is
+ * not there) stops with SIGSEGV instead of reading garbage.
  */
 #include <ctype.h>
 #include <errno.h>
@@ -27,30 +30,32 @@
 
 #include "ftrace_exercise.h"
 
-#define MAX_INPUT (8u << 20)
+#define MAX_INPUT (8u << 20)	/* one trace */
 #define MAX_EVENTS 1000000u
 
-/* All of stdin, at most MAX_INPUT bytes; NULL when there is more. */
-static char *read_all(size_t *len)
+/*
+ * The next trace on stdin: its header line, then *len bytes (malloc'ed).
+ * NULL at the end of the input or on a broken frame (*len is then -1).
+ */
+static char *read_next(char *name, size_t name_len, int *pid, long *len)
 {
-	size_t cap = 1 << 16, n = 0;
-	char *buf = malloc(cap);
-	size_t got;
+	char line[256], fmt[32];
+	char *buf;
 
-	while (buf && (got = fread(buf + n, 1, cap - n, stdin)) > 0) {
-		n += got;
-		if (n == cap) {
-			char *nb = cap < MAX_INPUT ? realloc(buf, cap * 2) : NULL;
-
-			if (!nb) {
-				free(buf);
-				return NULL;
-			}
-			buf = nb;
-			cap *= 2;
-		}
+	*len = -1;
+	if (!fgets(line, sizeof(line), stdin)) {
+		*len = 0;
+		return NULL;
 	}
-	*len = n;
+	snprintf(fmt, sizeof(fmt), "%%%zus %%d %%ld", name_len - 1);
+	if (sscanf(line, fmt, name, pid, len) != 3 || *len < 0 || *len > (long)MAX_INPUT)
+		return NULL;
+	buf = malloc((size_t)*len + 1);
+	if (!buf || fread(buf, 1, (size_t)*len, stdin) != (size_t)*len) {
+		free(buf);
+		*len = -1;
+		return NULL;
+	}
 	return buf;
 }
 
@@ -82,19 +87,16 @@ static void put_name(const char *tag, const char *s)
 	printf("%s %s\n", tag, n ? clean : "-");
 }
 
-static int run_lt(void)
+static void one_lt(const char *buf, size_t len)
 {
 	struct lt_worst w;
-	const char *text;
-	size_t len;
-	char *buf = read_all(&len);
+	const char *text = guarded_copy(buf, len);
 	int rc;
 
-	if (!buf)
-		return 3;
-	text = guarded_copy(buf, len);
-	if (!text)
-		return 3;
+	if (!text) {
+		printf("rc subject-out-of-memory\n");
+		return;
+	}
 	memset(&w, 0, sizeof(w));
 	rc = lt_parse(text, len, &w);
 	printf("rc %d\n", rc);
@@ -108,7 +110,6 @@ static int run_lt(void)
 	printf("entries %u\n", w.entries);
 	printf("gap %u %ld\n", w.gap_line, w.gap_us);
 	put_name("cause", w.cause);
-	return 0;
 }
 
 /* The value after "key=" in @s (a number), or -1. */
@@ -171,47 +172,66 @@ static int parse_event(const char *line, struct wm_event *e)
 	return e->pid < 0 || e->prev_pid < 0 ? -1 : 1;
 }
 
-static int run_wm(const char *pid_arg)
+/* The events of @buf (NUL-terminated), one per line that is one. */
+static int one_wm(char *buf, int pid)
 {
-	struct wm_event *ev = calloc(MAX_EVENTS, sizeof(*ev));
+	static struct wm_event ev[MAX_EVENTS];
 	struct wm_wakeup *out;
 	struct wm_counts c;
 	size_t n = 0, nswitch = 0, max;
-	char line[1024];
-	int pid = atoi(pid_arg), rc;
+	char *line, *save = NULL;
+	int rc;
 
-	if (!ev)
-		return 3;
-	while (n < MAX_EVENTS && fgets(line, sizeof(line), stdin)) {
+	for (line = strtok_r(buf, "\n", &save); line && n < MAX_EVENTS;
+	     line = strtok_r(NULL, "\n", &save)) {
 		int r = parse_event(line, &ev[n]);
 
 		if (r < 0)
-			return 4;	/* a broken fixture: the checks say so */
+			return -1;	/* a broken fixture: the checks say so */
 		if (r > 0)
 			nswitch += ev[n++].kind == WM_SWITCH;
 	}
 	max = nswitch + 1;
 	out = calloc(max, sizeof(*out));
 	if (!out)
-		return 3;
+		return -1;
 	memset(&c, 0, sizeof(c));
 	printf("events %zu\n", n);
+	fflush(stdout);
 	rc = wm_match(ev, n, pid, out, max, &c);
 	printf("rc %d\n", rc);
 	printf("counts %zu %zu %zu\n", c.matched, c.unmatched_switches, c.pending);
 	for (size_t i = 0; i < c.matched && i < max; i++)
 		printf("wake %llu %llu %lld\n", out[i].wake_ns, out[i].run_ns, out[i].latency_ns);
+	free(out);
 	return 0;
 }
 
 int main(int argc, char **argv)
 {
 	static char outbuf[1 << 16];
+	char name[64];
+	char *buf;
+	long len;
+	int pid, lt;
 
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	if (argc == 2 && !strcmp(argv[1], "lt"))
-		return run_lt();
-	if (argc == 3 && !strcmp(argv[1], "wm"))
-		return run_wm(argv[2]);
-	return 2;
+	if (argc != 2 || (strcmp(argv[1], "lt") && strcmp(argv[1], "wm")))
+		return 2;
+	lt = !strcmp(argv[1], "lt");
+	while ((buf = read_next(name, sizeof(name), &pid, &len))) {
+		printf("file %s\n", name);
+		/* What comes before a crash must reach the check program. */
+		fflush(stdout);
+		if (lt) {
+			one_lt(buf, (size_t)len);
+		} else {
+			buf[len] = '\0';
+			if (one_wm(buf, pid))
+				return 4;
+		}
+		fflush(stdout);
+		free(buf);
+	}
+	return len ? 3 : 0;
 }

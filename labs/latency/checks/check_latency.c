@@ -263,7 +263,7 @@ static const char *errno_name(int e)
 	}
 }
 
-/* The two runs on the simulated clock, and the one on the real clock. */
+/* The two runs on the simulated clock (one subject run), and the one on the real clock. */
 static struct loop_run fake_short = {
 	.what = "10,000 periods of 1 ms", .period = 1000000, .loops = 10000,
 };
@@ -279,40 +279,82 @@ static struct loop_run real_run = {
  * 999,999,999 ns, so the first period already carries into tv_sec, and a
  * plan kept in floating-point seconds loses nanoseconds.
  */
-static const char *const fake_short_argv[] = {
-	"fake", "1000000", "10000", "7", "259200", "999600000", NULL
-};
-static const char *const fake_long_argv[] = {
-	"fake", "1700000000", "30", "11", "86400", "999999999", NULL
+static const char *const fake_argv[] = {
+	"fake", "1000000", "10000", "7", "259200", "999600000",
+	"1700000000", "30", "11", "86400", "999999999", NULL
 };
 static const char *const real_argv[] = { "real", "1000000", "100", NULL };
 
-/* Run (once per program) and parse; the caller checks lr->failed. */
-static struct loop_run *loop_get(struct loop_run *lr, const char *const *argv)
+/* Run the subject once for @n loop runs and parse each; each lr->failed says why not. */
+static void loops_get(struct loop_run **lrs, size_t n, const char *const *argv)
 {
-	struct rtlab_run r;
-
 	struct rtlab_run_opts o = { .argv = argv };
+	struct rtlab_run r;
+	char why[400] = "";
 
-	if (lr->ran)
-		return lr;
-	lr->ran = true;
+	if (lrs[0]->ran)
+		return;
+	for (size_t i = 0; i < n; i++)
+		lrs[i]->ran = true;
 	memset(&r, 0, sizeof(r));
 	if (rtlab_run_subject(&o, &r))
-		snprintf(lr->failed, sizeof(lr->failed), "the subject could not be run: %s",
-			 r.reason);
+		snprintf(why, sizeof(why), "the subject could not be run: %s", r.reason);
 	else if (!rtlab_run_ok(&r))
-		snprintf(lr->failed, sizeof(lr->failed), "the subject did not finish normally: "
-			 "%s%s", r.reason, r.out_cut ? " (it printed too much: is the loop "
-			 "running away?)" : "");
-	else
-		parse_loop(r.out, lr);
+		snprintf(why, sizeof(why), "the subject did not finish normally: %s%s", r.reason,
+			 r.out_cut ? " (it printed too much: is the loop running away?)" : "");
+	for (size_t i = 0; i < n; i++) {
+		struct loop_run *lr = lrs[i];
+		char tag[32];
+		const char *p, *next;
+
+		snprintf(tag, sizeof(tag), "run %zu\n", i + 1);
+		p = r.out ? strstr(r.out, tag) : NULL;
+		if (!p) {
+			snprintf(lr->failed, sizeof(lr->failed), "%s", why[0] ? why :
+				 "the subject never started this run");
+			continue;
+		}
+		p += strlen(tag);
+		snprintf(tag, sizeof(tag), "run %zu\n", i + 2);
+		next = strstr(p, tag);
+		if (!next && why[0]) {
+			snprintf(lr->failed, sizeof(lr->failed), "%s", why);
+			continue;
+		}
+		{
+			size_t len = next ? (size_t)(next - p) : strlen(p);
+			char *part = strndup(p, len);
+
+			if (!part) {
+				snprintf(lr->failed, sizeof(lr->failed), "out of memory");
+				continue;
+			}
+			parse_loop(part, lr);
+			free(part);
+		}
+		/* A refused sleep ends the loop early: the judges name that sleep. */
+		if (!lr->failed[0] && lr->rc &&
+		    !(lr->nrec && lr->rec[lr->nrec - 1].kind == 'E'))
+			snprintf(lr->failed, sizeof(lr->failed), "probe_loop_run() returned %d (%s)",
+				 lr->rc, errno_name(-lr->rc));
+	}
 	rtlab_run_fini(&r);
-	/* A refused sleep ends the loop early: the judges name that sleep. */
-	if (!lr->failed[0] && lr->rc && !(lr->nrec && lr->rec[lr->nrec - 1].kind == 'E'))
-		snprintf(lr->failed, sizeof(lr->failed), "probe_loop_run() returned %d (%s)",
-			 lr->rc, errno_name(-lr->rc));
-	return lr;
+}
+
+static struct loop_run *fake_get(struct loop_run *which)
+{
+	struct loop_run *both[] = { &fake_short, &fake_long };
+
+	loops_get(both, 2, fake_argv);
+	return which;
+}
+
+static struct loop_run *real_get(void)
+{
+	struct loop_run *one[] = { &real_run };
+
+	loops_get(one, 1, real_argv);
+	return &real_run;
 }
 
 /* Fail the check when the run could not be judged at all. */
@@ -546,7 +588,8 @@ static char *read_timeline(size_t *nlines)
 	return buf;
 }
 
-static void check_diffs(const char *input, const char *what)
+/* Run "subject diff" on @input and compare each result; @nsyn cases are synthetic. */
+static void check_diffs(const char *input, size_t nsyn)
 {
 	const char *argv[] = { "diff", NULL };
 	struct rtlab_run r;
@@ -555,6 +598,8 @@ static void check_diffs(const char *input, const char *what)
 	run_subject(argv, input, 0, false, &r);
 	p = r.out;
 	for (size_t i = 0; *in; i++) {
+		const char *what = i < nsyn ? "synthetic case" : "recorded wake-up";
+		size_t no = i < nsyn ? i + 1 : i + 1 - nsyn;
 		long long as, an, bs, bn, got, want;
 
 		if (sscanf(in, "%lld %lld %lld %lld", &as, &an, &bs, &bn) != 4)
@@ -565,11 +610,12 @@ static void check_diffs(const char *input, const char *what)
 		p = p ? find_line(p, "diff") : NULL;
 		if (!p || sscanf(p, "%lld", &got) != 1) {
 			rtlab_run_fini(&r);
-			rtlab_fail("%s: no result for case %zu", what, i + 1);
+			rtlab_fail("%s %zu: no result", what, no);
 		}
 		if (got != want) {
-			rtlab_check_reason("%s: {%lld s, %lld ns} - {%lld s, %lld ns} gave %lld ns, "
-					   "expected %lld ns", what, as, an, bs, bn, got, want);
+			rtlab_check_reason("%s %zu: {%lld s, %lld ns} - {%lld s, %lld ns} gave %lld "
+					   "ns, expected %lld ns", what, no, as, an, bs, bn, got,
+					   want);
 			rtlab_run_fini(&r);
 			fail();
 		}
@@ -579,27 +625,30 @@ static void check_diffs(const char *input, const char *what)
 
 static void latency_diff(void **state)
 {
-	size_t n = sizeof(diff_cases) / sizeof(diff_cases[0]), nt;
-	char input[1024], *w = input, *timeline;
+	size_t n = sizeof(diff_cases) / sizeof(diff_cases[0]), nt, len = 0;
+	char *timeline, *input;
 
 	(void)state;
-	for (size_t i = 0; i < n; i++)
-		w += sprintf(w, "%lld %lld %lld %lld\n", diff_cases[i].as, diff_cases[i].an,
-			     diff_cases[i].bs, diff_cases[i].bn);
-	check_diffs(input, "synthetic cases");
 	timeline = read_timeline(&nt);
 	if (!timeline || nt < 100) {
 		free(timeline);
 		rtlab_fail("checks/data/timeline.txt is missing or short (a broken installation)");
 	}
-	check_diffs(timeline, "a recorded timeline");
+	input = malloc(n * 96 + strlen(timeline) + 1);
+	assert_non_null(input);
+	for (size_t i = 0; i < n; i++)
+		len += (size_t)sprintf(input + len, "%lld %lld %lld %lld\n", diff_cases[i].as,
+				       diff_cases[i].an, diff_cases[i].bs, diff_cases[i].bn);
+	strcpy(input + len, timeline);
 	free(timeline);
+	check_diffs(input, n);
+	free(input);
 }
 
 static void absolute_sleep(void **state)
 {
 	struct loop_run *runs[] = {
-		loop_get(&fake_short, fake_short_argv), loop_get(&fake_long, fake_long_argv),
+		fake_get(&fake_short), fake_get(&fake_long),
 	};
 	char why[512];
 
@@ -614,7 +663,7 @@ static void absolute_sleep(void **state)
 static void no_drift(void **state)
 {
 	struct loop_run *runs[] = {
-		loop_get(&fake_short, fake_short_argv), loop_get(&fake_long, fake_long_argv),
+		fake_get(&fake_short), fake_get(&fake_long),
 	};
 	char why[512];
 
@@ -629,7 +678,7 @@ static void no_drift(void **state)
 static void latency_timeline(void **state)
 {
 	struct loop_run *runs[] = {
-		loop_get(&fake_short, fake_short_argv), loop_get(&fake_long, fake_long_argv),
+		fake_get(&fake_short), fake_get(&fake_long),
 	};
 	char why[512];
 
@@ -643,7 +692,7 @@ static void latency_timeline(void **state)
 
 static void real_clock(void **state)
 {
-	struct loop_run *lr = loop_get(&real_run, real_argv);
+	struct loop_run *lr = real_get();
 	char why[512];
 
 	(void)state;

@@ -8,8 +8,9 @@
  *
  *   subject add          stdin: "SEC NSEC NS" lines -> "add SEC NSEC"
  *   subject diff         stdin: "ASEC ANSEC BSEC BNSEC" lines -> "diff NS"
- *   subject fake PERIOD LOOPS SEED T0SEC T0NSEC
- *                        the loop on a simulated clock that starts at T0 and
+ *   subject fake PERIOD LOOPS SEED T0SEC T0NSEC [PERIOD LOOPS ...]
+ *                        one run per five arguments, each of the loop on a
+ *                        simulated clock that starts at T0 and
  *                        moves only when the loop sleeps; each sleep wakes
  *                        a pseudo-random 2..50 us late (now and then
  *                        300..400 us), never a whole period
@@ -24,7 +25,8 @@
  *   subject stack-base   locks all memory itself and stops: the baseline
  *                        the stack check compares with
  *
- * The loop modes print "rc R", then one line per sleep the loop made:
+ * The loop modes print "run K" (1, 2, ...) and "rc R" for each run, then
+ * one line per sleep the loop made:
  *   "P KIND CLOCK TARGET WOKE READ"
  * KIND A: clock_nanosleep with TIMER_ABSTIME, R: clock_nanosleep relative,
  * N: nanosleep, U: usleep, S: sleep, E: a sleep refused for an invalid time
@@ -293,41 +295,62 @@ static void print_results(int rc, const long long *lat, size_t loops)
 	printf("reads %llu wrong-clock %llu\n", shim.reads, shim.wrong_clock);
 }
 
-static int run_loop(enum shim_mode mode, int argc, char **argv)
+/* One run of the learner's loop: "run K" and its lines. */
+static int run_one(enum shim_mode mode, unsigned int k, long long period, unsigned long long loops,
+		   unsigned long long seed, long long t0)
 {
-	long long period, t0 = 0, *lat;
-	unsigned long long loops, seed = 1;
+	long long *lat;
 	int rc;
 
-	if (argc < 4)
-		return 2;
-	period = atoll(argv[2]);
-	loops = strtoull(argv[3], NULL, 10);
 	if (period <= 0 || period > 10 * NS_PER_SEC || !loops || loops > MAX_LOOPS)
 		return 2;
-	if (mode == SHIM_FAKE) {
-		if (argc < 7)
-			return 2;
-		seed = strtoull(argv[4], NULL, 10) | 1;
-		t0 = atoll(argv[5]) * NS_PER_SEC + atoll(argv[6]);
-	}
 	lat = malloc(loops * sizeof(*lat));
+	free(shim.rec);
 	shim.cap = loops + 64;
 	shim.rec = calloc(shim.cap, sizeof(*shim.rec));
 	if (!lat || !shim.rec)
 		return 3;
 	for (size_t i = 0; i < loops; i++)
 		lat[i] = LLONG_MIN;
+	shim.nrec = 0;
+	shim.reads = shim.wrong_clock = 0;
+	shim.waiting_read = 0;
 	shim.clk = CLOCK_MONOTONIC;
-	shim.rng = seed;
+	shim.rng = seed | 1;
 	shim.read_cap = 16 * loops + 1024;
 	shim.max_ahead = period + NS_PER_SEC / 10;
 	shim.base = mode == SHIM_FAKE ? t0 : real_now();
 	shim.now = t0;
+	printf("run %u\n", k);
 	shim.mode = mode;
 	rc = probe_loop_run(CLOCK_MONOTONIC, period, (size_t)loops, lat);
 	shim.mode = SHIM_OFF;
 	print_results(rc, lat, (size_t)loops);
+	free(lat);
+	return 0;
+}
+
+/* "fake P L SEED T0SEC T0NSEC ..." (five per run) or "real P L". */
+static int run_loop(enum shim_mode mode, int argc, char **argv)
+{
+	int per = mode == SHIM_FAKE ? 5 : 2, ret;
+
+	if (argc < 2 + per || (argc - 2) % per)
+		return 2;
+	for (int i = 2, k = 1; i < argc; i += per, k++) {
+		long long t0 = 0;
+		unsigned long long seed = 1;
+
+		if (mode == SHIM_FAKE) {
+			seed = strtoull(argv[i + 2], NULL, 10);
+			t0 = atoll(argv[i + 3]) * NS_PER_SEC + atoll(argv[i + 4]);
+		}
+		ret = run_one(mode, (unsigned int)k, atoll(argv[i]),
+			      strtoull(argv[i + 1], NULL, 10), seed, t0);
+		if (ret)
+			return ret;
+		fflush(stdout);
+	}
 	return 0;
 }
 
