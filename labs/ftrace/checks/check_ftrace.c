@@ -353,65 +353,63 @@ static void lt_gap(const struct lt_case *c)
 			   c->got.gap_line, c->want.gap_us, c->want.gap_line);
 }
 
+static void lt_cause(const struct lt_case *c)
+{
+	/* A cause after the wrong gap is the gap's failure, not the cause's. */
+	if (c->got.gap_line != c->want.gap_line)
+		rtlab_fail("%s (%s): the cause belongs to the widest gap, and that was not found "
+			   "(check widest-gap)", c->what, c->file);
+	lt_same(c, "the cause", c->got.cause, c->want.cause);
+}
+
+static void lt_everything(const struct lt_case *c)
+{
+	lt_header(c);
+	lt_gap(c);
+	lt_same(c, "the cause", c->got.cause, c->want.cause);
+}
+
+/* Run @cases (once) and judge each with @judge (NULL: the return value only). */
+static void lt_each(struct lt_case *cases, size_t n, void (*judge)(const struct lt_case *c))
+{
+	lt_run_all(cases, n);
+	for (size_t i = 0; i < n; i++) {
+		lt_need(&cases[i]);
+		if (judge)
+			judge(&cases[i]);
+	}
+}
+
 static void header(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < N_OF(lt_cases); i++) {
-		struct lt_case *c = &lt_run_all(lt_cases, N_OF(lt_cases))[i];
-
-		lt_need(c);
-		lt_header(c);
-	}
+	lt_each(lt_cases, N_OF(lt_cases), lt_header);
 }
 
 static void widest_gap(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < N_OF(lt_cases); i++) {
-		struct lt_case *c = &lt_run_all(lt_cases, N_OF(lt_cases))[i];
-
-		lt_need(c);
-		lt_gap(c);
-	}
+	lt_each(lt_cases, N_OF(lt_cases), lt_gap);
 }
 
 static void cause(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < N_OF(lt_cases); i++) {
-		struct lt_case *c = &lt_run_all(lt_cases, N_OF(lt_cases))[i];
-
-		lt_need(c);
-		/* A cause after the wrong gap is the gap's failure, not the cause's. */
-		if (c->got.gap_line != c->want.gap_line)
-			rtlab_fail("%s (%s): the cause belongs to the widest gap, and that was "
-				   "not found (check widest-gap)", c->what, c->file);
-		lt_same(c, "the cause", c->got.cause, c->want.cause);
-	}
+	lt_each(lt_cases, N_OF(lt_cases), lt_cause);
 }
 
 static void no_section(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < N_OF(lt_none); i++) {
-		struct lt_case *c = &lt_run_all(lt_none, N_OF(lt_none))[i];
-
-		c->want.rc = -ENOENT;
-		lt_need(c);
-	}
+	for (size_t i = 0; i < N_OF(lt_none); i++)
+		lt_none[i].want.rc = -ENOENT;
+	lt_each(lt_none, N_OF(lt_none), NULL);
 }
 
 static void truncated(void **state)
 {
 	(void)state;
-	for (size_t i = 0; i < N_OF(lt_cut); i++) {
-		struct lt_case *c = &lt_run_all(lt_cut, N_OF(lt_cut))[i];
-
-		lt_need(c);
-		lt_header(c);
-		lt_gap(c);
-		lt_same(c, "the cause", c->got.cause, c->want.cause);
-	}
+	lt_each(lt_cut, N_OF(lt_cut), lt_everything);
 }
 
 /* ---- The event traces ----------------------------------------------------- */

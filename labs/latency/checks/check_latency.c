@@ -366,6 +366,16 @@ static void loop_need(const struct loop_run *lr)
 
 /* ---- The judges: NULL when fine, else the reason in @why -------------------- */
 
+/* One sleep per wake-up asked for. */
+static const char *judge_count(const struct loop_run *lr, char *why, size_t len)
+{
+	if (lr->nrec == lr->loops)
+		return NULL;
+	snprintf(why, len, "%s: the loop slept %zu times for %zu wake-ups", lr->what, lr->nrec,
+		 lr->loops);
+	return why;
+}
+
 static const char *judge_sleeps_absolute(const struct loop_run *lr, char *why, size_t len)
 {
 	for (size_t i = 0; i < lr->nrec; i++) {
@@ -393,12 +403,7 @@ static const char *judge_sleeps_absolute(const struct loop_run *lr, char *why, s
 			return why;
 		}
 	}
-	if (lr->nrec != lr->loops) {
-		snprintf(why, len, "%s: the loop slept %zu times for %zu wake-ups", lr->what,
-			 lr->nrec, lr->loops);
-		return why;
-	}
-	return NULL;
+	return judge_count(lr, why, len);
 }
 
 static const char *judge_grid(const struct loop_run *lr, bool exact_start, char *why,
@@ -437,12 +442,7 @@ static const char *judge_grid(const struct loop_run *lr, bool exact_start, char 
 			 (first + (long long)(lr->nrec - 1) * lr->period));
 		return why;
 	}
-	if (lr->nrec != lr->loops) {
-		snprintf(why, len, "%s: the loop slept %zu times for %zu wake-ups", lr->what,
-			 lr->nrec, lr->loops);
-		return why;
-	}
-	return NULL;
+	return judge_count(lr, why, len);
 }
 
 static const char *judge_latencies(const struct loop_run *lr, char *why, size_t len)
@@ -645,49 +645,42 @@ static void latency_diff(void **state)
 	free(input);
 }
 
-static void absolute_sleep(void **state)
+typedef const char *(*loop_judge)(const struct loop_run *lr, char *why, size_t len);
+
+/* Judge both runs on the simulated clock with @judge. */
+static void judge_fake_runs(loop_judge judge)
 {
-	struct loop_run *runs[] = {
-		fake_get(&fake_short), fake_get(&fake_long),
-	};
+	struct loop_run *runs[] = { fake_get(&fake_short), fake_get(&fake_long) };
 	char why[512];
 
-	(void)state;
 	for (size_t i = 0; i < 2; i++) {
 		loop_need(runs[i]);
-		if (judge_sleeps_absolute(runs[i], why, sizeof(why)))
+		if (judge(runs[i], why, sizeof(why)))
 			rtlab_fail("%s", why);
 	}
+}
+
+static const char *judge_grid_from_start(const struct loop_run *lr, char *why, size_t len)
+{
+	return judge_grid(lr, true, why, len);
+}
+
+static void absolute_sleep(void **state)
+{
+	(void)state;
+	judge_fake_runs(judge_sleeps_absolute);
 }
 
 static void no_drift(void **state)
 {
-	struct loop_run *runs[] = {
-		fake_get(&fake_short), fake_get(&fake_long),
-	};
-	char why[512];
-
 	(void)state;
-	for (size_t i = 0; i < 2; i++) {
-		loop_need(runs[i]);
-		if (judge_grid(runs[i], true, why, sizeof(why)))
-			rtlab_fail("%s", why);
-	}
+	judge_fake_runs(judge_grid_from_start);
 }
 
 static void latency_timeline(void **state)
 {
-	struct loop_run *runs[] = {
-		fake_get(&fake_short), fake_get(&fake_long),
-	};
-	char why[512];
-
 	(void)state;
-	for (size_t i = 0; i < 2; i++) {
-		loop_need(runs[i]);
-		if (judge_latencies(runs[i], why, sizeof(why)))
-			rtlab_fail("%s", why);
-	}
+	judge_fake_runs(judge_latencies);
 }
 
 static void real_clock(void **state)
