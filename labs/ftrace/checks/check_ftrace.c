@@ -8,6 +8,9 @@
  * traces by a second implementation (tests/cli/lib/exercise_ftrace_answers.py),
  * and make check holds the two together.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* memmem */
+#endif
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -26,6 +29,23 @@
 #define NAME_MAX_LEN 64		/* ftrace_exercise.h: LT_NAME_MAX */
 
 /* ---- Running the subject on framed traces ---------------------------------- */
+
+/*
+ * The last @needle in @r's output, which may hold NUL bytes (the learner's
+ * code prints into the same stream, before the subject's lines too); NULL
+ * when there is none.
+ */
+static const char *out_last(const struct rtlab_run *r, const char *needle)
+{
+	size_t n = strlen(needle);
+	const char *last = NULL, *p = r->out, *end = r->out + r->out_len;
+
+	while (p && p < end && (p = memmem(p, (size_t)(end - p), needle, n))) {
+		last = p;
+		p += n;
+	}
+	return last;
+}
 
 /* The whole of a fixture, NUL-terminated (*len without it); NULL when unreadable. */
 static char *slurp(const char *path, size_t *len)
@@ -127,7 +147,7 @@ static bool run_framed(const char *mode, const char *const *files, const int *pi
 		const char *p;
 
 		snprintf(tag, sizeof(tag), "file %s\n", files[i]);
-		p = strstr(r->out, tag);
+		p = out_last(r, tag);
 		if (p) {
 			sections[i] = p + strlen(tag);
 			last = files[i];
@@ -304,7 +324,8 @@ static struct lt_case *lt_run_all(struct lt_case *cases, size_t n)
 		if (c->failed[0])
 			continue;
 		if (!sections[i])
-			snprintf(c->failed, sizeof(c->failed), "lt_parse() did not return: %s", why);
+			snprintf(c->failed, sizeof(c->failed), "lt_parse() did not return: %s",
+				 why[0] ? why : "the subject printed no result for this trace");
 		else if (strncmp(sections[i], "rc ", 3) || !lt_read(sections[i], &c->got, false))
 			snprintf(c->failed, sizeof(c->failed), "the subject's output does not read "
 				 "as expected: \"%.80s\"", sections[i]);
@@ -508,7 +529,8 @@ static void wm_run_all(struct wm_case *cases, size_t n)
 		const char *p = sections[i], *rc;
 
 		if (!p) {
-			snprintf(c->failed, sizeof(c->failed), "wm_match() did not return: %s", why);
+			snprintf(c->failed, sizeof(c->failed), "wm_match() did not return: %s",
+				 why[0] ? why : "the subject printed no result for this trace");
 			continue;
 		}
 		rc = strstr(p, "rc ");

@@ -14,6 +14,9 @@
  * on the grid, none before its time, latencies as read). Memory locking is
  * judged from VmLck as the kernel reports it while the subject is stopped.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* memmem, strndup */
+#endif
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -71,6 +74,31 @@ static void run_subject(const char *const *argv, const char *input, unsigned int
 		rtlab_run_fini(r);
 		fail();
 	}
+}
+
+/*
+ * The last @needle in @r's output, which may hold NUL bytes (the learner's
+ * code prints into the same stream, before the subject's lines too); NULL
+ * when there is none.
+ */
+static const char *out_last(const struct rtlab_run *r, const char *needle)
+{
+	size_t n = strlen(needle);
+	const char *last = NULL, *p = r->out, *end = r->out + r->out_len;
+
+	while (p && p < end && (p = memmem(p, (size_t)(end - p), needle, n))) {
+		last = p;
+		p += n;
+	}
+	return last;
+}
+
+/* The subject's own lines: after its last "begin" (NULL: it never began). */
+static const char *subject_lines(const struct rtlab_run *r)
+{
+	const char *p = out_last(r, "begin\n");
+
+	return p ? p + 6 : NULL;
 }
 
 /* The first line of @out starting with @tag and a space, or NULL. */
@@ -308,7 +336,7 @@ static void loops_get(struct loop_run **lrs, size_t n, const char *const *argv)
 		const char *p, *next;
 
 		snprintf(tag, sizeof(tag), "run %zu\n", i + 1);
-		p = r.out ? strstr(r.out, tag) : NULL;
+		p = r.out ? out_last(&r, tag) : NULL;
 		if (!p) {
 			snprintf(lr->failed, sizeof(lr->failed), "%s", why[0] ? why :
 				 "the subject never started this run");
@@ -515,7 +543,7 @@ static void timespec_add(void **state)
 		w += sprintf(w, "%lld %lld %lld\n", add_cases[i].sec, add_cases[i].nsec,
 			     add_cases[i].add);
 	run_subject(argv, input, 0, false, &r);
-	p = r.out;
+	p = subject_lines(&r);
 	for (size_t i = 0; i < n; i++) {
 		const struct add_case *c = &add_cases[i];
 		long long total = c->nsec + c->add;
@@ -596,7 +624,7 @@ static void check_diffs(const char *input, size_t nsyn)
 	const char *in = input, *p;
 
 	run_subject(argv, input, 0, false, &r);
-	p = r.out;
+	p = subject_lines(&r);
 	for (size_t i = 0; *in; i++) {
 		const char *what = i < nsyn ? "synthetic case" : "recorded wake-up";
 		size_t no = i < nsyn ? i + 1 : i + 1 - nsyn;
@@ -705,7 +733,7 @@ static void real_clock(void **state)
 /* "prepare R" of a memory run. */
 static int prepare_rc(const struct rtlab_run *r)
 {
-	const char *p = find_line(r->out, "prepare");
+	const char *p = subject_lines(r) ? find_line(subject_lines(r), "prepare") : NULL;
 	int rc;
 
 	if (!p || sscanf(p, "%d", &rc) != 1)
@@ -723,7 +751,7 @@ static long memory_run(const char *mode, int *rc, bool *map_ok)
 
 	run_subject(argv, NULL, MEMLOCK_KB, true, &r);
 	*rc = prepare_rc(&r);
-	map = find_line(r.out, "map");
+	map = subject_lines(&r) ? find_line(subject_lines(&r), "map") : NULL;
 	if (map_ok)
 		*map_ok = map && !strncmp(map, "ok", 2);
 	kb = r.vmlck_kb;
