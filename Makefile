@@ -6,13 +6,15 @@
 #   make check     deps, build, every test (unit tests also under ASan+UBSan,
 #                  fuzz corpus replay, CLI and TUI tests)
 #   make fuzz      build libFuzzer targets with clang (build/fuzz/)
-#   make install   PREFIX=/usr/local DESTDIR= (binary, data, man page)
+#   make install   PREFIX=/usr/local DESTDIR= (binary, data, man page; the labs'
+#                  reference solutions only with WITH_SOLUTIONS=1)
 #   make man       regenerate the LAB OPTIONS section of doc/rtlab.1 from the option tables
 #   make vm        classroom VM images for the stock, rt and lab kernels ($(BUILD)/vm/images)
 #   make vm-test   build them, boot each under TCG and test inside (tests/vm/)
 #   make kmod      the latency injector module against Debian's 6.1 stock and rt headers
 #   make bench     rtlab's latency probe against cyclictest, then against the latency
-#                  exercise's loop (root; calls bench-deps) after bench-sim
+#                  exercise's loop (root; calls bench-deps) after bench-sim and bench-grade
+#   make bench-grade  thirty student folders graded on 2 jobs: wall time, peak memory
 #   make bench-sim simulated steps per second of every model in rtlab/sim/ (no root)
 #   make V=1       show full commands
 #
@@ -51,7 +53,7 @@ RT_CFLAGS = -std=gnu11 $(WARN) -MMD -MP -pthread
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # Goals that need no compiler and no libraries (checked before any build).
-NOBUILD_GOALS = deps bench-deps clean uninstall run check help vm-test bench kmod
+NOBUILD_GOALS = deps bench-deps clean uninstall run check help vm-test bench kmod bench-grade
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   missing = $(foreach p,$(1),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p)))
   MISSING := $(strip $(call missing,$(PKGS)))
@@ -106,7 +108,7 @@ RTLAB := $(BUILD)/rtlab
 # ---- Build ----------------------------------------------------------------
 
 .PHONY: FORCE all deps run check check-only test unit fuzz fuzz-replay cli-test install \
-	uninstall clean help bench bench-deps bench-sim
+	uninstall clean help bench bench-deps bench-sim bench-grade
 .DEFAULT_GOAL := all
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
@@ -230,6 +232,10 @@ run:
 
 DATA_DIRS = lessons labs slides vm kernel-patches
 
+# The labs' reference solutions (labs/*/reference) are for teachers: a learner's
+# installation leaves them out unless WITH_SOLUTIONS=1 (doc/grading.md).
+WITH_SOLUTIONS ?= 0
+
 install: $(RTLAB)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(RTLAB) $(DESTDIR)$(BINDIR)/rtlab
@@ -238,6 +244,8 @@ install: $(RTLAB)
 		cp -R $$d $(DESTDIR)$(DATADIR)/$$d || exit 1; \
 		chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)/$$d; \
 	done
+	[ "$(WITH_SOLUTIONS)" = 1 ] || find $(DESTDIR)$(DATADIR)/labs -mindepth 2 -maxdepth 2 \
+		-type d -name reference -exec rm -rf {} +
 	install -m 0644 doc/rtlab.1 $(DESTDIR)$(MANDIR)/man1/rtlab.1
 
 # The labs' options in the man page come from their tables (rtlab/labs/); the
@@ -262,7 +270,8 @@ VM_IMAGES = $(BUILD)/vm/images
 
 .PHONY: vm vm-test kmod
 vm: $(RTLAB)
-	$(Q)RTLAB_CACHE=$(RTLAB_CACHE) vm/build.sh $(VM_IMAGES) $(RTLAB)
+	$(Q)RTLAB_CACHE=$(RTLAB_CACHE) WITH_SOLUTIONS=$(WITH_SOLUTIONS) vm/build.sh $(VM_IMAGES) \
+		$(RTLAB)
 
 vm-test:
 	$(Q)$(MAKE) --no-print-directory vm
@@ -297,7 +306,7 @@ bench-deps:
 bench:
 	$(Q)$(MAKE) --no-print-directory bench-deps
 	$(Q)$(MAKE) --no-print-directory bench-sim
-	$(Q)$(MAKE) --no-print-directory all
+	$(Q)$(MAKE) --no-print-directory bench-grade
 	$(Q)bench/latency-vs-cyclictest $(BENCH_ARGS) $(abspath $(RTLAB))
 	$(Q)bench/exercise-latency $(EXERCISE_BENCH_ARGS) $(abspath $(RTLAB))
 
@@ -311,6 +320,12 @@ $(SIM_BENCH): $(BUILD)/obj/bench/sim_bench.o $(BUILD)/librtlab.a
 
 bench-sim: $(SIM_BENCH)
 	$(Q)$(SIM_BENCH) $(SIM_BENCH_ARGS)
+
+# A class of thirty graded on 2 jobs (target: at most 120 s), e.g.
+# make bench-grade GRADE_BENCH_ARGS="--students 30 --jobs 2".
+bench-grade:
+	$(Q)$(MAKE) --no-print-directory all
+	$(Q)RTLAB_DATADIR=$(CURDIR) bench/grade-class $(GRADE_BENCH_ARGS) $(abspath $(RTLAB))
 
 help:
 	@sed -n '3,17s/^# \{0,1\}//p' Makefile

@@ -9,11 +9,12 @@ set -eu
 
 target=${RTLAB_DEPS_TARGET:-deps}
 
-PKGS=${RTLAB_DEPS_PKGS:-"make gcc pkg-config
+PKGS=${RTLAB_DEPS_PKGS:-"make gcc libc6-dev pkg-config
 libncurses-dev libtracefs-dev libtraceevent-dev libck-dev libcmark-dev libjansson-dev
 libcmocka-dev clang libclang-rt-14-dev perl tmux valgrind ncurses-term
 qemu-system-x86 qemu-utils iproute2 kmod jq procps util-linux
-flex bison bc libelf-dev libssl-dev cpio rtla trace-cmd e2fsprogs"}
+flex bison bc libelf-dev libssl-dev cpio rtla trace-cmd e2fsprogs
+libxml2-utils file"}
 
 missing=""
 for p in $PKGS; do

@@ -310,6 +310,7 @@ static void build_root(const struct sb_child *c)
 		if (mount(src, c->dev_dst[i], NULL, MS_BIND, NULL))
 			die_step(fd, STEP_DEV);
 	}
+	/* Without a PID namespace, no /proc: the host's would show every process. */
 	if (mkdir(c->proc_dst, 0555))
 		die_step(fd, STEP_PROC);
 	if ((c->ns & GRADE_NS_PID) &&
@@ -324,8 +325,24 @@ static void build_root(const struct sb_child *c)
 	    mount(NULL, c->job_dst, NULL, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID |
 		  MS_NODEV | kept_flags(c->job_dst), NULL))
 		die_step(fd, STEP_JOB);
-	if (chdir(sb->root) || syscall(SYS_pivot_root, ".", ".") || umount2(".", MNT_DETACH) ||
-	    chdir("/"))
+	if (chdir(sb->root))
+		die_step(fd, STEP_PIVOT);
+	if (!syscall(SYS_pivot_root, ".", ".")) {
+		if (umount2(".", MNT_DETACH))
+			die_step(fd, STEP_PIVOT);
+	} else if (errno == EINVAL) {
+		/*
+		 * The root is the initramfs (the classroom VM), which pivot_root
+		 * cannot leave: move the new root over it and chroot, as
+		 * switch_root does. The program runs without privileges, so it
+		 * cannot climb out of the chroot.
+		 */
+		if (mount(".", "/", NULL, MS_MOVE, NULL) || chroot("."))
+			die_step(fd, STEP_PIVOT);
+	} else {
+		die_step(fd, STEP_PIVOT);
+	}
+	if (chdir("/"))
 		die_step(fd, STEP_PIVOT);
 	/* Nothing may be added to the root itself. */
 	mount(NULL, "/", NULL, MS_REMOUNT | MS_RDONLY | MS_NOSUID | kept_flags("/"), NULL);
@@ -394,15 +411,15 @@ static __attribute__((noreturn)) void run_program(const struct sb_child *c)
 	die_step(fd, STEP_EXEC);
 }
 
-/* VmLck of /proc/@pid/status in kB, or -1. */
-static long read_vmlck(pid_t pid)
+/* VmLck of <@procfd>/@pid/status in kB, or -1. */
+static long read_vmlck(int procfd, pid_t pid)
 {
 	char path[64], buf[4096], *p;
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	snprintf(path, sizeof(path), "%d/status", (int)pid);
+	fd = procfd >= 0 ? openat(procfd, path, O_RDONLY | O_CLOEXEC) : -1;
 	if (fd < 0)
 		return -1;
 	n = read(fd, buf, sizeof(buf) - 1);
@@ -461,13 +478,23 @@ static void kill_leftovers(const struct sb_child *c, pid_t pgrp)
 static __attribute__((noreturn)) void run_init(const struct sb_child *c)
 {
 	bool pidns = c->ns & GRADE_NS_PID;
-	int fd = c->st_fd;
+	int fd = c->st_fd, procfd;
 	struct rusage ru;
 	pid_t s, p;
 	int st;
 
+	/*
+	 * Where the program's /proc/PID/status is read: without a PID
+	 * namespace, the host's /proc, kept open across the new root (the
+	 * program never sees it); with one, the run's own /proc.
+	 */
+	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (c->ns & GRADE_NS_MOUNT)
 		build_root(c);
+	if (pidns && procfd >= 0) {
+		close(procfd);
+		procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	}
 	if (c->ns & GRADE_NS_NET)
 		loopback_up();
 	if (c->ns & GRADE_NS_UTS)
@@ -498,8 +525,7 @@ static __attribute__((noreturn)) void run_init(const struct sb_child *c)
 				sp.sched_priority = -1;
 			send_msg(fd, 'S', pol < 0 ? -1 : pol & ~SCHED_RESET_ON_FORK,
 				 sp.sched_priority, 0,
-				 (c->ns & GRADE_NS_PID) && !(c->ns & GRADE_NS_MOUNT) ? -1 :
-				 read_vmlck(s));
+				 pidns && !(c->ns & GRADE_NS_MOUNT) ? -1 : read_vmlck(procfd, s));
 			kill(s, SIGCONT);
 			continue;
 		}
@@ -586,8 +612,8 @@ static int probe_flags(unsigned int ns)
 /*
  * The namespaces of @want this kernel lets us make, probed once per process:
  * as root all but the user namespace; else the user namespace first, then
- * each other one inside it. A mount namespace without a PID namespace is
- * refused too, since the run's /proc must be its own.
+ * each other one inside it. (A mount namespace without a PID one gives a
+ * root without /proc: the host's would show every process.)
  */
 static unsigned int ns_available(unsigned int want)
 {
@@ -603,8 +629,6 @@ static unsigned int ns_available(unsigned int want)
 			for (unsigned int b = GRADE_NS_MOUNT; b <= GRADE_NS_UTS; b <<= 1)
 				if (!probe_flags(base | b))
 					got |= b;
-			if (!(got & GRADE_NS_PID))
-				got &= ~GRADE_NS_MOUNT;
 			if (got == GRADE_NS_USER)
 				got = 0;
 			probed = (int)got;
@@ -613,8 +637,6 @@ static unsigned int ns_available(unsigned int want)
 	got = (unsigned int)probed & want;
 	if (got & GRADE_NS_USER && !(want & GRADE_NS_USER))
 		got = 0;
-	if ((got & GRADE_NS_MOUNT) && !(got & GRADE_NS_PID))
-		got &= ~GRADE_NS_MOUNT;
 	return got;
 }
 
@@ -1093,7 +1115,8 @@ int grade_sandbox_new(struct grade_sandbox *sb, const char *tmpdir, unsigned int
 		goto out_fail;
 	}
 	if (mkdir(sb->job, 0700) || mkdir(sb->root, 0755) || mkdir(sb->tmp, 0700) ||
-	    (sb->drop && (chmod(sb->box, 0711) || chown(sb->tmp, sb->uid, sb->gid)))) {
+	    (sb->drop && (chmod(sb->box, 0711) || chown(sb->tmp, sb->uid, sb->gid) ||
+			  chown(sb->job, sb->uid, sb->gid)))) {
 		ret = rt_err(cause, -errno, "%s: cannot make the box: %s", sb->box,
 			     strerror(errno));
 		goto out_fail;

@@ -13,8 +13,10 @@
  *     refuses is left out and the run says so (isolation);
  *   - with a mount namespace, a root of its own: /usr, /bin, /lib*, /etc
  *     read-only, /dev/{null,zero,full,random,urandom}, a /proc of its PID
- *     namespace, a private /tmp, and job/ as /job, its working directory:
- *     no home, no labs/, no reference/, no other student;
+ *     namespace (none without one), a private /tmp, and job/ as /job, its
+ *     working directory: no home, no labs/, no reference/, no other
+ *     student. On an initramfs root (the classroom VM), which pivot_root
+ *     cannot leave, the new root is moved over it and chrooted into;
  *   - when rtlab is root, the box's own unprivileged uid and gid, no
  *     supplementary groups, no new privileges;
  *   - rlimits: CPU, address space, file size, processes, no core dump,

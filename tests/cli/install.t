@@ -2,6 +2,7 @@
 # make install / uninstall honour PREFIX and DESTDIR: binary, data (lessons,
 # labs, slides) and the man page land where they should, the installed binary
 # finds its data through the compiled-in prefix, and uninstall removes it all.
+# The labs' reference solutions are left out unless WITH_SOLUTIONS=1.
 # Builds into its own directory so the main build is not disturbed.
 set -u
 : "${SRCDIR:?set SRCDIR to the source tree}"
@@ -41,8 +42,17 @@ check "installed data is world-readable" \
 	bash -c "[ -z \"\$(find '$stage/usr/share/rtlab' ! -perm -o=r)\" ]"
 check "the binary looks for data under PREFIX" \
 	grep -q '/usr/share/rtlab' "$stage/usr/bin/rtlab"
+check "no lab's reference solution is installed" \
+	bash -c "[ -z \"\$(find '$stage/usr/share/rtlab/labs' -name reference)\" ]"
+check "the check programs' common files are" test -f "$stage/usr/share/rtlab/labs/common/rtlab_check.c"
 check "installed binary runs" bash -c "'$stage/usr/bin/rtlab' --version >/dev/null"
 check "installed binary lists doctor" bash -c "'$stage/usr/bin/rtlab' --help | grep -q doctor"
+
+nref=$(find "$SRCDIR/labs" -mindepth 2 -maxdepth 2 -type d -name reference | wc -l)
+make -C "$SRCDIR" --no-print-directory BUILD="$tmp/build" DESTDIR="$tmp/teacher" PREFIX=/usr \
+	WITH_SOLUTIONS=1 install >"$tmp/log" 2>&1
+check "WITH_SOLUTIONS=1 installs every lab's reference solution ($nref)" \
+	[ "$(find "$tmp/teacher/usr/share/rtlab/labs" -mindepth 2 -maxdepth 2 -type d -name reference | wc -l)" -eq "$nref" ]
 
 make -C "$SRCDIR" --no-print-directory BUILD="$tmp/build" DESTDIR="$stage" PREFIX=/usr \
 	uninstall >"$tmp/log" 2>&1

@@ -157,8 +157,15 @@ static void test_roundtrip(void **state)
 	assert_null(cause);
 	assert_int_equal(rt_result_read(f->path, &known, &b, &cause), 0);
 	assert_null(cause);
-	assert_true(json_equal(rt_result_json(a), rt_result_json(b)));
-	sa = rt_result_to_string(a, NULL);
+	/* Written sealed: the same document but for its integrity, which now matches. */
+	assert_int_equal(rt_result_integrity_verify(b, NULL), 0);
+	assert_int_equal(rt_result_integrity_verify(a, NULL), -EBADMSG);
+	sa = rt_result_canonical_text(a, NULL);
+	sb = rt_result_canonical_text(b, NULL);
+	assert_string_equal(sa, sb);
+	free(sa);
+	free(sb);
+	sa = rt_result_to_string_sealed(a, NULL);
 	sb = rt_result_to_string(b, NULL);
 	assert_non_null(sa);
 	assert_non_null(sb);
@@ -985,6 +992,26 @@ static void test_views_and_integrity(void **state)
 	}
 	assert_int_equal(rt_result_add_view(res, json_pack("{s:s, s:s, s:[{s:s}], s:[]}", "name",
 		"one-more", "title", "V", "columns", "name", "x", "rows"), NULL), -E2BIG);
+
+	/* A seal covers the content: any edit, or no seal at all, is found. */
+	{
+		struct rt_result *sealed = NULL;
+		char *text = rt_result_to_string_sealed(res, NULL), *why = NULL;
+
+		assert_non_null(text);
+		assert_int_equal(rt_result_parse(text, strlen(text), "t", NULL, &sealed, NULL), 0);
+		assert_int_equal(rt_result_integrity_verify(sealed, NULL), 0);
+		assert_int_equal(rt_result_set_summary(sealed, "p99_us", 1), 0);
+		assert_int_equal(rt_result_integrity_verify(sealed, &why), -EBADMSG);
+		assert_non_null(strstr(why, "changed after rtlab wrote it"));
+		free(why);
+		json_object_del(rt_result_json(sealed), "integrity");
+		assert_int_equal(rt_result_integrity_verify(sealed, NULL), -ENODATA);
+		assert_int_equal(rt_result_set_integrity(sealed, "blake3-x", "0123456789abcdef"), 0);
+		assert_int_equal(rt_result_integrity_verify(sealed, NULL), -ENOTSUP);
+		rt_result_free(sealed);
+		free(text);
+	}
 
 	assert_int_equal(rt_result_set_integrity(res, "sha256", "abc"), -EINVAL);
 	assert_int_equal(rt_result_set_integrity(res, "Sha256", digest), -EINVAL);
