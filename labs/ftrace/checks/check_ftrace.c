@@ -78,10 +78,10 @@ static char *slurp(const char *path, size_t *len)
 
 /*
  * The subject's input for @n traces: each file of checks/data after a line
- * "NAME PID LEN". NULL (with @why) when a fixture cannot be read.
+ * "KIND NAME PID LEN". NULL (with @why) when a fixture cannot be read.
  */
-static char *frame_input(const char *const *files, const int *pids, size_t n, size_t *len,
-			 char *why, size_t why_len)
+static char *frame_input(const char *const *kinds, const char *const *files, const int *pids,
+			 size_t n, size_t *len, char *why, size_t why_len)
 {
 	char *in = NULL;
 
@@ -97,7 +97,8 @@ static char *frame_input(const char *const *files, const int *pids, size_t n, si
 			free(in);
 			return NULL;
 		}
-		hlen = snprintf(head, sizeof(head), "%s %d %zu\n", files[i], pids[i], flen);
+		hlen = snprintf(head, sizeof(head), "%s %s %d %zu\n", kinds[i], files[i], pids[i],
+				flen);
 		nin = realloc(in, *len + (size_t)hlen + flen + 1);
 		if (!nin) {
 			free(text);
@@ -116,18 +117,19 @@ static char *frame_input(const char *const *files, const int *pids, size_t n, si
 }
 
 /*
- * Run `subject MODE` on @n framed traces. On return, sections[i] points at
+ * Run `subject run` on @n framed traces. On return, sections[i] points at
  * the subject's lines for trace i in r->out ("file NAME" excluded), or is
  * NULL when it never got there; why says what went wrong for those.
  */
-static bool run_framed(const char *mode, const char *const *files, const int *pids, size_t n,
-		       struct rtlab_run *r, const char **sections, char *why, size_t why_len)
+static bool run_framed(const char *const *kinds, const char *const *files, const int *pids,
+		       size_t n, struct rtlab_run *r, const char **sections, char *why,
+		       size_t why_len)
 {
-	const char *argv[] = { mode, NULL };
+	const char *argv[] = { "run", NULL };
 	struct rtlab_run_opts o = { .argv = argv };
 	size_t len;
-	char *in = frame_input(files, pids, n, &len, why, why_len);
-	const char *last = NULL;
+	char *in = frame_input(kinds, files, pids, n, &len, why, why_len);
+	const char *last = NULL, *pos;
 
 	memset(r, 0, sizeof(*r));
 	for (size_t i = 0; i < n; i++)
@@ -142,14 +144,17 @@ static bool run_framed(const char *mode, const char *const *files, const int *pi
 		return false;
 	}
 	free(in);
-	for (size_t i = 0; i < n; i++) {
+	/* In order, after the subject's "begin" (a file may come twice). */
+	pos = out_last(r, "begin\n");
+	for (size_t i = 0; pos && i < n; i++) {
 		char tag[96];
 		const char *p;
 
 		snprintf(tag, sizeof(tag), "file %s\n", files[i]);
-		p = out_last(r, tag);
+		p = memmem(pos, (size_t)(r->out + r->out_len - pos), tag, strlen(tag));
 		if (p) {
 			sections[i] = p + strlen(tag);
+			pos = sections[i];
 			last = files[i];
 		}
 	}
@@ -161,7 +166,7 @@ static bool run_framed(const char *mode, const char *const *files, const int *pi
 				break;
 			}
 		}
-		snprintf(why, why_len, "the subject %s%s%s%s", r->reason,
+		snprintf(why, why_len, "the subject ended: %s%s%s%s", r->reason,
 			 last ? " on this trace" : "",
 			 r->signal == SIGSEGV ? " (reading past the end of the text? It is not "
 			 "NUL-terminated: stop at text + len)" : "",
@@ -295,43 +300,21 @@ static bool lt_answer(const char *file, struct lt_result *want)
 	return ok;
 }
 
-/* Run the subject once on all of @cases; each case's failed says what went wrong. */
-static struct lt_case *lt_run_all(struct lt_case *cases, size_t n)
+static void all_run(void);
+
+/* Case @c's result from its @section of the run (NULL: none; @why: the run's end). */
+static void lt_take(struct lt_case *c, const char *section, const char *why)
 {
-	const char *files[16], *sections[16];
-	int pids[16] = { 0 };
-	struct rtlab_run r;
-	char why[400] = "";
-
-	if (cases[0].ran)
-		return cases;
-	assert_true(n <= 16);
-	for (size_t i = 0; i < n; i++) {
-		cases[i].ran = true;
-		files[i] = cases[i].file;
-		if (!strncmp(cases[i].file, "lt-", 3) && !lt_answer(cases[i].file, &cases[i].want))
-			snprintf(cases[i].failed, sizeof(cases[i].failed), "checks/data/"
-				 "lt-answers.txt has no answer for it (a broken installation)");
-	}
-	if (!run_framed("lt", files, pids, n, &r, sections, why, sizeof(why))) {
-		for (size_t i = 0; i < n; i++)
-			snprintf(cases[i].failed, sizeof(cases[i].failed), "%s", why);
-		return cases;
-	}
-	for (size_t i = 0; i < n; i++) {
-		struct lt_case *c = &cases[i];
-
-		if (c->failed[0])
-			continue;
-		if (!sections[i])
-			snprintf(c->failed, sizeof(c->failed), "lt_parse() did not return: %s",
-				 why[0] ? why : "the subject printed no result for this trace");
-		else if (strncmp(sections[i], "rc ", 3) || !lt_read(sections[i], &c->got, false))
-			snprintf(c->failed, sizeof(c->failed), "the subject's output does not read "
-				 "as expected: \"%.80s\"", sections[i]);
-	}
-	rtlab_run_fini(&r);
-	return cases;
+	c->ran = true;
+	if (strncmp(c->file, "lt-", 3) == 0 && !lt_answer(c->file, &c->want))
+		snprintf(c->failed, sizeof(c->failed), "checks/data/lt-answers.txt has no answer "
+			 "for it (a broken installation)");
+	else if (!section)
+		snprintf(c->failed, sizeof(c->failed), "lt_parse() did not return: %s",
+			 why[0] ? why : "the subject printed no result for this trace");
+	else if (strncmp(section, "rc ", 3) || !lt_read(section, &c->got, false))
+		snprintf(c->failed, sizeof(c->failed), "the subject's output does not read as "
+			 "expected: \"%.80s\"", section);
 }
 
 static void lt_need(const struct lt_case *c)
@@ -390,10 +373,10 @@ static void lt_everything(const struct lt_case *c)
 	lt_same(c, "the cause", c->got.cause, c->want.cause);
 }
 
-/* Run @cases (once) and judge each with @judge (NULL: the return value only). */
+/* Judge each of @cases with @judge (NULL: the return value only). */
 static void lt_each(struct lt_case *cases, size_t n, void (*judge)(const struct lt_case *c))
 {
-	lt_run_all(cases, n);
+	all_run();
 	for (size_t i = 0; i < n; i++) {
 		lt_need(&cases[i]);
 		if (judge)
@@ -452,7 +435,7 @@ struct wm_case {
 	struct wm_result got, want;
 };
 
-/* wake-match: 0..2, wake-preempted: 3, wake-both-events: 4..5 (one run for all). */
+/* wake-match: 0..2, wake-preempted: 3, wake-both-events: 4..5. */
 static struct wm_case wm_all[] = {
 	{ .name = "plain", .what = "a periodic task, its own events only" },
 	{ .name = "busy", .what = "a periodic task among every task on its CPU" },
@@ -492,59 +475,94 @@ static bool wm_read(const char *s, struct wm_result *r, size_t max_wake)
 	return true;
 }
 
-/* Run the subject once on all of @cases (the answers first tell the pids). */
-static void wm_run_all(struct wm_case *cases, size_t n)
+/* The answer of @c (its pid first of all); false with c->failed set. */
+static bool wm_answer(struct wm_case *c)
 {
-	const char *files[8], *sections[8];
-	char names[8][64], why[400] = "";
-	int pids[8];
-	struct rtlab_run r;
+	char file[64], *answer;
+	size_t len;
 
-	if (cases[0].ran)
-		return;
-	assert_true(n <= 8);
-	for (size_t i = 0; i < n; i++) {
-		struct wm_case *c = &cases[i];
-		char file[64], *answer;
-		size_t len;
-
-		c->ran = true;
-		snprintf(file, sizeof(file), "wm-%s.answer", c->name);
-		answer = slurp(rtlab_check_data(file), &len);
-		if (!answer || !wm_read(answer, &c->want, 100000) || c->want.pid <= 0) {
-			free(answer);
-			snprintf(why, sizeof(why), "checks/data/%s is missing or broken (a broken "
-				 "installation)", file);
-			goto out_all;
-		}
+	snprintf(file, sizeof(file), "wm-%s.answer", c->name);
+	answer = slurp(rtlab_check_data(file), &len);
+	if (!answer || !wm_read(answer, &c->want, 100000) || c->want.pid <= 0) {
 		free(answer);
-		snprintf(names[i], sizeof(names[i]), "wm-%s.txt", c->name);
-		files[i] = names[i];
-		pids[i] = c->want.pid;
+		snprintf(c->failed, sizeof(c->failed), "checks/data/%s is missing or broken (a "
+			 "broken installation)", file);
+		return false;
 	}
-	if (!run_framed("wm", files, pids, n, &r, sections, why, sizeof(why)))
-		goto out_all;
-	for (size_t i = 0; i < n; i++) {
-		struct wm_case *c = &cases[i];
-		const char *p = sections[i], *rc;
+	free(answer);
+	return true;
+}
 
-		if (!p) {
-			snprintf(c->failed, sizeof(c->failed), "wm_match() did not return: %s",
-				 why[0] ? why : "the subject printed no result for this trace");
-			continue;
-		}
-		rc = strstr(p, "rc ");
-		if (sscanf(p, "events %zu", &c->events) != 1 || !rc ||
-		    sscanf(rc + 3, "%d", &c->rc) != 1 || !wm_read(rc, &c->got, c->events + 1))
-			snprintf(c->failed, sizeof(c->failed), "the subject's output does not read "
-				 "as expected: \"%.80s\"", p);
+/* Case @c's result from its @section of the run (NULL: none; @why: the run's end). */
+static void wm_take(struct wm_case *c, const char *section, const char *why)
+{
+	const char *rc;
+
+	c->ran = true;
+	if (c->failed[0])
+		return;
+	if (!section) {
+		snprintf(c->failed, sizeof(c->failed), "wm_match() did not return: %s",
+			 why[0] ? why : "the subject printed no result for this trace");
+		return;
 	}
+	rc = strstr(section, "rc ");
+	if (sscanf(section, "events %zu", &c->events) != 1 || !rc ||
+	    sscanf(rc + 3, "%d", &c->rc) != 1 || !wm_read(rc, &c->got, c->events + 1))
+		snprintf(c->failed, sizeof(c->failed), "the subject's output does not read as "
+			 "expected: \"%.80s\"", section);
+}
+
+#define N_ALL (N_OF(lt_cases) + N_OF(wm_all) + N_OF(lt_none) + N_OF(lt_cut))
+
+/*
+ * One run of the subject for every check: the latency traces with a section,
+ * the event traces, those without a section, the cut ones (what most likely
+ * crashes, last: what came before a crash is still judged).
+ */
+static void all_run(void)
+{
+	static bool ran;
+	const char *kinds[N_ALL], *files[N_ALL], *sections[N_ALL];
+	char names[N_OF(wm_all)][64], why[400] = "";
+	int pids[N_ALL] = { 0 };
+	struct rtlab_run r;
+	size_t n = 0;
+
+	if (ran)
+		return;
+	ran = true;
+	for (size_t i = 0; i < N_OF(lt_cases); i++, n++) {
+		kinds[n] = "lt";
+		files[n] = lt_cases[i].file;
+	}
+	for (size_t i = 0; i < N_OF(wm_all); i++, n++) {
+		kinds[n] = "wm";
+		snprintf(names[i], sizeof(names[i]), "wm-%s.txt", wm_all[i].name);
+		files[n] = names[i];
+		pids[n] = wm_answer(&wm_all[i]) ? wm_all[i].want.pid : 1;
+	}
+	for (size_t i = 0; i < N_OF(lt_none); i++, n++) {
+		kinds[n] = "lt";
+		files[n] = lt_none[i].file;
+	}
+	for (size_t i = 0; i < N_OF(lt_cut); i++, n++) {
+		kinds[n] = "lt";
+		files[n] = lt_cut[i].file;
+	}
+	if (!run_framed(kinds, files, pids, n, &r, sections, why, sizeof(why)))
+		for (size_t i = 0; i < n; i++)
+			sections[i] = NULL;
+	n = 0;
+	for (size_t i = 0; i < N_OF(lt_cases); i++)
+		lt_take(&lt_cases[i], sections[n++], why);
+	for (size_t i = 0; i < N_OF(wm_all); i++)
+		wm_take(&wm_all[i], sections[n++], why);
+	for (size_t i = 0; i < N_OF(lt_none); i++)
+		lt_take(&lt_none[i], sections[n++], why);
+	for (size_t i = 0; i < N_OF(lt_cut); i++)
+		lt_take(&lt_cut[i], sections[n++], why);
 	rtlab_run_fini(&r);
-	return;
-
-out_all:
-	for (size_t i = 0; i < n; i++)
-		snprintf(cases[i].failed, sizeof(cases[i].failed), "%s", why);
 }
 
 static void wm_judge(struct wm_case *c)
@@ -582,7 +600,7 @@ static void wm_judge(struct wm_case *c)
 static void wake_match(void **state)
 {
 	(void)state;
-	wm_run_all(wm_all, N_OF(wm_all));
+	all_run();
 	for (size_t i = 0; i < 3; i++)
 		wm_judge(&wm_all[i]);
 }
@@ -590,14 +608,14 @@ static void wake_match(void **state)
 static void wake_preempted(void **state)
 {
 	(void)state;
-	wm_run_all(wm_all, N_OF(wm_all));
+	all_run();
 	wm_judge(&wm_all[3]);
 }
 
 static void wake_both_events(void **state)
 {
 	(void)state;
-	wm_run_all(wm_all, N_OF(wm_all));
+	all_run();
 	for (size_t i = 4; i < 6; i++)
 		wm_judge(&wm_all[i]);
 }

@@ -5,16 +5,18 @@
  * check_ftrace.c judges. It trusts nothing the learner's code returns
  * beyond its type: strings are cut and cleaned before they are printed.
  *
- * stdin holds one or more traces, each after a line "NAME PID LEN" (PID is
- * 0 for lt), then LEN bytes. For each it prints "file NAME", then:
+ * `subject run`: stdin holds one or more traces, each after a line
+ * "KIND NAME PID LEN", then LEN bytes. It prints "begin", then for each
+ * trace "file NAME", then
+ * for KIND
  *
- *   subject lt   (latency traces) "rc R", "tracer S", "latency N",
- *                "started S", "ended S", "entries N", "gap LINE US",
- *                "cause S" (an empty string as "-")
- *   subject wm   (traces of sched_waking, sched_wakeup and sched_switch in
- *                the normal format; PID is the task to follow) "events N",
- *                "rc R", "counts MATCHED UNMATCHED PENDING" and
- *                "wake WAKE_NS RUN_NS LATENCY_NS" per wake-up
+ *   lt   (a latency trace; PID is 0) "rc R", "tracer S", "latency N",
+ *        "started S", "ended S", "entries N", "gap LINE US", "cause S" (an
+ *        empty string as "-")
+ *   wm   (a trace of sched_waking, sched_wakeup and sched_switch in the
+ *        normal format; PID is the task to follow) "events N", "rc R",
+ *        "counts MATCHED UNMATCHED PENDING" and
+ *        "wake WAKE_NS RUN_NS LATENCY_NS" per wake-up
  *
  * lt_parse() gets each trace exactly as long as it is, right before an
  * unmapped page: code that reads past the end (looking for a NUL that is
@@ -34,12 +36,13 @@
 #define MAX_EVENTS 1000000u
 
 /*
- * The next trace on stdin: its header line, then *len bytes (malloc'ed).
+ * The next trace on stdin: its header line (kind "lt" or "wm"), then *len
+ * bytes (malloc'ed).
  * NULL at the end of the input or on a broken frame (*len is then -1).
  */
-static char *read_next(char *name, size_t name_len, int *pid, long *len)
+static char *read_next(char *kind, char *name, size_t name_len, int *pid, long *len)
 {
-	char line[256], fmt[32];
+	char line[256], fmt[40];
 	char *buf;
 
 	*len = -1;
@@ -47,8 +50,8 @@ static char *read_next(char *name, size_t name_len, int *pid, long *len)
 		*len = 0;
 		return NULL;
 	}
-	snprintf(fmt, sizeof(fmt), "%%%zus %%d %%ld", name_len - 1);
-	if (sscanf(line, fmt, name, pid, len) != 3 || *len < 0 || *len > (long)MAX_INPUT)
+	snprintf(fmt, sizeof(fmt), "%%2s %%%zus %%d %%ld", name_len - 1);
+	if (sscanf(line, fmt, kind, name, pid, len) != 4 || *len < 0 || *len > (long)MAX_INPUT)
 		return NULL;
 	buf = malloc((size_t)*len + 1);
 	if (!buf || fread(buf, 1, (size_t)*len, stdin) != (size_t)*len) {
@@ -210,24 +213,25 @@ static int one_wm(char *buf, int pid)
 int main(int argc, char **argv)
 {
 	static char outbuf[1 << 16];
-	char name[64];
+	char kind[3], name[64];
 	char *buf;
 	long len;
-	int pid, lt;
+	int pid;
 
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
-	if (argc != 2 || (strcmp(argv[1], "lt") && strcmp(argv[1], "wm")))
+	/* Whatever the learner's code printed before main() stays above this line. */
+	printf("begin\n");
+	if (argc != 2 || strcmp(argv[1], "run"))
 		return 2;
-	lt = !strcmp(argv[1], "lt");
-	while ((buf = read_next(name, sizeof(name), &pid, &len))) {
+	while ((buf = read_next(kind, name, sizeof(name), &pid, &len))) {
 		printf("file %s\n", name);
 		/* What comes before a crash must reach the check program. */
 		fflush(stdout);
-		if (lt) {
+		if (!strcmp(kind, "lt")) {
 			one_lt(buf, (size_t)len);
 		} else {
 			buf[len] = '\0';
-			if (one_wm(buf, pid))
+			if (strcmp(kind, "wm") || one_wm(buf, pid))
 				return 4;
 		}
 		fflush(stdout);

@@ -6,16 +6,16 @@
  * the learner's code, so nothing it prints is trusted beyond "this is what
  * the process said".
  *
- *   subject add          stdin: "SEC NSEC NS" lines -> "add SEC NSEC"
- *   subject diff         stdin: "ASEC ANSEC BSEC BNSEC" lines -> "diff NS"
- *   subject fake PERIOD LOOPS SEED T0SEC T0NSEC [PERIOD LOOPS ...]
- *                        one run per five arguments, each of the loop on a
- *                        simulated clock that starts at T0 and
- *                        moves only when the loop sleeps; each sleep wakes
- *                        a pseudo-random 2..50 us late (now and then
- *                        300..400 us), never a whole period
- *   subject real PERIOD LOOPS
- *                        the loop on the real CLOCK_MONOTONIC
+ *   subject run          stdin: one command per line, run in order:
+ *                          "add SEC NSEC NS"         -> "add SEC NSEC"
+ *                          "diff ASEC ANSEC BSEC BNSEC" -> "diff NS"
+ *                          "fake PERIOD LOOPS SEED T0SEC T0NSEC": the loop
+ *                          on a simulated clock that starts at T0 and
+ *                          moves only when the loop sleeps; each sleep
+ *                          wakes a pseudo-random 2..50 us late (now and
+ *                          then 300..400 us), never a whole period
+ *                          "real PERIOD LOOPS": the loop on the real
+ *                          CLOCK_MONOTONIC
  *   subject lock-base    maps 1 MiB, locks what is mapped itself, stops
  *                        itself (the runner reads VmLck): the baseline
  *   subject lock-now     maps 1 MiB, calls probe_memory_prepare(), stops
@@ -25,8 +25,8 @@
  *   subject stack-base   locks all memory itself and stops: the baseline
  *                        the stack check compares with
  *
- * Every mode first prints "begin". The loop modes print "run K" (1, 2, ...) and "rc R" for each run, then
- * one line per sleep the loop made:
+ * Every mode first prints "begin". Each loop prints "run K" (1, 2, ...)
+ * and "rc R", then one line per sleep it made:
  *   "P KIND CLOCK TARGET WOKE READ"
  * KIND A: clock_nanosleep with TIMER_ABSTIME, R: clock_nanosleep relative,
  * N: nanosleep, U: usleep, S: sleep, E: a sleep refused for an invalid time
@@ -40,6 +40,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -113,16 +114,17 @@ static long long real_now(void)
 	return ts_ns(&ts);
 }
 
-static void print_results(int rc, const long long *lat, size_t loops);
 
-/* The loop made far more calls than asked: print what we have and stop. */
+/* Where a loop that runs away is abandoned: back in run_one(). */
+static jmp_buf runaway_jmp;
+static const char *runaway_what;
+
+/* The loop made far more calls than asked: leave it (its frames are abandoned). */
 static void shim_runaway(const char *what)
 {
 	shim.mode = SHIM_OFF;
-	printf("runaway %s\n", what);
-	print_results(INT_MIN, NULL, 0);
-	fflush(stdout);
-	_exit(0);
+	runaway_what = what;
+	longjmp(runaway_jmp, 1);
 }
 
 /* xorshift64*: the same lateness for the same seed, no libc state. */
@@ -322,6 +324,12 @@ static int run_one(enum shim_mode mode, unsigned int k, long long period, unsign
 	shim.base = mode == SHIM_FAKE ? t0 : real_now();
 	shim.now = t0;
 	printf("run %u\n", k);
+	if (setjmp(runaway_jmp)) {
+		printf("runaway %s\n", runaway_what);
+		print_results(INT_MIN, lat, 0);
+		free(lat);
+		return 0;	/* what the loop allocated is lost: bounded by the rlimits */
+	}
 	shim.mode = mode;
 	rc = probe_loop_run(CLOCK_MONOTONIC, period, (size_t)loops, lat);
 	shim.mode = SHIM_OFF;
@@ -330,56 +338,44 @@ static int run_one(enum shim_mode mode, unsigned int k, long long period, unsign
 	return 0;
 }
 
-/* "fake P L SEED T0SEC T0NSEC ..." (five per run) or "real P L". */
-static int run_loop(enum shim_mode mode, int argc, char **argv)
-{
-	int per = mode == SHIM_FAKE ? 5 : 2, ret;
-
-	if (argc < 2 + per || (argc - 2) % per)
-		return 2;
-	for (int i = 2, k = 1; i < argc; i += per, k++) {
-		long long t0 = 0;
-		unsigned long long seed = 1;
-
-		if (mode == SHIM_FAKE) {
-			seed = strtoull(argv[i + 2], NULL, 10);
-			t0 = atoll(argv[i + 3]) * NS_PER_SEC + atoll(argv[i + 4]);
-		}
-		ret = run_one(mode, (unsigned int)k, atoll(argv[i]),
-			      strtoull(argv[i + 1], NULL, 10), seed, t0);
-		if (ret)
-			return ret;
-		fflush(stdout);
-	}
-	return 0;
-}
-
-/* "add" and "diff": one request per line, at most MAX_LINES. */
-static int run_arith(int add)
+/*
+ * "subject run": one command per line of stdin (at most MAX_LINES), run in
+ * order. The results of "add" and "diff" are printed as they come; "fake"
+ * and "real" each print "run K" and the loop's lines.
+ */
+static int run_commands(void)
 {
 	char line[256];
-	unsigned int n = 0;
+	unsigned int n = 0, k = 0;
 
 	while (n++ < MAX_LINES && fgets(line, sizeof(line), stdin)) {
-		long long a, b, c, d;
+		long long a, b, c, d, e;
 		struct timespec x, y;
+		int ret = 0;
 
-		if (add) {
-			if (sscanf(line, "%lld %lld %lld", &a, &b, &c) != 3)
-				return 2;
+		if (sscanf(line, "add %lld %lld %lld", &a, &b, &c) == 3) {
 			x.tv_sec = (time_t)a;
 			x.tv_nsec = (long)b;
 			probe_ts_add_ns(&x, c);
 			printf("add %lld %lld\n", (long long)x.tv_sec, (long long)x.tv_nsec);
-		} else {
-			if (sscanf(line, "%lld %lld %lld %lld", &a, &b, &c, &d) != 4)
-				return 2;
+		} else if (sscanf(line, "diff %lld %lld %lld %lld", &a, &b, &c, &d) == 4) {
 			x.tv_sec = (time_t)a;
 			x.tv_nsec = (long)b;
 			y.tv_sec = (time_t)c;
 			y.tv_nsec = (long)d;
 			printf("diff %lld\n", probe_ts_diff_ns(&x, &y));
+		} else if (sscanf(line, "fake %lld %lld %lld %lld %lld", &a, &b, &c, &d, &e) == 5) {
+			ret = run_one(SHIM_FAKE, ++k, a, (unsigned long long)b,
+				      (unsigned long long)c, d * NS_PER_SEC + e);
+		} else if (sscanf(line, "real %lld %lld", &a, &b) == 2) {
+			ret = run_one(SHIM_REAL, ++k, a, (unsigned long long)b, 1, 0);
+		} else {
+			return 2;
 		}
+		if (ret)
+			return ret;
+		/* What came before a crash must reach the check program. */
+		fflush(stdout);
 	}
 	return 0;
 }
@@ -436,11 +432,7 @@ int main(int argc, char **argv)
 	printf("begin\n");
 	if (argc < 2)
 		return 2;
-	if (!strcmp(argv[1], "add") || !strcmp(argv[1], "diff"))
-		return run_arith(!strcmp(argv[1], "add"));
-	if (!strcmp(argv[1], "fake"))
-		return run_loop(SHIM_FAKE, argc, argv);
-	if (!strcmp(argv[1], "real"))
-		return run_loop(SHIM_REAL, argc, argv);
+	if (!strcmp(argv[1], "run"))
+		return run_commands();
 	return run_memory(argv[1]);
 }
