@@ -15,27 +15,13 @@ set -u
 : "${SRCDIR:?set SRCDIR to the source tree}"
 : "${RTLAB_VM_DIR:?set RTLAB_VM_DIR to the image directory (make vm)}"
 
-n=0
-fails=0
-ok() {	# ok STATUS DESCRIPTION
-	n=$((n + 1))
-	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
-}
-
 for t in jq patch qemu-system-x86_64 mke2fs; do
-	if ! command -v "$t" >/dev/null; then
-		echo "1..0 # skip $t is not installed (make deps)"
-		exit 0
-	fi
+	command -v "$t" >/dev/null || { echo "1..0 # skip $t is not installed (make deps)"; exit 0; }
 done
-if [ ! -r "$RTLAB_VM_DIR/lab/vmlinuz" ]; then
-	echo "1..0 # skip no lab image in $RTLAB_VM_DIR (make vm)"
-	exit 0
-fi
+[ -r "$RTLAB_VM_DIR/lab/vmlinuz" ] || { echo "1..0 # skip no lab image in $RTLAB_VM_DIR (make vm)"; exit 0; }
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-export TMPDIR=$tmp/qemu XDG_STATE_HOME=$tmp/state RTLAB_DATADIR=$SRCDIR
+. "$SRCDIR/tests/cli/lib/tap.bash"
+export TMPDIR=$tmp/qemu RTLAB_DATADIR=$SRCDIR
 mkdir -p "$TMPDIR" "$tmp/disk/share"
 lab=$SRCDIR/labs/latency
 
@@ -47,9 +33,8 @@ for name in reference current-only prefault-dropped; do
 	if [ "$name" != reference ]; then
 		(cd "$tmp/$name" && patch -s -p1 <"$SRCDIR/tests/data/exercise-wrong/latency/$name.patch")
 	fi
-	"$RTLAB" grade --exercise "$lab" --work "$tmp/$name" --build-only "$tmp/disk/share/$name" \
-		>"$tmp/build.out" 2>&1
-	ok $? "host: $name built for the guest (--build-only)"
+	run grade --exercise "$lab" --work "$tmp/$name" --build-only "$tmp/disk/share/$name"
+	check "host: $name built for the guest (--build-only)" [ "$rc" -eq 0 ]
 done
 
 # ---- in the guest: grade them as root ------------------------------------------------------
@@ -61,21 +46,21 @@ for name in reference current-only prefault-dropped; do
 done
 start=$(date +%s)
 "$RTLAB" vm exec --kernel lab --accel tcg --timeout 600 --state "$img" -- "$script" \
-	>"$tmp/guest.out" 2>"$tmp/guest.err"
+	>"$tmp/guest.out" 2>"$tmp/err"
 rc=$?
 echo "# lab kernel: booted and graded 3 solutions in $(($(date +%s) - start)) s"
-ok $rc "guest (lab kernel): rtlab grade ran (vm exec exit 0)"
-[ "$rc" -eq 0 ] || sed 's/^/# /' "$tmp/guest.err" | tail -20
+check "guest (lab kernel): rtlab grade ran (vm exec exit 0)" [ "$rc" -eq 0 ]
+[ "$rc" -eq 0 ] || sed 's/^/# /' "$tmp/err" | tail -20
 
 for name in reference current-only prefault-dropped; do
 	sed -n "/^BEGIN $name\$/,/^END\$/p" "$tmp/guest.out" | sed '1d;$d' >"$tmp/$name.json"
 	got=$(jq -r '[.checks[] | select(.status != "pass") | .id] | join(" ")' "$tmp/$name.json" \
 		2>/dev/null)
 	[ -s "$tmp/$name.json" ] && [ "$got" = "${loses[$name]}" ]
-	ok $? "guest: $name fails exactly: ${loses[$name]:-nothing} (as root, nothing skipped)"
+	check "guest: $name fails exactly: ${loses[$name]:-nothing} (as root, nothing skipped)" \
+		[ $? -eq 0 ]
 	jq -r '.checks[] | select(.status != "pass") | "# \(.id): \(.status) \(.reason)"' \
 		"$tmp/$name.json" 2>/dev/null
 done
 
-echo "1..$n"
-exit $((fails > 0))
+tap_done
