@@ -5,13 +5,13 @@
  * which reads the box's settings from RTLAB_CHECK_SANDBOX, runs the
  * subject in a fresh sandbox and hands back the subject's stdout on its
  * stdout, its stderr on its stderr and a record of how the run ended on
- * descriptor 3, one "key value" per line. This file is compiled into
+ * descriptor 3, one "key value" per line. The three go to temporary files
+ * in the check program's private folder, read once the runner has ended. This file is compiled into
  * every check program by the harness; it uses only the C library, so a
  * check program can be linked statically for the classroom VM.
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -30,53 +30,36 @@
 
 #define READ_MAX (256u << 20)	/* the most kept of one stream, whatever the runner sends */
 
-struct stream {
-	int fd;
+/*
+ * Read what the runner wrote to the temporary file @fd into a new
+ * NUL-terminated buffer; @cut when it was more than READ_MAX bytes.
+ */
+static char *slurp(int fd, size_t *len, bool *cut)
+{
+	off_t size = lseek(fd, 0, SEEK_END);
+	size_t want, got = 0;
 	char *buf;
-	size_t len, cap;
-	bool cut;
-};
 
-static int stream_read(struct stream *s)
-{
-	char tmp[65536];
-	ssize_t n = read(s->fd, tmp, sizeof(tmp));
-
-	if (n < 0)
-		return errno == EINTR ? 0 : 1;
-	if (n == 0)
-		return 1;
-	if (s->len + (size_t)n > READ_MAX) {
-		s->cut = true;
-		return 0;
+	*len = 0;
+	*cut = size > (off_t)READ_MAX;
+	want = size < 0 ? 0 : *cut ? READ_MAX : (size_t)size;
+	buf = malloc(want + 1);
+	if (!buf || lseek(fd, 0, SEEK_SET) < 0) {
+		free(buf);
+		return NULL;
 	}
-	if (s->len + (size_t)n + 1 > s->cap) {
-		size_t cap = s->cap ? s->cap : 4096;
-		char *b;
+	while (got < want) {
+		ssize_t n = read(fd, buf + got, want - got);
 
-		while (cap < s->len + (size_t)n + 1)
-			cap *= 2;
-		b = realloc(s->buf, cap);
-		if (!b) {
-			s->cut = true;
-			return 0;
-		}
-		s->buf = b;
-		s->cap = cap;
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
 	}
-	memcpy(s->buf + s->len, tmp, (size_t)n);
-	s->len += (size_t)n;
-	return 0;
-}
-
-static char *stream_take(struct stream *s)
-{
-	char *b = s->buf ? s->buf : malloc(1);
-
-	if (b)
-		b[s->len] = '\0';
-	s->buf = NULL;
-	return b;
+	buf[got] = '\0';
+	*len = got;
+	return buf;
 }
 
 static void parse_record(char *rec, struct rtlab_run *r, char *error, size_t error_len)
@@ -151,11 +134,12 @@ int rtlab_run_subject(const struct rtlab_run_opts *o, struct rtlab_run *r)
 {
 	static const struct rtlab_run_opts none;
 	const char *runner = getenv("RTLAB_CHECK_RUNNER");
-	struct stream s[3] = { { .fd = -1 }, { .fd = -1 }, { .fd = -1 } };
 	char tmp[32] = "", nums[3][24], error[256] = "", *rec = NULL;
+	char names[3][32] = { "out.XXXXXX", "err.XXXXXX", "rec.XXXXXX" };
+	int fds[3] = { -1, -1, -1 }, st = 0, ret = 0;
 	const char *args[300];
-	int pipes[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } }, st = 0, ret = 0;
-	size_t n = 0, open_streams = 3;
+	size_t n = 0, rec_len;
+	bool cut;
 	pid_t pid;
 
 	memset(r, 0, sizeof(*r));
@@ -205,12 +189,16 @@ int rtlab_run_subject(const struct rtlab_run_opts *o, struct rtlab_run *r)
 		args[n++] = o->argv[i];
 	args[n] = NULL;
 
-	for (int i = 0; i < 3; i++)
-		if (pipe2(pipes[i], O_CLOEXEC)) {
+	/* The runner caps what it passes on; files in our private folder take it whole. */
+	for (int i = 0; i < 3; i++) {
+		fds[i] = mkstemp(names[i]);
+		if (fds[i] < 0) {
 			ret = -errno;
-			snprintf(r->reason, sizeof(r->reason), "pipe: %s", strerror(errno));
+			snprintf(r->reason, sizeof(r->reason), "cannot make a file: %s",
+				 strerror(errno));
 			goto out;
 		}
+	}
 	fflush(NULL);
 	pid = fork();
 	if (pid < 0) {
@@ -221,69 +209,36 @@ int rtlab_run_subject(const struct rtlab_run_opts *o, struct rtlab_run *r)
 	if (pid == 0) {
 		int nul = open("/dev/null", O_RDONLY);
 
-		if (nul < 0 || dup2(nul, 0) < 0 || dup2(pipes[0][1], 1) < 0 ||
-		    dup2(pipes[1][1], 2) < 0 || dup2(pipes[2][1], 3) < 0)
+		if (nul < 0 || dup2(nul, 0) < 0 || dup2(fds[0], 1) < 0 || dup2(fds[1], 2) < 0 ||
+		    dup2(fds[2], 3) < 0)
 			_exit(125);
 		for (int fd = 4; fd < 1024; fd++)
 			close(fd);
 		execv(runner, (char *const *)args);
 		_exit(126);
 	}
-	for (int i = 0; i < 3; i++) {
-		close(pipes[i][1]);
-		pipes[i][1] = -1;
-		s[i].fd = pipes[i][0];
-	}
-	while (open_streams) {
-		struct pollfd pf[3];
-		nfds_t m = 0;
-
-		for (int i = 0; i < 3; i++)
-			if (s[i].fd >= 0)
-				pf[m++] = (struct pollfd){ .fd = s[i].fd, .events = POLLIN };
-		if (poll(pf, m, -1) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (nfds_t k = 0; k < m; k++) {
-			if (!(pf[k].revents & (POLLIN | POLLHUP | POLLERR)))
-				continue;
-			for (int i = 0; i < 3; i++)
-				if (s[i].fd == pf[k].fd && stream_read(&s[i])) {
-					s[i].fd = -1;
-					open_streams--;
-				}
-		}
-	}
 	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
 		;
-	r->out = stream_take(&s[0]);
-	r->err = stream_take(&s[1]);
-	rec = stream_take(&s[2]);
-	r->out_len = r->out ? s[0].len : 0;
-	r->err_len = r->err ? s[1].len : 0;
+	r->out = slurp(fds[0], &r->out_len, &r->out_cut);
+	r->err = slurp(fds[1], &r->err_len, &r->err_cut);
+	rec = slurp(fds[2], &rec_len, &cut);
 	if (!r->out || !r->err || !rec) {
 		ret = -ENOMEM;
 		snprintf(r->reason, sizeof(r->reason), "out of memory");
 		goto out;
 	}
 	parse_record(rec, r, error, sizeof(error));
-	r->out_cut |= s[0].cut;
-	r->err_cut |= s[1].cut;
 	if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
 		ret = -EIO;
-		snprintf(r->reason, sizeof(r->reason), "the runner failed: %s", error[0] ? error :
+		snprintf(r->reason, sizeof(r->reason), "the runner failed: %.200s", error[0] ? error :
 			 WIFEXITED(st) ? "it exited with an error" : "it was killed");
 	}
 out:
 	for (int i = 0; i < 3; i++)
-		for (int j = 0; j < 2; j++)
-			if (pipes[i][j] >= 0)
-				close(pipes[i][j]);
-	free(s[0].buf);
-	free(s[1].buf);
-	free(s[2].buf);
+		if (fds[i] >= 0) {
+			close(fds[i]);
+			unlink(names[i]);
+		}
 	free(rec);
 	if (tmp[0])
 		unlink(tmp);

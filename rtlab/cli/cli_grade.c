@@ -50,33 +50,44 @@ struct grade_args {
 
 /* ---- Printing ------------------------------------------------------------------------- */
 
-static int print_grades(json_t *grades, enum grade_format f, bool verbose)
+/*
+ * @grades in form @f into @b. @class_doc, for --class: the summary table
+ * stands for the text form, and the JSON form is the class document.
+ */
+static int format_grades(json_t *grades, json_t *class_doc, enum grade_format f, bool verbose,
+			 struct rt_buf *b)
 {
-	struct rt_buf b = RT_BUF_INIT;
 	char *text = NULL;
 	int ret = 0;
 
 	switch (f) {
 	case GRADE_FORMAT_TEXT:
+		if (class_doc)
+			return grade_format_summary(grades, b);
 		for (size_t i = 0; !ret && i < json_array_size(grades); i++)
-			ret = grade_format_text(json_array_get(grades, i), verbose, &b);
-		break;
+			ret = grade_format_text(json_array_get(grades, i), verbose, b);
+		return ret;
 	case GRADE_FORMAT_TAP:
-		ret = grade_format_tap(grades, &b);
-		break;
+		return grade_format_tap(grades, b);
 	case GRADE_FORMAT_JUNIT:
-		ret = grade_format_junit(grades, &b);
-		break;
+		return grade_format_junit(grades, b);
 	case GRADE_FORMAT_CSV:
-		ret = grade_format_csv(grades, &b);
-		break;
+		return grade_format_csv(grades, b);
 	case GRADE_FORMAT_JSON:
-		text = rt_json_dumps(json_array_size(grades) == 1 ? json_array_get(grades, 0) :
-				     grades, NULL);
-		ret = text ? rt_buf_printf(&b, "%s\n", text) : -ENOMEM;
+		text = rt_json_dumps(class_doc ? class_doc : json_array_size(grades) == 1 ?
+				     json_array_get(grades, 0) : grades, NULL);
+		ret = text ? rt_buf_printf(b, "%s\n", text) : -ENOMEM;
 		free(text);
-		break;
+		return ret;
 	}
+	return -EINVAL;
+}
+
+static int print_grades(json_t *grades, enum grade_format f, bool verbose)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	int ret = format_grades(grades, NULL, f, verbose, &b);
+
 	if (!ret)
 		fwrite(rt_buf_str(&b), 1, b.len, stdout);
 	rt_buf_fini(&b);
@@ -297,6 +308,9 @@ static int grade_lab(const struct cli_cmd *cmd, const struct grade_args *a)
 		cause = strdup("nothing to grade");
 		goto out_err;
 	}
+	if (have_ex && !work && !ex.bin)
+		cli_text_printf(stderr, "rtlab grade: no working copy of %s's exercise (`rtlab lab "
+				"start %s`, or --work DIR): the code is not graded\n", lab, lab);
 	if (have_ex && (work || ex.bin)) {
 		ret = grade_exercise_run(&ex, work, &opts, &o, &cause);
 		if (ret)
@@ -404,7 +418,7 @@ static int grade_class(const struct cli_cmd *cmd, const struct grade_args *a)
 				       .exercise = a->exercise, .jobs = a->jobs };
 	struct rt_buf b = RT_BUF_INIT;
 	json_t *grades = NULL, *doc = NULL;
-	char *cause = NULL, *runner = self_exe(), *text;
+	char *cause = NULL, *runner = self_exe();
 	int ret, status = CLI_EXIT_FAIL;
 	double wall = 0;
 
@@ -430,29 +444,10 @@ static int grade_class(const struct cli_cmd *cmd, const struct grade_args *a)
 		goto out;
 	if (a->out_dir && write_class(a->out_dir, doc, grades))
 		goto out;
-	switch (a->format) {
-	case GRADE_FORMAT_TEXT:
-		ret = grade_format_summary(grades, &b);
-		if (!ret)
-			ret = rt_buf_printf(&b, "graded in %.1f s with %u jobs%s%s\n", wall, co.jobs,
-					    a->out_dir ? "; files in " : "",
-					    a->out_dir ? a->out_dir : "");
-		break;
-	case GRADE_FORMAT_JSON:
-		text = rt_json_dumps(doc, NULL);
-		ret = text ? rt_buf_printf(&b, "%s\n", text) : -ENOMEM;
-		free(text);
-		break;
-	case GRADE_FORMAT_TAP:
-		ret = grade_format_tap(grades, &b);
-		break;
-	case GRADE_FORMAT_JUNIT:
-		ret = grade_format_junit(grades, &b);
-		break;
-	case GRADE_FORMAT_CSV:
-		ret = grade_format_csv(grades, &b);
-		break;
-	}
+	ret = format_grades(grades, doc, a->format, a->verbose, &b);
+	if (!ret && a->format == GRADE_FORMAT_TEXT)
+		ret = rt_buf_printf(&b, "graded in %.1f s with %u jobs%s%s\n", wall, co.jobs,
+				    a->out_dir ? "; files in " : "", a->out_dir ? a->out_dir : "");
 	if (ret)
 		goto out;
 	fwrite(rt_buf_str(&b), 1, b.len, stdout);

@@ -116,7 +116,7 @@ static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
 	int ret;
 
 	setpgid(0, 0);
-	opts.slot = slot;
+	opts.slot = o->base.slot + slot;	/* the run's base (its pid's) plus the job's */
 	opts.program = cx->program;
 	opts.timing_fd = open(lock, O_RDWR | O_CLOEXEC);	/* its own open file: its own lock */
 	out.student = strdup(student);

@@ -42,7 +42,8 @@ struct grade_exercise {
 struct grade_opts {
 	const char *runner;	/* the rtlab binary the check program calls (absolute) */
 	const char *tmpdir;	/* where boxes go; NULL: $TMPDIR or /tmp */
-	unsigned int slot;	/* parallel jobs have distinct slots (the box's uid) */
+	unsigned int slot;	/* parallel jobs have distinct slots (the box's uid): from
+				 * grade_slot_base(), plus the job's number in class mode */
 	unsigned int ns;	/* GRADE_NS_* to try */
 	const char *program;	/* a check program already built for this exercise, or NULL */
 	int timing_fd;		/* class mode: a lock file, shared by ordinary checks and
@@ -50,7 +51,15 @@ struct grade_opts {
 	bool keep;		/* keep the box (debugging) */
 };
 
+/* grade_opts_init - the defaults: every namespace, no timing lock, this process's slot. */
 void grade_opts_init(struct grade_opts *o);
+
+/*
+ * grade_slot_base - the first slot of this process: (pid mod 8000) * 256, so
+ * that graders running at once on one machine (two learners as root, two
+ * classes) use distinct box uids, GRADE_UID_BASE + 1 + slot, for up to 256 jobs.
+ */
+unsigned int grade_slot_base(void);
 
 /**
  * grade_exercise_open - read the exercise in folder @dir

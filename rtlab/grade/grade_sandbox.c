@@ -1169,9 +1169,15 @@ char *grade_sandbox_describe(const struct grade_sandbox *sb, unsigned int ns)
 {
 	char nsb[64], *s;
 
+	char who[48];
+
+	if (sb->drop)
+		snprintf(who, sizeof(who), "own uid %u", (unsigned)sb->uid);
+	else
+		snprintf(who, sizeof(who), "the grader's uid");
 	if (asprintf(&s, "%s; namespaces: %s%s; rlimits: %u s CPU, %u MiB memory, %u MiB "
-		     "files, %u processes; %u s wall clock; %u KiB output",
-		     sb->drop ? "own uid" : "the grader's uid", grade_ns_name(ns, nsb),
+		     "files, %u processes; %u s wall clock; %u KiB output", who,
+		     grade_ns_name(ns, nsb),
 		     ns & GRADE_NS_MOUNT ? " (own root: no home, labs or other students)" :
 		     " (no own root: it sees what the uid may read)", sb->lim.cpu_s,
 		     sb->lim.mem_mb, sb->lim.fsize_mb, sb->lim.nproc, sb->lim.wall_s,

@@ -107,7 +107,7 @@ struct grade_run_res {
  * @sb: the caller's storage; release with grade_sandbox_fini()
  * @tmpdir: where the box goes; NULL: $TMPDIR, else /tmp
  * @slot: which box uid when rtlab is root (GRADE_UID_BASE + 1 + @slot), so
- *        parallel jobs never share a uid
+ *        parallel jobs never share a uid (grade_slot_base())
  * @lim: the limits of a run of the subject
  * @ns: GRADE_NS_* to try (GRADE_NS_ALL; 0 for none)
  *
@@ -153,7 +153,7 @@ const char *grade_ns_name(unsigned int ns, char buf[64]);
  * grade_sandbox_describe - what the box gives a run, for reports
  * @ns: the namespaces a run got (grade_run_res.ns)
  *
- * "uid 2000001, namespaces user+mount+..., private root, rlimits, wall 10 s".
+ * "own uid 2000001; namespaces: mount+pid+...; rlimits: ...; 10 s wall clock; ...".
  * Returns a string the caller frees, or NULL.
  */
 char *grade_sandbox_describe(const struct grade_sandbox *sb, unsigned int ns);

@@ -33,41 +33,19 @@ canary=$tmp/canary-dir/canary
 mkdir -p "$tmp/canary-dir" && echo alive > "$canary"
 chmod 0777 "$tmp/canary-dir" && chmod 0666 "$canary"
 
-# student NAME BODY: a sum.c whose toy_sum() is BODY; toy_max and toy_lock are right.
+# student NAME BODY: the reference sum.c with toy_sum()'s body replaced by BODY.
 student() {
 	mkdir -p "$class/$1"
-	cat > "$class/$1/sum.c" <<EOF
-#include "toy.h"
-#include <errno.h>
-#include <fcntl.h>
-#include <signal.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/mman.h>
-#include <unistd.h>
-
-long toy_sum(const long *v, size_t n)
-{
-	(void)v; (void)n;
-$2
-}
-
-int toy_max(const long *v, size_t n, long *out)
-{
-	if (!n)
-		return -EINVAL;
-	*out = v[0];
-	for (size_t i = 1; i < n; i++)
-		if (v[i] > *out)
-			*out = v[i];
-	return 0;
-}
-
-int toy_lock(void)
-{
-	return mlockall(MCL_CURRENT | MCL_FUTURE) ? -errno : 0;
-}
+	python3 - "$toy/reference/sum.c" "$class/$1/sum.c" "$2" <<'EOF'
+import re, sys
+src, out, body = sys.argv[1], sys.argv[2], sys.argv[3]
+text = open(src).read()
+head = "#include <fcntl.h>\n#include <signal.h>\n#include <stdio.h>\n#include <stdlib.h>\n" \
+       "#include <string.h>\n#include <unistd.h>\n"
+text = re.sub(r"(long toy_sum\(const long \*v, size_t n\)\n\{\n).*?(\n\}\n)",
+              lambda m: m.group(1) + "\t(void)v; (void)n;\n" + body + m.group(2), text,
+              count=1, flags=re.S)
+open(out, "w").write(head + text)
 EOF
 }
 
@@ -95,7 +73,6 @@ student 08-checks "	FILE *f = fopen(\"$ex/checks/check_toy.c\", \"w\");
 	if (f) { fputs(\"broken\", f); fclose(f); }
 	return -2;"
 # A learner's copies of the trusted files: the manifest takes only sources, checks/ wins.
-cp "$class/08-checks/sum.c" "$class/08-checks/sum.c.keep"
 printf 'int main(void) { puts("sum 48"); return 0; }\n' > "$class/08-checks/subject.c"
 printf '#define toy_sum(v, n) 48L\n' > "$class/08-checks/toy.h"
 printf '{"schema": "rtlab.exercise/1"}\n' > "$class/08-checks/exercise.json"

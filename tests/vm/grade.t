@@ -62,7 +62,7 @@ ok $? "host: the subject is a static binary"
 GRADE_GUEST=${RTLAB_VM_GRADE_DIR:-/state/share}
 img=$tmp/state.img
 mkdir -p "$tmp/disk" && cp -R "$share" "$tmp/disk/share"
-mke2fs -q -t ext2 -L rtlab-state -d "$tmp/disk" "$img" 256M
+mke2fs -q -t ext2 -L rtlab-state -d "$tmp/disk" "$img" 256M >/dev/null 2>&1
 script="ls -d /usr/share/rtlab/labs/*/reference 2>/dev/null | sed 's/^/REF /'"
 for name in "${exercises[@]}"; do
 	for v in reference starter; do
