@@ -12,8 +12,9 @@
 #   make vm        classroom VM images for the stock, rt and lab kernels ($(BUILD)/vm/images)
 #   make vm-test   build them, boot each under TCG and test inside (tests/vm/)
 #   make kmod      the latency injector module against Debian's 6.1 stock and rt headers
-#   make bench     rtlab's latency probe against cyclictest (root; calls bench-deps)
-#                  after bench-sim, bench-fcse and bench-grade
+#   make bench     rtlab's latency probe against cyclictest, then against the latency
+#                  exercise's loop (root; calls bench-deps), after bench-sim, bench-fcse
+#                  and bench-grade
 #   make bench-grade  thirty student folders graded on 2 jobs: wall time, peak memory
 #   make bench-sim simulated steps per second of every model in rtlab/sim/ (no root)
 #   make bench-fcse the FCSE model's accesses per second beside cachegrind's (no root)
@@ -311,7 +312,10 @@ kmod:
 	fi
 
 # Not part of check: rtlab's probe against cyclictest, A B A B (root, a few
-# minutes); e.g. make bench BENCH_ARGS="--pairs 3 --duration 10s". Its tools
+# minutes); e.g. make bench BENCH_ARGS="--pairs 3 --duration 10s". Then the
+# latency exercise's loop live against rtlab's probe (bench/exercise-latency,
+# the reference by default: EXERCISE_BENCH_ARGS="--work DIR" for a learner's
+# loop; p99 ratio within 0.5..2). Its tools
 # are installed by bench-deps, not by deps, so `make check` stays as light.
 BENCH_PKGS = rt-tests stress-ng time
 bench-deps:
@@ -324,6 +328,7 @@ bench:
 	$(Q)$(MAKE) --no-print-directory bench-grade
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/latency-vs-cyclictest $(BENCH_ARGS) $(abspath $(RTLAB))
+	$(Q)bench/exercise-latency $(EXERCISE_BENCH_ARGS) $(abspath $(RTLAB))
 
 # The simulators' steps per second, counters-only path against events path
 # (bench/sim_bench.c); e.g. make bench-sim SIM_BENCH_ARGS="--model example --seconds 2".
