@@ -211,7 +211,7 @@ void ftrace_xc_tc_finish(struct xc_tc *x, pid_t tid, struct trace_wake_stats *st
 			} else {
 				*calcp = trace_wake_calc_new(&tid, 1, HIST_US);
 				if (*calcp) {
-					ftrace_tc_report_feed(text, *calcp);
+					trace_wake_calc_feed_text(*calcp, text);
 					trace_wake_calc_stats(*calcp, st);
 				}
 			}

@@ -241,6 +241,8 @@ int ftrace_doc_read(const struct rt_result *res, struct ftrace_doc *out)
 	out->events.unmatched_wakings = jcount(o, "unmatched_wakings_count");
 	out->events.pending_wakings = jcount(o, "pending_wakings_count");
 	out->events.unmatched_switches = jcount(o, "unmatched_switches_count");
+	out->events.woken_running = jcount(o, "woken_running_count");
+	out->events.missed_switch_ins = jcount(o, "missed_switch_ins_count");
 	out->events.migrated = jcount(o, "migrated_count");
 	out->events.lost = jcount(o, "lost_count");
 	out->events.instance = jstr(o, "instance");

@@ -83,6 +83,7 @@ struct ftrace_doc_probe {
 struct ftrace_doc_events {
 	struct ftrace_doc_dist d;	/* d.count is matched_count */
 	uint64_t unmatched_wakings, pending_wakings, unmatched_switches, migrated, lost;
+	uint64_t woken_running, missed_switch_ins;	/* 0 in documents before they existed */
 	const char *instance;
 };
 

@@ -2,8 +2,9 @@
  * lab_ftrace_opts: the pure parts of the ftrace lab: its option table,
  * what tracer mode can run given the tracers a probe found, the hunt's
  * seeded choice of a cause, the list of all causes and the check value,
- * and the two readers of the reference tools' output (rtla timerlat hist,
- * trace-cmd report) used by the cross-check. No I/O, clock or globals here, so the
+ * and the reader of rtla timerlat hist's output used by the cross-check
+ * (trace-cmd report is read by trace_wake_calc_feed_text() in
+ * trace/trace_events.c). No I/O, clock or globals here, so the
  * unit tests drive every function with made-up input.
  *
  * The hunt's causes and the functions they run in come from the two
@@ -110,8 +111,8 @@ const struct lab_option ftrace_options[] = {
 	{ .name = "no-cross-check", .kind = LAB_OPT_FLAG, .off = true, AT(cross_check),
 	  .help = "Skip the cross-check with rtla and trace-cmd." },
 	{ .name = "no-busy", .kind = LAB_OPT_FLAG, .off = true, AT(busy),
-	  .help = "No nice-19 busy loop on the probe's CPU (wake-ups from idle may then go "
-		  "unmatched on some kernels)." },
+	  .help = "No nice-19 busy loop on the probe's CPU: the CPU may then be idle when "
+		  "the probe's timer fires, and the probe pays for leaving the idle state." },
 	{ .name = NULL },
 };
 
@@ -380,80 +381,4 @@ int ftrace_rtla_parse(const char *text, struct ftrace_rtla_stats *out)
 	}
 	out->avg_us = wsum / (double)out->count;
 	return 0;
-}
-
-/* ---- trace-cmd report ----------------------------------------------------------------- */
-
-/* The integer after "key=" in @s, or -1. */
-static long field_num(const char *s, const char *key)
-{
-	size_t kl = strlen(key);
-
-	for (const char *p = strstr(s, key); p; p = strstr(p + 1, key))
-		if ((p == s || p[-1] == ' ') && p[kl] == '=')
-			return strtol(p + kl + 1, NULL, 10);
-	return -1;
-}
-
-size_t ftrace_tc_report_feed(const char *text, struct trace_wake_calc *calc)
-{
-	size_t fed = 0;
-
-	for (const char *line = text; line && *line;) {
-		const char *nl = strchr(line, '\n');
-		size_t len = nl ? (size_t)(nl - line) : strlen(line);
-		char buf[512], *br, *colon, *ev;
-		unsigned long long sec, frac;
-		int cpu, fd = 0;
-		uint64_t ts;
-
-		if (len < sizeof(buf)) {
-			memcpy(buf, line, len);
-			buf[len] = '\0';
-			/* "comm-pid [cpu] sec.frac: event: fields"; comm may hold spaces. */
-			for (br = strstr(buf, " ["); br; br = strstr(br + 1, " [")) {
-				fd = 0;
-				if (sscanf(br, " [%d] %llu.%llu:%n", &cpu, &sec, &frac, &fd) == 3 &&
-				    fd)
-					break;
-			}
-			if (br) {
-				const char *dot = strchr(br, '.');
-				size_t digits = dot ? strspn(dot + 1, "0123456789") : 0;
-
-				ts = sec * 1000000000ull;
-				while (digits < 9) {
-					frac *= 10;
-					digits++;
-				}
-				while (digits-- > 9)
-					frac /= 10;
-				ts += frac;
-				ev = br + fd;
-				while (*ev == ' ')
-					ev++;
-				colon = strchr(ev, ':');
-				if (colon && !strncmp(ev, "sched_waking:", 13)) {
-					long pid = field_num(colon, "pid"),
-					     tcpu = field_num(colon, "target_cpu");
-
-					if (pid > 0) {
-						trace_wake_calc_waking(calc, ts, (pid_t)pid, (int)tcpu);
-						fed++;
-					}
-				} else if (colon && !strncmp(ev, "sched_switch:", 13)) {
-					long prev = field_num(colon, "prev_pid"),
-					     next = field_num(colon, "next_pid");
-
-					if (prev >= 0 && next >= 0) {
-						trace_wake_calc_switch(calc, ts, cpu, (pid_t)prev,
-								       (pid_t)next);
-						fed++;
-					}
-				}
-			}
-		}
-		line = nl ? nl + 1 : NULL;
-	}
-	return fed;
 }

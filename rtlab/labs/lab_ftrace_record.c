@@ -173,6 +173,10 @@ int ftrace_record(struct lab_ctx *ctx, struct ft_run *r, json_t *extra)
 	    json_object_set_new(o, "matched_count", json_integer((json_int_t)ws.matched)) ||
 	    json_object_set_new(o, "unmatched_wakings_count",
 				json_integer((json_int_t)ws.unmatched_wakings)) ||
+	    json_object_set_new(o, "woken_running_count",
+				json_integer((json_int_t)ws.woken_running)) ||
+	    json_object_set_new(o, "missed_switch_ins_count",
+				json_integer((json_int_t)ws.missed_switch_ins)) ||
 	    json_object_set_new(o, "pending_wakings_count",
 				json_integer((json_int_t)ws.pending_wakings)) ||
 	    json_object_set_new(o, "unmatched_switches_count",

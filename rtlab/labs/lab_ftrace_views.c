@@ -189,12 +189,17 @@ static int view_wakeups(const struct ftrace_doc *d, json_t *views)
 	view_col(&v, "max", "max", "us");
 	view_col(&v, "unmatched", "unmatched wakings", "count");
 	view_col(&v, "lost", "lost events", "count");
-	view_row(&v, json_pack("[s, I, f, f, f, n, n]", "probe (clock_nanosleep)",
+	view_col(&v, "woken_running", "woken while running", "count");
+	view_col(&v, "missed", "switch-in not recorded", "count");
+	view_row(&v, json_pack("[s, I, f, f, f, n, n, n, n]", "probe (clock_nanosleep)",
 			       (json_int_t)p->count, p->p50_us, p->p99_us, p->max_us));
-	view_row(&v, json_pack("[s, I, f, f, f, I, I]", "events (sched_waking -> sched_switch)",
+	view_row(&v, json_pack("[s, I, f, f, f, I, I, I, I]",
+			       "events (sched_waking -> sched_switch)",
 			       (json_int_t)e->count, e->p50_us, e->p99_us, e->max_us,
 			       (json_int_t)d->events.unmatched_wakings,
-			       (json_int_t)d->events.lost));
+			       (json_int_t)d->events.lost,
+			       (json_int_t)d->events.woken_running,
+			       (json_int_t)d->events.missed_switch_ins));
 	return view_end(&v, views);
 }
 

@@ -28,9 +28,14 @@
 
 /* ---- The matcher ---- */
 
+/* Where a watched thread was last seen. */
+enum twc_where { TWC_UNKNOWN, TWC_ON_CPU, TWC_OFF_CPU };
+
 struct twc_slot {
 	pid_t pid;		/* -1: empty */
-	bool pending;
+	bool pending;		/* a waking waits for its switch-in */
+	bool pending_on_cpu;	/* ... and it came while the thread was on its CPU */
+	enum twc_where where;
 	int cpu;
 	uint64_t t;
 	unsigned int idx;	/* index in the watched list (histogram thread) */
@@ -155,15 +160,37 @@ static struct twc_slot *twc_watched(struct trace_wake_calc *c, pid_t pid)
 	return twc_find(c, pid, c->npids == 0);
 }
 
-void trace_wake_calc_waking(struct trace_wake_calc *c, uint64_t ts, pid_t pid, int target_cpu)
+/* A pending waking that will never see its switch-in, counted by why. */
+static void twc_drop(struct twc_slot *s, uint64_t *why)
+{
+	if (!s->pending)
+		return;
+	s->pending = false;
+	(*why)++;
+}
+
+void trace_wake_calc_waking(struct trace_wake_calc *c, uint64_t ts, pid_t waker, pid_t pid,
+			    int target_cpu)
 {
 	struct twc_slot *s = twc_watched(c, pid);
 
 	if (!s)
 		return;
-	if (s->pending)
-		c->st.unmatched_wakings++;
+	if (waker == pid) {
+		/*
+		 * Woken in its own context (an interrupt on its CPU before it
+		 * switched out): it never left the CPU. A waking still pending
+		 * from before means it got the CPU without a recorded switch-in.
+		 */
+		twc_drop(s, s->pending_on_cpu ? &c->st.woken_running : &c->st.missed_switch_ins);
+		c->st.woken_running++;
+		s->where = TWC_ON_CPU;
+		return;
+	}
+	/* The earlier waking came while it was on its CPU, and it never left: it ran on. */
+	twc_drop(s, s->pending_on_cpu ? &c->st.woken_running : &c->st.unmatched_wakings);
 	s->pending = true;
+	s->pending_on_cpu = s->where == TWC_ON_CPU;
 	s->t = ts;
 	s->cpu = target_cpu;
 }
@@ -196,15 +223,39 @@ static void twc_record(struct trace_wake_calc *c, const struct trace_wakeup *w, 
 		c->recs[c->nrecs++] = *w;
 }
 
-void trace_wake_calc_switch(struct trace_wake_calc *c, uint64_t ts, int cpu, pid_t prev_pid,
-			    pid_t next_pid)
+/* The watched thread @prev leaves a CPU. */
+static void twc_switch_out(struct trace_wake_calc *c, pid_t prev, bool blocked)
 {
-	struct twc_slot *s = twc_watched(c, next_pid);
-	struct trace_wakeup w;
+	struct twc_slot *s = twc_watched(c, prev);
 
-	(void)prev_pid;
 	if (!s)
 		return;
+	s->where = TWC_OFF_CPU;
+	if (!s->pending)
+		return;
+	if (!s->pending_on_cpu) {
+		/* Woken off the CPU, now leaving one: its switch-in was not recorded. */
+		twc_drop(s, &c->st.missed_switch_ins);
+	} else if (!blocked) {
+		/* Woken before it blocked: it ran on and is now preempted, not waiting. */
+		twc_drop(s, &c->st.woken_running);
+	} else {
+		/* Woken on its way out: it blocked anyway and waits for its switch-in. */
+		s->pending_on_cpu = false;
+	}
+}
+
+void trace_wake_calc_switch(struct trace_wake_calc *c, uint64_t ts, int cpu, pid_t prev_pid,
+			    bool prev_blocked, pid_t next_pid)
+{
+	struct twc_slot *s;
+	struct trace_wakeup w;
+
+	twc_switch_out(c, prev_pid, prev_blocked);
+	s = twc_watched(c, next_pid);
+	if (!s)
+		return;
+	s->where = TWC_ON_CPU;
 	if (!s->pending) {
 		c->st.unmatched_switches++;
 		return;
@@ -226,6 +277,14 @@ void trace_wake_calc_switch(struct trace_wake_calc *c, uint64_t ts, int cpu, pid
 void trace_wake_calc_lost(struct trace_wake_calc *c, uint64_t n)
 {
 	c->st.lost_events += n;
+	for (size_t i = 0; i < c->nslots; i++) {
+		struct twc_slot *s = &c->slots[i];
+
+		if (s->pid == -1)
+			continue;
+		twc_drop(s, &c->st.unmatched_wakings);
+		s->where = TWC_UNKNOWN;
+	}
 }
 
 void trace_wake_calc_stats(const struct trace_wake_calc *c, struct trace_wake_stats *out)
@@ -249,16 +308,179 @@ const struct rt_hist *trace_wake_calc_hist(const struct trace_wake_calc *c)
 	return c->hist;
 }
 
+/* ---- Text traces ---- */
+
+/* The integer after " key=" (or key= at the start) in @s, or -1. */
+static long twc_field_num(const char *s, const char *key)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = strstr(s, key); p; p = strstr(p + 1, key))
+		if ((p == s || p[-1] == ' ') && p[kl] == '=')
+			return strtol(p + kl + 1, NULL, 10);
+	return -1;
+}
+
+/* prev_state= names a sleep (S, D, I, ...), not R or R+. */
+static bool twc_field_blocked(const char *s)
+{
+	for (const char *p = strstr(s, "prev_state="); p; p = strstr(p + 1, "prev_state="))
+		if (p == s || p[-1] == ' ')
+			return p[11] != 'R' && p[11] != ' ' && p[11] != '\0';
+	return false;
+}
+
+/* "sec.frac:" at @p (frac of any length) in nanoseconds; @end after the colon. */
+static bool twc_parse_ts(const char *p, uint64_t *ts, const char **end)
+{
+	unsigned long long sec = 0, frac = 0;
+	size_t digits = 0;
+	const char *q = p;
+
+	if (*q < '0' || *q > '9')
+		return false;
+	for (; *q >= '0' && *q <= '9'; q++)
+		sec = sec * 10 + (unsigned long long)(*q - '0');
+	if (*q++ != '.')
+		return false;
+	for (; *q >= '0' && *q <= '9'; q++)
+		if (digits++ < 9)
+			frac = frac * 10 + (unsigned long long)(*q - '0');
+	if (!digits || *q != ':' || sec > UINT64_MAX / 1000000000ull - 1)
+		return false;
+	for (size_t d = digits; d < 9; d++)
+		frac *= 10;
+	*ts = sec * 1000000000ull + frac;
+	*end = q + 1;
+	return true;
+}
+
+/*
+ * "comm-pid [cpu] [flags] sec.frac: event..." (comm may hold spaces,
+ * dashes and brackets): the current pid, the CPU, the time and where the
+ * event's name starts. False when the line is not an event.
+ */
+static bool twc_parse_line(const char *line, pid_t *cur, int *cpu, uint64_t *ts,
+			   const char **ev)
+{
+	for (const char *br = strstr(line, " ["); br; br = strstr(br + 1, " [")) {
+		const char *p = br + 2, *dash;
+		char *e;
+		long n = strtol(p, &e, 10);
+
+		if (e == p || *e != ']' || n < 0 || n > 65535)
+			continue;
+		p = e + 1;
+		while (*p == ' ')
+			p++;
+		if (!twc_parse_ts(p, ts, ev)) {
+			/* The flags column ("d..2.") of a tracefs `trace` file. */
+			while (*p && *p != ' ')
+				p++;
+			while (*p == ' ')
+				p++;
+			if (!twc_parse_ts(p, ts, ev))
+				continue;
+		}
+		*cpu = (int)n;
+		*cur = -1;
+		for (dash = br; dash > line && dash[-1] == ' '; dash--)
+			;
+		for (const char *d = dash; d > line; d--)
+			if (d[-1] == '-') {
+				n = strtol(d, &e, 10);
+				if (e != d && e == dash && n >= 0)
+					*cur = (pid_t)n;
+				break;
+			}
+		while (**ev == ' ')
+			(*ev)++;
+		return true;
+	}
+	return false;
+}
+
+/* A ring-buffer loss line: "CPU:1 [LOST 12 EVENTS]" or "CPU:1 [12 EVENTS DROPPED]". */
+static bool twc_parse_lost(const char *line, uint64_t *n)
+{
+	const char *p = strstr(line, "CPU:");
+	const char *b = p ? strchr(p, '[') : NULL;
+
+	if (!b)
+		return false;
+	if (!strncmp(b + 1, "LOST ", 5) && strstr(b, " EVENTS]")) {
+		*n = strtoull(b + 6, NULL, 10);
+		return true;
+	}
+	if (strstr(b, " EVENTS DROPPED]")) {
+		*n = strtoull(b + 1, NULL, 10);
+		return true;
+	}
+	return false;
+}
+
+size_t trace_wake_calc_feed_text(struct trace_wake_calc *c, const char *text)
+{
+	size_t fed = 0;
+
+	for (const char *line = text; line && *line;) {
+		const char *nl = strchr(line, '\n'), *start = line, *ev, *f;
+		size_t len = nl ? (size_t)(nl - line) : strlen(line);
+		char buf[1024];
+		uint64_t ts, lost;
+		pid_t cur;
+		int cpu;
+
+		line = nl ? nl + 1 : NULL;
+		if (len >= sizeof(buf))
+			continue;
+		memcpy(buf, start, len);
+		buf[len] = '\0';
+		if (buf[0] == '#')
+			continue;
+		if (twc_parse_lost(buf, &lost)) {
+			trace_wake_calc_lost(c, lost ? lost : 1);
+			continue;
+		}
+		if (!twc_parse_line(buf, &cur, &cpu, &ts, &ev))
+			continue;
+		f = strchr(ev, ':');
+		if (!f)
+			continue;
+		if (!strncmp(ev, "sched_waking:", 13)) {
+			long pid = twc_field_num(f, "pid"), tcpu = twc_field_num(f, "target_cpu");
+
+			if (pid > 0) {
+				trace_wake_calc_waking(c, ts, cur, (pid_t)pid, (int)tcpu);
+				fed++;
+			}
+		} else if (!strncmp(ev, "sched_switch:", 13)) {
+			const char *arrow = strstr(f, "==>");
+			long prev = twc_field_num(f, "prev_pid"), next = twc_field_num(f, "next_pid");
+
+			if (prev >= 0 && next >= 0 && arrow) {
+				trace_wake_calc_switch(c, ts, cpu, (pid_t)prev, twc_field_blocked(f),
+						       (pid_t)next);
+				fed++;
+			}
+		}
+	}
+	return fed;
+}
+
 /* ---- The tracefs side ---- */
 
-enum te_kind { TE_WAKING, TE_SWITCH };
+/* In this order at one instant: a loss first, a waking before its switch. */
+enum te_kind { TE_LOST, TE_WAKING, TE_SWITCH };
 
 struct te_event {
 	uint64_t ts;
 	int cpu;
 	enum te_kind kind;
-	int a;			/* waking: pid; switch: prev_pid */
+	int cur;		/* the task current where it was recorded */
+	int a;			/* waking: pid; switch: prev_pid; lost: how many */
 	int b;			/* waking: target_cpu; switch: next_pid */
+	bool blocked;		/* switch: prev_state was a sleep */
 };
 
 struct trace_events {
@@ -269,7 +491,7 @@ struct trace_events {
 	struct trace_wake_calc *calc;	/* owned */
 	unsigned int flags;
 	int waking_id, switch_id;
-	struct tep_format_field *f_pid, *f_target, *f_prev, *f_next;	/* borrowed from tep */
+	struct tep_format_field *f_pid, *f_target, *f_prev, *f_next, *f_state;	/* borrowed */
 	struct te_event *batch;		/* owned; one poll's events */
 	size_t nbatch, capbatch;
 	uint64_t irq_events;
@@ -295,18 +517,19 @@ static int te_tracefs_err(struct trace_events *ev, const char *what, char **caus
 	return err;
 }
 
-/* "next_pid==1||next_pid==2" for the watched pids. */
-static char *te_filter(const char *field, const pid_t *pids, size_t n)
+/* "next_pid==1||prev_pid==1||next_pid==2||prev_pid==2" for the watched pids and fields. */
+static char *te_filter(const char *const *fields, const pid_t *pids, size_t n)
 {
-	size_t cap = n * 32 + 1, len = 0;
+	size_t cap = n * 64 + 1, len = 0;
 	char *s = malloc(cap);
 
 	if (!s)
 		return NULL;
 	s[0] = '\0';
 	for (size_t i = 0; i < n; i++)
-		len += (size_t)snprintf(s + len, cap - len, "%s%s==%d", i ? "||" : "", field,
-					(int)pids[i]);
+		for (const char *const *f = fields; *f; f++)
+			len += (size_t)snprintf(s + len, cap - len, "%s%s==%d", len ? "||" : "",
+						*f, (int)pids[i]);
 	return s;
 }
 
@@ -345,7 +568,8 @@ static int te_setup_tep(struct trace_events *ev, char **cause)
 	ev->f_target = tep_find_field(w, "target_cpu");
 	ev->f_prev = tep_find_field(s, "prev_pid");
 	ev->f_next = tep_find_field(s, "next_pid");
-	if (!ev->f_pid || !ev->f_target || !ev->f_prev || !ev->f_next)
+	ev->f_state = tep_find_field(s, "prev_state");
+	if (!ev->f_pid || !ev->f_target || !ev->f_prev || !ev->f_next || !ev->f_state)
 		return rt_err(cause, -EPROTO, "the sched event formats lack the pid fields");
 	return 0;
 }
@@ -418,8 +642,12 @@ struct trace_events *trace_events_new(struct rt_journal *j, const char *lab,
 		goto out_err;
 	}
 	if (opts->npids) {
-		fw = te_filter("pid", opts->pids, opts->npids);
-		fs = te_filter("next_pid", opts->pids, opts->npids);
+		static const char *const waking[] = { "pid", NULL };
+		static const char *const sw[] = { "next_pid", "prev_pid", NULL };
+
+		/* Switches from the threads too: the matcher tells a missed switch-in by them. */
+		fw = te_filter(waking, opts->pids, opts->npids);
+		fs = te_filter(sw, opts->pids, opts->npids);
 		if (!fw || !fs) {
 			ret = rt_err(cause, -ENOMEM, "out of memory");
 			goto out_err;
@@ -459,44 +687,65 @@ int trace_events_stop(struct trace_events *ev, char **cause)
 	return 0;
 }
 
-static int te_callback(struct tep_event *event, struct tep_record *rec, int cpu, void *priv)
+/* A new slot at the end of the batch, or NULL (ev->err set). */
+static struct te_event *te_batch_add(struct trace_events *ev)
 {
-	struct trace_events *ev = priv;
-	unsigned long long a, b;
-	struct te_event *e;
-
-	if (rec->missed_events)
-		trace_wake_calc_lost(ev->calc, rec->missed_events > 0 ?
-				     (uint64_t)rec->missed_events : 1);
-	if (event->id == ev->waking_id) {
-		if (tep_read_number_field(ev->f_pid, rec->data, &a) ||
-		    tep_read_number_field(ev->f_target, rec->data, &b))
-			return 0;
-	} else if (event->id == ev->switch_id) {
-		if (tep_read_number_field(ev->f_prev, rec->data, &a) ||
-		    tep_read_number_field(ev->f_next, rec->data, &b))
-			return 0;
-	} else {
-		ev->irq_events++;
-		return 0;
-	}
 	if (ev->nbatch == ev->capbatch) {
 		size_t cap = ev->capbatch ? ev->capbatch * 2 : 4096;
 		struct te_event *v = realloc(ev->batch, cap * sizeof(*v));
 
 		if (!v) {
 			ev->err = -ENOMEM;
-			return 1;	/* stop iterating */
+			return NULL;
 		}
 		ev->batch = v;
 		ev->capbatch = cap;
 	}
-	e = &ev->batch[ev->nbatch++];
+	memset(&ev->batch[ev->nbatch], 0, sizeof(ev->batch[0]));
+	return &ev->batch[ev->nbatch++];
+}
+
+static int te_callback(struct tep_event *event, struct tep_record *rec, int cpu, void *priv)
+{
+	struct trace_events *ev = priv;
+	unsigned long long a, b, state = 0;
+	struct te_event *e;
+
+	if (rec->missed_events) {
+		/* Lost before this record on this CPU: the matcher forgets at that point. */
+		e = te_batch_add(ev);
+		if (!e)
+			return 1;	/* stop iterating */
+		e->ts = rec->ts;
+		e->cpu = cpu;
+		e->kind = TE_LOST;
+		e->a = rec->missed_events > 0 && rec->missed_events < 0x7fffffff ?
+		       (int)rec->missed_events : 1;
+	}
+	if (event->id == ev->waking_id) {
+		if (tep_read_number_field(ev->f_pid, rec->data, &a) ||
+		    tep_read_number_field(ev->f_target, rec->data, &b))
+			return 0;
+	} else if (event->id == ev->switch_id) {
+		if (tep_read_number_field(ev->f_prev, rec->data, &a) ||
+		    tep_read_number_field(ev->f_next, rec->data, &b) ||
+		    tep_read_number_field(ev->f_state, rec->data, &state))
+			return 0;
+	} else {
+		ev->irq_events++;
+		return 0;
+	}
+	e = te_batch_add(ev);
+	if (!e)
+		return 1;
 	e->ts = rec->ts;
 	e->cpu = cpu;
 	e->kind = event->id == ev->waking_id ? TE_WAKING : TE_SWITCH;
+	e->cur = tep_data_pid(ev->tep, rec);
 	e->a = (int)a;
 	e->b = (int)b;
+	/* The task-state bits below the preemption mark (TASK_REPORT_MAX, 0x100). */
+	e->blocked = (state & 0xff) != 0;
 	return 0;
 }
 
@@ -506,7 +755,7 @@ static int te_cmp(const void *pa, const void *pb)
 
 	if (a->ts != b->ts)
 		return a->ts < b->ts ? -1 : 1;
-	/* Same instant: the waking comes first, so a zero latency still matches. */
+	/* Same instant: a loss first, then the waking, so a zero latency still matches. */
 	return (int)a->kind - (int)b->kind;
 }
 
@@ -525,10 +774,12 @@ int trace_events_poll(struct trace_events *ev, char **cause)
 	for (size_t i = 0; i < ev->nbatch; i++) {
 		const struct te_event *e = &ev->batch[i];
 
-		if (e->kind == TE_WAKING)
-			trace_wake_calc_waking(ev->calc, e->ts, e->a, e->b);
+		if (e->kind == TE_LOST)
+			trace_wake_calc_lost(ev->calc, (uint64_t)e->a);
+		else if (e->kind == TE_WAKING)
+			trace_wake_calc_waking(ev->calc, e->ts, e->cur, e->a, e->b);
 		else
-			trace_wake_calc_switch(ev->calc, e->ts, e->cpu, e->a, e->b);
+			trace_wake_calc_switch(ev->calc, e->ts, e->cpu, e->a, e->blocked, e->b);
 	}
 	n = ev->nbatch > 0x7fffffff ? 0x7fffffff : (int)ev->nbatch;
 	return n;

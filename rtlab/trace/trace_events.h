@@ -5,19 +5,32 @@
  *
  * In a private instance "rtlab-<lab>-<pid>" it enables sched/sched_waking
  * and sched/sched_switch, filtered in the kernel to the threads of interest
- * (and optionally irq/softirq events, unfiltered, for context), on the
- * CLOCK_MONOTONIC trace clock. The raw events are read through libtracefs
- * and fed, in time order, to a matcher:
+ * (wakings of them, switches to and from them; optionally irq/softirq
+ * events, unfiltered, for context), on the CLOCK_MONOTONIC trace clock. The
+ * raw events are read through libtracefs and fed, in time order, to a
+ * matcher:
  *
  *   a sched_waking of P at t1, then the first sched_switch with
  *   next_pid == P at t2: wake-up latency t2 - t1.
  *
- * A second waking of P before P was switched in replaces the first (the
- * first is counted as unmatched: P was still running or on a run queue, so
- * the waking had nothing to wait for); a switch to P with no waking pending
- * (P had been preempted, not asleep) is counted as an unmatched switch. The
- * matcher is a pure function of the events, so it is tested and reused
- * without tracefs (trace_wake_calc_*).
+ * What else can happen to a waking, each counted on its own:
+ *  - P is woken while it is still on its CPU (it had set itself to sleep
+ *    but not yet switched out; the waker is P itself, an interrupt on its
+ *    CPU, or P was last seen switched in): P never waits, nothing to match
+ *    (woken while running);
+ *  - P is next seen switching *out* with the waking still pending: it ran,
+ *    but its switch-in was not recorded (missed switch-in). The waking is
+ *    dropped, so it can never pair with a later, unrelated switch-in. On
+ *    the host these labs were written on this happens when the task P
+ *    replaces is one of the machine's own agent threads, whose task-context
+ *    events that kernel does not record (doc/ftrace.md);
+ *  - a second waking with no switch of P in between replaces the first
+ *    (unmatched waking: events were lost or filtered);
+ *  - a switch to P with no waking pending (P had been preempted, not
+ *    asleep) is an unmatched switch.
+ * The matcher is a pure function of the events, so it is tested and reused
+ * without tracefs (trace_wake_calc_*), on captured `trace` files too
+ * (trace_wake_calc_feed_text, tests/data/traces/events/).
  *
  * This measures from the moment the kernel decided to wake P to the moment
  * P got a CPU. It does not include the interrupt latency before the waking
@@ -51,7 +64,9 @@ struct trace_wakeup {
 
 struct trace_wake_stats {
 	uint64_t matched;
-	uint64_t unmatched_wakings;	/* replaced by a later waking before any switch */
+	uint64_t unmatched_wakings;	/* replaced by a later waking, no switch between */
+	uint64_t woken_running;		/* the thread was still on its CPU: nothing to wait for */
+	uint64_t missed_switch_ins;	/* it switched out next: its switch-in was not recorded */
 	uint64_t pending_wakings;	/* wakings still waiting for their switch */
 	uint64_t unmatched_switches;	/* switch-ins of a watched pid without a waking */
 	uint64_t migrated;		/* matched, but run on another CPU than the target */
@@ -76,11 +91,36 @@ struct trace_wake_stats {
 struct trace_wake_calc *trace_wake_calc_new(const pid_t *pids, size_t npids, unsigned int hist_us);
 void trace_wake_calc_free(struct trace_wake_calc *c);
 
-/* Feed events in time order. Timestamps are nanoseconds of one clock. */
-void trace_wake_calc_waking(struct trace_wake_calc *c, uint64_t ts, pid_t pid, int target_cpu);
+/*
+ * Feed events in time order. Timestamps are nanoseconds of one clock.
+ * @waker: the task that was current where the waking was recorded (the
+ * event's common_pid), -1 when unknown. @prev_blocked: the task leaving
+ * was asleep (prev_state other than R or R+).
+ */
+void trace_wake_calc_waking(struct trace_wake_calc *c, uint64_t ts, pid_t waker, pid_t pid,
+			    int target_cpu);
 void trace_wake_calc_switch(struct trace_wake_calc *c, uint64_t ts, int cpu, pid_t prev_pid,
-			    pid_t next_pid);
+			    bool prev_blocked, pid_t next_pid);
+
+/*
+ * The ring buffer lost @n events here: what the matcher knew about every
+ * thread may be stale, so each pending waking is dropped (as unmatched)
+ * and every thread's place (on or off a CPU) is forgotten.
+ */
 void trace_wake_calc_lost(struct trace_wake_calc *c, uint64_t n);
+
+/**
+ * trace_wake_calc_feed_text - feed a text trace to the matcher
+ * @c: the matcher (it decides which pids count)
+ * @text: the text, NUL-terminated: a tracefs `trace` file or `trace-cmd
+ *        report` output ("comm-pid [cpu] [flags] secs: name: fields")
+ *
+ * Reads the sched_waking and sched_switch lines, and "CPU:N [LOST M
+ * EVENTS]" (`trace`) or "[M EVENTS DROPPED]" (trace-cmd) as losses; other
+ * lines are skipped. Lines must already be in time order (both tools merge
+ * the CPUs). Returns the number of events fed.
+ */
+size_t trace_wake_calc_feed_text(struct trace_wake_calc *c, const char *text);
 
 /* Stats so far (the caller's storage). */
 void trace_wake_calc_stats(const struct trace_wake_calc *c, struct trace_wake_stats *out);

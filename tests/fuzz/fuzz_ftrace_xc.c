@@ -7,7 +7,7 @@
  *         the text, the figures must be sane: at least one Thr column, a
  *         count, and an average no more than the maximum (plus 1 us, as
  *         rtla rounds both).
- *   odd:  ftrace_tc_report_feed(), `trace-cmd report` lines, into a wake-up
+ *   odd:  trace_wake_calc_feed_text(), `trace-cmd report` or `trace` lines, into a wake-up
  *         matcher watching every pid. It may not feed more events than
  *         there are lines, and the matcher's own accounting must hold:
  *         min <= max, and the recorded wake-ups are no more than matched.
@@ -46,7 +46,7 @@ static void fuzz_tc(const char *text, size_t len)
 		return;
 	for (size_t i = 0; i < len; i++)
 		lines += text[i] == '\n';
-	fed = ftrace_tc_report_feed(text, c);
+	fed = trace_wake_calc_feed_text(c, text);
 	if (fed > lines)
 		abort();
 	trace_wake_calc_stats(c, &st);

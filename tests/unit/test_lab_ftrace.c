@@ -1,8 +1,9 @@
 /*
  * test_lab_ftrace: the ftrace lab's pure parts: option parsing, the hunt's
  * seeded choice, checksum and list of causes, what tracer mode can run from
- * the tracers a probe found, the cross-check parsers, and the grade on
- * hand-built documents (each check made to pass and to fail).
+ * the tracers a probe found, the rtla parser (trace-cmd report is read by
+ * the matcher: test_trace_events_text), and the grade on hand-built
+ * documents (each check made to pass and to fail).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -21,7 +22,6 @@
 #include "labs/lab.h"
 #include "labs/lab_ftrace.h"
 #include "labs/lab_ftrace_doc.h"
-#include "trace/trace_events.h"
 
 /* ---- Options ----------------------------------------------------------------------- */
 
@@ -285,29 +285,6 @@ static void test_rtla_parse(void **state)
 	assert_int_equal(ftrace_rtla_parse("", &st), -EINVAL);
 }
 
-static void test_tc_report(void **state)
-{
-	const char *rep =
-		"cpus=2\n"
-		"          <idle>-0     [001]  100.000100: sched_waking:  comm=probe pid=42 prio=59 target_cpu=001\n"
-		"          <idle>-0     [001]  100.000112: sched_switch:  prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=probe next_pid=42 next_prio=59\n"
-		"   my [odd] comm-7     [000]  100.001100: sched_waking:  comm=probe pid=42 prio=59 target_cpu=001\n"
-		"          <idle>-0     [001]  100.001130: sched_switch:  prev_comm=swapper/1 prev_pid=0 prev_prio=120 prev_state=R ==> next_comm=probe next_pid=42 next_prio=59\n"
-		"garbage line\n";
-	pid_t pid = 42;
-	struct trace_wake_calc *c = trace_wake_calc_new(&pid, 1, 1000);
-	struct trace_wake_stats st;
-
-	(void)state;
-	assert_non_null(c);
-	assert_int_equal(ftrace_tc_report_feed(rep, c), 4);
-	trace_wake_calc_stats(c, &st);
-	assert_int_equal(st.matched, 2);
-	assert_int_equal(st.min_ns, 12000);
-	assert_int_equal(st.max_ns, 30000);
-	trace_wake_calc_free(c);
-}
-
 /* ---- Grading ------------------------------------------------------------------------ */
 
 struct gdoc {
@@ -533,7 +510,7 @@ static void test_registry(void **state)
 	assert_string_equal(l->questions[0], "cause");
 	assert_string_equal(l->questions[1], "function");
 	assert_string_equal(l->questions[2], "tracer");
-	assert_string_equal(l->questions[3], "no-busy");
+	assert_string_equal(l->questions[3], "idle-median");
 	assert_null(l->questions[4]);
 	assert_ptr_equal(l->views, lab_ftrace.views);
 	assert_non_null(l->views);
@@ -553,7 +530,6 @@ int main(void)
 		cmocka_unit_test(test_hunt_causes),
 		cmocka_unit_test(test_offer),
 		cmocka_unit_test(test_rtla_parse),
-		cmocka_unit_test(test_tc_report),
 		cmocka_unit_test(test_grade_pass),
 		cmocka_unit_test(test_grade_fail_each),
 		cmocka_unit_test(test_registry),

@@ -58,18 +58,22 @@ static void test_calc_matching(void **state)
 
 	(void)state;
 	assert_non_null(c);
-	trace_wake_calc_waking(c, 1000, 100, 1);
-	trace_wake_calc_switch(c, 1500, 1, 5, 100);		/* 500 ns */
-	trace_wake_calc_waking(c, 2000, 300, 0);		/* not watched */
-	trace_wake_calc_switch(c, 2100, 0, 5, 300);
-	trace_wake_calc_switch(c, 2200, 0, 5, 200);		/* no waking: unmatched */
-	trace_wake_calc_waking(c, 3000, 200, 0);
-	trace_wake_calc_waking(c, 3100, 200, 0);		/* replaces: one unmatched */
-	trace_wake_calc_switch(c, 9100, 1, 5, 200);		/* 6000 ns, migrated */
-	trace_wake_calc_waking(c, 10000, 100, 0);
-	trace_wake_calc_switch(c, 10000, 0, 0, 100);		/* zero latency */
-	trace_wake_calc_waking(c, 20000, 100, 0);		/* left pending */
+	trace_wake_calc_waking(c, 1000, 0, 100, 1);
+	trace_wake_calc_switch(c, 1500, 1, 5, false, 100);	/* 500 ns */
+	trace_wake_calc_switch(c, 1600, 1, 100, true, 0);
+	trace_wake_calc_waking(c, 2000, 0, 300, 0);		/* not watched */
+	trace_wake_calc_switch(c, 2100, 0, 5, false, 300);
+	trace_wake_calc_switch(c, 2200, 0, 5, false, 200);	/* no waking: unmatched */
+	trace_wake_calc_switch(c, 2300, 0, 200, true, 0);
+	trace_wake_calc_waking(c, 3000, 0, 200, 0);
+	trace_wake_calc_waking(c, 3100, 0, 200, 0);		/* replaces: one unmatched */
+	trace_wake_calc_switch(c, 9100, 1, 5, false, 200);	/* 6000 ns, migrated */
+	trace_wake_calc_switch(c, 9200, 1, 200, true, 0);
+	trace_wake_calc_waking(c, 10000, 0, 100, 0);
+	trace_wake_calc_switch(c, 10000, 0, 0, false, 100);	/* zero latency */
+	trace_wake_calc_switch(c, 10100, 0, 100, true, 0);
 	trace_wake_calc_lost(c, 3);
+	trace_wake_calc_waking(c, 20000, 0, 100, 0);		/* left pending */
 	trace_wake_calc_stats(c, &st);
 	assert_int_equal(st.matched, 3);
 	assert_int_equal(st.unmatched_wakings, 1);
@@ -93,7 +97,7 @@ static void test_calc_matching(void **state)
 	assert_int_equal(rt_hist_bucket(trace_wake_calc_hist(c), 6), 1);
 
 	/* A switch stamped before its waking (clock skew) is dropped, not negative. */
-	trace_wake_calc_switch(c, 19000, 0, 0, 100);
+	trace_wake_calc_switch(c, 19000, 0, 0, false, 100);
 	trace_wake_calc_stats(c, &st);
 	assert_int_equal(st.out_of_order, 1);
 	assert_int_equal(st.matched, 3);
@@ -109,10 +113,10 @@ static void test_calc_every_pid(void **state)
 	(void)state;
 	assert_non_null(c);
 	for (int p = 1; p <= 5000; p++)
-		trace_wake_calc_waking(c, (uint64_t)p * 10, p, 0);
+		trace_wake_calc_waking(c, (uint64_t)p * 10, 0, p, 0);
 	for (int p = 1; p <= 5000; p++)
-		trace_wake_calc_switch(c, (uint64_t)p * 10 + 100000, 0, 0, p);
-	trace_wake_calc_switch(c, 900000, 0, 1, 0);	/* to idle: ignored */
+		trace_wake_calc_switch(c, (uint64_t)p * 10 + 100000, 0, 0, false, p);
+	trace_wake_calc_switch(c, 900000, 0, 1, true, 0);	/* to idle: ignored */
 	trace_wake_calc_stats(c, &st);
 	assert_int_equal(st.matched, 5000);
 	assert_int_equal(st.unmatched_switches, 0);
@@ -168,28 +172,6 @@ struct sleeper {
 	volatile int done;
 };
 
-/*
- * On this host's kernel a switch from the idle task to a woken thread is
- * not recorded as sched_switch (a thread woken on an idle CPU shows its
- * waking and later its switch-out, never its switch-in), so wake-ups on an
- * idle CPU cannot be matched. The lab keeps its probe CPU busy with a nice 19
- * loop for that reason (lab_ftrace.c); the test does the same: every wake-up
- * then preempts the loop and the switch is recorded.
- */
-struct busy {
-	volatile int *stop;
-};
-
-static void *busy_main(void *arg)
-{
-	struct busy *b = arg;
-
-	setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), 19);
-	while (!*b->stop)
-		;
-	return NULL;
-}
-
 /* Start @fn pinned to @cpu. */
 static void start_pinned(pthread_t *th, int cpu, void *(*fn)(void *), void *arg)
 {
@@ -235,11 +217,12 @@ static void *sleeper_main(void *arg)
 
 /*
  * @live_poll: drain the buffer every 50 ms while tracing (as a long lab run
- * must) instead of once after the stop. Measured on this host's 6.18 kernel
- * with libtracefs 1.6: reading while the kernel writes the same page loses
- * a few sched_switch events (7 of 1001 in one run), seen as unmatched
- * wakings, never as wrong latencies. So the 1000-wake-up guarantee is
- * checked on the drain-after-stop path, and live polling on a looser bound.
+ * must) instead of once after the stop. The thread's CPU is left idle
+ * between its sleeps. On the host these tests were written on, a few
+ * switch-ins are not recorded (the task they replace is one of the
+ * machine's agent threads, doc/ftrace.md); the matcher counts each as a
+ * missed switch-in when the thread switches out, so every real sleep is
+ * accounted for as matched or missed.
  */
 static void run_sleeper(void **state, bool live_poll)
 {
@@ -249,8 +232,6 @@ static void run_sleeper(void **state, bool live_poll)
 	struct trace_wake_stats st;
 	/* A few spare sleeps: live polling may lose a handful of events (below). */
 	struct sleeper s = { .loops = 1010 };
-	struct busy busy = { .stop = &s.done };
-	pthread_t busy_th;
 	cpu_set_t allowed;
 	int cpu = 0;
 	const struct trace_wakeup *r;
@@ -268,7 +249,6 @@ static void run_sleeper(void **state, bool live_poll)
 		cpu++;
 	assert_int_equal(pthread_barrier_init(&s.go, NULL, 2), 0);
 	start_pinned(&th, cpu, sleeper_main, &s);
-	start_pinned(&busy_th, cpu, busy_main, &busy);
 	pthread_barrier_wait(&s.go);
 	o.pids = &s.tid;
 	o.npids = 1;
@@ -285,7 +265,6 @@ static void run_sleeper(void **state, bool live_poll)
 		polled++;
 	}
 	pthread_join(th, NULL);
-	pthread_join(busy_th, NULL);
 	assert_int_equal(trace_events_stop(ev, &cause), 0);
 	assert_true(trace_events_poll(ev, &cause) >= 0);
 
@@ -296,9 +275,11 @@ static void run_sleeper(void **state, bool live_poll)
 	assert_int_equal(rt_hist_percentile(trace_wake_calc_hist(trace_events_calc(ev)),
 					    RT_HIST_P99, &p99), 0);
 	print_message("%u calls of a 1 ms sleep, %ld real sleeps\n", s.calls, s.slept);
-	print_message("event mode (%d polls): matched %llu, unmatched "
-		      "wakings %llu, unmatched switches %llu, pending %llu, migrated %llu, "
-		      "lost %llu\n", polled, (unsigned long long)st.matched,
+	print_message("event mode (%d polls): matched %llu, woken while running %llu, missed "
+		      "switch-ins %llu, unmatched wakings %llu, unmatched switches %llu, pending "
+		      "%llu, migrated %llu, lost %llu\n", polled, (unsigned long long)st.matched,
+		      (unsigned long long)st.woken_running,
+		      (unsigned long long)st.missed_switch_ins,
 		      (unsigned long long)st.unmatched_wakings,
 		      (unsigned long long)st.unmatched_switches,
 		      (unsigned long long)st.pending_wakings, (unsigned long long)st.migrated,
@@ -310,13 +291,16 @@ static void run_sleeper(void **state, bool live_poll)
 		      (unsigned long long)st.max.t_waking_ns,
 		      (unsigned long long)st.max.t_switch_ns, st.max.run_cpu);
 	/*
-	 * Every real sleep shows up as a waking, and with the CPU kept busy
-	 * every waking is followed by its recorded switch-in: at least 1000
-	 * matched wake-ups. Reading the buffer while the kernel writes it loses
-	 * a few switches (see doc/ftrace.md), hence the looser live bound.
+	 * Every real sleep shows up as a waking, and every waking is followed
+	 * by its switch-in or found missing it when the thread switches out:
+	 * matched plus missed is at least 1000 of the 1010 sleeps (the first
+	 * and last can fall outside the trace). No loss, no replaced waking.
 	 */
-	assert_true(st.matched + st.unmatched_wakings + st.pending_wakings >= 1010);
-	assert_true(st.matched >= (live_poll ? 950u : 1000u));
+	assert_true(st.matched + st.woken_running + st.missed_switch_ins + st.unmatched_wakings +
+		    st.pending_wakings >= 1010);
+	assert_true(st.matched + st.missed_switch_ins >= 1000);
+	assert_true(st.matched >= 900);
+	assert_int_equal(st.unmatched_wakings, 0);
 	assert_int_equal(st.lost_events, 0);
 	assert_int_equal(n, st.matched);
 	for (size_t i = 0; i < n; i++) {
