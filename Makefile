@@ -166,6 +166,13 @@ $(FCSE_TRACE): $(BUILD)/obj/tools/fcse-trace.o $(BUILD)/librtlab.a
 	$(say) LD $@
 	$(Q)$(CC) $(RT_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
+# Test tools the shell tests run (not installed): tests/tools/NAME.c -> build/tests/tools/NAME.
+TEST_TOOLS := $(patsubst tests/tools/%.c,$(BUILD)/tests/tools/%,$(wildcard tests/tools/*.c))
+$(BUILD)/tests/tools/%: $(BUILD)/obj/tests/tools/%.o $(BUILD)/librtlab.a
+	$(say) LD $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) $(RT_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
 # A test's extra link flags (e.g. -Wl,--wrap=...) go in LDFLAGS_<test name>.
 LDFLAGS_test_rt_hist = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 LDFLAGS_test_lab_common = -Wl,--wrap=renameat2
@@ -231,8 +238,9 @@ sim-purity: $(filter $(BUILD)/obj/rtlab/sim/%,$(LIB_OBJS))
 lint-lessons: $(RTLAB)
 	$(Q)$(RTLAB) lesson lint lessons
 
-cli-test: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
-	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) prove tests/cli/
+cli-test: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM) $(TEST_TOOLS)
+	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) TOOLS=$(abspath $(BUILD)/tests/tools) \
+		prove tests/cli/
 
 fuzz: $(FUZZ_BINS)
 	@echo "libFuzzer targets are in $(BUILD)/fuzz; run e.g.:"
@@ -292,9 +300,9 @@ vm: $(RTLAB)
 		$(RTLAB)
 
 vm-test:
-	$(Q)$(MAKE) --no-print-directory vm
+	$(Q)$(MAKE) --no-print-directory vm $(TEST_TOOLS)
 	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) RTLAB_VM_DIR=$(abspath $(VM_IMAGES)) \
-		prove -v tests/vm/
+		TOOLS=$(abspath $(BUILD)/tests/tools) prove -v tests/vm/
 
 # The running kernel's headers too, when installed (a Debian host kernel).
 kmod:

@@ -258,7 +258,8 @@ static int grade_lab(const struct cli_cmd *cmd, const struct grade_args *a)
 	struct grade_outcome o = { 0 };
 	struct grade_opts opts;
 	char *cause = NULL, *work = NULL, *result = NULL, *runner = self_exe();
-	bool have_ex = false, from_state = !a->work;
+	/* Only `rtlab grade LAB` joins the learner's latest results and quiz. */
+	bool have_ex = false, from_state = !a->work && !a->exercise;
 	int ret = 0, status = CLI_EXIT_FAIL;
 
 	grade_opts_init(&opts);

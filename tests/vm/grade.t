@@ -7,10 +7,9 @@
 #     guest kernel reports it), the starter less;
 #   - every lab exercise's reference scores 100;
 #   - the image holds no reference solution (built without WITH_SOLUTIONS=1).
-# The folder travels on the state disk (mke2fs -d), mounted at /state, the way
-# `rtlab vm run --share DIR` will make a host folder visible: set RTLAB_VM_GRADE_DIR to the
-# guest path to grade a shared folder instead (GRADE_GUEST below is the one place to change).
-# Needs: RTLAB, SRCDIR, RTLAB_VM_DIR (`make vm`), jq, qemu-system-x86_64, mke2fs.
+# The folder reaches the guest as a learner's would: `rtlab vm exec --share DIR` mounts it at
+# /work over virtio-9p (RTLAB_VM_GRADE_DIR overrides the guest path).
+# Needs: RTLAB, SRCDIR, RTLAB_VM_DIR (`make vm`), jq, qemu-system-x86_64.
 set -u
 
 : "${RTLAB:?set RTLAB to the rtlab binary}"
@@ -24,7 +23,7 @@ ok() {	# ok STATUS DESCRIPTION
 	if [ "$1" -eq 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
 }
 
-for t in jq qemu-system-x86_64 mke2fs; do
+for t in jq qemu-system-x86_64; do
 	if ! command -v "$t" >/dev/null; then
 		echo "1..0 # skip $t is not installed (make deps)"
 		exit 0
@@ -59,10 +58,7 @@ file "$share/toy-reference/bin/subject" | grep -q 'statically linked'
 ok $? "host: the subject is a static binary"
 
 # ---- in the guest -------------------------------------------------------------------------
-GRADE_GUEST=${RTLAB_VM_GRADE_DIR:-/state/share}
-img=$tmp/state.img
-mkdir -p "$tmp/disk" && cp -R "$share" "$tmp/disk/share"
-mke2fs -q -t ext2 -L rtlab-state -d "$tmp/disk" "$img" 256M >/dev/null 2>&1
+GRADE_GUEST=${RTLAB_VM_GRADE_DIR:-/work}
 script="ls -d /usr/share/rtlab/labs/*/reference 2>/dev/null | sed 's/^/REF /'"
 for name in "${exercises[@]}"; do
 	for v in reference starter; do
@@ -70,7 +66,7 @@ for name in "${exercises[@]}"; do
 	done
 done
 start=$(date +%s)
-"$RTLAB" vm exec --kernel lab --accel tcg --timeout 900 --state "$img" -- "$script" \
+"$RTLAB" vm exec --kernel lab --accel tcg --timeout 900 --share "$share" -- "$script" \
 	>"$tmp/guest.out" 2>"$tmp/guest.err"
 rc=$?
 echo "# lab kernel: booted and graded ${#exercises[@]} exercise(s) twice in $(($(date +%s) - start)) s"

@@ -50,7 +50,7 @@
 # both ways. The KVM verdict is then kept in a private state directory, never the user's.
 set -u
 
-: "${RTLAB:?set RTLAB to the rtlab binary}"
+: "${RTLAB:?set RTLAB to the rtlab binary}" "${TOOLS:?set TOOLS to build/tests/tools (make vm-test does)}"
 : "${SRCDIR:?set SRCDIR to the source tree}"
 : "${RTLAB_VM_DIR:?set RTLAB_VM_DIR to the image directory (make vm)}"
 
@@ -223,8 +223,8 @@ if command -v debugfs >/dev/null; then
 		grep -q '^score: 100%' "$tmp/grade-irq.out" && grep -q '^score: 100%' "$tmp/grade-pre.out"
 	ok $? "lab: rtlab grade passes both hunts with the right diagnosis"
 	sed 's/^/# /' "$tmp/grade-irq.out"
-	jq '.answers.cause = "softirq" | .answers.function = "rtlab_inject_softirq_section"' \
-		"$tmp/hunt-irq.json" > "$tmp/hunt-wrong.json"
+	"$TOOLS/result-answer" "$tmp/hunt-irq.json" "$tmp/hunt-wrong.json" cause=softirq \
+		function=rtlab_inject_softirq_section
 	"$RTLAB" grade --json "$tmp/hunt-wrong.json" > "$tmp/grade-wrong.json" 2>/dev/null
 	g=$?
 	[ $g = 1 ] && [ "$(jq -r '.passed == false and ([.checks[] | select(.passed | not) |
@@ -274,8 +274,8 @@ if command -v debugfs >/dev/null; then
 	if [ -n "$kept" ]; then
 		fn=$(jq -r '.extra.tracer.trace_text' "$kept" | grep -o 'rtlab_inject_[a-z_]*' | sort |
 			uniq -c | sort -rn | awk 'NR == 1 { print $2 }')
-		jq --arg fn "$fn" '.answers = {"cause": "irqsoff", "function": $fn, "tracer": "irqsoff"}' \
-			"$kept" > "$tmp/hft-answered.json"
+		"$TOOLS/result-answer" "$kept" "$tmp/hft-answered.json" cause=irqsoff \
+			function="$fn" tracer=irqsoff
 		echo "# the learner's answer from the trace: function $fn, tracer irqsoff"
 	fi
 	# The answers' checks only: under load the probe may wake too rarely for the run check.
@@ -287,8 +287,8 @@ if command -v debugfs >/dev/null; then
 	ok $? "lab: rtlab grade passes the cause, function and tracer the trace itself shows (${fn:-no trace kept the planted section})"
 	sed 's/^/# /' "$tmp/hft-grade.out" 2>/dev/null
 	if [ -n "$kept" ]; then
-		jq '.answers = {"cause": "irqsoff", "function": "irqentry_enter", "tracer": "events"}' \
-			"$kept" > "$tmp/hft-wrong.json"
+		"$TOOLS/result-answer" "$kept" "$tmp/hft-wrong.json" cause=irqsoff \
+			function=irqentry_enter tracer=events
 		"$RTLAB" grade --json "$tmp/hft-wrong.json" > "$tmp/hft-wrong.out" 2>/dev/null
 	fi
 	[ -n "$kept" ] && [ "$(jq -r --arg t "$(jq -r .extra.hunt.truth.function "$kept")" '
