@@ -6,7 +6,8 @@
 # for SECONDS (default 10), alternating twice; then, where the kernel has them, the latency
 # tracers with the softirq cause (threshold 250 us, function tracing off). Meanwhile an
 # unfiltered sched_switch trace shows which thread ran the tasklet (capture-events.sh).
-# Every document is kept in OUTDIR; OUTDIR/SUMMARY has one line per run. Used for issue 11
+# Every document is kept in OUTDIR; OUTDIR/SUMMARY has one line per run. PARTS (default
+# "events,tracers,sched") picks which of the three to run. Used for issue 11
 # (kernel-patches/README.md and labs/ftrace/README.md say what it found).
 set -u
 out=${1:?usage: softirq-check.sh OUTDIR [SECONDS]}
@@ -23,18 +24,29 @@ run() {	# NAME OPTIONS...
 		> /dev/null 2>&1
 	echo "$name: $(grep -o '"probe_p99_us": [0-9.]*\|"probe_max_us": [0-9.]*\|"events_p99_us": [0-9.]*\|"events_max_us": [0-9.]*\|"tracer_latency_us": [0-9.]*\|"started_at": "[^"]*"\|"planted_count": [0-9]*' \
 		"$out/$name.json" | tr '\n' ' ')" >> "$sum"
+	sync
 }
-for i in 1 2; do
-	run base-$i
-	run softirq-$i --hunt --seed 10
-	run irqsoff-$i --hunt --seed 9
-done
-for t in preemptoff preemptirqsoff irqsoff wakeup_rt; do
-	grep -qw "$t" $T/available_tracers || { echo "tracer-$t: not in this kernel" >> "$sum"; continue; }
-	run tracer-$t --mode tracer --tracer "$t" --no-function-trace --threshold 250 --hunt --seed 10
-done
-# Who runs the tasklet: every switch while the softirq cause is planted.
-sh "$here/capture-events.sh" "$out/sched" rtlab lab run ftrace --duration 3s --no-cross-check \
-	--hunt --seed 10 --json "$out/sched.json" > /dev/null 2>&1
+parts=${PARTS:-events,tracers,sched}
+case $parts in *events*)
+	for i in 1 2; do
+		run base-$i
+		run softirq-$i --hunt --seed 10
+		run irqsoff-$i --hunt --seed 9
+	done
+esac
+case $parts in *sched*)
+	# Who runs the tasklet: every switch while the softirq cause is planted.
+	sh "$here/capture-events.sh" "$out/sched" rtlab lab run ftrace --duration 3s \
+		--no-cross-check --hunt --seed 10 --json "$out/sched.json" > /dev/null 2>&1
+	sync
+esac
+case $parts in *tracers*)
+	for t in preemptoff preemptirqsoff irqsoff wakeup_rt; do
+		grep -qw "$t" $T/available_tracers ||
+			{ echo "tracer-$t: not in this kernel" >> "$sum"; continue; }
+		run tracer-$t --mode tracer --tracer "$t" --no-function-trace --threshold 250 \
+			--hunt --seed 10
+	done
+esac
 echo "injector: $(cat /sys/kernel/debug/rtlab_inject/stats 2>/dev/null | tr '\n' ' ')" >> "$sum"
 cat "$sum"
