@@ -26,9 +26,10 @@
  * never prints.
  *
  * The cross-check tries trace-cmd (recording the same two events in its own
- * instance during the run) and rtla timerlat hist (briefly, after the run)
- * and records agreement or the exact reason they could not run; it never
- * fails the lab.
+ * instance during the run; event mode only: beside a latency tracer it
+ * emptied that tracer's trace) and rtla timerlat hist (briefly, after the
+ * run) and records agreement or the exact reason they could not run; it
+ * never fails the lab.
  *
  * Host changes: the instances are created through the undo journal and
  * removed at the end; top-level tracer knobs go through trace_ctl, which
@@ -539,7 +540,9 @@ static int ft_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 		if (ret)
 			goto out_log;
 	}
-	if (r.p->cross_check)
+	if (r.p->cross_check && r.p->mode == FTRACE_MODE_TRACER)
+		ftrace_xc_tc_skip_tracer(&r.tc);
+	else if (r.p->cross_check)
 		ftrace_xc_tc_start(&r.tc, ctx->journal, r.tid);
 
 	ret = measure(ctx, sink, &r, &cause);

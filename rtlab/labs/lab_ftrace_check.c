@@ -161,6 +161,15 @@ void ftrace_xc_tc_start(struct xc_tc *x, struct rt_journal *j, pid_t tid)
 	xc_tc_wait_ready(x);
 }
 
+void ftrace_xc_tc_skip_tracer(struct xc_tc *x)
+{
+	memset(x, 0, sizeof(*x));
+	x->tried = true;
+	xc_tc_set_reason(x, "%s", "not run in tracer mode: while trace-cmd records, the latency "
+			 "tracer's trace can read back empty (the lab kernel, measured); run event "
+			 "mode for the trace-cmd cross-check");
+}
+
 static void xc_rm_dir(const char *dir)
 {
 	const char *names[] = { "trace.dat", "out", "err", "report", "rerr", "rtla", "rtla.err" };

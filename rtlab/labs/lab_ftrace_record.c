@@ -272,9 +272,11 @@ int ftrace_record_tracer(struct ft_run *r, json_t *extra)
 		rt_log(RT_LOG_WARN, "ftrace: %s", cause ? cause : "trace not read");
 	} else if (trace_latency_parse(text, len, "trace", &t, NULL) || !t->have_latency) {
 		/*
-		 * The lab kernel, with rtlab's screen busy on its serial console,
-		 * has been seen to record a maximum and leave `trace` with its
-		 * first line only (labs/ftrace/README.md): say so with the figure.
+		 * A maximum recorded and `trace` holding its first line only:
+		 * seen in the lab kernel while trace-cmd recorded in another
+		 * instance, which tracer mode no longer starts (issue 11,
+		 * labs/ftrace/README.md). Should it come back: say so with the
+		 * figure.
 		 */
 		if (have_max && max_lat) {
 			char note[160];

@@ -280,11 +280,11 @@ struct captured {
  * agent whose task-context events that kernel does not record.
  */
 static const struct captured captured[] = {
-	{ "host-6.18-nobusy.txt", 15609, 716, 181, 2, 5, 0, 0, 2341, 218, 6 },
-	{ "host-6.18-busy.txt", 16301, 556, 26, 0, 4, 0, 0, 21, 0, 5 },
-	{ "stock-6.1.txt", 161, 298, 66, 5, 0, 0, 0, 3198, 85, 0 },
-	{ "rt-6.1.txt", 178, 319, 66, 2, 0, 0, 0, 2342, 87, 0 },
-	{ "lab-6.12.txt", 114, 295, 65, 1, 0, 0, 0, 411, 92, 0 },
+	{ "host-6.18-nobusy.trace", 15609, 716, 181, 2, 5, 0, 0, 2341, 218, 6 },
+	{ "host-6.18-busy.trace", 16301, 556, 26, 0, 4, 0, 0, 21, 0, 5 },
+	{ "stock-6.1.trace", 161, 298, 66, 5, 0, 0, 0, 3198, 85, 0 },
+	{ "rt-6.1.trace", 178, 319, 66, 2, 0, 0, 0, 2342, 87, 0 },
+	{ "lab-6.12.trace", 114, 295, 65, 1, 0, 0, 0, 411, 92, 0 },
 };
 
 static void test_captured(void **state)

@@ -20,7 +20,8 @@
 #   - the state disk keeps what the guest wrote across a restart;
 #   - a boot that cannot reach rtlab in time fails with the console's last lines;
 #   - `rtlab vm run` (lab): the menu on the console, the ftrace lab's screen in tracer
-#     mode with irqsoff, its summary, and the run's trace in the viewer;
+#     mode with irqsoff (cross-check on: trace-cmd is left out in tracer mode), its summary
+#     with the worst latency read from the kept trace, and the run's trace in the viewer;
 #   - where the doctor proves KVM (a Linux guest booted under it), lab boots with KVM
 #     chosen automatically (through the TCG fallback if that boot fails); elsewhere the
 #     test is skipped with the doctor's verdict;
@@ -427,13 +428,12 @@ if command -v tmux >/dev/null; then
 		to_row "Function trace" && tmux send-keys -t "$sess" Space
 		until_screen "Function trace off" 20
 		tmux send-keys -t "$sess" Enter
-		# Known: with the screen busy on the serial console, the lab kernel sometimes
-		# records a maximum without its trace; the summary must then say so, with the figure.
+		# The trace is kept: before trace-cmd was left out of tracer mode, about half of
+		# these runs ended with tracing_max_latency set and an empty trace (issue 11).
 		until_screen "Ftrace lab: done" 180 &&
-			{ pane | grep -qF "Tracer irqsoff: worst latency" ||
-			  { pane | grep -qF "Tracer irqsoff: no latency parsed" &&
-			    pane | grep -qE "note: the tracer recorded [0-9]+ us"; }; }
-		ok $? "vm run (lab): the summary gives the tracer's worst latency, or says why it has none"
+			pane | grep -qF "Tracer irqsoff: worst latency" &&
+			! pane | grep -qE "note: the tracer recorded [0-9]+ us"
+		ok $? "vm run (lab): the summary gives the tracer's worst latency from its trace"
 		pane | grep -E 'Tracer irqsoff|saved|note:' | sed 's/^/# /'
 		tmux send-keys -t "$sess" v
 		until_screen "the longest time hard interrupts stayed disabled" 40
