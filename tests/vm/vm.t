@@ -111,7 +111,7 @@ vmexec() {
 rc() { cat "$tmp/$1.rc"; }
 ready_ms() { sed -n 's/.* ready after \([0-9]*\) ms.*/\1/p' "$tmp/$1.err"; }
 
-echo "1..75"
+echo "1..76"
 
 # ---- usage and missing images (no boot) ----
 "$RTLAB" vm >/dev/null 2>&1; a=$?
@@ -570,10 +570,13 @@ cc -static -o "$share/hello" "$tmp/hello.c" 2>/dev/null || rm -f "$share/hello"
 printf '{"schema": "rtlab.progress/1", "lessons": {"01": {"read": true}}}\n' \
 	> "$pulls/rtlab/progress.json"
 echo "the host's own mine.json" > "$pulls/rtlab/results/mine.json"
-vmexec share lab --timeout 300 --share "$share" --state "$pulls/rtlab/vm-state.img" -- 'cat /work/from-host.txt > /work/echo.txt && echo share=$RTLAB_SHARE cwd=$(pwd) > /work/env.txt && { [ ! -e hello ] || ./hello > hello.out; } && rtlab lab run example > /dev/null 2>&1 && cp /state/rtlab/results/example-*.json /work/ && cp /state/rtlab/results/example-*.json /state/mine.json'
+vmexec share lab --timeout 300 --share "$share" --state "$pulls/rtlab/vm-state.img" -- 'cat /work/from-host.txt > /work/echo.txt && echo share=$RTLAB_SHARE cwd=$(pwd) > /work/env.txt && { [ ! -e hello ] || ./hello > hello.out; } && rtlab lab run example > /dev/null 2>&1 && cp /state/rtlab/results/example-*.json /work/ && cp /state/rtlab/results/example-*.json /state/mine.json && printf no-newline-out && printf no-newline-err >&2'
 [ "$(rc share)" = 0 ] && [ "$(cat "$share/echo.txt" 2>/dev/null)" = "from-host-$$" ] &&
 	[ "$(cat "$share/env.txt" 2>/dev/null)" = "share=/work cwd=/work" ]
 ok $? "lab --share: the guest reads the host's file at /work, writes there, RTLAB_SHARE=/work and starts in it"
+[ "$(rc share)" = 0 ] && [ "$(tail -n 1 "$tmp/share.out")" = no-newline-out ] &&
+	grep -q 'no-newline-err$' "$tmp/share.err" && ! grep -q 'cut off' "$tmp/share.err"
+ok $? "lab: vm exec passes on output and errors that end without a newline"
 if [ -e "$share/hello" ]; then
 	[ "$(cat "$share/hello.out" 2>/dev/null)" = static-ran ]
 	ok $? "lab --share: a static program built on the host runs from /work in the guest"
