@@ -757,8 +757,8 @@ int grade_exercise_run(const struct grade_exercise *ex, const char *work,
 		if (skip[i]) {
 			snprintf(reason, sizeof(reason), "skipped: it needs %s, which this grader "
 				 "cannot grant (that takes root with CAP_SYS_RESOURCE, or hard "
-				 "limits RLIMIT_RTPRIO > 0 and RLIMIT_MEMLOCK >= 64 MiB)",
-				 missing_needs(&sb, c));
+				 "limits RLIMIT_RTPRIO > 0 and RLIMIT_MEMLOCK >= %u KiB)",
+				 missing_needs(&sb, c), m->limits.memlock_kb);
 			ret = add_check(out, c, GRADE_SKIP, reason);
 		} else if (!built) {
 			char first[256];

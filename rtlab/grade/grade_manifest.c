@@ -152,7 +152,7 @@ static int want_uint(json_t *v, const char *name, const char *field, unsigned in
 void grade_limits_default(struct grade_limits *l)
 {
 	*l = (struct grade_limits){ .wall_s = 10, .cpu_s = 10, .mem_mb = 256, .fsize_mb = 16,
-				    .nproc = 16, .output_kb = 1024 };
+				    .nproc = 16, .output_kb = 1024, .memlock_kb = 65536 };
 }
 
 static int read_limits(json_t *v, const char *name, struct grade_limits *l, char **cause)
@@ -178,9 +178,12 @@ static int read_limits(json_t *v, const char *name, struct grade_limits *l, char
 			ret = want_uint(e, name, "limits.nproc", 1, 1024, &l->nproc, cause);
 		else if (!strcmp(key, "output_kb"))
 			ret = want_uint(e, name, "limits.output_kb", 1, 65536, &l->output_kb, cause);
+		else if (!strcmp(key, "memlock_kb"))
+			ret = want_uint(e, name, "limits.memlock_kb", 64, 1024 * 1024, &l->memlock_kb,
+					cause);
 		else
 			ret = rt_err(cause, -EINVAL, "%s: limits.%s: not a field of %s (wall_s, "
-				     "cpu_s, mem_mb, fsize_mb, nproc, output_kb)", name, key,
+				     "cpu_s, mem_mb, fsize_mb, nproc, output_kb, memlock_kb)", name, key,
 				     GRADE_EXERCISE_SCHEMA);
 		if (ret)
 			return ret;

@@ -37,6 +37,7 @@ struct grade_limits {
 	unsigned int fsize_mb;	/* largest file written, MiB (RLIMIT_FSIZE) */
 	unsigned int nproc;	/* processes of its user (RLIMIT_NPROC) */
 	unsigned int output_kb;	/* stdout kept; more ends the run */
+	unsigned int memlock_kb;	/* RLIMIT_MEMLOCK a check that needs mlock asks for */
 };
 
 /* One check of the manifest. Strings owned. */

@@ -62,11 +62,28 @@ static void test_defaults(void **state)
 	assert_int_equal(m.limits.cpu_s, 4);	/* follows the wall clock when not given */
 	assert_int_equal(m.limits.mem_mb, 256);
 	assert_int_equal(m.limits.nproc, 16);
+	assert_int_equal(m.limits.memlock_kb, 65536);
 	assert_int_equal(m.checks[0].points, 2);
 	assert_false(m.checks[0].timing);
 	assert_int_equal(m.checks[0].needs, 0);
 	assert_null(m.checks[0].title);
 	grade_manifest_fini(&m);
+}
+
+static void test_memlock(void **state)
+{
+	static const char text[] = HEAD "\"limits\": {\"memlock_kb\": 8192}, " ONE_CHECK "}";
+	static const char small[] = HEAD "\"limits\": {\"memlock_kb\": 63}, " ONE_CHECK "}";
+	struct grade_manifest m;
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(grade_manifest_parse(text, strlen(text), "m", &m, NULL), 0);
+	assert_int_equal(m.limits.memlock_kb, 8192);
+	grade_manifest_fini(&m);
+	assert_int_equal(grade_manifest_parse(small, strlen(small), "m", &m, &cause), -EINVAL);
+	assert_non_null(strstr(cause, "limits.memlock_kb"));
+	free(cause);
 }
 
 static void expect_refused(const char *text, const char *needle)
@@ -140,6 +157,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_toy_manifest),
+		cmocka_unit_test(test_memlock),
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_file_names),

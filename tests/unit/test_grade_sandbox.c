@@ -217,6 +217,22 @@ static void test_missing_program(void **state)
 	grade_run_res_fini(&r);
 }
 
+/* mlock is granted when the box can give what the exercise's checks ask for. */
+static void test_can_mlock(void **state)
+{
+	struct fix *f = *state;
+
+	f->sb.memlock_kb_max = 8192;
+	f->sb.lim.memlock_kb = 8192;
+	assert_true(grade_sandbox_can(&f->sb, GRADE_NEED_MLOCK));
+	f->sb.lim.memlock_kb = 65536;
+	assert_false(grade_sandbox_can(&f->sb, GRADE_NEED_MLOCK));
+	f->sb.memlock_kb_max = 1024 * 1024;
+	assert_true(grade_sandbox_can(&f->sb, GRADE_NEED_MLOCK));
+	f->sb.memlock_kb_max = 0;
+	assert_false(grade_sandbox_can(&f->sb, GRADE_NEED_MLOCK));
+}
+
 static void test_spec(void **state)
 {
 	struct fix *f = *state;
@@ -261,6 +277,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_stop_snapshot, setup_nopid, teardown),
 		cmocka_unit_test_setup_teardown(test_timeout, setup_nopid, teardown),
 		cmocka_unit_test_setup_teardown(test_spec, setup_ns, teardown),
+		cmocka_unit_test_setup_teardown(test_can_mlock, setup_plain, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
