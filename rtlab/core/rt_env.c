@@ -368,6 +368,7 @@ static int env_probe_vm(struct rt_env *env, const char *root, bool use_cpuid)
 static int env_probe_at(struct rt_env *env, const char *root, const struct utsname *uts,
 			bool use_cpuid)
 {
+	char *kernel;
 	long cpus;
 	int ret;
 
@@ -385,6 +386,9 @@ static int env_probe_at(struct rt_env *env, const char *root, const struct utsna
 	ret = env_probe_vm(env, root, use_cpuid);
 	if (ret)
 		goto out_fail;
+	kernel = env_read(root, "/etc/rtlab-vm/kernel", 64);
+	env->classroom_vm = kernel && *kernel;
+	free(kernel);
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	env->cpus = cpus > 0 ? (unsigned int)cpus : 0;
 	env->root = geteuid() == 0;

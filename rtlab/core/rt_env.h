@@ -23,6 +23,7 @@ struct rt_env {
 	bool sys_kernel_realtime; /* /sys/kernel/realtime exists (Debian's 6.1 RT kernel) */
 	bool in_vm;		/* CPUID hypervisor bit or DMI says virtual */
 	char *vm_type;		/* owned; e.g. "KVM", "QEMU TCG", "unknown", or NULL when !in_vm */
+	bool classroom_vm;	/* rtlab's classroom VM image (its /etc/rtlab-vm/kernel) */
 	unsigned int cpus;	/* online CPUs */
 	bool root;		/* effective uid 0 */
 };

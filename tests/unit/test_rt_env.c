@@ -213,6 +213,18 @@ static void test_tree_rt_from_uname(void **state)
 	assert_string_equal(env.preempt_model, "rt");
 	assert_string_equal(env.preempt_source, "uname -v");
 	assert_false(env.sys_kernel_realtime);
+	assert_false(env.classroom_vm);
+	rt_env_fini(&env);
+}
+
+/* The classroom VM's image names its kernel in /etc/rtlab-vm/kernel. */
+static void test_tree_classroom_vm(void **state)
+{
+	struct rt_env env;
+
+	tree_put(*state, "/etc/rtlab-vm/kernel", "lab\n");
+	probe_tree(*state, "#1 SMP PREEMPT_RT Debian 6.12", &env);
+	assert_true(env.classroom_vm);
 	rt_env_fini(&env);
 }
 
@@ -359,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_config_excerpt),
 		cmocka_unit_test(test_vm_names),
 		cmocka_unit_test_setup_teardown(test_tree_rt_from_uname, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_tree_classroom_vm, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_tree_rt_with_space, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_tree_debian_realtime_file, tree_setup,
 						tree_teardown),

@@ -111,7 +111,7 @@ vmexec() {
 rc() { cat "$tmp/$1.rc"; }
 ready_ms() { sed -n 's/.* ready after \([0-9]*\) ms.*/\1/p' "$tmp/$1.err"; }
 
-echo "1..76"
+echo "1..77"
 
 # ---- usage and missing images (no boot) ----
 "$RTLAB" vm >/dev/null 2>&1; a=$?
@@ -223,6 +223,8 @@ if command -v debugfs >/dev/null; then
 		"$RTLAB" grade "$tmp/hunt-pre.json" > "$tmp/grade-pre.out" 2>&1 &&
 		grep -q '^score: 100%' "$tmp/grade-irq.out" && grep -q '^score: 100%' "$tmp/grade-pre.out"
 	ok $? "lab: rtlab grade passes both hunts with the right diagnosis"
+	[ "$(jq -r .tier "$tmp/hunt-irq.json")" = vm ] && [ "$(jq -r .tier "$tmp/hunt-pre.json")" = vm ]
+	ok $? "lab: a document measured in the classroom VM says tier vm"
 	sed 's/^/# /' "$tmp/grade-irq.out"
 	"$TOOLS/result-answer" "$tmp/hunt-irq.json" "$tmp/hunt-wrong.json" cause=softirq \
 		function=rtlab_inject_softirq_section
@@ -235,7 +237,7 @@ else
 	for d in "the hunts ran" "irqsoff: tracer mode" "irqsoff: truth" "irqsoff: latency" \
 		"irqsoff: function" "preemptoff: tracer mode" "preemptoff: truth" \
 		"preemptoff: latency" "preemptoff: function" "decoded flags" "grade passes" \
-		"a wrong diagnosis fails"; do
+		"tier vm" "a wrong diagnosis fails"; do
 		skip "lab hunt: $d" "debugfs (e2fsprogs) is not installed to read the state disk"
 	done
 fi
