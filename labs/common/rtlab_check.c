@@ -257,6 +257,18 @@ bool rtlab_run_ok(const struct rtlab_run *r)
 	return r->exit_code == 0 && !r->signal && !r->timed_out && !r->out_cut;
 }
 
+const char *rtlab_run_last(const struct rtlab_run *r, const char *needle)
+{
+	size_t n = strlen(needle);
+	const char *last = NULL, *p = r->out, *end = r->out + r->out_len;
+
+	while (p && n && p < end && (p = memmem(p, (size_t)(end - p), needle, n))) {
+		last = p;
+		p += n;
+	}
+	return last;
+}
+
 void rtlab_run_fini(struct rtlab_run *r)
 {
 	if (!r)

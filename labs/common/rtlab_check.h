@@ -71,6 +71,12 @@ int rtlab_run_subject(const struct rtlab_run_opts *o, struct rtlab_run *r);
 /* rtlab_run_ok - true when the run exited 0, in time, with nothing cut. */
 bool rtlab_run_ok(const struct rtlab_run *r);
 
+/*
+ * rtlab_run_last - the last @needle in @r's output, which may hold NUL bytes (the
+ * learner's code prints into the same stream as the subject); NULL when there is none.
+ */
+const char *rtlab_run_last(const struct rtlab_run *r, const char *needle);
+
 /* rtlab_run_fini - free what @r owns; @r is zeroed. */
 void rtlab_run_fini(struct rtlab_run *r);
 

@@ -30,23 +30,6 @@
 
 /* ---- Running the subject on framed traces ---------------------------------- */
 
-/*
- * The last @needle in @r's output, which may hold NUL bytes (the learner's
- * code prints into the same stream, before the subject's lines too); NULL
- * when there is none.
- */
-static const char *out_last(const struct rtlab_run *r, const char *needle)
-{
-	size_t n = strlen(needle);
-	const char *last = NULL, *p = r->out, *end = r->out + r->out_len;
-
-	while (p && p < end && (p = memmem(p, (size_t)(end - p), needle, n))) {
-		last = p;
-		p += n;
-	}
-	return last;
-}
-
 /* The whole of a fixture, NUL-terminated (*len without it); NULL when unreadable. */
 static char *slurp(const char *path, size_t *len)
 {
@@ -145,7 +128,7 @@ static bool run_framed(const char *const *kinds, const char *const *files, const
 	}
 	free(in);
 	/* In order, after the subject's "begin" (a file may come twice). */
-	pos = out_last(r, "begin\n");
+	pos = rtlab_run_last(r, "begin\n");
 	for (size_t i = 0; pos && i < n; i++) {
 		char tag[96];
 		const char *p;

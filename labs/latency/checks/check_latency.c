@@ -76,27 +76,10 @@ static void run_subject(const char *const *argv, const char *input, unsigned int
 	}
 }
 
-/*
- * The last @needle in @r's output, which may hold NUL bytes (the learner's
- * code prints into the same stream, before the subject's lines too); NULL
- * when there is none.
- */
-static const char *out_last(const struct rtlab_run *r, const char *needle)
-{
-	size_t n = strlen(needle);
-	const char *last = NULL, *p = r->out, *end = r->out + r->out_len;
-
-	while (p && p < end && (p = memmem(p, (size_t)(end - p), needle, n))) {
-		last = p;
-		p += n;
-	}
-	return last;
-}
-
 /* The subject's own lines: after its last "begin" (NULL: it never began). */
 static const char *subject_lines(const struct rtlab_run *r)
 {
-	const char *p = out_last(r, "begin\n");
+	const char *p = rtlab_run_last(r, "begin\n");
 
 	return p ? p + 6 : NULL;
 }
@@ -394,7 +377,7 @@ static void loop_parse(struct loop_run *lr, size_t k)
 
 	lr->ran = true;
 	snprintf(tag, sizeof(tag), "run %zu\n", k);
-	p = all_lines ? out_last(&all_run, tag) : NULL;
+	p = all_lines ? rtlab_run_last(&all_run, tag) : NULL;
 	if (!p) {
 		snprintf(lr->failed, sizeof(lr->failed), "%s", all_why[0] ? all_why :
 			 "the subject never started this loop");
