@@ -454,7 +454,7 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 		"q", "back",
 	};
 	char line[512], why[256];
-	unsigned int total = 0, shown = 0;
+	unsigned int total = 0, probes = 0, shown = 0;
 	int row = y, bottom = y + h - 2;
 	bool permitted;
 
@@ -488,6 +488,7 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 			 ok ? "" : "(needs PREEMPT_RT) ", sc->summary);
 		ui_frame_put(win, row, x + 2, line, cols - 3, role);
 		total += s->chosen[i];
+		probes += s->chosen[i] && !sc->throughput;
 	}
 	row++;
 	snprintf(line, sizeof(line), "Duration per scenario: %u s (+/- to change); %u scenario%s, "
@@ -495,8 +496,11 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 		 total * (s->duration_ms / 1000 + 1));
 	if (row < bottom)
 		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
-	/* 10,000 wake-ups at 1 ms take 10 s, and start-up costs a few: below 12 s, say so. */
-	if (s->duration_ms < 12000 && row < bottom)
+	/*
+	 * 10,000 wake-ups at 1 ms take 10 s, and start-up costs a few: below 12 s, say so
+	 * when a chosen scenario has a probe (the throughput scenario counts operations).
+	 */
+	if (s->duration_ms < 12000 && probes && row < bottom)
 		ui_frame_put(win, row++, x + 1, "  too short to grade: `rtlab grade` wants 10,000 "
 			     "samples per scenario, 12 s or more at 1 ms", cols - 2, UI_ROLE_WARN);
 	row++;

@@ -71,6 +71,14 @@ check "the setup says whether real-time is permitted here" \
 	wait_match run 'Real-time: (SCHED_FIFO permitted|SCHED_OTHER)'
 check "the setup lists the scenarios" wait_for run "load-fifo-mlock-pinned"
 check "the setup shows the learner's prediction" wait_for run "you predicted 2500 us"
+tm send-keys -t run -
+check "below 12 s a probe scenario warns that the grade wants 10,000 samples" \
+	wait_for run "too short to grade"
+tm send-keys -t run c End Space
+check "with only the throughput scenario ticked there is no sample warning" \
+	wait_gone run "too short to grade"
+tm send-keys -t run +
+wait_for run "Duration per scenario: 15 s" >/dev/null
 pick_idle_other run "+ + +" 60
 check "only idle-other is ticked" wait_until ticked_count run 1
 check "the ticked row is idle-other" wait_for run "[x] idle-other"
