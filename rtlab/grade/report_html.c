@@ -9,10 +9,12 @@
 #include <errno.h>
 #include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/rt_buf.h"
+#include "core/rt_hist.h"
 #include "core/rt_result.h"
 #include "core/rt_text.h"
 
@@ -167,7 +169,11 @@ static int views(struct rt_buf *out, json_t *list)
 		json_array_foreach(json_object_get(view, "rows"), k, row) {
 			ret |= rt_buf_puts(out, "<tr>");
 			json_array_foreach(row, c, cell) {
-				ret |= rt_buf_puts(out, "<td>");
+				/* A percentile on too few samples is drawn weak, as on screen. */
+				bool few = json_is_string(cell) &&
+					   strstr(json_string_value(cell), RT_HIST_FEW_MARK);
+
+				ret |= rt_buf_puts(out, few ? "<td class=\"weak\">" : "<td>");
 				ret |= json_is_null(cell) ? rt_buf_puts(out, "-") : value(out, cell);
 				ret |= rt_buf_puts(out, "</td>");
 			}

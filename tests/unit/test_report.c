@@ -20,6 +20,7 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_env.h"
+#include "core/rt_hist.h"
 #include "core/rt_result.h"
 #include "grade/report.h"
 
@@ -223,8 +224,9 @@ static void test_html_percentiles_and_views(void **state)
 	(void)state;
 	assert_int_equal(rt_result_add_histogram(res, &h), 0);
 	assert_int_equal(rt_result_add_view(res, json_pack("{s:s, s:s, s:[{s:s}, {s:s, s:s}], "
-		"s:[[s, i], [s, n]]}", "name", "t", "title", "Worst <cases>", "columns", "name",
-		"scenario", "name", "max", "unit", "us", "rows", "a&b", 12, "c"), NULL), 0);
+		"s:[[s, i], [s, n], [s, s]]}", "name", "t", "title", "Worst <cases>", "columns", "name",
+		"scenario", "name", "max", "unit", "us", "rows", "a&b", 12, "c", "d",
+		"40 " RT_HIST_FEW_MARK), NULL), 0);
 	assert_int_equal(report_html(res, &b), 0);
 	s = rt_buf_str(&b);
 	/* load-fifo: 5053 samples, the last 2 above 5 us in no bucket: p99.99 is beyond. */
@@ -238,6 +240,9 @@ static void test_html_percentiles_and_views(void **state)
 	assert_non_null(strstr(s, "<th>scenario</th><th>max (us)</th>"));
 	assert_non_null(strstr(s, "<tr><td>a&amp;b</td><td>12</td></tr>"));
 	assert_non_null(strstr(s, "<tr><td>c</td><td>-</td></tr>"));
+	/* A percentile on too few samples is styled weak, as the TUI dims it. */
+	assert_non_null(strstr(s, "<tr><td>d</td><td class=\"weak\">40 (few samples)</td></tr>"));
+	assert_non_null(strstr(s, ".weak{"));
 	rt_buf_fini(&b);
 	rt_result_free(res);
 }
