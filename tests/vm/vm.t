@@ -111,7 +111,7 @@ vmexec() {
 rc() { cat "$tmp/$1.rc"; }
 ready_ms() { sed -n 's/.* ready after \([0-9]*\) ms.*/\1/p' "$tmp/$1.err"; }
 
-echo "1..77"
+echo "1..78"
 
 # ---- usage and missing images (no boot) ----
 "$RTLAB" vm >/dev/null 2>&1; a=$?
@@ -139,6 +139,14 @@ rel=$(cat "$RTLAB_VM_DIR/stock/release")
 [ "$(jq -r .kernel.release "$tmp/doc-stock.json")" = "$rel" ] &&
 	[ "$(jq -r .kernel.realtime "$tmp/doc-stock.json")" = false ]
 ok $? "stock: runs $rel and is not PREEMPT_RT"
+
+# What stops a runaway RT task: RT throttling on the 6.1 kernels, the fair server on 6.12.
+mech() { jq -r '"\(.rt_throttling.mechanism) \(.rt_throttling.mechanism_source)"' "$tmp/doc-$1.json"; }
+case "$(mech stock)|$(mech rt)|$(mech lab)" in
+"throttling "*"|throttling "*"|fair-server "*) true ;;
+*) false ;;
+esac
+ok $? "doctor: RT throttling on stock and rt 6.1, the fair server on lab 6.12 ($(mech stock); $(mech rt); $(mech lab))"
 
 for k in rt lab; do
 	[ "$(jq -r .kernel.realtime "$tmp/doc-$k.json")" = true ] &&
