@@ -34,6 +34,7 @@ struct rt_journal;
 #define COOKIE_DINERS_MAX 64u
 #define COOKIE_COOKIES_MAX 100000000ull	/* the tally: 2 bytes a cookie */
 #define COOKIE_HIST_US 2000u		/* hand-over histogram: 1 us buckets to 2 ms */
+#define COOKIE_LIVE_LAT 16u		/* live hand-over buckets: [64 ns << i, 64 ns << (i + 1)) */
 
 enum cookie_protocol {
 	COOKIE_UNI,
@@ -63,6 +64,7 @@ struct cookie_live {
 	uint64_t eaten[COOKIE_DINERS_MAX];
 	uint64_t produced;
 	uint64_t elapsed_ns;
+	uint64_t lat[COOKIE_LIVE_LAT];	/* hand-overs by time, the last bucket open */
 	/* priority protocols */
 	uint64_t high_waits, wait_max_ns, hog_bursts;
 	bool watchdog;

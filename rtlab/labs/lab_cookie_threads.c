@@ -75,6 +75,7 @@ struct seat {
 	uint64_t wait_max_ns;
 	uint64_t handovers;
 	struct rt_hist *hist;		/* this diner's hand-overs, us */
+	uint64_t lat[COOKIE_LIVE_LAT];	/* the same in powers of two, for a live view */
 	pthread_t thread;
 	struct thr_table *tab;
 	unsigned int index;
@@ -97,6 +98,18 @@ struct thr_table {
 	struct seat *seats;
 };
 
+/* Count a hand-over of @d ns for the histogram and the live view. */
+static void handover(struct seat *me, uint64_t d)
+{
+	unsigned int b = d < 64 ? 0 : (unsigned int)(63 - __builtin_clzll(d)) - 6;
+
+	rt_hist_add(me->hist, &(struct rt_sample){ .thread = me->index, .latency_ns = (int64_t)d });
+	__atomic_store_n(&me->lat[b < COOKIE_LIVE_LAT ? b : COOKIE_LIVE_LAT - 1],
+			 me->lat[b < COOKIE_LIVE_LAT ? b : COOKIE_LIVE_LAT - 1] + 1,
+			 __ATOMIC_RELAXED);
+	__atomic_store_n(&me->handovers, me->handovers + 1, __ATOMIC_RELAXED);
+}
+
 static uint64_t thr_take(struct cookie_table *t, unsigned int seat)
 {
 	struct thr_table *tab = (struct thr_table *)t;
@@ -104,7 +117,8 @@ static uint64_t thr_take(struct cookie_table *t, unsigned int seat)
 
 	if (s && s < tab->cap) {
 		ck_pr_inc_16(&tab->tally[s]);
-		tab->seats[seat].eaten++;
+		__atomic_store_n(&tab->seats[seat].eaten, tab->seats[seat].eaten + 1,
+				 __ATOMIC_RELAXED);
 	}
 	return s;
 }
@@ -135,8 +149,7 @@ static bool thr_here(struct cookie_table *t, unsigned int seat)
 		return false;
 	now = rt_time_now_ns();
 	d = now > tok->passed_ns ? now - tok->passed_ns : 0;
-	rt_hist_add(me->hist, &(struct rt_sample){ .thread = seat, .latency_ns = (int64_t)d });
-	me->handovers++;
+	handover(me, d);
 	if (d > me->wait_max_ns)
 		me->wait_max_ns = d;
 	__atomic_store_n(&me->token, tok, __ATOMIC_RELAXED);
@@ -178,8 +191,7 @@ static int locked_turn(struct thr_table *tab, struct seat *me)
 	t1 = rt_time_now_ns();
 	rel = tab->released_ns;
 	d = t1 > rel ? t1 - rel : 0;
-	rt_hist_add(me->hist, &(struct rt_sample){ .thread = me->index, .latency_ns = (int64_t)d });
-	me->handovers++;
+	handover(me, d);
 	if (t1 - t0 > me->wait_max_ns)
 		me->wait_max_ns = t1 - t0;
 	ate = tab->proto->turn(&tab->t, me->index);
@@ -236,11 +248,15 @@ static void live_publish(struct cookie_live *live, const struct thr_table *tab, 
 	live->diners = tab->t.seats;
 	live->holder = tab->t.seats;
 	for (unsigned int i = 0; i < tab->t.seats && i < COOKIE_DINERS_MAX; i++) {
-		live->eaten[i] = ck_pr_load_64((uint64_t *)&tab->seats[i].eaten);
+		live->eaten[i] = __atomic_load_n(&tab->seats[i].eaten, __ATOMIC_RELAXED);
 		if (__atomic_load_n(&tab->seats[i].token, __ATOMIC_RELAXED))
 			live->holder = i;
 	}
 	live->produced = produced < tab->cap ? produced : tab->cap - 1;
+	memset(live->lat, 0, sizeof(live->lat));
+	for (unsigned int i = 0; i < tab->t.seats; i++)
+		for (unsigned int b = 0; b < COOKIE_LIVE_LAT; b++)
+			live->lat[b] += __atomic_load_n(&tab->seats[i].lat[b], __ATOMIC_RELAXED);
 	live->elapsed_ns = el;
 	pthread_mutex_unlock(&live->lock);
 }
