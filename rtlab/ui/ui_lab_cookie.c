@@ -76,8 +76,20 @@ static void draw_table(struct ui_lab_cookie *s, const struct cookie_live *l, WIN
 	/* The hand-over times, powers of two from 64 ns. */
 	for (unsigned int b = 0; b < COOKIE_LIVE_LAT; b++)
 		lat_most = l->lat[b] > lat_most ? l->lat[b] : lat_most;
-	ui_frame_put(win, row++, x + 1, "hand-over  64ns     1us        16us      256us  4ms+",
-		     cols - 2, UI_ROLE_DIM);
+	{
+		/* Bucket b is drawn at column 12 + 3 b: labels above buckets 0, 4, 8, 12, 15. */
+		static const struct { int b; const char *t; } marks[] = {
+			{ 0, "64ns" }, { 4, "1us" }, { 8, "16us" }, { 12, "256us" }, { 15, "2ms+" },
+		};
+		char axis[80];
+
+		memset(axis, ' ', sizeof(axis));
+		memcpy(axis, "hand-over", 9);
+		for (size_t m = 0; m < sizeof(marks) / sizeof(marks[0]); m++)
+			memcpy(axis + 11 + 3 * marks[m].b, marks[m].t, strlen(marks[m].t));
+		axis[11 + 3 * 15 + 4] = 0;
+		ui_frame_put(win, row++, x + 1, axis, cols - 2, UI_ROLE_DIM);
+	}
 	for (unsigned int b = 0; b < COOKIE_LIVE_LAT && 12 + 3 * (int)b < cols - 2; b++) {
 		static const char *const levels = " .:-=+*#";
 		unsigned int lv = l->lat[b] ? 1 + (unsigned int)(6 * l->lat[b] / lat_most) : 0;
@@ -197,10 +209,14 @@ static void cookie_draw(void *screen, WINDOW *win, int y, int x, int h, int cols
 {
 	struct ui_lab_cookie *s = screen;
 
-	if (s->replay)
+	if (s->replay) {
 		draw_replay(s, win, y, x, h, cols);
-	else
-		ui_lab_plain_draw(screen, win, y, x, h, cols);
+		return;
+	}
+	ui_lab_plain_draw(screen, win, y, x, h, cols);
+	if (s->plain.run.state == UI_LAB_SETUP && h > 12)
+		ui_frame_put(win, y + h - 3, x + 1, "i opens the replay stepper: the broken plate "
+			     "losing a cookie, one plate operation a key", cols - 2, UI_ROLE_DIM);
 }
 
 static enum ui_lab_action cookie_key(void *screen, int key)
