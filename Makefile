@@ -13,11 +13,13 @@
 #   make vm-test   build them, boot each under TCG and test inside (tests/vm/)
 #   make kmod      the latency injector module against Debian's 6.1 stock and rt headers
 #   make bench     rtlab's latency probe against cyclictest, then against the latency
-#                  exercise's loop (root; calls bench-deps), after bench-sim, bench-fcse
-#                  and bench-grade
+#                  exercise's loop (root; calls bench-deps), after bench-sim, bench-fcse,
+#                  bench-cookie and bench-grade
 #   make bench-grade  thirty student folders graded on 2 jobs: wall time, peak memory
 #   make bench-sim simulated steps per second of every model in rtlab/sim/ (no root)
 #   make bench-fcse the FCSE model's accesses per second beside cachegrind's (no root)
+#   make bench-cookie the cookie lab's throughput, uni-directional vs ticket vs greedy,
+#                  on two cores with fairness beside each (no root)
 #   make V=1       show full commands
 #
 # `run` and `check` call make again after `deps`, because the library checks
@@ -116,7 +118,7 @@ FCSE_ARM := $(if $(shell command -v $(ARM_CC) 2>/dev/null),$(BUILD)/arm/fcse_mva
 # ---- Build ----------------------------------------------------------------
 
 .PHONY: FORCE all deps run check check-only test unit fuzz fuzz-replay cli-test install \
-	uninstall clean help bench bench-deps bench-sim bench-fcse bench-grade
+	uninstall clean help bench bench-deps bench-sim bench-fcse bench-cookie bench-grade
 .DEFAULT_GOAL := all
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
@@ -333,6 +335,7 @@ bench:
 	$(Q)$(MAKE) --no-print-directory bench-deps
 	$(Q)$(MAKE) --no-print-directory bench-sim
 	$(Q)$(MAKE) --no-print-directory bench-fcse
+	$(Q)$(MAKE) --no-print-directory bench-cookie
 	$(Q)$(MAKE) --no-print-directory bench-grade
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/latency-vs-cyclictest $(BENCH_ARGS) $(abspath $(RTLAB))
@@ -356,6 +359,12 @@ bench-sim: $(SIM_BENCH)
 bench-fcse: $(FCSE_TRACE)
 	$(Q)bench/fcse-bench $(abspath $(BUILD)) $(CURDIR)
 
+# The cookie lab's table protocols on two cores, interleaved rounds
+# (bench/cookie-bench), e.g. make bench-cookie COOKIE_BENCH_ARGS="5 1".
+.PHONY: bench-cookie
+bench-cookie: $(RTLAB)
+	$(Q)bench/cookie-bench $(abspath $(RTLAB)) $(COOKIE_BENCH_ARGS)
+
 # A class of thirty graded on 2 jobs (target: at most 120 s), e.g.
 # make bench-grade GRADE_BENCH_ARGS="--students 30 --jobs 2".
 bench-grade:
@@ -363,6 +372,6 @@ bench-grade:
 	$(Q)RTLAB_DATADIR=$(CURDIR) bench/grade-class $(GRADE_BENCH_ARGS) $(abspath $(RTLAB))
 
 help:
-	@sed -n '3,18s/^# \{0,1\}//p' Makefile
+	@sed -n '3,22s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

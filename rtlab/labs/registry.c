@@ -54,16 +54,6 @@ const struct lab_ops lab_nop = {
 	.sim = true,
 };
 
-const struct lab_ops lab_cookie = {
-	.name = "cookie",
-	.title = "Cookie protocols (an allegory)",
-	.summary = "Share a plate of cookies between threads with Concurrency Kit and see "
-		   "greedy and one-way protocols starve or behave.",
-	.lesson = 10,
-	.state = LAB_STATE_PLANNED,
-	.sim = true,
-};
-
 const struct lab_ops *const lab_table[] = {
 	LABS(LAB_ENTRY)
 	NULL,

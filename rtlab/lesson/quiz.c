@@ -64,7 +64,7 @@ static const unsigned char key_rule[4][KEY_COUNT] = {
 
 /* Units a results summary key may end in (DESIGN.md: p99_us, lost_count...). */
 static const char *const metric_units[] = {
-	"ns", "us", "ms", "s", "pct", "count", "hz", "bytes", NULL,
+	"ns", "us", "ms", "s", "pct", "ratio", "count", "hz", "bytes", NULL,
 };
 
 struct quiz_parse {

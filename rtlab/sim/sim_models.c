@@ -8,11 +8,13 @@
 
 #include <stddef.h>
 
+#include "sim_cookie.h"
 #include "sim_example.h"
 #include "sim_fcse.h"
 
 const struct sim_model_ops *const sim_models[] = {
 	&sim_example_model,
 	&sim_fcse_model,
+	&sim_cookie_model,
 	NULL,
 };

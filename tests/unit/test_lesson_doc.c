@@ -407,7 +407,7 @@ static void test_links_and_references(void **state)
 	static const char md[] =
 		"# Links\n"
 		"\n"
-		"See the [cookie lab](rtlab:lab/cookie), [site](https://example.org/x),\n"
+		"See the [hypervisor lab](rtlab:lab/hypervisor), [site](https://example.org/x),\n"
 		"[lesson](rtlab:lesson/03), [term](rtlab:glossary#jitter) and\n"
 		"[site again](https://example.org/x).\n";
 	struct lesson_doc *doc = parse(md);
@@ -417,7 +417,7 @@ static void test_links_and_references(void **state)
 	assert_int_equal(doc->nlinks, 5);
 	assert_int_equal(doc->nrefs, 4);
 	assert_int_equal(doc->links[0].kind, LESSON_LINK_LAB);
-	assert_string_equal(doc->links[0].target, "cookie");
+	assert_string_equal(doc->links[0].target, "hypervisor");
 	assert_true(doc->links[0].resolved);
 	assert_true(doc->links[0].planned);
 	assert_int_equal(doc->links[1].kind, LESSON_LINK_URL);
@@ -436,12 +436,12 @@ static void test_links_and_references(void **state)
 			    "Links\n"
 			    "=====\n"
 			    "\n"
-			    "See the cookie lab[1], site[2], lesson[3], term[4] and site\n"
-			    "again[2].\n"
+			    "See the hypervisor lab[1], site[2], lesson[3], term[4] and\n"
+			    "site again[2].\n"
 			    "\n"
 			    "References\n"
 			    "----------\n"
-			    "[1] cookie lab (coming)\n"
+			    "[1] hypervisor lab (coming)\n"
 			    "[2] https://example.org/x\n"
 			    "[3] lesson 03 (coming)\n"
 			    "[4] glossary: jitter (not in the glossary)\n");
@@ -455,7 +455,7 @@ static void test_links_and_references(void **state)
 		bool seen = false;
 
 		for (size_t k = 0; k < l->nspans; k++) {
-			if (!strcmp(l->spans[k].text, "cookie lab")) {
+			if (!strcmp(l->spans[k].text, "hypervisor lab")) {
 				assert_true(l->spans[k].style & LESSON_STYLE_LINK);
 				assert_int_equal(l->spans[k].link, 1);
 				seen = true;

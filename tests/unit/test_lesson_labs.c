@@ -144,7 +144,7 @@ static void test_real_registry(void **state)
 	fixture_lesson_labs_init();
 	assert_int_equal(lesson_labs_find("latency", &planned), 0);
 	assert_false(planned);
-	assert_int_equal(lesson_labs_find("cookie", &planned), 0);
+	assert_int_equal(lesson_labs_find("hypervisor", &planned), 0);
 	assert_true(planned);
 	assert_int_equal(lesson_labs_find("Latency", &planned), -ENOENT);
 	assert_int_equal(parse_predict("latency", &cause), 0);
