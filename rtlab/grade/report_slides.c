@@ -174,8 +174,12 @@ static int plot_html(struct rt_buf *out, const struct slides_deck *deck,
 		ret |= report_html_escape(out, p->caption);
 		ret |= rt_buf_puts(out, " ");
 	}
+	/* The document as the deck names it: the page may be read on another machine. */
 	ret |= rt_buf_puts(out, "<small>(");
-	ret |= report_html_escape(out, path);
+	if (p->in_class && class_dir)
+		ret |= rt_buf_puts(out, "class:");
+	ret |= report_html_escape(out, p->in_class && !class_dir ? p->sample : p->results);
+	ret |= rt_buf_puts(out, p->in_class && !class_dir ? ", a sample" : "");
 	ret |= rt_buf_puts(out, ")</small></figcaption>\n</figure>\n");
 	ret = ret ? -ENOMEM : 0;
 out:

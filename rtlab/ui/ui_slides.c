@@ -123,7 +123,12 @@ static void ensure_plot(struct ui_slides *p)
 		rt_buf_printf(&a, "class:%s (no --class DIR given)", pl->results);
 		rt_buf_puts(&b, "rtlab slides --class DIR shows the class's figures");
 	} else if (path) {
-		rt_buf_puts(&a, path);
+		if (pl->in_class && p->class_dir)
+			rt_buf_printf(&a, "class:%s in %s", pl->results, p->class_dir);
+		else if (pl->in_class)
+			rt_buf_printf(&a, "%s (a sample: --class DIR shows the class's)", pl->sample);
+		else
+			rt_buf_puts(&a, pl->results);
 		if (rt_result_read(path, &(struct rt_result_opts){ lab_names() }, &res, &cause)) {
 			rt_buf_printf(&b, "cannot draw it: %s", cause ? cause : "unreadable");
 		} else {
