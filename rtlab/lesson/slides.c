@@ -23,6 +23,7 @@
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "lesson/lesson_doc.h"
+#include "lesson_doc-int.h"
 
 struct parse {
 	struct slides_deck *deck;
@@ -33,47 +34,20 @@ struct parse {
 	unsigned int nlines;
 };
 
-static int grow(void *arrp, size_t *cap, size_t n, size_t elsz)
-{
-	void **arr = arrp;
-	size_t ncap;
-	void *p;
-
-	if (n < *cap)
-		return 0;
-	ncap = *cap ? *cap * 2 : 8;
-	p = realloc(*arr, ncap * elsz);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
 static int problem(struct parse *ps, unsigned int line, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 static int problem(struct parse *ps, unsigned int line, const char *fmt, ...)
 {
 	struct slides_deck *d = ps->deck;
-	struct rt_buf b = RT_BUF_INIT;
-	char msg[512];
 	va_list ap;
+	int ret;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	ret = lesson_problem_vpush(&d->problems, &d->nproblems, &ps->cap_problems, d->name, line,
+				   fmt, ap);
 	va_end(ap);
-	if (grow(&d->problems, &ps->cap_problems, d->nproblems, sizeof(*d->problems)) ||
-	    rt_buf_printf(&b, "%s:%u: %s", d->name, line, msg)) {
-		rt_buf_fini(&b);
-		return -ENOMEM;
-	}
-	d->problems[d->nproblems].line = line;
-	d->problems[d->nproblems].msg = rt_buf_take(&b);
-	if (!d->problems[d->nproblems].msg)
-		return -ENOMEM;
-	d->nproblems++;
-	return 0;
+	return ret;
 }
 
 /* Line @i (1-based) without its newline. */
@@ -113,12 +87,12 @@ static int index_lines(struct parse *ps)
 		if (i == 0 || ps->text[i - 1] == '\n') {
 			if (i == ps->len && i)
 				break;	/* a final newline does not start a line */
-			if (grow(&ps->off, &cap, n + 1, sizeof(*ps->off)))
+			if (lesson_grow(&ps->off, &cap, n + 1, sizeof(*ps->off)))
 				return -ENOMEM;
 			ps->off[n++] = i;
 		}
 	}
-	if (grow(&ps->off, &cap, n + 1, sizeof(*ps->off)))
+	if (lesson_grow(&ps->off, &cap, n + 1, sizeof(*ps->off)))
 		return -ENOMEM;
 	/* Each line's length leaves out its newline; the last may have none. */
 	ps->off[n] = ps->len && ps->text[ps->len - 1] == '\n' ? ps->len : ps->len + 1;
@@ -337,7 +311,7 @@ static int parse_slide(struct parse *ps, unsigned int from, unsigned int to)
 	if (d->nslides >= SLIDES_MAX_SLIDES)
 		return d->nslides == SLIDES_MAX_SLIDES ?
 			problem(ps, from, "more than %u slides", SLIDES_MAX_SLIDES) : 0;
-	if (grow(&d->slides, &ps->cap_slides, d->nslides, sizeof(*d->slides)))
+	if (lesson_grow(&d->slides, &ps->cap_slides, d->nslides, sizeof(*d->slides)))
 		return -ENOMEM;
 	sl = &d->slides[d->nslides++];
 	memset(sl, 0, sizeof(*sl));
@@ -499,7 +473,7 @@ static int split(struct parse *ps)
 static void sort_problems(struct slides_deck *d)
 {
 	for (size_t i = 1; i < d->nproblems; i++) {
-		struct slides_problem p = d->problems[i];
+		struct lesson_problem p = d->problems[i];
 		size_t k = i;
 
 		while (k && d->problems[k - 1].line > p.line) {
@@ -516,7 +490,7 @@ static int copy_doc_problems(struct parse *ps, const struct lesson_doc *doc)
 	struct slides_deck *d = ps->deck;
 
 	for (size_t i = 0; i < doc->nproblems; i++) {
-		if (grow(&d->problems, &ps->cap_problems, d->nproblems, sizeof(*d->problems)))
+		if (lesson_grow(&d->problems, &ps->cap_problems, d->nproblems, sizeof(*d->problems)))
 			return -ENOMEM;
 		d->problems[d->nproblems].line = doc->problems[i].line;
 		d->problems[d->nproblems].msg = strdup(doc->problems[i].msg);
@@ -740,24 +714,6 @@ size_t slides_deck_rows(const struct slides_deck *deck, size_t i, unsigned int c
 	return rows;
 }
 
-/* NN-slug.md, as lessons are named. */
-static bool valid_name(const char *path)
-{
-	const char *base = strrchr(path, '/');
-	size_t n;
-
-	base = base ? base + 1 : path;
-	n = strlen(base);
-	if (n < 7 || !isdigit((unsigned char)base[0]) || !isdigit((unsigned char)base[1]) ||
-	    base[2] != '-' || strcmp(base + n - 3, ".md"))
-		return false;
-	for (size_t i = 3; i < n - 3; i++)
-		if (!(islower((unsigned char)base[i]) || isdigit((unsigned char)base[i]) ||
-		      base[i] == '-'))
-			return false;
-	return true;
-}
-
 int slides_lint_file(const char *path, struct rt_buf *errors)
 {
 	struct slides_deck *d = NULL;
@@ -771,7 +727,7 @@ int slides_lint_file(const char *path, struct rt_buf *errors)
 		free(cause);
 		return ret;
 	}
-	if (!valid_name(path)) {
+	if (!lesson_file_name_ok(path)) {
 		count++;
 		ret = rt_buf_printf(errors, "%s:1: file name must be NN-slug.md "
 				    "(two digits, lower-case slug)\n", path);
@@ -827,7 +783,7 @@ int slides_dir_scan(const char *dir, char ***paths, size_t *n, char **cause)
 		    !isdigit((unsigned char)e->d_name[1]) || e->d_name[2] != '-' ||
 		    strcmp(e->d_name + len - 3, ".md"))
 			continue;
-		if (grow(&v, &cap, *n, sizeof(*v)) || rt_buf_printf(&b, "%s/%s", dir, e->d_name)) {
+		if (lesson_grow(&v, &cap, *n, sizeof(*v)) || rt_buf_printf(&b, "%s/%s", dir, e->d_name)) {
 			rt_buf_fini(&b);
 			ret = -ENOMEM;
 			break;

@@ -19,6 +19,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "lesson/lesson_doc.h"
+
 struct rt_buf;
 
 #define SLIDES_MAX_BYTES (1u << 20)	/* a deck file is at most 1 MiB */
@@ -46,18 +48,13 @@ struct slide {
 	struct slides_plot *plot;	/* owned; or NULL */
 };
 
-struct slides_problem {
-	unsigned int line;
-	char *msg;		/* owned; "name:line: message" */
-};
-
 struct slides_deck {
 	char *name;			/* owned; the path or name given, used in messages */
 	char *dir;			/* owned; the deck's folder ("." for a bare name) */
 	char *title;			/* owned; the first slide's title, or the name */
 	struct slide *slides;		/* owned */
 	size_t nslides;
-	struct slides_problem *problems; /* owned; in line order */
+	struct lesson_problem *problems; /* owned; in line order */
 	size_t nproblems;
 };
 
