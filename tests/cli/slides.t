@@ -78,17 +78,16 @@ if [ -z "$chrome" ]; then
 	skip "Chromium is not installed (make deps installs Debian's chromium): no browser rendering"
 	tap_done
 fi
-# shot N: slide N of the introduction as DOM ($tmp/domN) and screenshot ($tmp/shotN.png).
+# shot N: slide N of the introduction as DOM ($tmp/domN) and screenshot
+# ($tmp/shotN.png), both from one run of the browser.
 shot() {
 	local flags="--headless --no-sandbox --disable-gpu --no-first-run
 		--disable-background-networking --disable-component-update --disable-sync
 		--disable-quic --hide-scrollbars --window-size=800,450"
 	# shellcheck disable=SC2086
-	timeout 60 "$chrome" $flags --user-data-dir="$tmp/profile-d$1" --dump-dom \
-		"file://$page#$1" >"$tmp/dom$1" 2>"$tmp/chrome-d$1.log" &&
-	timeout 60 "$chrome" $flags --user-data-dir="$tmp/profile-s$1" \
-		--screenshot="$tmp/shot$1.png" "file://$page#$1" >"$tmp/chrome-s$1.log" 2>&1 &&
-	[ -s "$tmp/shot$1.png" ]
+	timeout 60 "$chrome" $flags --user-data-dir="$tmp/profile-$1" --dump-dom \
+		--screenshot="$tmp/shot$1.png" "file://$page#$1" >"$tmp/dom$1" \
+		2>"$tmp/chrome-$1.log" && [ -s "$tmp/shot$1.png" ]
 }
 # png_check FILE FROM TO: decode the PNG (python3's zlib) and demand dark
 # pixels in the band of rows FROM% to TO% of the height, where the heading
