@@ -4,7 +4,7 @@
 # go in with send-keys and the screen comes back with capture-pane (polled,
 # never a fixed sleep). The bar's slide number and clock, the large heading,
 # next and back, a slide number typed and g, the plot box, the notes on and
-# off, first and last, q with exit 0; then every slide of every deck drawn at
+# off, first and last, q with exit 0; then every slide of two decks drawn at
 # 80x24 without a "more" mark. TAP output for prove. Needs RTLAB and SRCDIR.
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
@@ -76,8 +76,11 @@ fits() {
 	tm send-keys -t "$name" q
 	wait_status "$name" 0
 }
+# Walking a deck costs a screen capture per slide: two decks here, those with
+# a plot and the widest code blocks; `make check` lints every deck for the
+# same rule (slides_deck_rows(), the layout drawn here).
 k=0
-for deck in "$SRCDIR"/slides/[0-9][0-9]-*.md; do
+for deck in "$SRCDIR"/slides/03-*.md "$SRCDIR"/slides/06-*.md; do
 	k=$((k + 1))
 	check "every slide of $(basename "$deck") fits 80x24" fits "$deck" "d$k"
 done
