@@ -212,7 +212,7 @@ check:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory check-only
 
-check-only test: layers unit fuzz-replay lint-lessons sim-purity cli-test
+check-only test: layers unit fuzz-replay lint-lessons lint-slides sim-purity cli-test
 
 # No folder of rtlab/ includes one of a higher layer (doc/architecture.md).
 .PHONY: layers
@@ -239,6 +239,11 @@ sim-purity: $(filter $(BUILD)/obj/rtlab/sim/%,$(LIB_OBJS))
 .PHONY: lint-lessons
 lint-lessons: $(RTLAB)
 	$(Q)$(RTLAB) lesson lint lessons
+
+# Every shipped deck too (slides/FORMAT.md), each slide fitting 80x24.
+.PHONY: lint-slides
+lint-slides: $(RTLAB)
+	$(Q)$(RTLAB) slides lint slides
 
 cli-test: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM) $(TEST_TOOLS)
 	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) TOOLS=$(abspath $(BUILD)/tests/tools) \

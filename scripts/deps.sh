@@ -14,7 +14,7 @@ libncurses-dev libtracefs-dev libtraceevent-dev libck-dev libcmark-dev libjansso
 libcmocka-dev clang libclang-rt-14-dev perl tmux valgrind ncurses-term
 qemu-system-x86 qemu-utils qemu-system-arm gcc-arm-none-eabi iproute2 kmod jq procps util-linux
 flex bison bc libelf-dev libssl-dev cpio rtla trace-cmd e2fsprogs
-libxml2-utils file"}
+libxml2-utils file chromium"}
 
 missing=""
 for p in $PKGS; do

@@ -15,6 +15,7 @@ const struct cli_cmd *const cli_table[] = {
 	&cli_cmd_doctor,
 	&cli_cmd_vm,
 	&cli_cmd_lesson,
+	&cli_cmd_slides,
 	&cli_cmd_quiz,
 	&cli_cmd_progress,
 	&cli_cmd_lab,

@@ -62,6 +62,7 @@ void cli_help(FILE *out);
 extern const struct cli_cmd cli_cmd_doctor;
 extern const struct cli_cmd cli_cmd_vm;
 extern const struct cli_cmd cli_cmd_lesson;
+extern const struct cli_cmd cli_cmd_slides;
 extern const struct cli_cmd cli_cmd_quiz;
 extern const struct cli_cmd cli_cmd_progress;
 extern const struct cli_cmd cli_cmd_lab;

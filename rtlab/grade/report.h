@@ -32,6 +32,7 @@ struct json_t;
 struct lab_ops;
 struct rt_buf;
 struct rt_result;
+struct slides_deck;
 
 /**
  * report_svg - append an SVG plot of @res's histograms to @out
@@ -45,6 +46,27 @@ int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
 
 /* report_html - append the self-contained HTML report. 0 or -ENOMEM. */
 int report_html(const struct rt_result *res, struct rt_buf *out);
+
+/*
+ * report_html_escape - append @s escaped for HTML text or a quoted attribute
+ * (& < > " '), control characters and bytes that are not UTF-8 as rt_text's
+ * visible escapes. 0 or -ENOMEM.
+ */
+int report_html_escape(struct rt_buf *out, const char *s);
+
+/**
+ * report_slides_html - a deck (slides/FORMAT.md) as one self-contained page
+ * @class_dir: the folder "class:" plots are read from, or NULL (their
+ *             sample is drawn then, or a note says what is missing)
+ *
+ * One <section class="slide"> per slide, its notes in <aside class="notes">,
+ * each plot as report_svg()'s inline SVG; CSS and the navigation script are
+ * inline and nothing is fetched. A plot whose document cannot be read, is
+ * not a results document or has no histogram becomes a note on the slide.
+ * Returns 0 or -ENOMEM.
+ */
+int report_slides_html(const struct slides_deck *deck, const char *class_dir,
+		       struct rt_buf *out);
 
 /**
  * report_cyclictest_hist - append the histograms in cyclictest's -h layout

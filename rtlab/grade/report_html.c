@@ -62,6 +62,11 @@ static int esc(struct rt_buf *out, const char *s)
 	return ret;
 }
 
+int report_html_escape(struct rt_buf *out, const char *s)
+{
+	return esc(out, s);
+}
+
 /* A JSON scalar as text, escaped. */
 static int value(struct rt_buf *out, json_t *v)
 {

@@ -8,6 +8,8 @@
 #ifndef RTLAB_LESSON_LESSON_DOC_INT_H
 #define RTLAB_LESSON_LESSON_DOC_INT_H
 
+#include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <cmark.h>
@@ -47,6 +49,17 @@ char *lesson_strdup(const char *s);
  */
 int lesson_problem_add(struct lesson_doc *doc, size_t *cap, unsigned int line, const char *fmt,
 		       ...) __attribute__((format(printf, 4, 5)));
+
+/*
+ * lesson_problem_add() on any array of problems: *@probs holds *@n of them
+ * in room for *@cap; messages start with "@name:@line: ". Decks use it too.
+ */
+int lesson_problem_vpush(struct lesson_problem **probs, size_t *n, size_t *cap, const char *name,
+			 unsigned int line, const char *fmt, va_list ap)
+	__attribute__((format(printf, 6, 0)));
+
+/* The base name of @path is NN-slug.md: two digits, '-', [a-z0-9-]+, ".md". */
+bool lesson_file_name_ok(const char *path);
 
 /* Plain text of the subtree under @node (markup dropped) appended to @b. 0 or -ENOMEM. */
 int lesson_flatten(cmark_node *node, struct rt_buf *b);

@@ -53,31 +53,39 @@ char *lesson_strdup(const char *s)
 
 /* ---- Document model ---------------------------------------------------- */
 
-int lesson_problem_add(struct lesson_doc *doc, size_t *cap, unsigned int line, const char *fmt,
-		       ...)
+int lesson_problem_vpush(struct lesson_problem **probs, size_t *n, size_t *cap, const char *name,
+			 unsigned int line, const char *fmt, va_list ap)
 {
 	struct rt_buf b = RT_BUF_INIT;
-	va_list ap;
 	char msg[512];
 
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
 	/* One report per line is enough ("<b>x</b>" is two HTML nodes). */
-	if (doc->nproblems && doc->problems[doc->nproblems - 1].line == line &&
-	    strstr(doc->problems[doc->nproblems - 1].msg, msg))
+	if (*n && (*probs)[*n - 1].line == line && strstr((*probs)[*n - 1].msg, msg))
 		return 0;
-	if (lesson_grow(&doc->problems, cap, doc->nproblems, sizeof(*doc->problems)) ||
-	    rt_buf_printf(&b, "%s:%u: %s", doc->name, line, msg)) {
+	if (lesson_grow(probs, cap, *n, sizeof(**probs)) ||
+	    rt_buf_printf(&b, "%s:%u: %s", name, line, msg)) {
 		rt_buf_fini(&b);
 		return -ENOMEM;
 	}
-	doc->problems[doc->nproblems].line = line;
-	doc->problems[doc->nproblems].msg = rt_buf_take(&b);
-	if (!doc->problems[doc->nproblems].msg)
+	(*probs)[*n].line = line;
+	(*probs)[*n].msg = rt_buf_take(&b);
+	if (!(*probs)[*n].msg)
 		return -ENOMEM;
-	doc->nproblems++;
+	(*n)++;
 	return 0;
+}
+
+int lesson_problem_add(struct lesson_doc *doc, size_t *cap, unsigned int line, const char *fmt,
+		       ...)
+{
+	va_list ap;
+	int ret;
+
+	va_start(ap, fmt);
+	ret = lesson_problem_vpush(&doc->problems, &doc->nproblems, cap, doc->name, line, fmt, ap);
+	va_end(ap);
+	return ret;
 }
 
 /* A quiz problem already reads "name:line: message". */

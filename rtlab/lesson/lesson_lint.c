@@ -13,16 +13,14 @@
 
 #include "core/rt_buf.h"
 #include "lesson/lesson_doc.h"
+#include "lesson_doc-int.h"
 
-/* NN-slug.md: two digits, '-', lower-case letters, digits and hyphens. */
-static bool valid_name(const char *path)
+bool lesson_file_name_ok(const char *path)
 {
 	const char *base = strrchr(path, '/');
 	size_t n;
 
 	base = base ? base + 1 : path;
-	if (!strcmp(base, "glossary.md"))
-		return true;
 	n = strlen(base);
 	if (n < 7 || !isdigit((unsigned char)base[0]) || !isdigit((unsigned char)base[1]) ||
 	    base[2] != '-' || strcmp(base + n - 3, ".md"))
@@ -32,6 +30,14 @@ static bool valid_name(const char *path)
 		      base[i] == '-'))
 			return false;
 	return true;
+}
+
+/* A lesson is NN-slug.md; the glossary is glossary.md. */
+static bool valid_name(const char *path)
+{
+	const char *base = strrchr(path, '/');
+
+	return !strcmp(base ? base + 1 : path, "glossary.md") || lesson_file_name_ok(path);
 }
 
 int lesson_lint_file(const char *path, struct rt_buf *errors)

@@ -25,4 +25,16 @@ int ui_main(void);
  */
 int ui_view_trace(const char *path);
 
+struct slides_deck;
+
+/**
+ * ui_view_slides - present @deck full screen until the teacher quits
+ * @class_dir: the folder "class:" plots are read from, or NULL
+ *
+ * `rtlab slides [DECK]`. Same terminal checks, signal handling and exit
+ * statuses as ui_main(); the caller has loaded the deck and said what is
+ * wrong with it before the screen changes.
+ */
+int ui_view_slides(const struct slides_deck *deck, const char *class_dir);
+
 #endif

@@ -37,6 +37,7 @@
 #include "ui_log.h"
 #include "ui_menu.h"
 #include "ui_reader.h"
+#include "ui_slides.h"
 #include "ui_text.h"
 #include "ui_theme.h"
 #include "ui_trace_view.h"
@@ -650,5 +651,49 @@ int ui_view_trace(const char *path)
 out:
 	ui_trace_view_free(v);
 	free(cause);
+	return status;
+}
+
+/* ---- The deck presenter (rtlab slides) ------------------------------------- */
+
+int ui_view_slides(const struct slides_deck *deck, const char *class_dir)
+{
+	struct ui_slides *p;
+	struct ui_term term;
+	bool quit = false;
+	int status;
+
+	p = ui_slides_new(deck, class_dir);
+	if (!p) {
+		rt_log(RT_LOG_ERR, "cannot present the deck: out of memory");
+		return 1;
+	}
+	if (term_open(&term, "the presenter",
+		      "'rtlab slides export DECK --out DIR' makes an HTML deck for a browser")) {
+		ui_slides_free(p);
+		return 1;
+	}
+	while (!quit && !ui_stop_signal) {
+		int key;
+
+		erase();
+		if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES)
+			draw_too_small();
+		else
+			ui_slides_draw(p, stdscr, LINES, COLS);
+		refresh();
+		key = getch();
+		if (key == ERR || key == KEY_RESIZE)
+			continue;	/* the clock ticks on the timeout */
+		ui_log_clear();
+		if (key == KEY_CTRL('l'))
+			clearok(curscr, TRUE);
+		else if (COLS < UI_MIN_COLS || LINES < UI_MIN_LINES)
+			quit = key == 'q';
+		else
+			quit = ui_slides_key(p, key);
+	}
+	status = term_close(&term, 0);
+	ui_slides_free(p);
 	return status;
 }
