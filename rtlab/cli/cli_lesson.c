@@ -208,6 +208,23 @@ static void tally(const struct lesson_doc *doc, const struct rt_progress *p, con
 
 /* ---- lesson list ------------------------------------------------------- */
 
+/* The lesson's predict questions: what each waits for (lab, scenario, metric, unit). */
+static json_t *predict_json(const struct lesson_doc *doc)
+{
+	json_t *a = json_array();
+
+	for (size_t i = 0; a && doc && i < doc->nquizzes; i++) {
+		const struct quiz *q = doc->quizzes[i];
+
+		if (q->kind != QUIZ_PREDICT)
+			continue;
+		json_array_append_new(a, json_pack("{s:s?, s:s?, s:s?, s:s?, s:s?}", "id", q->id,
+						   "lab", q->lab, "scenario", q->scenario,
+						   "metric", q->metric, "unit", q->unit));
+	}
+	return a;
+}
+
 static json_t *problems_json(const struct lesson_entry *e, const struct lesson_doc *doc)
 {
 	json_t *a = json_array();
@@ -255,6 +272,9 @@ static int list_one(const struct lesson_entry *e, const struct rt_progress *p, b
 				"scored", (json_int_t)t.scored, "answered", (json_int_t)t.answered,
 				"right", (json_int_t)t.right, "predictions",
 				(json_int_t)t.predicted));
+			json_object_set_new(o, "predict", predict_json(doc));
+			json_object_set_new(o, "words", doc ? json_integer((json_int_t)doc->words) :
+					    json_null());
 		}
 		json_object_set_new(o, "problems", problems_json(e, doc));
 		if (e->glossary) {

@@ -53,6 +53,7 @@ struct probe_thread {
 	uint64_t timer_slack_ns;
 	int tid;
 	int finished;
+	int setup;			/* SCHED_DEADLINE: 0 pending, 1 set, -errno refused */
 	char marker[128];		/* the thread's own line buffer */
 
 	/* Written by the consumer only. */
@@ -104,9 +105,49 @@ static const char *policy_name(int policy)
 		return "SCHED_FIFO";
 	case SCHED_RR:
 		return "SCHED_RR";
+	case SCHED_DEADLINE:
+		return "SCHED_DEADLINE";
 	default:
 		return "unknown policy";
 	}
+}
+
+/*
+ * struct sched_attr as the kernel's sched_setattr(2) takes it (its first,
+ * 48-byte version); glibc before 2.41 has neither the call nor the type.
+ */
+struct probe_sched_attr {
+	uint32_t size;
+	uint32_t sched_policy;
+	uint64_t sched_flags;
+	int32_t sched_nice;
+	uint32_t sched_priority;
+	uint64_t sched_runtime;
+	uint64_t sched_deadline;
+	uint64_t sched_period;
+};
+
+/* Thread @t's reservation: the period defaults to its interval, the deadline to the period. */
+static void dl_params(const struct rt_probe_config *cfg, int64_t interval_ns, uint64_t *runtime,
+		      uint64_t *deadline, uint64_t *period)
+{
+	*period = cfg->dl_period_ns ? cfg->dl_period_ns : (uint64_t)interval_ns;
+	*deadline = cfg->dl_deadline_ns ? cfg->dl_deadline_ns : *period;
+	*runtime = cfg->dl_runtime_ns;
+}
+
+/* Make the calling thread SCHED_DEADLINE; 0 or a negative errno. */
+static int dl_set_self(const struct rt_probe_config *cfg, int64_t interval_ns)
+{
+	struct probe_sched_attr a;
+
+	memset(&a, 0, sizeof(a));
+	a.size = sizeof(a);
+	a.sched_policy = SCHED_DEADLINE;
+	dl_params(cfg, interval_ns, &a.sched_runtime, &a.sched_deadline, &a.sched_period);
+	if (syscall(SYS_sched_setattr, 0, &a, 0) != 0)
+		return -errno;
+	return 0;
 }
 
 static bool rt_policy(int policy)
@@ -189,6 +230,15 @@ static void *probe_main(void *arg)
 	int err;
 
 	ck_pr_store_int(&t->tid, (int)gettid());
+	if (cfg->policy == SCHED_DEADLINE) {
+		/* No pthread attribute for it: the thread sets itself, before any sample. */
+		err = dl_set_self(cfg, t->interval_ns);
+		ck_pr_store_int(&t->setup, err ? err : 1);
+		if (err) {
+			ck_pr_store_int(&t->finished, 1);
+			return NULL;
+		}
+	}
 	if (cfg->timer_slack_ns)
 		(void)prctl(PR_SET_TIMERSLACK, (unsigned long)cfg->timer_slack_ns, 0, 0, 0);
 	/* As the kernel has it now: a real-time thread may read 0 (6.7 and later). */
@@ -344,9 +394,28 @@ static int check_config(const struct rt_probe_config *cfg, char **cause)
 		if (cfg->priority < lo || cfg->priority > hi)
 			return rt_err(cause, -EINVAL, "%s priority %d is outside %d..%d",
 				      policy_name(cfg->policy), cfg->priority, lo, hi);
+	} else if (cfg->policy == SCHED_DEADLINE) {
+		uint64_t period = cfg->dl_period_ns ? cfg->dl_period_ns :
+				  (uint64_t)cfg->interval_us * 1000;
+		uint64_t deadline = cfg->dl_deadline_ns ? cfg->dl_deadline_ns : period;
+
+		if (cfg->priority != 0)
+			return rt_err(cause, -EINVAL, "SCHED_DEADLINE takes priority 0, not %d",
+				      cfg->priority);
+		if (cfg->dl_runtime_ns < RT_PROBE_MIN_DL_RUNTIME_NS)
+			return rt_err(cause, -EINVAL, "a SCHED_DEADLINE runtime of %llu ns is "
+				      "below the kernel's minimum of %llu ns",
+				      (unsigned long long)cfg->dl_runtime_ns,
+				      RT_PROBE_MIN_DL_RUNTIME_NS);
+		if (cfg->dl_runtime_ns > deadline || deadline > period)
+			return rt_err(cause, -EINVAL, "SCHED_DEADLINE needs runtime <= deadline "
+				      "<= period, not %llu, %llu and %llu ns (the period defaults "
+				      "to the interval, the deadline to the period)",
+				      (unsigned long long)cfg->dl_runtime_ns,
+				      (unsigned long long)deadline, (unsigned long long)period);
 	} else {
-		return rt_err(cause, -EINVAL,
-			      "policy %d is not SCHED_OTHER, SCHED_FIFO or SCHED_RR", cfg->policy);
+		return rt_err(cause, -EINVAL, "policy %d is not SCHED_OTHER, SCHED_FIFO, "
+			      "SCHED_RR or SCHED_DEADLINE", cfg->policy);
 	}
 	if (cfg->interval_us == 0)
 		return rt_err(cause, -EINVAL, "the interval must be at least 1 us");
@@ -355,7 +424,8 @@ static int check_config(const struct rt_probe_config *cfg, char **cause)
 		return rt_err(cause, -EINVAL,
 			      "the longest thread interval, %llu us, is above %u us",
 			      longest, RT_PROBE_MAX_INTERVAL_US);
-	if (rt_policy(cfg->policy) && cfg->interval_us < RT_PROBE_MIN_RT_INTERVAL_US &&
+	if ((rt_policy(cfg->policy) || cfg->policy == SCHED_DEADLINE) &&
+	    cfg->interval_us < RT_PROBE_MIN_RT_INTERVAL_US &&
 	    !cfg->allow_short_interval)
 		return rt_err(cause, -EINVAL,
 			      "an interval of %u us under %s could starve the machine; the "
@@ -375,6 +445,64 @@ static int check_config(const struct rt_probe_config *cfg, char **cause)
 	if (cfg->spike_ns > INT64_MAX || cfg->trace_ns > INT64_MAX)
 		return rt_err(cause, -EINVAL, "threshold too large");
 	return 0;
+}
+
+/* Say what the kernel's sched_setattr() refusal @err means for @cfg. */
+static int explain_dl(const struct rt_probe_config *cfg, int64_t interval_ns, int err,
+		      char **cause)
+{
+	uint64_t runtime, deadline, period;
+
+	dl_params(cfg, interval_ns, &runtime, &deadline, &period);
+	if (err == -EPERM)
+		return rt_err(cause, -EPERM, "SCHED_DEADLINE was refused: it needs root or "
+			      "CAP_SYS_NICE (RLIMIT_RTPRIO does not grant it; this process is uid "
+			      "%u%s), and the thread's CPU affinity must cover its whole root "
+			      "domain (pinning a deadline thread to one CPU is refused unless "
+			      "that CPU is an exclusive cpuset of its own)", (unsigned int)geteuid(),
+			      has_cap(CAP_SYS_NICE) ? " with CAP_SYS_NICE" : "");
+	if (err == -EBUSY)
+		return rt_err(cause, -EBUSY, "SCHED_DEADLINE admission control refused runtime "
+			      "%llu us every %llu us for %u thread(s): the deadline tasks of a root "
+			      "domain may reserve at most sched_rt_runtime_us/sched_rt_period_us "
+			      "(95 %% by default) of each CPU, so ask for less runtime or fewer "
+			      "threads", (unsigned long long)(runtime / 1000),
+			      (unsigned long long)(period / 1000), cfg->nthreads);
+	if (err == -EINVAL)
+		return rt_err(cause, -EINVAL, "sched_setattr refused runtime %llu, deadline %llu "
+			      "and period %llu ns as invalid (the kernel also bounds the period by "
+			      "kernel.sched_deadline_period_min_us and _max_us)",
+			      (unsigned long long)runtime, (unsigned long long)deadline,
+			      (unsigned long long)period);
+	return rt_err(cause, err, "sched_setattr(SCHED_DEADLINE): %s", strerror(-err));
+}
+
+/*
+ * Wait until every SCHED_DEADLINE thread has set its policy (each does so
+ * first thing, so this is short); a refusal fails the start. Bounded: a
+ * thread that never ran within DL_SETUP_WAIT_MS is reported.
+ */
+#define DL_SETUP_WAIT_MS 10000u
+static int dl_wait_setup(struct rt_probe *p, char **cause)
+{
+	for (unsigned int waited = 0;; waited++) {
+		bool pending = false;
+
+		for (unsigned int i = 0; i < p->cfg.nthreads; i++) {
+			int st = ck_pr_load_int(&p->threads[i].setup);
+
+			if (st < 0)
+				return explain_dl(&p->cfg, p->threads[i].interval_ns, st, cause);
+			if (st == 0)
+				pending = true;
+		}
+		if (!pending)
+			return 0;
+		if (waited >= DL_SETUP_WAIT_MS)
+			return rt_err(cause, -ETIMEDOUT, "the SCHED_DEADLINE threads did not start "
+				      "within %u s", DL_SETUP_WAIT_MS / 1000);
+		nanosleep(&(struct timespec){ .tv_nsec = 1000000 }, NULL);
+	}
 }
 
 /* ---- Life cycle ------------------------------------------------------------ */
@@ -398,8 +526,10 @@ static int create_thread(struct rt_probe *p, struct probe_thread *t, char **caus
 	err = pthread_attr_setstacksize(&attr, PROBE_STACK_SIZE);
 	if (!err)
 		err = pthread_attr_setinheritsched(&attr, PTHREAD_EXPLICIT_SCHED);
+	/* SCHED_DEADLINE starts as SCHED_OTHER and sets itself (probe_main()). */
 	if (!err)
-		err = pthread_attr_setschedpolicy(&attr, p->cfg.policy);
+		err = pthread_attr_setschedpolicy(&attr, p->cfg.policy == SCHED_DEADLINE ?
+						  SCHED_OTHER : p->cfg.policy);
 	if (!err)
 		err = pthread_attr_setschedparam(&attr, &sp);
 	if (!err && p->cpus && CPU_COUNT(&p->cpus[t->index]))
@@ -487,6 +617,11 @@ int rt_probe_start(const struct rt_probe_config *cfg, struct rt_probe **probep, 
 
 	for (i = 0; i < cfg->nthreads; i++) {
 		err = create_thread(p, &p->threads[i], cause);
+		if (err)
+			goto out_free;
+	}
+	if (cfg->policy == SCHED_DEADLINE) {
+		err = dl_wait_setup(p, cause);
 		if (err)
 			goto out_free;
 	}

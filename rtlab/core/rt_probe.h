@@ -47,6 +47,11 @@
 #define RT_PROBE_DEFAULT_RING 8192u		/* slots per thread; one is never used */
 #define RT_PROBE_MAX_RING (1u << 20)
 #define RT_PROBE_MAX_SLACK_NS 1000000000ull	/* timer_slack_ns: at most 1 s */
+#define RT_PROBE_MIN_DL_RUNTIME_NS 1024ull	/* the kernel's smallest SCHED_DEADLINE runtime */
+
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6
+#endif
 
 struct rt_probe;
 
@@ -57,8 +62,16 @@ struct rt_probe_config {
 	 * empty set leaves that one thread alone.
 	 */
 	const cpu_set_t *cpus;
-	int policy;			/* SCHED_OTHER, SCHED_FIFO or SCHED_RR */
-	int priority;			/* 1..99 for FIFO/RR, 0 for OTHER */
+	int policy;			/* SCHED_OTHER, SCHED_FIFO, SCHED_RR or SCHED_DEADLINE */
+	int priority;			/* 1..99 for FIFO/RR, 0 for OTHER and DEADLINE */
+	/*
+	 * SCHED_DEADLINE only: each thread's reservation (sched_setattr). A
+	 * zero period is the thread's own interval, a zero deadline the
+	 * period; runtime <= deadline <= period must hold.
+	 */
+	uint64_t dl_runtime_ns;
+	uint64_t dl_deadline_ns;
+	uint64_t dl_period_ns;
 	unsigned int interval_us;	/* base interval (cyclictest -i) */
 	unsigned int distance_us;	/* added per thread index (cyclictest -d) */
 	clockid_t clock;		/* CLOCK_MONOTONIC (default) or CLOCK_REALTIME */
@@ -104,11 +117,15 @@ void rt_probe_config_init(struct rt_probe_config *cfg);
  *
  * With cfg->mlock, locks all memory and prefaults before any thread runs.
  * Policy, priority and affinity are set through pthread attributes, so a
- * thread starts measuring already configured.
+ * thread starts measuring already configured. SCHED_DEADLINE has no
+ * pthread attribute: each thread calls sched_setattr() before its loop and
+ * the call waits until every thread has, so a refusal still fails the start.
  *
  * Returns 0; -EINVAL for a bad config; -EPERM when the RT policy is not
  * permitted (the cause names what is missing: root or CAP_SYS_NICE, or
  * RLIMIT_RTPRIO), so the caller can fall back to SCHED_OTHER and say so;
+ * -EBUSY when the kernel's admission control refused a SCHED_DEADLINE
+ * reservation (the cause gives the bandwidth asked and the limit);
  * -EPERM or -ENOMEM when mlockall is refused (the cause names CAP_IPC_LOCK
  * and RLIMIT_MEMLOCK); other negative errnos from the system.
  * On failure nothing is left running and *probep is NULL.

@@ -7,7 +7,8 @@
  * the run its report is fed to a wake-up matcher of our own, and rtla
  * timerlat hist runs for a moment on the probe's CPU. extra.cross_check
  * records their figures, or the exact reason each could not run: the
- * cross-check never fails the lab. The parsers of both tools' output are
+ * cross-check never fails the lab. rtla's maximum thread latency also goes
+ * into the summary (rtla_thread_max_us), for predict questions. The parsers of both tools' output are
  * pure and live in lab_ftrace_opts.c.
  */
 #include "lab_ftrace_int.h"
@@ -26,6 +27,7 @@
 #include "core/rt_child.h"
 #include "core/rt_file.h"
 #include "core/rt_journal.h"
+#include "core/rt_result.h"
 #include "core/rt_which.h"
 #include "trace/trace_ctl.h"
 #include "trace/trace_events.h"
@@ -358,6 +360,11 @@ int ftrace_record_xc(struct ft_run *r, json_t *extra)
 			goto out;
 		}
 		if (xc_rtla(rtla, r->cpu, NULL))
+			goto out;
+		/* rtla's worst thread latency is a figure a prediction can name. */
+		if (json_is_true(json_object_get(rtla, "ran")) &&
+		    rt_result_set_summary(r->res, "rtla_thread_max_us", json_number_value(
+						  json_object_get(rtla, "thread_max_us"))))
 			goto out;
 		if (json_object_set_new(xc, "trace_cmd", tc)) {
 			tc = NULL;

@@ -441,6 +441,9 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	cfg.mlock = plan->mlock;
 	cfg.timer_slack_ns = plan->timer_slack_ns;
 	cfg.spike_ns = (uint64_t)p->spike_us * 1000;
+	cfg.dl_runtime_ns = (uint64_t)p->dl_runtime_us * 1000;
+	cfg.dl_deadline_ns = (uint64_t)p->dl_deadline_us * 1000;
+	cfg.dl_period_ns = (uint64_t)p->dl_period_us * 1000;
 	if (trace_fd >= 0 && p->trace_marker_us) {
 		cfg.trace_ns = (uint64_t)p->trace_marker_us * 1000;
 		cfg.trace_fd = trace_fd;
@@ -570,13 +573,25 @@ static json_t *overflow_cycles(const struct rt_hist *h)
 	return a;
 }
 
+/* A deadline plan's reservation as asked: 0 means "each thread's interval". */
+static int add_dl(json_t *o, const struct latency_params *p)
+{
+	unsigned int period = p->dl_period_us, deadline = p->dl_deadline_us;
+
+	return json_object_set_new(o, "dl_runtime_us", json_integer(p->dl_runtime_us)) ||
+	       json_object_set_new(o, "dl_deadline_us", deadline ? json_integer(deadline) :
+				   period ? json_integer(period) : json_string("interval")) ||
+	       json_object_set_new(o, "dl_period_us", period ? json_integer(period) :
+				   json_string("interval")) ? -ENOMEM : 0;
+}
+
 static int record_scenario(struct rt_result *res, json_t *scens, const struct latency_params *p,
 			   struct scen_run *r)
 {
 	const struct latency_plan *pl = r->plan;
 	const struct latency_scenario *sc = latency_scenario_find(pl->name);
 	json_t *o, *threads;
-	uint64_t drops = 0, overruns = 0, spikes = 0, markers = 0;
+	uint64_t drops = 0, overruns = 0, spikes = 0, markers = 0, loops = 0;
 	int ret = -ENOMEM;
 
 	o = json_object();
@@ -604,6 +619,7 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 		overruns += r->st[t].overruns;
 		spikes += r->st[t].spikes;
 		markers += r->st[t].markers;
+		loops += r->st[t].loops;
 	}
 	if (json_object_set_new(o, "name", json_string(pl->name)) ||
 	    json_object_set_new(o, "kind", json_string("latency")) ||
@@ -636,6 +652,9 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 	    json_object_set_new(o, "overruns_count", json_integer((json_int_t)overruns)) ||
 	    json_object_set_new(o, "spikes_count", json_integer((json_int_t)spikes)) ||
 	    json_object_set_new(o, "markers_count", json_integer((json_int_t)markers)) ||
+	    (p->spike_us && json_object_set_new(o, "spikes_pct",
+						json_real(latency_share_pct(spikes, loops)))) ||
+	    (pl->policy == SCHED_DEADLINE && add_dl(o, p)) ||
 	    add_summary(o, r->merged))
 		goto out;
 	{
@@ -799,7 +818,8 @@ static int run_throughput(struct lab_ctx *ctx, struct rt_result *res, json_t *sc
 }
 
 static int set_summary(struct rt_result *res, const struct rt_hist *all, uint64_t drops,
-		       uint64_t overruns, unsigned int nscen)
+		       uint64_t overruns, unsigned int nscen, const struct latency_params *p,
+		       uint64_t spikes, uint64_t loops)
 {
 	struct rt_hist_summary s;
 	struct rt_hist_pct pc;
@@ -821,6 +841,9 @@ static int set_summary(struct rt_result *res, const struct rt_hist *all, uint64_
 	ret = ret ? ret : rt_result_set_summary(res, "overruns_count", (double)overruns);
 	ret = ret ? ret : rt_result_set_summary(res, "overflow_count", (double)s.overflow);
 	ret = ret ? ret : rt_result_set_summary(res, "scenarios_count", nscen);
+	if (p->spike_us)
+		ret = ret ? ret : rt_result_set_summary(res, "spikes_pct",
+							latency_share_pct(spikes, loops));
 	if (!ret && pc.resolution_us > 1) {
 		char note[200];
 
@@ -840,7 +863,7 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 	struct rt_result *res = NULL;
 	struct rt_hist *all = NULL;
 	json_t *extra, *scens = NULL;
-	uint64_t drops = 0, overruns = 0;
+	uint64_t drops = 0, overruns = 0, spikes = 0, loops = 0;
 	unsigned int done = 0;
 	int dma_fd = -1, trace_fd = -1, ret;
 	int32_t dma_before = -1;
@@ -914,7 +937,8 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 			char note[512];
 
 			snprintf(note, sizeof(note), "%s: measured as SCHED_OTHER, not SCHED_%s: %s",
-				 r.plan->name, r.plan->policy == SCHED_RR ? "RR" : "FIFO",
+				 r.plan->name, r.plan->policy == SCHED_RR ? "RR" :
+				 r.plan->policy == SCHED_DEADLINE ? "DEADLINE" : "FIFO",
 				 r.rt_refused);
 			rt_log(RT_LOG_WARN, "%s", note);
 			rt_result_add_note(res, note);
@@ -941,6 +965,8 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 			for (unsigned int t = 0; t < r.nthreads; t++) {
 				drops += r.st[t].drops;
 				overruns += r.st[t].overruns;
+				spikes += r.st[t].spikes;
+				loops += r.st[t].loops;
 			}
 			done++;
 		}
@@ -958,7 +984,7 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 		rt_result_add_note(res, "interrupted (SIGINT, SIGTERM or SIGHUP): the document "
 				   "holds what was measured until then");
 	ret = rt_result_set_param_bool(res, "interrupted", out->interrupted);
-	ret = ret ? ret : set_summary(res, all, drops, overruns, done);
+	ret = ret ? ret : set_summary(res, all, drops, overruns, done, p, spikes, loops);
 	extra = rt_result_extra(res);
 	if (!ret && !extra)
 		ret = -ENOMEM;

@@ -24,6 +24,10 @@
 
 #include "labs/lab.h"
 
+#ifndef SCHED_DEADLINE
+#define SCHED_DEADLINE 6	/* <linux/sched.h>; glibc's <sched.h> may lack it */
+#endif
+
 #define LATENCY_MAX_SCENARIOS 16u
 #define LATENCY_MAX_THREADS 64u
 #define LATENCY_MAX_CPUS 1024u
@@ -34,6 +38,7 @@
 #define LATENCY_DEFAULT_INTERVAL_US 1000u
 #define LATENCY_DEFAULT_DISTANCE_US 500u	/* as cyclictest -d */
 #define LATENCY_DEFAULT_PRIORITY 90
+#define LATENCY_DEFAULT_DL_RUNTIME_US 200u	/* --dl-runtime: 20 % of the default period */
 #define LATENCY_DEFAULT_HIST_MAX_US 2000u
 #define LATENCY_MAX_DURATION_MS (86400u * 1000u)
 #define LATENCY_MAX_HIST_US 100000u
@@ -48,7 +53,7 @@
 struct latency_scenario {
 	const char *name;
 	const char *summary;		/* one sentence: what it shows */
-	int policy;			/* SCHED_OTHER or SCHED_FIFO */
+	int policy;			/* SCHED_OTHER, SCHED_FIFO or SCHED_DEADLINE */
 	int priority;
 	bool mlock;
 	bool pinned;			/* thread i on CPU i (or on --cpus) */
@@ -88,6 +93,9 @@ struct latency_params {
 	unsigned int threads;
 	unsigned int hist_max_us;
 	unsigned int repeats;		/* throughput: runs of each workload, interleaved */
+	unsigned int dl_runtime_us;	/* SCHED_DEADLINE's reservation (--dl-*) */
+	unsigned int dl_deadline_us;	/* 0: the period */
+	unsigned int dl_period_us;	/* 0: each thread's interval */
 	unsigned int cpus[LATENCY_MAX_CPUS];	/* --cpus, in the order given */
 	unsigned int ncpus;			/* 0: no --cpus */
 	bool dma_latency;
@@ -99,7 +107,7 @@ struct latency_params {
 	 * plans; the run reads the plans only.
 	 */
 	bool scenarios_given;		/* --scenario: plan[] holds the named ones */
-	int opt_policy;			/* --policy: 0 other, 1 fifo, 2 rr; -1 not given */
+	int opt_policy;			/* --policy: 0 other, 1 fifo, 2 rr, 3 deadline; -1 not given */
 	unsigned int opt_priority;	/* --priority; 0 not given */
 	bool opt_mlock;			/* --mlock */
 	bool opt_load_given;		/* --load */
@@ -120,7 +128,9 @@ extern const char latency_options_note[];
  *
  * Without --scenario, --policy/--priority/--mlock/--load make one "custom"
  * plan; then they override every plan, and --cpus pins them. Refuses
- * --priority with SCHED_OTHER, an interval below 50 us with a real-time
+ * --priority with SCHED_OTHER or SCHED_DEADLINE, a deadline reservation
+ * that is not runtime <= deadline <= period, --dl-* options without a
+ * deadline plan, an interval below 50 us with a real-time
  * policy and a longest interval above 1 s. Pure. Returns 0 or -EINVAL.
  */
 int latency_params_finish(struct latency_params *p, char **cause);
@@ -156,7 +166,15 @@ int latency_params_check_cpus(const struct latency_params *p, const cpu_set_t *u
  */
 void latency_format_cpus(const cpu_set_t *set, char *buf, size_t size);
 
-/* "other", "fifo", "rr" for a SCHED_* policy. */
+/**
+ * latency_share_pct - @part of @whole in percent, to 0.001 %
+ *
+ * The spikes_pct of a --spike run: wake-ups later than --spike among all
+ * measured ones. 0 when @whole is 0. Pure.
+ */
+double latency_share_pct(uint64_t part, uint64_t whole);
+
+/* "other", "fifo", "rr", "deadline" for a SCHED_* policy. */
 const char *latency_policy_name(int policy);
 
 /**

@@ -21,6 +21,7 @@
 #include "lab_latency.h"
 
 #include <errno.h>
+#include <math.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,6 +63,12 @@ const struct latency_scenario latency_scenarios[] = {
 	{ .name = "load-fifo-rt", .summary = "load-fifo-mlock-pinned on a PREEMPT_RT kernel; "
 	  "refuses to run on any other kernel", .policy = FIFO, .mlock = true, .pinned = true,
 	  .load = DEFAULT_LOAD, .needs_preempt_rt = true },
+	{ .name = "idle-deadline", .summary = "SCHED_DEADLINE on an idle machine: a reservation "
+	  "of --dl-runtime every interval (the period) instead of a priority",
+	  .policy = SCHED_DEADLINE },
+	{ .name = "load-deadline", .summary = "SCHED_DEADLINE under the same load as load-fifo: "
+	  "the earliest deadline runs first, and the load's tasks wait as they do for FIFO",
+	  .policy = SCHED_DEADLINE, .load = DEFAULT_LOAD },
 	{ .name = "load-fifo-faults", .summary = "the deliberately bad one: SCHED_FIFO without "
 	  "mlockall while a load maps, touches and unmaps memory (page-fault pressure) next to "
 	  "CPU hogs", .policy = FIFO, .load = "pagefault,cpu" },
@@ -93,9 +100,18 @@ const char *latency_policy_name(int policy)
 		return "fifo";
 	case SCHED_RR:
 		return "rr";
+	case SCHED_DEADLINE:
+		return "deadline";
 	default:
 		return "other";
 	}
+}
+
+double latency_share_pct(uint64_t part, uint64_t whole)
+{
+	if (!whole)
+		return 0;
+	return round((double)part * 100000.0 / (double)whole) / 1000.0;
 }
 
 static void plan_from(struct latency_plan *pl, const struct latency_scenario *s)
@@ -124,6 +140,7 @@ void latency_params_init(struct latency_params *p)
 	p->hist_max_us = LATENCY_DEFAULT_HIST_MAX_US;
 	p->repeats = LATENCY_DEFAULT_REPEATS;
 	p->opt_policy = -1;
+	p->dl_runtime_us = LATENCY_DEFAULT_DL_RUNTIME_US;
 }
 
 /* ---- The options' own checks ---------------------------------------------------- */
@@ -255,8 +272,8 @@ static int set_load(void *params, const char *value, char **cause)
 }
 
 /* --policy's words; their index in policy_values is what the option stores. */
-static const char *const policy_words[] = { "other", "fifo", "rr", NULL };
-static const int policy_values[] = { SCHED_OTHER, SCHED_FIFO, SCHED_RR };
+static const char *const policy_words[] = { "other", "fifo", "rr", "deadline", NULL };
+static const int policy_values[] = { SCHED_OTHER, SCHED_FIFO, SCHED_RR, SCHED_DEADLINE };
 
 #define MS RT_PARSE_NS_PER_MS
 #define AT(field) LAB_OPT_AT(struct latency_params, field)
@@ -266,7 +283,7 @@ const struct lab_option latency_options[] = {
 	  .help = "Run these scenarios, in this order; repeatable. The scenarios: idle-other, "
 		  "idle-other-noslack, load-other, load-other-noslack, idle-fifo, load-fifo, "
 		  "load-fifo-mlock, load-fifo-mlock-pinned, load-fifo-rt (PREEMPT_RT kernels "
-		  "only), load-fifo-faults (the deliberately bad one), throughput (work per "
+		  "only), idle-deadline, load-deadline (SCHED_DEADLINE), load-fifo-faults (the deliberately bad one), throughput (work per "
 		  "second instead of latency).",
 	  .defval = "idle-other,load-other,idle-fifo,load-fifo" },
 	{ .name = "duration", .kind = LAB_OPT_DURATION, .metavar = "D", AT(duration_ms),
@@ -276,11 +293,23 @@ const struct lab_option latency_options[] = {
 		  "default 1 ms interval that is 10 s of wake-ups plus start-up, so give "
 		  "at least 12s (the default leaves room).", .defval = "15s" },
 	{ .name = "policy", .kind = LAB_OPT_ENUM, .values = policy_words, AT(opt_policy),
-	  .help = "The scheduling policy of the measuring threads.",
+	  .help = "The scheduling policy of the measuring threads; deadline is SCHED_DEADLINE "
+		  "with the --dl-* reservation.",
 	  .defval = "the scenario's" },
 	{ .name = "priority", .kind = LAB_OPT_UINT, .metavar = "N", AT(opt_priority), .min = 1,
 	  .max = 99, .help = "Their real-time priority, for fifo or rr; a --priority without "
 		  "--policy means fifo, as cyclictest -p does.", .defval = "90" },
+	{ .name = "dl-runtime", .kind = LAB_OPT_UINT, .metavar = "US", AT(dl_runtime_us),
+	  .min = 2, .max = 1000000, .help = "SCHED_DEADLINE: the CPU time each thread may use "
+		  "in every period, in microseconds (sched_setattr's runtime).",
+	  .defval = "200" },
+	{ .name = "dl-deadline", .kind = LAB_OPT_UINT, .metavar = "US", AT(dl_deadline_us),
+	  .min = 2, .max = 1000000, .help = "SCHED_DEADLINE: by when after each period's start "
+		  "the runtime must be served, in microseconds; runtime <= deadline <= period.",
+	  .defval = "the period" },
+	{ .name = "dl-period", .kind = LAB_OPT_UINT, .metavar = "US", AT(dl_period_us),
+	  .min = 2, .max = 1000000, .help = "SCHED_DEADLINE: the reservation's period in "
+		  "microseconds.", .defval = "each thread's interval" },
 	{ .name = "interval", .kind = LAB_OPT_UINT, .metavar = "US", AT(interval_us), .min = 1,
 	  .max = 1000000, .help = "The first thread's wake-up interval in microseconds; at "
 		  "least 50 with a real-time policy.", .defval = "1000" },
@@ -341,9 +370,24 @@ const char latency_options_note[] =
 
 /* ---- Rules across options ----------------------------------------------------------- */
 
+/* The reservation of every thread: runtime <= deadline <= period, the period each interval. */
+static int check_dl(const struct latency_params *p, char **cause)
+{
+	unsigned int period = p->dl_period_us ? p->dl_period_us : p->interval_us;
+	unsigned int deadline = p->dl_deadline_us ? p->dl_deadline_us : period;
+
+	if (p->dl_runtime_us > deadline || deadline > period)
+		return rt_err(cause, -EINVAL, "SCHED_DEADLINE needs --dl-runtime <= --dl-deadline "
+			      "<= --dl-period, here %u, %u and %u us (the period defaults to the "
+			      "--interval, the deadline to the period)", p->dl_runtime_us,
+			      deadline, period);
+	return 0;
+}
+
 int latency_params_finish(struct latency_params *p, char **cause)
 {
-	bool policy = p->opt_policy >= 0, priority = p->opt_priority != 0;
+	bool policy = p->opt_policy >= 0, priority = p->opt_priority != 0, dl = false;
+	int ret;
 
 	if (!p->scenarios_given && (policy || priority || p->opt_mlock || p->opt_load_given ||
 				    p->opt_timer_slack_ns)) {
@@ -379,7 +423,7 @@ int latency_params_finish(struct latency_params *p, char **cause)
 		}
 		if (policy) {
 			pl->policy = policy_values[p->opt_policy];
-			if (pl->policy == SCHED_OTHER)
+			if (pl->policy == SCHED_OTHER || pl->policy == SCHED_DEADLINE)
 				pl->priority = 0;
 			else if (pl->priority == 0)
 				pl->priority = LATENCY_DEFAULT_PRIORITY;
@@ -390,6 +434,11 @@ int latency_params_finish(struct latency_params *p, char **cause)
 			if (pl->policy == SCHED_OTHER)
 				return rt_err(cause, -EINVAL, "--priority needs --policy fifo or rr "
 					      "(SCHED_OTHER has no real-time priority)");
+			if (pl->policy == SCHED_DEADLINE)
+				return rt_err(cause, -EINVAL, "--priority does not apply to "
+					      "SCHED_DEADLINE (%s): its deadlines order it, and "
+					      "--dl-runtime, --dl-deadline and --dl-period describe it",
+					      pl->name);
 			pl->priority = (int)p->opt_priority;
 		}
 		if (p->opt_mlock)
@@ -400,11 +449,21 @@ int latency_params_finish(struct latency_params *p, char **cause)
 			pl->timer_slack_ns = p->opt_timer_slack_ns;
 		if (p->ncpus)
 			pl->pinned = true;
+		if (pl->policy == SCHED_DEADLINE) {
+			dl = true;
+			ret = check_dl(p, cause);
+			if (ret)
+				return ret;
+		}
 		if (pl->policy != SCHED_OTHER && p->interval_us < 50)
 			return rt_err(cause, -EINVAL, "--interval %u us is below the 50 us minimum "
 				      "for a real-time policy (it could starve the machine)",
 				      p->interval_us);
 	}
+	if (!dl && (p->dl_deadline_us || p->dl_period_us ||
+		    p->dl_runtime_us != LATENCY_DEFAULT_DL_RUNTIME_US))
+		return rt_err(cause, -EINVAL, "--dl-runtime, --dl-deadline and --dl-period need "
+			      "--policy deadline or a *-deadline scenario");
 	if ((unsigned long long)p->interval_us +
 	    (unsigned long long)p->distance_us * (p->threads - 1) > 1000000)
 		return rt_err(cause, -EINVAL, "the longest thread interval (--interval + "

@@ -540,7 +540,7 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 static const char *plan_policy_name(int policy)
 {
 	return policy == SCHED_FIFO ? "SCHED_FIFO" : policy == SCHED_RR ? "SCHED_RR" :
-	       "SCHED_OTHER";
+	       policy == SCHED_DEADLINE ? "SCHED_DEADLINE" : "SCHED_OTHER";
 }
 
 /* One progress bar per scenario, around the current one when they do not all fit. */
@@ -773,7 +773,7 @@ static void draw_running(struct ui_lab_latency *s, WINDOW *win, int y, int x, in
 		 sn->scenario[0] ? sn->scenario : s->params.plan[0].name, sn->index + 1,
 		 s->params.nplans, sn->scenario[0] ? plan_policy_name(
 			 !strcmp(pol, "fifo") ? SCHED_FIFO : !strcmp(pol, "rr") ? SCHED_RR :
-			 SCHED_OTHER) : "", s->paused ? "  [PAUSED: display frozen]" : "");
+			 !strcmp(pol, "deadline") ? SCHED_DEADLINE : SCHED_OTHER) : "", s->paused ? "  [PAUSED: display frozen]" : "");
 	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_TITLE);
 	/* The warning row: an RT policy asked for but refused. */
 	if (plan && plan->policy != SCHED_OTHER && sn->scenario[0] && !strcmp(pol, "other")) {

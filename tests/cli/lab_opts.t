@@ -53,7 +53,7 @@ bad() { # bad EXPECTED-TEXT ARGS...
 }
 bad '--threads: 65 is out of range (1..64)' latency --threads 65
 bad '--duration: expected a duration' latency --duration ten
-bad '--policy: expected other, fifo or rr' latency --policy=deadline
+bad '--policy: expected other, fifo, rr or deadline' latency --policy=edf
 bad '--priority needs --policy fifo or rr' latency --policy other --priority 5
 bad '--seed: "12x" is not a whole number' latency --seed 12x
 bad '--seed: "-1" is not a whole number' ftrace --seed -1

@@ -55,20 +55,40 @@ for f in "$SRCDIR"/lessons/[0-9][0-9]-*.md; do
 	check "lesson list shows $num with its title" grep -qE "^$num .*$(printf '%s' "$title" |
 		sed 's/[][\.*^$()+?{}|/]/\\&/g')\$" "$tmp/out"
 done
-check "there are ten lessons to list" [ "$nlessons" -eq 10 ]
+check "there are fourteen lessons to list" [ "$nlessons" -eq 14 ]
 check "lesson list shows the glossary" grep -qE '^--  .*Glossary$' "$tmp/out"
 check "nothing is read at first" bash -c "! grep -qE '^[0-9]{2}  yes' '$tmp/out'"
 
 run lesson list --json
 check "lesson list --json exits 0" [ "$rc" -eq 0 ]
-check "lesson list --json has the schema and 10 lessons" \
-	[ "$(jq -r '.schema + " " + (.lessons | length | tostring)' "$tmp/out")" = "rtlab.lesson-list/1 10" ]
+check "lesson list --json has the schema and 14 lessons" \
+	[ "$(jq -r '.schema + " " + (.lessons | length | tostring)' "$tmp/out")" = "rtlab.lesson-list/1 14" ]
 check "lesson list --json has the glossary and no problems" \
 	[ "$(jq -r '[.glossary.title, ([.lessons[].problems[]] | length)] | @tsv' "$tmp/out")" = \
 	  "Glossary	0" ]
 check "lesson list --json counts the quiz questions of lesson 03" \
 	[ "$(jq '.lessons[] | select(.id == "03") | .quiz.questions' "$tmp/out")" -eq \
 	  "$(grep -c '^```quiz' "$SRCDIR"/lessons/03-*.md)" ]
+check "lesson list --json gives every lesson's predict questions (lab, scenario, metric, unit)" \
+	[ "$(jq '[.lessons[] | .predict | length] | add' "$tmp/out")" -eq \
+	  "$(cat "$SRCDIR"/lessons/[0-9][0-9]-*.md | grep -c '^kind: predict$')" ]
+check "lesson 11's predict question names the latency lab's idle-fifo and its unit" \
+	[ "$(jq -r '.lessons[] | select(.id == "11") | .predict[0] | "\(.lab) \(.scenario) \(.metric) \(.unit)"' \
+	     "$tmp/out")" = "latency idle-fifo avg_us us" ]
+# A predict question names a scenario its lab offers (lessons/FORMAT.md); planned labs have no list yet.
+jq -r '.lessons[] | .id as $l | .predict[] | "\($l) \(.id) \(.lab) \(.scenario)"' "$tmp/out" \
+	>"$tmp/predicts"
+missing=
+while read -r lid qid lab scen; do
+	"$RTLAB" lab run "$lab" --help >"$tmp/labhelp" 2>/dev/null || continue
+	grep -q '^Scenarios' "$tmp/labhelp" || continue
+	sed -n '/^Scenarios/,$p' "$tmp/labhelp" | grep -qE "^  $scen( |\$)" ||
+		missing="$missing $lid/$qid:$lab/$scen"
+done <"$tmp/predicts"
+check "every predict question's scenario is one its lab lists (missing:${missing:- none})" \
+	[ -z "$missing" ]
+check "lesson list --json counts each lesson's prose words within lint's 800-1500" \
+	[ "$(jq '[.lessons[] | select(.words < 800 or .words > 1500)] | length' "$tmp/out")" -eq 0 ]
 
 mkdir -p "$tmp/fixtures/lessons"
 cp "$SRCDIR"/tests/data/lessons/*.md "$tmp/fixtures/lessons/"

@@ -4,7 +4,8 @@
 # comes back with capture-pane (polled, never a fixed sleep). Opens lesson 3
 # from the menu, scrolls, searches, answers a quiz, quits, restarts and finds
 # the place and the answer kept; then resizes, the help, the table of
-# contents and the next lesson. TAP output for prove. Needs RTLAB and SRCDIR.
+# contents and the next lesson; then opens lesson 11 and answers its first
+# quiz. TAP output for prove. Needs RTLAB and SRCDIR.
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
@@ -196,6 +197,32 @@ tm send-keys -t r2 q
 check "and q quits with 0" wait_status r2 0
 check "nothing went to stderr" bash -c "! [ -s '$tmp/r2.err' ]"
 check "lesson 4's position was saved" bash -c "jq -e '.lessons[\"04\"].position >= 1' '$progress' >/dev/null"
+
+# ---- Lesson 11: open it from the menu and answer its quiz -------------------
+
+title11="Lesson 11 $(printf '\xc2\xb7') CPU isolation and noise"
+start r3 80x24
+check "the third run shows the menu" wait_for r3 " Lessons"
+open_lesson r3 11
+check "Enter on lesson 11 opens it with its title bar" wait_for r3 "$title11"
+tm send-keys -t r3 G
+check "lesson 11: its first scored quiz can be marked" \
+	press_until r3 k on_screen r3 "▸ Quiz: Which boot parameter moves"
+tm send-keys -t r3 a
+check "lesson 11: a opens the quiz screen" wait_for r3 "Quiz: choose one answer"
+check "lesson 11: the options have letters" wait_for r3 "b) rcu_nocbs="
+tm send-keys -t r3 Down Enter
+check "lesson 11: the right answer is taken" wait_for r3 "Right."
+check "lesson 11: the explanation is shown" wait_for r3 "hands the callbacks to rcuo threads"
+tm send-keys -t r3 x
+check "lesson 11: the quiz line shows the verdict" wait_for r3 "Quiz ✓ Which boot parameter"
+tm send-keys -t r3 q
+check "lesson 11: q goes back to the menu" wait_for r3 " Lessons"
+tm send-keys -t r3 q
+check "lesson 11: q on the menu quits with 0" wait_status r3 0
+check "lesson 11's answer is in progress.json" \
+	bash -c "jq -e '.lessons[\"11\"].quiz[\"iso-rcu\"].answer == \"b\" and
+		.lessons[\"11\"].quiz[\"iso-rcu\"].score == 1' '$progress' >/dev/null"
 
 echo "1..$n"
 [ "$fails" -eq 0 ]

@@ -41,10 +41,21 @@ static void check_latency(const struct latency_params *p, const uint8_t *data, s
 	    p->duration_ms > LATENCY_MAX_DURATION_MS || p->hist_max_us == 0 ||
 	    p->interval_us == 0 || p->ncpus > LATENCY_MAX_CPUS)
 		abort();
-	for (unsigned int i = 0; i < p->nplans; i++)
-		if (p->plan[i].policy != 0 && (p->plan[i].priority < 1 ||
-					       p->plan[i].priority > 99 || p->interval_us < 50))
+	for (unsigned int i = 0; i < p->nplans; i++) {
+		const struct latency_plan *pl = &p->plan[i];
+		unsigned int period = p->dl_period_us ? p->dl_period_us : p->interval_us;
+		unsigned int deadline = p->dl_deadline_us ? p->dl_deadline_us : period;
+
+		if (pl->policy == SCHED_DEADLINE) {
+			/* No priority; a reservation the probe accepts. */
+			if (pl->priority != 0 || p->interval_us < 50 || p->dl_runtime_us < 2 ||
+			    p->dl_runtime_us > deadline || deadline > period)
+				abort();
+		} else if (pl->policy != 0 && (pl->priority < 1 || pl->priority > 99 ||
+					       p->interval_us < 50)) {
 			abort();
+		}
+	}
 }
 
 static void check_ftrace(const struct ftrace_params *p)

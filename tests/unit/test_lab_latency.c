@@ -40,14 +40,14 @@
 static void test_scenarios(void **state)
 {
 	static const char *const named_by_lessons[] = { "idle-other", "load-other", "idle-fifo",
-							"load-fifo", "load-fifo-rt" };
+							"load-fifo", "load-fifo-rt", "load-deadline" };
 	static const char *const required[] = { "load-fifo-mlock", "load-fifo-mlock-pinned",
 						"load-fifo-faults" };
 	const struct latency_scenario *s;
 	size_t nrt = 0;
 
 	(void)state;
-	for (size_t i = 0; i < 5; i++)
+	for (size_t i = 0; i < 6; i++)
 		assert_non_null(latency_scenario_find(named_by_lessons[i]));
 	for (size_t i = 0; i < 3; i++)
 		assert_non_null(latency_scenario_find(required[i]));
@@ -56,7 +56,7 @@ static void test_scenarios(void **state)
 		s = &latency_scenarios[i];
 		assert_true(strlen(s->summary) > 20);
 		assert_true(strlen(s->name) < LATENCY_NAME_MAX);
-		if (s->policy == SCHED_OTHER)
+		if (s->policy == SCHED_OTHER || s->policy == SCHED_DEADLINE)
 			assert_int_equal(s->priority, 0);
 		else
 			assert_true(s->priority >= 1 && s->priority <= 99);
@@ -261,7 +261,7 @@ static void test_params_errors(void **state)
 	static const char *const bad[][4] = {
 		{ "--bogus" }, { "stray" }, { "--scenario", "nope" },
 		{ "--scenario", "idle-other,idle-other" }, { "--duration", "ten" },
-		{ "--policy", "deadline" }, { "--priority", "0" }, { "--priority", "100" },
+		{ "--policy", "deadline", "--priority", "5" }, { "--priority", "0" }, { "--priority", "100" },
 		{ "--policy", "other", "--priority", "5" }, { "--interval", "0" },
 		{ "--policy", "fifo", "--interval", "10" }, { "--threads", "0" },
 		{ "--threads", "65" }, { "--cpus", "x" }, { "--load", "bogus" },
@@ -269,7 +269,11 @@ static void test_params_errors(void **state)
 		{ "--mlock=yes" }, { "--duration" }, { "--interval", "900000", "--threads", "2" },
 		{ "--" }, { "--spike", "-1" }, { "--scenario", "," }, { "--scenario", "idle-other," },
 		{ "--timer-slack", "0" }, { "--timer-slack", "1000000001" }, { "--repeats", "0" },
-		{ "--repeats", "101" },
+		{ "--repeats", "101" }, { "--dl-runtime", "300" },
+		{ "--policy", "deadline", "--dl-runtime", "1500" },
+		{ "--scenario", "load-deadline", "--dl-deadline", "2000" },
+		{ "--policy", "deadline", "--dl-runtime", "1" },
+		{ "--scenario", "idle-deadline", "--dl-period", "100" },
 	};
 	struct latency_params p;
 
@@ -286,6 +290,52 @@ static void test_params_errors(void **state)
 		assert_non_null(cause);
 		free(cause);
 	}
+}
+
+/* SCHED_DEADLINE: the scenarios, --policy deadline and its reservation; spikes_pct's share. */
+static void test_params_deadline(void **state)
+{
+	struct latency_params p;
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(parse(&p, &cause, "--scenario", "idle-deadline,load-deadline", NULL), 0);
+	assert_int_equal(p.nplans, 2);
+	assert_int_equal(p.plan[0].policy, SCHED_DEADLINE);
+	assert_int_equal(p.plan[0].priority, 0);
+	assert_string_equal(p.plan[0].load, "");
+	assert_int_equal(p.plan[1].policy, SCHED_DEADLINE);
+	assert_string_equal(p.plan[1].load, "cpu,msg");
+	assert_int_equal(p.dl_runtime_us, LATENCY_DEFAULT_DL_RUNTIME_US);
+	assert_int_equal(p.dl_deadline_us, 0);
+	assert_int_equal(p.dl_period_us, 0);
+	assert_string_equal(latency_policy_name(SCHED_DEADLINE), "deadline");
+
+	assert_int_equal(parse(&p, &cause, "--policy", "deadline", "--dl-runtime", "100",
+			       "--dl-deadline", "500", "--dl-period", "2000", NULL), 0);
+	assert_true(p.custom);
+	assert_int_equal(p.plan[0].policy, SCHED_DEADLINE);
+	assert_int_equal(p.dl_runtime_us, 100);
+	assert_int_equal(p.dl_deadline_us, 500);
+	assert_int_equal(p.dl_period_us, 2000);
+
+	/* A FIFO scenario turned deadline loses its priority. */
+	assert_int_equal(parse(&p, &cause, "--scenario", "load-fifo", "--policy", "deadline",
+			       NULL), 0);
+	assert_int_equal(p.plan[0].policy, SCHED_DEADLINE);
+	assert_int_equal(p.plan[0].priority, 0);
+
+	assert_int_equal(parse(&p, &cause, "--scenario", "load-deadline", "--dl-runtime", "1500",
+			       NULL), -EINVAL);
+	assert_non_null(strstr(cause, "--dl-runtime <= --dl-deadline <= --dl-period"));
+	free(cause);
+	cause = NULL;
+
+	assert_true(latency_share_pct(0, 0) == 0);
+	assert_true(latency_share_pct(5, 5) == 100);
+	assert_true(latency_share_pct(1, 3) == 33.333);
+	assert_true(latency_share_pct(2, 3) == 66.667);
+	assert_true(latency_share_pct(1, 200000) == 0.001);
 }
 
 /* A throughput run shorter than 100 ms per workload run is refused, naming the way out. */
@@ -860,6 +910,7 @@ int main(void)
 		cmocka_unit_test(test_params_defaults_and_scenarios),
 		cmocka_unit_test(test_params_custom_and_overrides),
 		cmocka_unit_test(test_params_errors),
+		cmocka_unit_test(test_params_deadline),
 		cmocka_unit_test(test_params_throughput_duration),
 		cmocka_unit_test(test_grade_all_pass),
 		cmocka_unit_test(test_grade_samples_say_duration),

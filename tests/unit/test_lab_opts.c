@@ -448,8 +448,8 @@ static void test_latency_refused(void **state)
 		     "2d", NULL);
 	refused_with(&lab_latency, "--duration: 1500us is not a whole number of milliseconds",
 		     "--duration", "1500us", NULL);
-	refused_with(&lab_latency, "--policy: expected other, fifo or rr", "--policy",
-		     "deadline", NULL);
+	refused_with(&lab_latency, "--policy: expected other, fifo, rr or deadline", "--policy",
+		     "edf", NULL);
 	refused_with(&lab_latency, "--priority: 100 is out of range (1..99)", "--priority",
 		     "100", NULL);
 	refused_with(&lab_latency, "--interval: 0 is out of range", "--interval", "0", NULL);
@@ -587,7 +587,8 @@ static void test_help(void **state)
 	rt_buf_reset(&b);
 	assert_int_equal(lab_opts_help(&lab_latency, &b), 0);
 	text = rt_buf_str(&b);
-	assert_non_null(strstr(text, "  --policy other|fifo|rr\n"));	/* a long head: own line */
+	/* a long head: own line */
+	assert_non_null(strstr(text, "  --policy other|fifo|rr|deadline\n"));
 	assert_non_null(strstr(text, "Default: 15s."));
 	assert_non_null(strstr(text, "called custom"));	/* the note */
 	rt_buf_fini(&b);
@@ -635,7 +636,7 @@ static void test_man(void **state)
 	assert_null(strstr(text, ".SS \"hypervisor\""));	/* planned labs have no options yet */
 	assert_non_null(strstr(text, ".BI \"\\-\\-seed\" \" N\"\n"));
 	assert_non_null(strstr(text, ".B \"\\-h, \\-\\-help\"\n"));
-	assert_non_null(strstr(text, ".BI \"\\-\\-policy\" \" other|fifo|rr\"\n"));
+	assert_non_null(strstr(text, ".BI \"\\-\\-policy\" \" other|fifo|rr|deadline\"\n"));
 	assert_non_null(strstr(text, ".B \"\\-\\-no\\-busy\"\n"));
 	/* No bare hyphen or request-looking line outside the comments. */
 	for (const char *p = text; *p;) {

@@ -419,6 +419,55 @@ static void test_fifo_as_root(void **state)
 }
 
 /*
+ * SCHED_DEADLINE: the thread sets its own reservation before its first
+ * sample; too much bandwidth is refused by admission control (-EBUSY), and
+ * nothing is left running.
+ */
+static void test_deadline_as_root(void **state)
+{
+	struct rt_probe_config cfg;
+	struct rt_probe *p = NULL;
+	struct rt_probe_thread_stats st;
+	char *cause = NULL;
+	long ncpus = sysconf(_SC_NPROCESSORS_ONLN);
+	pid_t tid;
+
+	(void)state;
+	if (geteuid() != 0) {
+		print_message("SKIP: SCHED_DEADLINE needs root for this test\n");
+		skip();
+	}
+	rt_probe_config_init(&cfg);
+	cfg.policy = SCHED_DEADLINE;
+	cfg.dl_runtime_ns = 200000;
+	cfg.interval_us = 1000;
+	assert_int_equal(start_ok(&cfg, &p), 0);
+	tid = wait_tid(p, 0);
+	assert_true(tid > 0);
+	assert_int_equal(sched_getscheduler(tid), SCHED_DEADLINE);
+	rt_probe_free(p);
+
+	cfg.loops = 50;
+	assert_int_equal(start_ok(&cfg, &p), 0);
+	run_to_end(p, NULL, NULL, 10);
+	assert_int_equal(rt_probe_stats(p, 0, &st), 0);
+	assert_int_equal(st.loops, 50);
+	rt_probe_free(p);
+
+	/* One CPU's worth more than the CPUs have: admission control says no. */
+	assert_true(ncpus > 0 && ncpus < (long)RT_PROBE_MAX_THREADS);
+	cfg.nthreads = (unsigned int)ncpus + 1;
+	cfg.distance_us = 0;
+	cfg.dl_runtime_ns = 1000000;
+	p = NULL;
+	assert_int_equal(rt_probe_start(&cfg, &p, &cause), -EBUSY);
+	assert_null(p);
+	assert_non_null(cause);
+	assert_non_null(strstr(cause, "admission control"));
+	free(cause);
+}
+
+/*
  * In a child that drops to nobody (uid/gid 65534) with no RTPRIO allowance,
  * SCHED_FIFO must fail with -EPERM and a cause naming CAP_SYS_NICE.
  * Exit codes: 0 ok, 1 setup failed, 2 wrong return, 3 wrong cause.
@@ -445,6 +494,20 @@ static int eperm_child(void)
 	}
 	if (!cause || !strstr(cause, "CAP_SYS_NICE") || !strstr(cause, "RLIMIT_RTPRIO"))
 		return 3;
+	free(cause);
+	cause = NULL;
+
+	/* SCHED_DEADLINE likewise, and RLIMIT_RTPRIO would not help. */
+	cfg.policy = SCHED_DEADLINE;
+	cfg.priority = 0;
+	cfg.dl_runtime_ns = 100000;
+	ret = rt_probe_start(&cfg, &p, &cause);
+	if (ret != -EPERM || p) {
+		rt_probe_free(p);
+		return 5;
+	}
+	if (!cause || !strstr(cause, "CAP_SYS_NICE") || !strstr(cause, "SCHED_DEADLINE"))
+		return 6;
 	free(cause);
 
 	/* The fallback the lab takes works for the same user. */
@@ -511,6 +574,25 @@ static void test_bad_config(void **state)
 	expect_einval(&cfg, "SCHED_OTHER takes priority 0");
 
 	rt_probe_config_init(&cfg);
+	cfg.policy = SCHED_DEADLINE;
+	cfg.dl_runtime_ns = 100;
+	expect_einval(&cfg, "below the kernel's minimum");
+	cfg.dl_runtime_ns = 2000000;
+	expect_einval(&cfg, "runtime <= deadline <= period");
+	cfg.dl_runtime_ns = 100000;
+	cfg.dl_deadline_ns = 3000000;
+	cfg.dl_period_ns = 2000000;
+	expect_einval(&cfg, "runtime <= deadline <= period");
+	cfg.dl_deadline_ns = 0;
+	cfg.priority = 3;
+	expect_einval(&cfg, "SCHED_DEADLINE takes priority 0");
+	cfg.priority = 0;
+	cfg.interval_us = 20;
+	cfg.dl_period_ns = 0;
+	cfg.dl_runtime_ns = 10000;
+	expect_einval(&cfg, "starve");
+
+	rt_probe_config_init(&cfg);
 	cfg.policy = 42;
 	expect_einval(&cfg, "not SCHED_OTHER");
 
@@ -553,6 +635,7 @@ int main(void)
 		cmocka_unit_test(test_trace_marker_and_spikes),
 		cmocka_unit_test(test_affinity),
 		cmocka_unit_test(test_fifo_as_root),
+		cmocka_unit_test(test_deadline_as_root),
 		cmocka_unit_test(test_fifo_eperm_unprivileged),
 		cmocka_unit_test(test_bad_config),
 	};

@@ -111,7 +111,7 @@ vmexec() {
 rc() { cat "$tmp/$1.rc"; }
 ready_ms() { sed -n 's/.* ready after \([0-9]*\) ms.*/\1/p' "$tmp/$1.err"; }
 
-echo "1..78"
+echo "1..79"
 
 # ---- usage and missing images (no boot) ----
 "$RTLAB" vm >/dev/null 2>&1; a=$?
@@ -335,10 +335,15 @@ if command -v rtla >/dev/null; then
 		(.thread_avg_us | type) == "number" and .thread_max_us >= .thread_avg_us' \
 		"$tmp/xc.out" 2>/dev/null)" = true ]
 	ok $? "rt: rtla timerlat hist ran on the probe's CPU and its summary was read"
+	[ "$(jq -r '.summary.rtla_thread_max_us == .extra.cross_check.rtla.thread_max_us' \
+		"$tmp/xc.out" 2>/dev/null)" = true ]
+	ok $? "rt: rtla's maximum thread latency is in the summary (rtla_thread_max_us)"
 else
 	jq -r '.extra.cross_check.rtla | .ran == false and (.reason | test("not installed"))' \
 		"$tmp/xc.out" 2>/dev/null | grep -q true
 	ok $? "rt: rtla is not in the image (not on this host) and the document says so"
+	[ "$(jq -r '.summary | has("rtla_thread_max_us") | not' "$tmp/xc.out" 2>/dev/null)" = true ]
+	ok $? "rt: without rtla the summary has no rtla_thread_max_us"
 fi
 
 # ---- vm/guest/capture-traces.sh: the parser's fixtures can be made again ----
