@@ -10,9 +10,11 @@
 
 #include "sim_example.h"
 #include "sim_fcse.h"
+#include "sim_nop.h"
 
 const struct sim_model_ops *const sim_models[] = {
 	&sim_example_model,
 	&sim_fcse_model,
+	&sim_nop_model,
 	NULL,
 };
