@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
@@ -260,6 +261,7 @@ struct nop_poll {
 	const char *proto;
 	uint64_t duration_ns;
 	bool stopped;
+	struct timespec t0;	/* wall clock at the start, for a paced run */
 };
 
 static void live_event(struct nop_live *live, const struct sim_event *e)
@@ -316,6 +318,18 @@ static int nop_poll_fn(void *priv, struct sim *s)
 	}
 	if (locked)
 		pthread_mutex_unlock(&live->lock);
+	if (live && live->pace) {
+		/* A screen watches: let bus time pass at 1/pace of the wall clock. */
+		uint64_t want = sim_counters(s)->v[SIM_NOP_C_TIME] * live->pace;
+		struct timespec ts = { p->t0.tv_sec + (time_t)(want / 1000000000u),
+				       p->t0.tv_nsec + (long)(want % 1000000000u) };
+
+		if (ts.tv_nsec >= 1000000000) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000;
+		}
+		clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL);
+	}
 	snprintf(what, sizeof(what), "%s: %llu frames", p->proto,
 		 (unsigned long long)sim_steps(s));
 	pct = sim_counters(s)->v[SIM_NOP_C_TIME] * 100 / (p->duration_ns ? p->duration_ns : 1);
@@ -367,7 +381,7 @@ static int run_sim(struct lab_ctx *ctx, const struct rt_sink *sink, const struct
 	struct sim_nop_fault fl[SIM_NOP_FAULTS_MAX];
 	struct sim_nop_scenario sc;
 	struct nop_poll poll = { ctx, sink, NULL, faults, sim_nop_protocol_names[proto], 0,
-				 false };
+				 false, { 0, 0 } };
 	struct nop_live *live = ctx->live;
 	struct sim_events ev;
 	struct sim *s = NULL;
@@ -390,7 +404,9 @@ static int run_sim(struct lab_ctx *ctx, const struct rt_sink *sink, const struct
 	ret = sim_new(&sim_nop_model, &sc, ctx->seed, &s, cause);
 	if (ret)
 		goto out;
-	ret = sim_run_chunked(s, SIM_STEPS_ALL, CHUNK_STEPS, &ev, nop_poll_fn, &poll);
+	clock_gettime(CLOCK_MONOTONIC, &poll.t0);
+	ret = sim_run_chunked(s, SIM_STEPS_ALL, live && live->pace ? 50 : CHUNK_STEPS, &ev,
+			      nop_poll_fn, &poll);
 	if (ret && !poll.stopped)
 		goto out;
 	ret = 0;
@@ -479,6 +495,8 @@ static int nop_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 	int ret = 0;
 
 	memset(out, 0, sizeof(*out));
+	if (!p && ctx->live)
+		p = ((struct nop_live *)ctx->live)->params;
 	if (!p) {
 		nop_params_init(&defaults);
 		p = &defaults;

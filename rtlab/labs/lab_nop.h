@@ -61,6 +61,9 @@ struct nop_live {
 	struct sim_event ev[NOP_LIVE_EVENTS];	/* a ring of the newest */
 	unsigned int nev, head;		/* events kept, index of the oldest */
 	uint64_t steps;
+	/* Set by the screen before a run, read by the lab: */
+	const struct nop_params *params;	/* the screen's settings when the run has none */
+	unsigned int pace;		/* wall time per bus time (30: 100 ms take 3 s); 0 flat out */
 };
 
 #endif /* RTLAB_LABS_LAB_NOP_H */

@@ -4,7 +4,8 @@
 # run (lesson 09's bus, a crash at 1 ms) under NOP and TDMA labelled as a
 # simulation with the issue's summary keys, lesson 09's arithmetic, every
 # fault kind detected within the bound, the same seed giving the same
-# figures, refusals that name what is wrong, and the grade.
+# figures, refusals that name what is wrong, the grade, and the screen at
+# 80x24: fault keys, the live bus timeline, the summary.
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
@@ -72,5 +73,22 @@ run lab run nop --fault crash@1ms:7
 check "a node past --nodes is refused, and named" grep -q "node 7, but --nodes 4" "$tmp/err"
 run lab run nop --protocol nop --fault drift@1ms:3
 check "a drift under NOP is refused: no clock" grep -q "NOP keeps no clock" "$tmp/err"
+
+# ---- The TUI at 80x24 --------------------------------------------------------------
+tui_start run 80x24
+check "the menu opens" wait_for run "Labs"
+check "the menu lists the nop lab" move_to run "Node Order Protocol vs TDMA"
+tm send-keys -t run Enter
+check "Enter opens its screen with the fault keys" wait_for run "k kill  b babble"
+tm send-keys -t run k b
+check "k and b add a crash and a babbler to the next run" \
+	wait_for run "Faults of the next run: crash@10ms:1 babble@20ms:2"
+tm send-keys -t run Enter
+check "Enter runs it: the simulated bus, live" wait_for run "NOP, SIMULATED bus" 300
+check "the timeline of the nodes" wait_for run "bus, last 600 us" 300
+check "the summary shows both protocols" wait_for run "NOP and TDMA side by side" 900
+check "and where the document went" wait_for run "Results document: $tmp/state/rtlab/results/nop-"
+tm send-keys -t run q
+check "q goes back to the menu" wait_for run "Labs"
 
 tap_done
