@@ -199,6 +199,19 @@ static int params_check(void *params, char **cause)
 			return rt_err(cause, -EINVAL, "--fault %s: node %u, but --nodes %u numbers "
 				      "them 0 .. %u", sim_nop_fault_names[p->faults[i].kind],
 				      p->faults[i].node, p->nodes, p->nodes - 1);
+	if (p->medium == NOP_MEDIUM_NETNS) {
+		for (unsigned int i = 0; i < p->nfaults; i++)
+			if (p->faults[i].kind == SIM_NOP_F_REPAIR ||
+			    p->faults[i].kind == SIM_NOP_F_DRIFT)
+				return rt_err(cause, -EINVAL, "--fault %s: not on the real medium "
+					      "(a crash there kills the node's process; TDMA runs "
+					      "in the simulation only)",
+					      sim_nop_fault_names[p->faults[i].kind]);
+		if (p->nodes > 16 || p->load_pct || p->jitter_us)
+			return rt_err(cause, -EINVAL, "--medium netns: at most 16 nodes, the "
+				      "lesson's frames, and the machine's own jitter (no --load, "
+				      "--jitter)");
+	}
 	if (p->protocol == NOP_SEL_NOP)
 		for (unsigned int i = 0; i < p->nfaults; i++)
 			if (p->faults[i].kind == SIM_NOP_F_DRIFT)
