@@ -18,6 +18,8 @@
 #   make bench-grade  thirty student folders graded on 2 jobs: wall time, peak memory
 #   make bench-sim simulated steps per second of every model in rtlab/sim/ (no root)
 #   make bench-fcse the FCSE model's accesses per second beside cachegrind's (no root)
+#   make bench-nop the nop model's frames per second with 8 nodes; as root, the real
+#                  medium with 8 nodes for 30 s and 100 injected faults
 #   make V=1       show full commands
 #
 # `run` and `check` call make again after `deps`, because the library checks
@@ -116,7 +118,7 @@ FCSE_ARM := $(if $(shell command -v $(ARM_CC) 2>/dev/null),$(BUILD)/arm/fcse_mva
 # ---- Build ----------------------------------------------------------------
 
 .PHONY: FORCE all deps run check check-only test unit fuzz fuzz-replay cli-test install \
-	uninstall clean help bench bench-deps bench-sim bench-fcse bench-grade
+	uninstall clean help bench bench-deps bench-sim bench-fcse bench-nop bench-grade
 .DEFAULT_GOAL := all
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
@@ -333,6 +335,7 @@ bench:
 	$(Q)$(MAKE) --no-print-directory bench-deps
 	$(Q)$(MAKE) --no-print-directory bench-sim
 	$(Q)$(MAKE) --no-print-directory bench-fcse
+	$(Q)$(MAKE) --no-print-directory bench-nop
 	$(Q)$(MAKE) --no-print-directory bench-grade
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)bench/latency-vs-cyclictest $(BENCH_ARGS) $(abspath $(RTLAB))
@@ -356,6 +359,12 @@ bench-sim: $(SIM_BENCH)
 bench-fcse: $(FCSE_TRACE)
 	$(Q)bench/fcse-bench $(abspath $(BUILD)) $(CURDIR)
 
+# The nop lab: the model's frames per CPU second with 8 nodes, and (root) the
+# real medium with 8 nodes, 30 s and 100 faults (bench/nop-bench).
+.PHONY: bench-nop
+bench-nop: $(SIM_BENCH) $(RTLAB)
+	$(Q)RTLAB_DATADIR=$(CURDIR) bench/nop-bench $(abspath $(RTLAB)) $(abspath $(SIM_BENCH))
+
 # A class of thirty graded on 2 jobs (target: at most 120 s), e.g.
 # make bench-grade GRADE_BENCH_ARGS="--students 30 --jobs 2".
 bench-grade:
@@ -363,6 +372,6 @@ bench-grade:
 	$(Q)RTLAB_DATADIR=$(CURDIR) bench/grade-class $(GRADE_BENCH_ARGS) $(abspath $(RTLAB))
 
 help:
-	@sed -n '3,18s/^# \{0,1\}//p' Makefile
+	@sed -n '3,20s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -58,7 +58,7 @@
 #include "sim/sim_nop_frame.h"
 
 #define NN_BYTE_NS 8000ull	/* 1 Mbit/s nominal: 8 us a byte */
-#define NN_GAP_NS 40000ull	/* the gap: 5 bytes' time */
+#define NN_GAP_NS 200000ull	/* 200 us: frames of two senders keep their order */
 #define NN_FRAME_MAX 100u	/* bytes */
 #define NN_PRIO 50
 #define NN_START_NS 300000000ull	/* from the go to the first turn */
@@ -120,6 +120,8 @@ struct nn_node {
 	unsigned int babbled;
 	uint8_t announce;	/* the node our next frame announces as excluded */
 	bool seen_since_out;	/* a frame went by since we were dropped */
+	uint64_t joined_at;	/* when we last rejoined */
+	bool after_silence;	/* the last turn ended in a timeout */
 };
 
 static void rep(const struct nn_node *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -253,8 +255,14 @@ static int nn_node_main(struct nn_node *n, int sock, int ifindex)
 
 		if ((e == n->id && me_member && !n->silenced) || my_place) {
 			/* A rejoining node goes first (half a gap), before the member. */
+			/*
+			 * After a silent turn every node timed out by its own clock, some
+			 * up to the jitter budget later than we did: wait that long too, so
+			 * that none of them is still waiting for the silent node.
+			 */
 			uint64_t at = t_end + (my_place ? NN_GAP_NS / 2 : NN_GAP_NS) +
-				      (n->latef && !my_place ? n->late : 0);
+				      (n->latef && !my_place ? n->late : 0) +
+				      (n->after_silence ? n->gap_max - NN_GAP_NS : 0);
 			unsigned int bytes = nn_frames[n->id % 4] ? nn_frames[n->id % 4] :
 					     SIM_NOP_FRAME_MIN;
 			uint64_t now = now_ns();
@@ -281,9 +289,11 @@ static int nn_node_main(struct nn_node *n, int sock, int ifindex)
 					bytes = SIM_NOP_FRAME_MIN;
 				end = nn_send(n, sock, &to, type, bytes, bad);
 				t_end = end;
+				n->after_silence = false;
 				nn_self(n, end - bytes * NN_BYTE_NS, end, turn, e, prev_src, type, !bad);
 				if (my_place) {
 					n->members |= 1ull << n->id;
+					n->joined_at = end;
 					rep(n, "J %llu %u\n", (unsigned long long)t_end, n->id);
 					continue;	/* not a turn */
 				}
@@ -360,6 +370,17 @@ static int nn_node_main(struct nn_node *n, int sock, int ifindex)
 			o.src = dec >= 0 ? f.src : e;
 			o.type = dec >= 0 ? f.type : SIM_NOP_T_DATA;
 			o.member = o.src < n->nodes && ((n->members >> o.src) & 1);
+			/*
+			 * A frame that announces us as dropped (a verdict we could not
+			 * see, a late frame of ours the others timed out): we rejoin.
+			 */
+			if (dec >= 0 && f.announce == n->id && ((n->members >> n->id) & 1) &&
+			    now > n->joined_at + (uint64_t)(n->nodes + 1) * n->timeout) {
+				/* (an announcement older than our last join is stale) */
+				n->members &= ~(1ull << n->id);
+				n->seen_since_out = false;
+				n->skip = n->corrupt = n->latef = false;
+			}
 			break;
 		}
 		o.turn_start_ns = t_end;
@@ -367,7 +388,9 @@ static int nn_node_main(struct nn_node *n, int sock, int ifindex)
 		o.prev_src = prev_src;
 		o.gap_max_ns = n->gap_max;
 		o.timeout_ns = n->timeout;
-		sim_nop_monitor_ref(NULL, &o, &v);
+		/* A join frame is never a fault here, even a repeated one: it is not a turn. */
+		if (!(o.frame && o.crc_ok && o.type == SIM_NOP_T_JOIN))
+			sim_nop_monitor_ref(NULL, &o, &v);
 		if (v.kind != SIM_NOP_F_NONE && v.node < n->nodes) {
 			rep(n, "V %llu %u %u %u\n", (unsigned long long)o.now_ns, n->id, v.kind,
 			    v.node);
@@ -381,6 +404,7 @@ static int nn_node_main(struct nn_node *n, int sock, int ifindex)
 				n->skip = n->corrupt = n->latef = false;
 			}
 		}
+		n->after_silence = !o.frame;
 		if (!o.frame) {
 			n->seen_since_out = n->seen_since_out || v.node != n->id;
 			t_end = o.now_ns;
@@ -391,7 +415,7 @@ static int nn_node_main(struct nn_node *n, int sock, int ifindex)
 		}
 		n->seen_since_out = true;
 		t_end = o.now_ns;
-		if (o.type == SIM_NOP_T_JOIN && !o.member && o.src < n->nodes) {
+		if (o.type == SIM_NOP_T_JOIN && o.crc_ok && o.src < n->nodes) {
 			n->members |= 1ull << o.src;	/* not a turn: the order goes on */
 			continue;
 		}
@@ -668,7 +692,8 @@ int nop_netns_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 	jitter = measure_jitter(300);
 	budget = jitter * 3 + 10000000;	/* three times the worst seen, and 10 ms */
 	timeout = NN_FRAME_MAX * NN_BYTE_NS + NN_GAP_NS + budget;
-	bound = (uint64_t)(r.nodes + 3) * timeout;
+	/* Each turn at most T_to, or T_to + the budget after a silent one. */
+	bound = (uint64_t)(r.nodes + 3) * (timeout + budget);
 	tmpl.nodes = r.nodes;
 	tmpl.gap_max = NN_GAP_NS + budget;
 	tmpl.timeout = timeout;

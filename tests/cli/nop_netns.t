@@ -58,7 +58,7 @@ done
 sleep 0.5
 check "a long run made its 4 namespaces" [ "$(ours | grep -c "^rtlab-nop-$pid-")" -eq 4 ]
 kill -KILL "$pid"
-wait "$pid" 2>/dev/null
+{ wait "$pid"; } 2>/dev/null
 # Killed with SIGKILL, it leaves them and its journal in /run/rtlab (root's, shared):
 # the next rtlab to start anywhere on the machine may clean them before we look.
 run doctor --restore
