@@ -14,12 +14,14 @@
 #   make kmod      the latency injector module against Debian's 6.1 stock and rt headers
 #   make bench     rtlab's latency probe against cyclictest, then against the latency
 #                  exercise's loop (root; calls bench-deps), after bench-sim, bench-fcse,
-#                  bench-cookie and bench-grade
+#                  bench-nop, bench-cookie and bench-grade
 #   make bench-grade  thirty student folders graded on 2 jobs: wall time, peak memory
 #   make bench-sim simulated steps per second of every model in rtlab/sim/ (no root)
 #   make bench-fcse the FCSE model's accesses per second beside cachegrind's (no root)
 #   make bench-cookie the cookie lab's throughput, uni-directional vs ticket vs greedy,
 #                  on two cores with fairness beside each (no root)
+#   make bench-nop the nop model's frames per second with 8 nodes; as root, the real
+#                  medium with 8 nodes for 30 s and 100 injected faults
 #   make V=1       show full commands
 #
 # `run` and `check` call make again after `deps`, because the library checks
@@ -118,7 +120,7 @@ FCSE_ARM := $(if $(shell command -v $(ARM_CC) 2>/dev/null),$(BUILD)/arm/fcse_mva
 # ---- Build ----------------------------------------------------------------
 
 .PHONY: FORCE all deps run check check-only test unit fuzz fuzz-replay cli-test install \
-	uninstall clean help bench bench-deps bench-sim bench-fcse bench-cookie bench-grade
+	uninstall clean help bench bench-deps bench-sim bench-fcse bench-nop bench-cookie bench-grade
 .DEFAULT_GOAL := all
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
@@ -340,6 +342,7 @@ bench:
 	$(Q)$(MAKE) --no-print-directory bench-deps
 	$(Q)$(MAKE) --no-print-directory bench-sim
 	$(Q)$(MAKE) --no-print-directory bench-fcse
+	$(Q)$(MAKE) --no-print-directory bench-nop
 	$(Q)$(MAKE) --no-print-directory bench-cookie
 	$(Q)$(MAKE) --no-print-directory bench-grade
 	$(Q)$(MAKE) --no-print-directory all
@@ -364,6 +367,12 @@ bench-sim: $(SIM_BENCH)
 bench-fcse: $(FCSE_TRACE)
 	$(Q)bench/fcse-bench $(abspath $(BUILD)) $(CURDIR)
 
+# The nop lab: the model's frames per CPU second with 8 nodes, and (root) the
+# real medium with 8 nodes, 30 s and 100 faults (bench/nop-bench).
+.PHONY: bench-nop
+bench-nop: $(SIM_BENCH) $(RTLAB)
+	$(Q)RTLAB_DATADIR=$(CURDIR) bench/nop-bench $(abspath $(RTLAB)) $(abspath $(SIM_BENCH))
+
 # The cookie lab's table protocols on two cores, interleaved rounds
 # (bench/cookie-bench), e.g. make bench-cookie COOKIE_BENCH_ARGS="5 1".
 .PHONY: bench-cookie
@@ -377,6 +386,6 @@ bench-grade:
 	$(Q)RTLAB_DATADIR=$(CURDIR) bench/grade-class $(GRADE_BENCH_ARGS) $(abspath $(RTLAB))
 
 help:
-	@sed -n '3,22s/^# \{0,1\}//p' Makefile
+	@sed -n '3,24s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

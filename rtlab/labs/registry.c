@@ -43,17 +43,6 @@ const struct lab_ops lab_hypervisor = {
 	.sim = true,
 };
 
-const struct lab_ops lab_nop = {
-	.name = "nop",
-	.title = "Node Order Protocol vs TDMA",
-	.summary = "Nodes on a shared medium take turns by a fixed order; inject faults "
-		   "and compare with TDMA.",
-	.lesson = 9,
-	.state = LAB_STATE_PLANNED,
-	.needs = LAB_NEED_NETNS,
-	.sim = true,
-};
-
 const struct lab_ops *const lab_table[] = {
 	LABS(LAB_ENTRY)
 	NULL,

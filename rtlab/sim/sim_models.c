@@ -11,10 +11,12 @@
 #include "sim_cookie.h"
 #include "sim_example.h"
 #include "sim_fcse.h"
+#include "sim_nop.h"
 
 const struct sim_model_ops *const sim_models[] = {
 	&sim_example_model,
 	&sim_fcse_model,
 	&sim_cookie_model,
+	&sim_nop_model,
 	NULL,
 };
