@@ -10,9 +10,11 @@
 
 #include "sim_example.h"
 #include "sim_fcse.h"
+#include "sim_hv.h"
 
 const struct sim_model_ops *const sim_models[] = {
 	&sim_example_model,
 	&sim_fcse_model,
+	&sim_hv_model,
 	NULL,
 };
