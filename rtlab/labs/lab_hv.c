@@ -134,10 +134,24 @@ struct hv_poll {
 	bool stopped;
 };
 
+static void live_publish(struct hv_live *live, const uint64_t *v)
+{
+	__atomic_store_n(&live->time_us, v[SIM_HV_C_TIME], __ATOMIC_RELAXED);
+	__atomic_store_n(&live->jobs, v[SIM_HV_C_JOBS], __ATOMIC_RELAXED);
+	__atomic_store_n(&live->misses, v[SIM_HV_C_MISSES], __ATOMIC_RELAXED);
+	__atomic_store_n(&live->resp_max_us, v[SIM_HV_C_RESP_MAX], __ATOMIC_RELAXED);
+	__atomic_store_n(&live->host_wait_max_us, v[SIM_HV_C_HOST_WAIT_MAX], __ATOMIC_RELAXED);
+	__atomic_store_n(&live->starved, v[SIM_HV_C_STARVED], __ATOMIC_RELAXED);
+	__atomic_store_n(&live->boosted_us, v[SIM_HV_C_BOOSTED], __ATOMIC_RELAXED);
+}
+
 static int hv_poll(void *priv, struct sim *s)
 {
 	struct hv_poll *p = priv;
 	uint64_t t = sim_counters(s)->v[SIM_HV_C_TIME];
+
+	if (p->ctx->live)
+		live_publish(p->ctx->live, sim_counters(s)->v);
 	unsigned int pct = (unsigned int)((p->done * 100ull + t * 100 / p->horizon_us) /
 					  p->total);
 	char what[96];
@@ -173,13 +187,22 @@ static int run_scenario(struct lab_ctx *ctx, const struct rt_sink *sink, struct 
 	json_t *o;
 	int ret;
 
-	(void)ctx;
 	sc.hv.duration_us = (uint64_t)p->duration_ms * 1000;
 	if (p->policy == HV_POLICY_NONE)
 		sc.policy = NULL;
 	poll->name = pr->name;
 	poll->sink = sink;
 	poll->horizon_us = sc.hv.duration_us;
+	if (ctx->live) {
+		struct hv_live *live = ctx->live;
+		const uint64_t zero[SIM_HV_NCOUNTERS] = { 0 };
+
+		live_publish(live, zero);
+		snprintf(live->scenario, sizeof(live->scenario), "%s", pr->name);
+		live->index = poll->done + 1;
+		live->total = poll->total;
+		live->bound_us = sc.hv.bound_us;
+	}
 	ret = sim_new(&sim_hv_model, &sc, ctx->seed, &s, cause);
 	if (ret)
 		return ret;

@@ -24,6 +24,18 @@ struct hv_params {
 	int policy;			/* enum hv_policy_choice, for the pv scenarios */
 };
 
+/*
+ * What the lab keeps current for a screen between chunks of the model
+ * (ctx->live): the scenario running and its counters so far. The numbers
+ * are written with relaxed atomics, the name before the scenario starts.
+ */
+struct hv_live {
+	char scenario[33];
+	unsigned int index, total;	/* the scenario's place in the run, from 1 */
+	uint64_t time_us, jobs, misses, resp_max_us, host_wait_max_us, starved, boosted_us;
+	uint32_t bound_us;
+};
+
 /* hv_params_init - the defaults: the model, every scenario, 2 s each, the reference policy */
 void hv_params_init(struct hv_params *p);
 

@@ -14,6 +14,7 @@
 	X(latency) \
 	X(ftrace) \
 	X(fcse) \
+	X(hypervisor) \
 	X(example)
 
 #define UI_LAB_SCREEN_DECLARE(name) extern const struct ui_lab_screen_ops ui_lab_##name##_screen;

@@ -4,7 +4,8 @@
 # --help, a run labelled as a simulation whose scenarios carry lesson 07's
 # predict metric, the same seed giving the same figures, the exercise's
 # scenarios met by the reference policy and missed without one, the grade
-# of the document, --live refused with its reason, and refusals.
+# of the document, --live refused with its reason, refusals, and the
+# screen at 80x24: a run from the menu to the summary.
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
@@ -71,5 +72,21 @@ check "grading the document: the exercise's scenarios pass" \
 	bash -c "grep -qE 'PASS +io-inversion-met' '$tmp/out' && grep -qE 'PASS +lesson-steps' '$tmp/out'"
 run grade "$tmp/n.json"
 check "and fail without a policy" grep -qE 'FAIL +io-inversion-met' "$tmp/out"
+
+# ---- The TUI at 80x24 --------------------------------------------------------------
+tui_start run 80x24
+check "the menu opens" wait_for run "Labs"
+tm send-keys -t run End
+check "the menu lists the hypervisor lab (up from the last lab: lesson 07 has its title)" \
+	move_to run "Linux as a real-time hypervisor" k
+tm send-keys -t run Enter
+check "Enter opens its screen" wait_for run "Here:"
+tm send-keys -t run Enter
+check "Enter runs the model and the summary shows its view, labelled SIMULATED" \
+	wait_for run "SIMULATED guest RT task" 600
+check "with the pv-hint row" wait_match run '^ +pv-hint +[0-9]'
+check "and where the document went" wait_for run "Results document: $tmp/state/rtlab/results/hypervisor-"
+tm send-keys -t run q
+check "q goes back to the menu" wait_for run "Labs"
 
 tap_done
