@@ -54,7 +54,9 @@ ifeq ($(CI),true)
 WARN += -Werror
 endif
 
-RT_CPPFLAGS = -D_GNU_SOURCE -Irtlab -I$(BUILD)/gen
+# -iquote: the hypervisor model's reference policy (rtlab/sim/sim_hv_policy.c) is the
+# exercise's reference solution, which includes the exercise's hv_boost.h.
+RT_CPPFLAGS = -D_GNU_SOURCE -Irtlab -I$(BUILD)/gen -iquote labs/hypervisor/checks
 RT_CFLAGS = -std=gnu11 $(WARN) -MMD -MP -pthread
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -276,7 +278,7 @@ install: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
 	install -m 0755 $(RTLAB) $(DESTDIR)$(BINDIR)/rtlab
 	for d in $(DATA_DIRS); do \
 		rm -rf $(DESTDIR)$(DATADIR)/$$d; \
-		cp -R $$d $(DESTDIR)$(DATADIR)/$$d || exit 1; \
+		cp -RL $$d $(DESTDIR)$(DATADIR)/$$d || exit 1; \
 		chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)/$$d; \
 	done
 	[ "$(WITH_SOLUTIONS)" = 1 ] || find $(DESTDIR)$(DATADIR)/labs -mindepth 2 -maxdepth 2 \

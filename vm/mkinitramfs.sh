@@ -83,7 +83,7 @@ tc() { /usr/sbin/tc "$@"; }
 SHELL
 
 for d in lessons labs slides; do
-	[ -d "$data/$d" ] && cp -R "$data/$d" "$root/usr/share/rtlab/$d"
+	[ -d "$data/$d" ] && cp -RL "$data/$d" "$root/usr/share/rtlab/$d"
 done
 # The labs' reference solutions are for teachers: not in the image unless WITH_SOLUTIONS=1.
 if [ "${WITH_SOLUTIONS:-0}" != 1 ] && [ -d "$root/usr/share/rtlab/labs" ]; then

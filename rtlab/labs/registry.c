@@ -31,18 +31,6 @@
 
 LABS(LAB_DECLARE)
 
-const struct lab_ops lab_hypervisor = {
-	.name = "hypervisor",
-	.title = "Linux as a real-time hypervisor",
-	.summary = "Boot a QEMU guest and watch its latency change as the host priorities "
-		   "of the vCPU and I/O threads change.",
-	.lesson = 7,
-	.state = LAB_STATE_PLANNED,
-	.needs = LAB_NEED_QEMU | LAB_NEED_RT_PRIO,
-	.wants = LAB_NEED_KVM,
-	.sim = true,
-};
-
 const struct lab_ops *const lab_table[] = {
 	LABS(LAB_ENTRY)
 	NULL,

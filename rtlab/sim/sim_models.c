@@ -12,11 +12,13 @@
 #include "sim_example.h"
 #include "sim_fcse.h"
 #include "sim_nop.h"
+#include "sim_hv.h"
 
 const struct sim_model_ops *const sim_models[] = {
 	&sim_example_model,
 	&sim_fcse_model,
 	&sim_cookie_model,
 	&sim_nop_model,
+	&sim_hv_model,
 	NULL,
 };

@@ -4,18 +4,6 @@
  */
 #include "sim_rng.h"
 
-void sim_rng_seed(struct sim_rng *r, uint64_t seed)
-{
-	uint64_t x = seed;
-
-	for (int i = 0; i < 4; i++)
-		r->s[i] = sim_splitmix64(&x);
-	/*
-	 * splitmix64's output function is a bijection of distinct counters, so
-	 * at most one of the four words is zero: the state is never all zero.
-	 */
-}
-
 void sim_rng_seed_stream(struct sim_rng *r, uint64_t seed, uint64_t stream)
 {
 	uint64_t a = seed, b = stream ^ UINT64_C(0x5851f42d4c957f2d);

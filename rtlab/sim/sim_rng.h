@@ -46,9 +46,21 @@ static inline uint64_t sim_splitmix64(uint64_t *x)
  * sim_rng_seed - seed @r from a 64-bit seed
  *
  * Every seed, 0 included, gives a valid and different generator: the four
- * state words are four splitmix64 outputs of @seed.
+ * state words are four splitmix64 outputs of @seed. Inline, so that a
+ * program that has only this header (the hypervisor exercise's subject)
+ * can seed a generator too.
  */
-void sim_rng_seed(struct sim_rng *r, uint64_t seed);
+static inline void sim_rng_seed(struct sim_rng *r, uint64_t seed)
+{
+	uint64_t x = seed;
+
+	for (int i = 0; i < 4; i++)
+		r->s[i] = sim_splitmix64(&x);
+	/*
+	 * splitmix64's output function is a bijection of distinct counters, so
+	 * at most one of the four words is zero: the state is never all zero.
+	 */
+}
 
 /**
  * sim_rng_seed_stream - seed @r as stream @stream of @seed

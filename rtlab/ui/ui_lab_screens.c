@@ -14,6 +14,7 @@
 	X(latency) \
 	X(ftrace) \
 	X(fcse) \
+	X(hypervisor) \
 	X(nop) \
 	X(cookie) \
 	X(example)

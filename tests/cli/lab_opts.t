@@ -36,9 +36,15 @@ run lab run ftrace --hunt --help
 check "'lab run ftrace --hunt --help' prints the ftrace lab's options (exit 0, got $rc)" \
 	bash -c "[ $rc -eq 0 ] && grep -q '^  --tracer NAME ' '$tmp/out' && grep -q '^  --no-busy ' '$tmp/out'"
 
-run lab run hypervisor --help
-check "a planned lab's --help says it is planned (exit 0, got $rc)" \
-	bash -c "[ $rc -eq 0 ] && grep -q 'planned and not available yet' '$tmp/out'"
+# A lab still planned, whichever it is today.
+planned=$("$RTLAB" lab list | awk '$2 == "planned" { print $1; exit }')
+if [ -n "$planned" ]; then
+	run lab run "$planned" --help
+	check "a planned lab's --help says it is planned (exit 0, got $rc)" \
+		bash -c "[ $rc -eq 0 ] && grep -q 'planned and not available yet' '$tmp/out'"
+else
+	skip "a planned lab's --help: no lab is planned any more"
+fi
 
 run lab --help
 check "'lab --help' points to the labs' own help" grep -qF 'rtlab lab run LAB --help' "$tmp/out"
@@ -61,9 +67,13 @@ bad '--tracer needs --mode tracer' ftrace --mode events --tracer irqsoff
 bad '--json needs a value' ftrace --json
 bad 'unknown option "--bogus"' ftrace --bogus
 
-run lab run hypervisor --seed 1
-check "a planned lab with --seed still says it is planned (exit 1, got $rc)" \
-	bash -c "[ $rc -eq 1 ] && grep -q 'planned and not available yet' '$tmp/err'"
+if [ -n "$planned" ]; then
+	run lab run "$planned" --seed 1
+	check "a planned lab with --seed still says it is planned (exit 1, got $rc)" \
+		bash -c "[ $rc -eq 1 ] && grep -q 'planned and not available yet' '$tmp/err'"
+else
+	skip "a planned lab with --seed: no lab is planned any more"
+fi
 
 # ---- The seed is recorded -----------------------------------------------------------
 run lab run latency --scenario idle-other --duration 300ms --seed 12345 --json "$tmp/s.json"

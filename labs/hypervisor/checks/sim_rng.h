@@ -1,0 +1,1 @@
+../../../rtlab/sim/sim_rng.h

@@ -1,0 +1,503 @@
+/*
+ * lab_hv: the hypervisor lab (lesson 07). Its model part runs the host
+ * scheduler model of sim/sim_hv.c (vCPU threads carrying a real-time guest,
+ * QEMU's I/O thread, host batch tasks; lock-holder preemption, the I/O
+ * inversion, paravirtual boost hints) over named scenarios: lesson 07's
+ * steps (host, guest-idle, guest-load, vcpu-fifo, guest-prio-low, io-low,
+ * rt-host, pv-hint), the exercise's three (lock-holder, io-inversion,
+ * pv-load) and io-throttled. Each scenario's figures go in
+ * extra.scenarios under its name (avg_us, p99_us, max_us of the guest RT
+ * task's response, its deadline misses, the spin wasted, the longest host
+ * wait against the bound, and every counter of the model), so lesson 07's
+ * predict questions bind; the document's tier is "simulation".
+ *
+ * The live part (a QEMU guest whose vCPU and I/O threads' priorities the
+ * host changes) is not built: --live says "not available here" with the
+ * reason, and the handout says so.
+ */
+#include "lab.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rt_err.h"
+#include "core/rt_hist.h"
+#include "core/rt_log.h"
+#include "core/rt_result.h"
+#include "core/rt_sink.h"
+#include "lab_hv.h"
+#include "sim/sim.h"
+
+#define CHUNK_STEPS 100000u	/* 100 simulated ms between looks at the stop flag */
+#define MS_NS 1000000ull
+
+static const char *const policy_words[] = { "reference", "none", NULL };
+
+const char *lab_hv_live_unavailable(void)
+{
+	return "not available here: the live part (a QEMU guest whose vCPU and I/O threads' "
+	       "host priorities rtlab changes) is not built yet; run the model (--model)";
+}
+
+/* ---- Options -------------------------------------------------------------------- */
+
+void hv_params_init(struct hv_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	p->duration_ms = 2000;
+}
+
+static void params_default(void *params)
+{
+	hv_params_init(params);
+}
+
+static int find_scenario(const char *name)
+{
+	for (unsigned int i = 0; i < sim_hv_model.npresets; i++)
+		if (!strcmp(sim_hv_model.presets[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static int set_scenarios(void *params, const char *value, char **cause)
+{
+	struct hv_params *p = params;
+	char buf[256], *save = NULL, *w;
+
+	if (strlen(value) >= sizeof(buf) || !*value)
+		return rt_err(cause, -EINVAL, "--scenario: expected NAME[,NAME]");
+	strcpy(buf, value);
+	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		int i = find_scenario(w);
+
+		if (i < 0)
+			return rt_err(cause, -EINVAL, "--scenario: no scenario called \"%.40s\" "
+				      "(see `rtlab lab run hypervisor --help`)", w);
+		for (unsigned int k = 0; k < p->nscen; k++)
+			if (p->scen[k] == (unsigned int)i)
+				return rt_err(cause, -EINVAL, "--scenario: \"%s\" named twice", w);
+		if (p->nscen >= HV_MAX_SCENARIOS)
+			return rt_err(cause, -EINVAL, "at most %u scenarios per run",
+				      HV_MAX_SCENARIOS);
+		p->scen[p->nscen++] = (unsigned int)i;
+	}
+	return 0;
+}
+
+static int params_check(void *params, char **cause)
+{
+	struct hv_params *p = params;
+
+	if (p->live && p->model)
+		return rt_err(cause, -EINVAL, "--live and --model: choose one");
+	return 0;
+}
+
+#define P(f) LAB_OPT_AT(struct hv_params, f)
+static const struct lab_option hv_options[] = {
+	{ .name = "model", .kind = LAB_OPT_FLAG, P(model),
+	  .help = "Run the model of the host scheduler (the default; a simulation, the same "
+		  "on every machine for one seed)." },
+	{ .name = "live", .kind = LAB_OPT_FLAG, P(live),
+	  .help = "Boot the classroom VM as the guest and change its host threads' "
+		  "priorities: not available yet (it says why)." },
+	{ .name = "scenario", .kind = LAB_OPT_STRING, .metavar = "S[,S]", .set = set_scenarios,
+	  .help = "Run these scenarios, in this order; repeatable. Lesson 07's steps: host, "
+		  "guest-idle, guest-load, vcpu-fifo, guest-prio-low, io-low, rt-host, "
+		  "pv-hint; the exercise's: lock-holder, io-inversion, pv-load; and "
+		  "io-throttled.", .defval = "all" },
+	{ .name = "duration", .kind = LAB_OPT_DURATION, .metavar = "D", P(duration_ms),
+	  .min = 10 * MS_NS, .max = 600000 * MS_NS, .unit_ns = MS_NS,
+	  .help = "Simulated time per scenario: 2s, 500ms, 1m (at most 10m).",
+	  .defval = "2s" },
+	{ .name = "policy", .kind = LAB_OPT_ENUM, .values = policy_words, P(policy),
+	  .help = "The host's boost policy in the scenarios with paravirtual hints (pv-hint "
+		  "and the exercise's): reference (labs/hypervisor/reference) or none (the "
+		  "hints are ignored: what the exercise starts from).",
+	  .defval = "reference" },
+	{ .name = NULL },
+};
+#undef P
+
+/* ---- The run ----------------------------------------------------------------------- */
+
+struct hv_poll {
+	struct lab_ctx *ctx;
+	const struct rt_sink *sink;
+	const char *name;
+	uint64_t horizon_us;
+	unsigned int done, total;	/* scenarios, for the progress */
+	unsigned int last_pct;		/* progress is said every 5 % of the run, +1 */
+	bool stopped;
+};
+
+static void live_publish(struct hv_live *live, const uint64_t *v)
+{
+	__atomic_store_n(&live->time_us, v[SIM_HV_C_TIME], __ATOMIC_RELAXED);
+	__atomic_store_n(&live->jobs, v[SIM_HV_C_JOBS], __ATOMIC_RELAXED);
+	__atomic_store_n(&live->misses, v[SIM_HV_C_MISSES], __ATOMIC_RELAXED);
+	__atomic_store_n(&live->resp_max_us, v[SIM_HV_C_RESP_MAX], __ATOMIC_RELAXED);
+	__atomic_store_n(&live->host_wait_max_us, v[SIM_HV_C_HOST_WAIT_MAX], __ATOMIC_RELAXED);
+	__atomic_store_n(&live->starved, v[SIM_HV_C_STARVED], __ATOMIC_RELAXED);
+	__atomic_store_n(&live->boosted_us, v[SIM_HV_C_BOOSTED], __ATOMIC_RELAXED);
+}
+
+static int hv_poll(void *priv, struct sim *s)
+{
+	struct hv_poll *p = priv;
+	uint64_t t = sim_counters(s)->v[SIM_HV_C_TIME];
+
+	if (p->ctx->live)
+		live_publish(p->ctx->live, sim_counters(s)->v);
+	unsigned int pct = (unsigned int)((p->done * 100ull + t * 100 / p->horizon_us) /
+					  p->total);
+	char what[96];
+
+	if (!p->last_pct || pct >= p->last_pct + 4 || (sim_done(s) && pct + 1 != p->last_pct)) {
+		p->last_pct = pct + 1;
+		snprintf(what, sizeof(what), "%s: %.1f of %.1f simulated s", p->name,
+			 (double)t / 1e6, (double)p->horizon_us / 1e6);
+		rt_sink_progress(p->sink, pct, what);
+	}
+	if (lab_ctx_stopped(p->ctx)) {
+		p->stopped = true;
+		return 1;
+	}
+	return 0;
+}
+
+static double ratio(uint64_t a, uint64_t b)
+{
+	return b ? (double)a / (double)b : 0.0;
+}
+
+/* One scenario: run it, its figures into a new scenario object, its histogram into @res. */
+static int run_scenario(struct lab_ctx *ctx, const struct rt_sink *sink, struct hv_poll *poll,
+			unsigned int idx, const struct hv_params *p, struct rt_result *res,
+			json_t *scens, char **cause)
+{
+	const struct sim_preset *pr = &sim_hv_model.presets[idx];
+	struct sim_hv_scenario sc = *(const struct sim_hv_scenario *)pr->scenario;
+	struct rt_hist_pct pct;
+	const uint64_t *v;
+	struct sim *s = NULL;
+	struct rt_hist *h = NULL;
+	char hname[64];
+	double p99 = 0;
+	json_t *o;
+	int ret;
+
+	sc.hv.duration_us = (uint64_t)p->duration_ms * 1000;
+	if (p->policy == HV_POLICY_NONE)
+		sc.policy = NULL;
+	poll->name = pr->name;
+	poll->sink = sink;
+	poll->horizon_us = sc.hv.duration_us;
+	if (ctx->live) {
+		struct hv_live *live = ctx->live;
+		const uint64_t zero[SIM_HV_NCOUNTERS] = { 0 };
+
+		live_publish(live, zero);
+		snprintf(live->scenario, sizeof(live->scenario), "%s", pr->name);
+		live->index = poll->done + 1;
+		live->total = poll->total;
+		live->bound_us = sc.hv.bound_us;
+	}
+	ret = sim_new(&sim_hv_model, &sc, ctx->seed, &s, cause);
+	if (ret)
+		return ret;
+	ret = sim_run_chunked(s, SIM_STEPS_ALL, CHUNK_STEPS, NULL, hv_poll, poll);
+	if (ret && !poll->stopped)
+		goto out;
+	ret = 0;
+	v = sim_counters(s)->v;
+	if (rt_hist_percentile(sim_hist(s, SIM_HV_HIST_RESPONSE), 990000, &pct) == 0)
+		p99 = pct.value_us;
+	o = json_pack("{s:s, s:s, s:s, s:s, s:b, s:b, s:f, s:f, s:I, s:I, s:b}",
+		      "name", pr->name, "summary", pr->summary, "kind", "model",
+		      "policy", !sc.hv.pv ? "no hints" : sc.policy ? "reference" : "none",
+		      "pv", sc.hv.pv, "interrupted", !sim_done(s),
+		      "avg_us", ratio(v[SIM_HV_C_RESP_SUM], v[SIM_HV_C_JOBS]), "p99_us", p99,
+		      "max_us", (json_int_t)v[SIM_HV_C_RESP_MAX],
+		      "bound_us", (json_int_t)sc.hv.bound_us,
+		      "within_bound", v[SIM_HV_C_STARVED] == 0);
+	if (!o || sim_counters_to_json(sim_counters(s), o) || json_array_append_new(scens, o)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	snprintf(hname, sizeof(hname), "%s.response", pr->name);
+	h = rt_hist_new(SIM_HV_HIST_US, 0);
+	ret = h ? rt_hist_merge(h, sim_hist(s, SIM_HV_HIST_RESPONSE)) : -ENOMEM;
+	ret = ret ?: rt_result_add_rt_hist(res, hname, h);
+out:
+	rt_hist_free(h);
+	sim_free(s);
+	return ret;
+}
+
+/* The summary: each scenario's max, misses and longest host wait under its name. */
+static int set_summary(struct rt_result *res, json_t *scens)
+{
+	json_t *o;
+	size_t i;
+	int ret = 0;
+
+	json_array_foreach(scens, i, o) {
+		char key[96], base[48];
+		const char *name = json_string_value(json_object_get(o, "name"));
+
+		snprintf(base, sizeof(base), "%s", name);
+		for (char *c = base; *c; c++)
+			if (*c == '-')
+				*c = '_';
+		snprintf(key, sizeof(key), "%s_max_us", base);
+		ret = ret ?: rt_result_set_summary(res, key,
+				json_number_value(json_object_get(o, "max_us")));
+		snprintf(key, sizeof(key), "%s_misses_count", base);
+		ret = ret ?: rt_result_set_summary(res, key,
+				json_number_value(json_object_get(o, "misses_count")));
+		snprintf(key, sizeof(key), "%s_host_wait_max_us", base);
+		ret = ret ?: rt_result_set_summary(res, key,
+				json_number_value(json_object_get(o, "host_wait_max_us")));
+	}
+	return ret;
+}
+
+static int record_params(struct rt_result *res, const struct hv_params *p)
+{
+	const struct hv_scenario base = { HV_SCENARIO_BASE };
+
+	return rt_result_set_param_str(res, "mode", "model") ?:
+	       rt_result_set_param_num(res, "duration_ms", p->duration_ms) ?:
+	       rt_result_set_param_str(res, "policy", policy_words[p->policy]) ?:
+	       rt_result_set_param_num(res, "bound_us", base.bound_us) ?:
+	       rt_result_set_param_num(res, "budget_us", base.budget_us) ?:
+	       rt_result_set_param_num(res, "window_us", base.window_us) ?:
+	       rt_result_set_param_num(res, "rt_period_us", base.rt_period_us) ?:
+	       rt_result_set_param_num(res, "rt_work_us", base.rt_work_us) ?:
+	       rt_result_set_param_num(res, "rt_deadline_us", base.rt_deadline_us) ?:
+	       rt_result_set_param_num(res, "fair_slice_us", base.fair_slice_us) ?:
+	       rt_result_set_param_num(res, "np_max_us", base.np_max_us);
+}
+
+static int hv_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_result *out)
+{
+	struct hv_params defaults;
+	const struct hv_params *p = ctx->params;
+	struct hv_poll poll = { .ctx = ctx };
+	struct rt_result *res = NULL;
+	json_t *scens = json_array(), *extra;
+	char *cause = NULL;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	if (!p) {
+		hv_params_init(&defaults);
+		p = &defaults;
+	}
+	if (p->live) {
+		ret = rt_err(&cause, -EOPNOTSUPP, "--live: %s", lab_hv_live_unavailable());
+		goto out;
+	}
+	res = rt_result_new("hypervisor", "simulation", ctx->env);
+	if (!scens || !res) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	poll.total = p->nscen ? p->nscen : sim_hv_model.npresets;
+	ret = lab_seed_record(res, ctx->seed) ?: record_params(res, p);
+	for (poll.done = 0; !ret && poll.done < poll.total && !poll.stopped; poll.done++) {
+		unsigned int idx = p->nscen ? p->scen[poll.done] : poll.done;
+
+		ret = run_scenario(ctx, sink, &poll, idx, p, res, scens, &cause);
+	}
+	out->interrupted = poll.stopped;
+	ret = ret ?: set_summary(res, scens) ?:
+	      rt_result_add_note(res, "SIMULATED: a model of a host scheduler carrying a "
+				 "real-time guest (sim/sim_hv_model.h), not a measurement of "
+				 "this machine; one simulated microsecond a step, the same "
+				 "document for the same seed everywhere") ?:
+	      rt_result_add_note(res, "host starvation bound: no host task may wait for its "
+				 "CPU longer than bound_us (50 ms, the fair server's share of "
+				 "every second); within_bound says whether a scenario kept it") ?:
+	      rt_result_add_note(res, "Kiszka's own figures (papers.md 3) were not found: "
+				 "compare these scenarios with each other, not with his paper") ?:
+	      rt_result_add_note(res, lab_hv_live_unavailable());
+	if (!ret && out->interrupted)
+		ret = rt_result_add_note(res, "interrupted: the last scenario holds the time "
+					 "simulated until then");
+	extra = ret ? NULL : rt_result_extra(res);
+	if (!ret && (!extra || json_object_set(extra, "scenarios", scens)))
+		ret = -ENOMEM;
+	if (!ret) {
+		out->res = res;
+		res = NULL;
+	}
+out:
+	if (ret)
+		rt_log(RT_LOG_ERR, "hypervisor: %s", cause ? cause : strerror(-ret));
+	free(cause);
+	json_decref(scens);
+	rt_result_free(res);
+	return ret;
+}
+
+/* ---- Views, grade, scenarios --------------------------------------------------------- */
+
+static double fig(json_t *o, const char *k)
+{
+	return json_number_value(json_object_get(o, k));
+}
+
+static int hv_views(const struct rt_result *res, json_t *views, char **cause)
+{
+	json_t *rows = json_array(), *lock = json_array(), *s;
+	size_t i;
+
+	(void)cause;
+	if (!rows || !lock)
+		goto out_nomem;
+	json_array_foreach(rt_result_scenarios(res), i, s) {
+		const char *name = json_string_value(json_object_get(s, "name")) ?: "";
+
+		if (json_array_append_new(rows, json_pack("[s, f, f, f, f, f, f, s]", name,
+				fig(s, "avg_us"), fig(s, "p99_us"), fig(s, "max_us"),
+				fig(s, "misses_count"), fig(s, "overruns_count"),
+				fig(s, "host_wait_max_us") / 1000.0,
+				json_is_true(json_object_get(s, "within_bound")) ? "yes" : "NO")) ||
+		    json_array_append_new(lock, json_pack("[s, f, f, f, f, f, f]", name,
+				fig(s, "spin_wasted_us"), fig(s, "lock_holder_preempted_count"),
+				fig(s, "lock_waiter_preempted_count"),
+				fig(s, "io_wait_max_us"), fig(s, "boosted_us") / 1000.0,
+				fig(s, "throttled_us") / 1000.0)))
+			goto out_nomem;
+	}
+	if (json_array_append_new(views, json_pack(
+		"{s:s, s:s, s:[{s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}, "
+		"{s:s, s:s}, {s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s}], s:o}",
+		"name", "scenarios", "title", "SIMULATED guest RT task (200 us every 1 ms, 1 ms "
+		"deadline) and host starvation per scenario (a model, not this machine)",
+		"columns", "name", "scenario",
+		"name", "avg", "title", "response avg", "unit", "us",
+		"name", "p99", "title", "p99", "unit", "us",
+		"name", "max", "title", "max", "unit", "us",
+		"name", "misses", "title", "missed",
+		"name", "overruns", "title", "dropped",
+		"name", "host_wait", "title", "host wait max", "unit", "ms",
+		"name", "bound", "title", "within 50 ms", "rows", rows)))
+		goto out_nomem_lock;
+	if (json_array_append_new(views, json_pack(
+		"{s:s, s:s, s:[{s:s}, {s:s, s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s, s:s}, "
+		"{s:s, s:s, s:s}, {s:s, s:s, s:s}], s:o}",
+		"name", "mechanisms", "title", "SIMULATED spinlock, I/O and boost figures per "
+		"scenario", "columns", "name", "scenario",
+		"name", "spin", "title", "spin wasted", "unit", "us",
+		"name", "lhp", "title", "holder preempted",
+		"name", "lwp", "title", "waiter preempted",
+		"name", "io_wait", "title", "I/O wait max", "unit", "us",
+		"name", "boosted", "title", "boosted", "unit", "ms",
+		"name", "throttled", "title", "throttled", "unit", "ms", "rows", lock)))
+		goto out_nomem;
+	return 0;
+
+out_nomem:
+	json_decref(rows);
+	json_decref(lock);
+	return -ENOMEM;
+out_nomem_lock:
+	json_decref(lock);
+	return -ENOMEM;
+}
+
+/*
+ * What a finished document shows: lesson 07's steps were run, and the
+ * exercise's three scenarios met every deadline within the host bound
+ * (with the reference policy, or a learner's through the exercise), and
+ * the handout's questions are answered.
+ */
+static int hv_grade(const struct lab_result *r, struct grade_report *rep)
+{
+	static const char *const steps[] = {
+		"guest-idle", "guest-load", "vcpu-fifo", "io-low", "pv-hint", NULL,
+	};
+	json_t *ans = json_object_get(rt_result_json(r->res), "answers");
+	bool have = true;
+	int ret = 0;
+
+	for (int i = 0; steps[i]; i++)
+		have = have && rt_result_scenario(r->res, steps[i]);
+	ret = grade_report_add(rep, "lesson-steps", have,
+			       "the document should hold lesson 07's steps guest-idle, "
+			       "guest-load, vcpu-fifo, io-low and pv-hint (rtlab lab run "
+			       "hypervisor)");
+	for (int i = 0; !ret && sim_hv_exercise_scenarios[i]; i++) {
+		const char *name = sim_hv_exercise_scenarios[i];
+		json_t *s = rt_result_scenario(r->res, name);
+		char check[64];
+
+		snprintf(check, sizeof(check), "%s-met", name);
+		/* A dropped period (the last job still running) is a miss too. */
+		ret = grade_report_add(rep, check, s && fig(s, "misses_count") == 0 &&
+				       fig(s, "overruns_count") == 0 &&
+				       json_is_true(json_object_get(s, "within_bound")) &&
+				       fig(s, "jobs_count") > 0, "%s: every RT job within its "
+				       "deadline, none dropped, and no host task waiting past "
+				       "the bound", name);
+	}
+	if (!ret)
+		ret = grade_report_add(rep, "why-vcpu-fifo-trap",
+				       json_object_get(ans, "why-vcpu-fifo-trap") != NULL,
+				       "answer the handout's question with rtlab lab answer "
+				       "hypervisor why-vcpu-fifo-trap TEXT, then run the lab again");
+	if (!ret)
+		ret = grade_report_add(rep, "what-budget-bounds",
+				       json_object_get(ans, "what-budget-bounds") != NULL,
+				       "answer the handout's question with rtlab lab answer "
+				       "hypervisor what-budget-bounds TEXT, then run the lab again");
+	return ret;
+}
+
+static bool hv_scenario(size_t i, struct lab_scenario *out)
+{
+	if (i >= sim_hv_model.npresets)
+		return false;
+	out->name = sim_hv_model.presets[i].name;
+	out->summary = sim_hv_model.presets[i].summary;
+	return true;
+}
+
+/* ---- The descriptor --------------------------------------------------------------- */
+
+static const char *const hv_questions[] = {
+	"why-vcpu-fifo-trap", "what-budget-bounds", NULL,
+};
+
+const struct lab_ops lab_hypervisor = {
+	.name = "hypervisor",
+	.title = "Linux as a real-time hypervisor",
+	.summary = "A model of the host scheduler carrying a real-time guest: vCPU and I/O "
+		   "thread priorities, lock-holder preemption, paravirtual boost hints.",
+	.lesson = 7,
+	.state = LAB_STATE_READY,
+	/* The live part's needs: the doctor names them; the model runs everywhere. */
+	.needs = LAB_NEED_QEMU | LAB_NEED_RT_PRIO,
+	.wants = LAB_NEED_KVM,
+	.sim = true,
+	.run = hv_run,
+	.views = hv_views,
+	.grade = hv_grade,
+	.scenario = hv_scenario,
+	.questions = hv_questions,
+	.options = hv_options,
+	.options_note = "The model part is a simulation (sim/sim_hv_model.h): the seed "
+			"(--seed) decides the guest's bursts, lock gaps, I/O and the host's "
+			"non-preemptible sections; the same seed and options give the same "
+			"document. The live part (--live) is not available yet.",
+	.params_size = sizeof(struct hv_params),
+	.params_init = params_default,
+	.params_check = params_check,
+};

@@ -1,0 +1,92 @@
+#!/bin/bash
+# hypervisor.t: the hypervisor lab's model part (labs/lab_hv.c over
+# sim/sim_hv.c) from the command line: its options and scenarios in
+# --help, a run labelled as a simulation whose scenarios carry lesson 07's
+# predict metric, the same seed giving the same figures, the exercise's
+# scenarios met by the reference policy and missed without one, the grade
+# of the document, --live refused with its reason, refusals, and the
+# screen at 80x24: a run from the menu to the summary.
+set -u
+: "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
+
+. "$SRCDIR/tests/cli/lib/tmux.bash" hypervisor
+export RTLAB_DATADIR=$SRCDIR
+
+run() { # run ARGS... -> $tmp/out, $tmp/err, $rc
+	"$RTLAB" "$@" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+}
+json_get() { # json_get FILE PYTHON-EXPR(d)
+	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(($2))" "$1"
+}
+
+run lab list
+check "lab list shows the hypervisor lab ready" grep -qE '^hypervisor +ready ' "$tmp/out"
+
+run lab run hypervisor --help
+check "--help lists --scenario, --duration, --policy, --live" \
+	bash -c "grep -q -- '--scenario S' '$tmp/out' && grep -q -- '--duration D' '$tmp/out' && grep -q -- '--policy' '$tmp/out' && grep -q -- '--live' '$tmp/out'"
+check "and the scenarios of lesson 07 and the exercise" \
+	bash -c "grep -qE '^  vcpu-fifo ' '$tmp/out' && grep -qE '^  io-inversion ' '$tmp/out'"
+
+run lab run hypervisor --scenario nosuch
+check "an unknown scenario is a usage error (exit 2)" [ "$rc" -eq 2 ]
+check "that names it" grep -q 'no scenario called "nosuch"' "$tmp/err"
+run lab run hypervisor --live --model
+check "--live with --model is a usage error" [ "$rc" -eq 2 ]
+
+run lab run hypervisor --live --json "$tmp/live.json"
+check "--live fails (exit 1)" [ "$rc" -eq 1 ]
+check "and says why it is not available here" grep -q "not available here: the live part" "$tmp/err"
+check "writing no document" [ ! -e "$tmp/live.json" ]
+
+steps=guest-idle,guest-load,vcpu-fifo,io-low,pv-hint,lock-holder,io-inversion,pv-load
+run lab run hypervisor --seed 7 --duration 300ms --scenario "$steps" --json "$tmp/a.json"
+check "a model run of eight scenarios exits 0" [ "$rc" -eq 0 ]
+check "it prints the scenarios view, labelled as simulated" \
+	grep -q '^SIMULATED guest RT task' "$tmp/out"
+check "lesson 07's predict questions are measured" grep -qE '^  vcpu-fifo +max_us ' "$tmp/out"
+check "the document is a simulation with the seed" \
+	[ "$(json_get "$tmp/a.json" 'd["tier"], d["simulated"], d["params"]["seed"]')" = "('simulation', True, '7')" ]
+check "its scenarios, in order, each with avg, p99 and max" \
+	[ "$(json_get "$tmp/a.json" '",".join(s["name"] for s in d["extra"]["scenarios"] if all(k in s for k in ("avg_us", "p99_us", "max_us")))')" = "$steps" ]
+check "with a response histogram each" \
+	[ "$(json_get "$tmp/a.json" 'len([h for h in d["histograms"] if h["name"].endswith(".response")])')" = 8 ]
+check "pv-hint meets every deadline, guest-load does not do better" \
+	[ "$(json_get "$tmp/a.json" '[s for s in d["extra"]["scenarios"] if s["name"] == "pv-hint"][0]["misses_count"] == 0 and d["summary"]["guest_load_max_us"] >= d["summary"]["pv_hint_max_us"]')" = True ]
+check "the reference policy meets the exercise's scenarios within the bound" \
+	[ "$(json_get "$tmp/a.json" 'all(s["misses_count"] == 0 and s["within_bound"] for s in d["extra"]["scenarios"] if s["name"] in ("lock-holder", "io-inversion", "pv-load"))')" = True ]
+check "a note says it is simulated, one that Kiszka's figures were not found" \
+	bash -c "grep -q 'SIMULATED' '$tmp/a.json' && grep -q 'figures (papers.md 3) were not found' '$tmp/a.json'"
+
+run lab run hypervisor --seed 7 --duration 300ms --scenario "$steps" --json "$tmp/b.json"
+check "the same seed gives the same figures" \
+	[ "$(json_get "$tmp/a.json" 'd["extra"]["scenarios"]')" = "$(json_get "$tmp/b.json" 'd["extra"]["scenarios"]')" ]
+
+run lab run hypervisor --seed 7 --duration 300ms --scenario io-inversion --policy none --json "$tmp/n.json"
+check "without a policy the I/O inversion starves the host and the guest" \
+	[ "$(json_get "$tmp/n.json" '[(s["within_bound"], s["policy"], s["jobs_count"] < 10) for s in d["extra"]["scenarios"]][0]')" = "(False, 'none', True)" ]
+
+run grade "$tmp/a.json"
+check "grading the document: the exercise's scenarios pass" \
+	bash -c "grep -qE 'PASS +io-inversion-met' '$tmp/out' && grep -qE 'PASS +lesson-steps' '$tmp/out'"
+run grade "$tmp/n.json"
+check "and fail without a policy" grep -qE 'FAIL +io-inversion-met' "$tmp/out"
+
+# ---- The TUI at 80x24 --------------------------------------------------------------
+tui_start run 80x24
+check "the menu opens" wait_for run "Labs"
+tm send-keys -t run End
+check "the menu lists the hypervisor lab (up from the last lab: lesson 07 has its title)" \
+	move_to run "Linux as a real-time hypervisor" k
+tm send-keys -t run Enter
+check "Enter opens its screen" wait_for run "Here:"
+tm send-keys -t run Enter
+check "Enter runs the model and the summary shows its view, labelled SIMULATED" \
+	wait_for run "SIMULATED guest RT task" 600
+check "with the pv-hint row" wait_match run '^ +pv-hint +[0-9]'
+check "and where the document went" wait_for run "Results document: $tmp/state/rtlab/results/hypervisor-"
+tm send-keys -t run q
+check "q goes back to the menu" wait_for run "Labs"
+
+tap_done
