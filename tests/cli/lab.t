@@ -44,9 +44,15 @@ wait_line() {
 run lab list
 check "lab list exits 0" [ "$rc" -eq 0 ]
 check "lab list shows latency ready" grep -qE '^latency +ready +host' "$tmp/out"
-check "lab list shows planned labs as not available" \
-	grep -qE '^[a-z]+ +planned .*not available yet' "$tmp/out"
 planned=$(awk '$2 == "planned" { print $1; exit }' "$tmp/out")
+# Every lab of the course has landed: then the refusal is the unit test's (test_run_session).
+no_planned="no planned lab is left in the registry (test_run_session refuses a fake one)"
+if [ -n "$planned" ]; then
+	check "lab list shows planned labs as not available" \
+		grep -qE '^[a-z]+ +planned .*not available yet' "$tmp/out"
+else
+	skip "lab list shows planned labs: $no_planned"
+fi
 run lab list --json
 check "lab list --json exits 0" [ "$rc" -eq 0 ]
 check "lab list --json: latency ready, seven labs" \
@@ -62,9 +68,14 @@ for args in "lab" "lab frob" "lab run" "lab run nosuch" "lab run latency --bogus
 	check "'rtlab $args' is a usage error (exit 2)" [ "$rc" -eq 2 ]
 done
 check "a bad option names itself" bash -c "\"$RTLAB\" lab run latency --bogus 2>&1 | grep -q -- --bogus"
-run lab run "$planned"
-check "a planned lab does not run (exit 1)" [ "$rc" -eq 1 ]
-check "and says it is not available yet" grep -q "planned and not available yet" "$tmp/err"
+if [ -n "$planned" ]; then
+	run lab run "$planned"
+	check "a planned lab does not run (exit 1)" [ "$rc" -eq 1 ]
+	check "and says it is not available yet" grep -q "planned and not available yet" "$tmp/err"
+else
+	skip "a planned lab does not run: $no_planned"
+	skip "and says it is not available yet: $no_planned"
+fi
 
 if uname -v | grep -q PREEMPT_RT; then
 	skip "load-fifo-rt refusal: this kernel is PREEMPT_RT"

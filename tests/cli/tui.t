@@ -58,8 +58,16 @@ check "menu shows the Labs heading" wait_for ui " Labs"
 check "menu lists the latency lab" wait_for ui "Timer and scheduling latency"
 check "a ready lab is shown as ready" \
 	wait_match ui 'Timer and scheduling latency +ready'
-check "a planned lab is shown as coming" \
-	wait_match ui '[^ ] +coming$'
+# Every lab of the course may have landed: then the planned-lab checks skip.
+no_planned="no planned lab is left in the registry"
+if "$RTLAB" lab list | awk '$2 == "planned" { f = 1 } END { exit !f }'; then
+	planned=yes
+	check "a planned lab is shown as coming" \
+		wait_match ui '[^ ] +coming$'
+else
+	planned=
+	skip "a planned lab is shown as coming: $no_planned"
+fi
 check "lesson titles come from the first heading" wait_for ui "01  What real-time means"
 check "front matter is skipped" wait_for ui "03  Measuring latency"
 check "UTF-8 titles are drawn whole" \
@@ -107,10 +115,19 @@ check "the lab details name its lesson from the index" wait_for ui "03 Measuring
 tm send-keys -t ui Escape
 check "Esc closes the lab details" wait_gone ui "Summary"
 # A planned lab, whichever is still planned: up from the last lab to the nearest "coming".
+# With none, the last lab (End) is the selection the resizes below must keep.
 tm send-keys -t ui End
-check "a planned lab is found in the menu" move_to ui "coming" k
-tm send-keys -t ui i
-check "a planned lab's details say it is not runnable yet" wait_for ui "not runnable yet"
+if [ -n "$planned" ]; then
+	sel=coming
+	check "a planned lab is found in the menu" move_to ui "coming" k
+	tm send-keys -t ui i
+	check "a planned lab's details say it is not runnable yet" wait_for ui "not runnable yet"
+else
+	sel=$("$RTLAB" lab list --json | python3 -c 'import json, sys; print(json.load(sys.stdin)["labs"][-1]["title"][:30])')
+	skip "a planned lab is found in the menu: $no_planned"
+	check "End selects the last lab" wait_until selected_has ui "$sel"
+	tm send-keys -t ui i
+fi
 tm send-keys -t ui q
 check "q closes the details pane" wait_gone ui "Summary"
 # Keys are handled in order: the help answering the next key shows that q left rtlab running.
@@ -127,11 +144,11 @@ check "a 60x20 window shows the too-small message" \
 check "the too-small screen hides the menu" wait_gone ui "Timer and scheduling latency"
 tm resize-window -t ui -x 80 -y 24
 check "growing back to 80x24 shows the menu again" wait_for ui "$title"
-check "the selection survives the resize" wait_until selected_has ui "coming"
+check "the selection survives the resize" wait_until selected_has ui "$sel"
 tm resize-window -t ui -x 120 -y 40
 # The title was on screen before: only a redraw at the new size puts the footer on row 40.
 check "a 120x40 window shows the menu" wait_until row_has ui 40 "quit"
-check "the selection survives a second resize" wait_until selected_has ui "coming"
+check "the selection survives a second resize" wait_until selected_has ui "$sel"
 tm resize-window -t ui -x 80 -y 24
 tm send-keys -t ui Home
 check "Home selects the first lesson" wait_for ui "$marker  01"
