@@ -66,10 +66,17 @@ static void test_each_workload_counts(void **state)
 
 	(void)state;
 	for (unsigned int k = 0; k < RT_TPUT_NKINDS; k++) {
+		/* A loaded machine may not run a workload's peer within 50 ms: allow longer. */
+		static const unsigned int ms[] = { 50, 250, 1000 };
 		struct rt_tput_run r;
 		char *cause = NULL;
-		int ret = rt_tput_run(k, 50, -1, NULL, &r, &cause);
+		int ret = 0;
 
+		for (unsigned int t = 0; t < sizeof(ms) / sizeof(ms[0]) && !ret; t++) {
+			ret = rt_tput_run(k, ms[t], -1, NULL, &r, &cause);
+			if (!ret && r.ops > 0)
+				break;
+		}
 		if (ret)
 			print_error("%s: %d: %s\n", rt_tput_info(k)->name, ret, cause);
 		assert_int_equal(ret, 0);
