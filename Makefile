@@ -388,6 +388,6 @@ bench-grade:
 	$(Q)RTLAB_DATADIR=$(CURDIR) bench/grade-class $(GRADE_BENCH_ARGS) $(abspath $(RTLAB))
 
 help:
-	@sed -n '3,24s/^# \{0,1\}//p' Makefile
+	@sed -n '3,25s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
