@@ -396,4 +396,10 @@ double rt_result_scenario_num(const struct rt_result *res, const char *name, con
 /* The extra.scenarios array (borrowed), or NULL when the lab recorded none. */
 json_t *rt_result_scenarios(const struct rt_result *res);
 
+/*
+ * Put the array @scens (a new reference is taken; the caller keeps its own) in
+ * extra.scenarios, replacing any there. Returns 0, -EINVAL (not an array) or -ENOMEM.
+ */
+int rt_result_set_scenarios(struct rt_result *res, json_t *scens);
+
 #endif

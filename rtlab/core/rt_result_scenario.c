@@ -5,6 +5,7 @@
  */
 #include "rt_result.h"
 
+#include <errno.h>
 #include <jansson.h>
 #include <math.h>
 #include <string.h>
@@ -15,6 +16,16 @@ json_t *rt_result_scenarios(const struct rt_result *res)
 					"scenarios");
 
 	return json_is_array(scens) ? scens : NULL;
+}
+
+int rt_result_set_scenarios(struct rt_result *res, json_t *scens)
+{
+	json_t *extra;
+
+	if (!json_is_array(scens))
+		return -EINVAL;
+	extra = rt_result_extra(res);
+	return extra && !json_object_set(extra, "scenarios", scens) ? 0 : -ENOMEM;
 }
 
 json_t *rt_result_scenario(const struct rt_result *res, const char *name)

@@ -274,7 +274,7 @@ static int cookie_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct la
 {
 	struct cookie_params defaults;
 	const struct cookie_params *p = ctx->params;
-	json_t *scens = json_array(), *extra;
+	json_t *scens = json_array();
 	struct rt_result *res = NULL;
 	char *cause = NULL, what[96];
 	bool prio_ok = true;
@@ -361,9 +361,8 @@ static int cookie_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct la
 	ret = replay_scenarios(scens, p->diners) ?: set_summary(res, scens);
 	if (!ret && out->interrupted)
 		ret = rt_result_add_note(res, "interrupted: the protocols run until then are kept");
-	extra = ret ? NULL : rt_result_extra(res);
-	if (!ret && (!extra || json_object_set(extra, "scenarios", scens)))
-		ret = -ENOMEM;
+	if (!ret)
+		ret = rt_result_set_scenarios(res, scens);
 	if (!ret) {
 		out->res = res;
 		res = NULL;

@@ -164,7 +164,7 @@ static int example_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct l
 	struct example_params defaults;
 	const struct example_params *p = ctx->params;
 	struct rt_result *res;
-	json_t *scens = json_array(), *extra;
+	json_t *scens = json_array();
 	char *cause = NULL;
 	uint64_t misses = 0, jobs = 0, v;
 	int ret = 0;
@@ -206,9 +206,8 @@ static int example_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct l
 	if (!ret && out->interrupted)
 		ret = rt_result_add_note(res, "interrupted: the document holds the jobs "
 					 "simulated until then");
-	extra = ret ? NULL : rt_result_extra(res);
-	if (!ret && (!extra || json_object_set(extra, "scenarios", scens)))
-		ret = -ENOMEM;
+	if (!ret)
+		ret = rt_result_set_scenarios(res, scens);
 	if (!ret) {
 		out->res = res;
 		res = NULL;

@@ -588,7 +588,7 @@ static int fcse_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_
 	struct fcse_params defaults;
 	const struct fcse_params *p = ctx->params;
 	struct fcse_setup *su = calloc(1, sizeof(*su));
-	json_t *per_mode[SIM_FCSE_NMODES] = { NULL }, *scens = json_array(), *extra;
+	json_t *per_mode[SIM_FCSE_NMODES] = { NULL }, *scens = json_array();
 	struct rt_hist *hist[SIM_FCSE_NMODES] = { NULL };
 	struct rt_result *res = NULL;
 	unsigned int done = 0;
@@ -649,9 +649,8 @@ static int fcse_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_
 	if (!ret && out->interrupted)
 		ret = rt_result_add_note(res, "interrupted: the document holds the accesses "
 					 "simulated until then");
-	extra = ret ? NULL : rt_result_extra(res);
-	if (!ret && (!extra || json_object_set(extra, "scenarios", scens)))
-		ret = -ENOMEM;
+	if (!ret)
+		ret = rt_result_set_scenarios(res, scens);
 	if (!ret) {
 		out->res = res;
 		res = NULL;

@@ -290,7 +290,7 @@ static int hv_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 	const struct hv_params *p = ctx->params;
 	struct hv_poll poll = { .ctx = ctx };
 	struct rt_result *res = NULL;
-	json_t *scens = json_array(), *extra;
+	json_t *scens = json_array();
 	char *cause = NULL;
 	int ret;
 
@@ -330,9 +330,8 @@ static int hv_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 	if (!ret && out->interrupted)
 		ret = rt_result_add_note(res, "interrupted: the last scenario holds the time "
 					 "simulated until then");
-	extra = ret ? NULL : rt_result_extra(res);
-	if (!ret && (!extra || json_object_set(extra, "scenarios", scens)))
-		ret = -ENOMEM;
+	if (!ret)
+		ret = rt_result_set_scenarios(res, scens);
 	if (!ret) {
 		out->res = res;
 		res = NULL;

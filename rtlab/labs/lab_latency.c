@@ -985,11 +985,10 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 				   "holds what was measured until then");
 	ret = rt_result_set_param_bool(res, "interrupted", out->interrupted);
 	ret = ret ? ret : set_summary(res, all, drops, overruns, done, p, spikes, loops);
+	ret = ret ? ret : rt_result_set_scenarios(res, scens);
 	extra = rt_result_extra(res);
-	if (!ret && !extra)
-		ret = -ENOMEM;
-	if (!ret && (json_object_set(extra, "scenarios", scens) ||
-		     json_object_set_new(extra, "interrupted", json_boolean(out->interrupted))))
+	if (!ret && (!extra || json_object_set_new(extra, "interrupted",
+						   json_boolean(out->interrupted))))
 		ret = -ENOMEM;
 	if (ret)
 		goto out_free;

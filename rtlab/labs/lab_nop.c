@@ -543,9 +543,10 @@ static int nop_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 	if (!ret && out->interrupted)
 		ret = rt_result_add_note(res, "interrupted: the document holds the bus time "
 					 "simulated until then");
+	if (!ret)
+		ret = rt_result_set_scenarios(res, scens);
 	extra = ret ? NULL : rt_result_extra(res);
-	if (!ret && (!extra || json_object_set(extra, "scenarios", scens) ||
-		     json_object_set(extra, "faults", faults)))
+	if (!ret && (!extra || json_object_set(extra, "faults", faults)))
 		ret = -ENOMEM;
 	if (!ret) {
 		out->res = res;

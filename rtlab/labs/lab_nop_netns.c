@@ -871,9 +871,10 @@ int nop_netns_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 	if (!ret && p->protocol != NOP_SEL_NOP)
 		ret = rt_result_add_note(res, "TDMA is not run on the real medium: its clocks are "
 					 "the model's (--medium sim)");
+	if (!ret)
+		ret = rt_result_set_scenarios(res, scens);
 	extra = ret ? NULL : rt_result_extra(res);
-	if (!ret && (!extra || json_object_set(extra, "scenarios", scens) ||
-		     json_object_set(extra, "faults", r.rows)))
+	if (!ret && (!extra || json_object_set(extra, "faults", r.rows)))
 		ret = -ENOMEM;
 	if (!ret) {
 		out->res = res;

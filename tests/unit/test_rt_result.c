@@ -244,6 +244,27 @@ static void test_roundtrip(void **state)
 }
 
 /* The same content set in another order renders to the same bytes. */
+/* The scenarios writer and the readers agree; a non-array is refused. */
+static void test_set_scenarios(void **state)
+{
+	struct rt_result *res = rt_result_new("example", "simulation", &test_env);
+	json_t *scens = json_pack("[{s:s, s:f}]", "name", "a", "max_us", 12.5);
+	json_t *obj = json_object();
+
+	(void)state;
+	assert_non_null(res);
+	assert_null(rt_result_scenarios(res));
+	assert_int_equal(rt_result_set_scenarios(res, obj), -EINVAL);
+	json_decref(obj);
+	assert_int_equal(rt_result_set_scenarios(res, scens), 0);
+	assert_ptr_equal(rt_result_scenarios(res), scens);	/* a reference, kept */
+	assert_true(rt_result_scenario_num(res, "a", "max_us") == 12.5);
+	assert_true(isnan(rt_result_scenario_num(res, "b", "max_us")));
+	json_decref(scens);
+	assert_non_null(rt_result_scenario(res, "a"));
+	rt_result_free(res);
+}
+
 static void test_stable_order(void **state)
 {
 	struct rt_result *a = rt_result_new("ftrace", "vm", &test_env);
@@ -1176,6 +1197,7 @@ int main(void)
 		cmocka_unit_test(test_views_and_integrity),
 		cmocka_unit_test(test_hist_percentile),
 		cmocka_unit_test(test_put_percentiles),
+		cmocka_unit_test(test_set_scenarios),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
