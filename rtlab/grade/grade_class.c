@@ -39,6 +39,7 @@ struct class_job {
 struct class_ex {
 	struct grade_exercise ex;
 	char *program;			/* owned: its check program, built once */
+	char *subject_obj;		/* owned: its subject source compiled once, or NULL */
 	char *error;			/* owned: why it cannot be graded, or NULL */
 };
 
@@ -118,6 +119,7 @@ static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
 	setpgid(0, 0);
 	opts.slot = o->base.slot + slot;	/* the run's base (its pid's) plus the job's */
 	opts.program = cx->program;
+	opts.subject_obj = cx->subject_obj;
 	opts.timing_fd = open(lock, O_RDWR | O_CLOEXEC);	/* its own open file: its own lock */
 	out.student = strdup(student);
 	if (cx->error) {
@@ -222,6 +224,15 @@ static int open_exercises(const struct grade_class_opts *o, const char *box,
 		}
 		ret = grade_program_build(&c->ex, c->program, false, &log, cause);
 		free(log);
+		log = NULL;
+		/* The trusted subject once for the class; each job links it with its learner's. */
+		if (!ret && asprintf(&c->subject_obj, "%s/subject-%s.o", box, c->ex.m.lab) < 0)
+			c->subject_obj = NULL;
+		if (!ret && c->subject_obj && grade_subject_obj_build(&c->ex, c->subject_obj,
+								      NULL)) {
+			free(c->subject_obj);	/* then each box compiles it, as alone */
+			c->subject_obj = NULL;
+		}
 	}
 	if (!ret && !*n)
 		ret = rt_err(cause, -ENOENT, o->lab ? "the %s lab has no coding exercise" :
@@ -360,6 +371,7 @@ out:
 	for (size_t e = 0; e < nex; e++) {
 		grade_exercise_fini(&exs[e].ex);
 		free(exs[e].program);
+		free(exs[e].subject_obj);
 		free(exs[e].error);
 	}
 	free(exs);

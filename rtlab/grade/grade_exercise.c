@@ -36,6 +36,7 @@
 #include "grade/grade_tap.h"
 
 #define BUILD_WALL_S 120u
+#define SUBJECT_OBJ "rtlab-subject.o"	/* the class's compiled subject, in the job folder */
 #define PROGRAM_OUT_MAX (1u << 20)	/* bytes of a check program's output read */
 #define PROGRAM_WALL_MAX_S 600u
 #define DATA_FILE_MAX (64u << 20)
@@ -372,8 +373,8 @@ static void first_error(const char *log, char *out, size_t size)
 
 /* Compile the subject in the sandbox; @ok says whether it did. */
 static int build_subject(const struct grade_exercise *ex, const struct grade_sandbox *sb,
-			 bool static_link, bool *ok, struct rt_buf *log, unsigned int *ns,
-			 char **cause)
+			 bool static_link, bool prebuilt_obj, bool *ok, struct rt_buf *log,
+			 unsigned int *ns, char **cause)
 {
 	const struct grade_manifest *m = &ex->m;
 	const char *argv[GRADE_MAX_FLAGS * 2 + GRADE_MAX_SOURCES + 16];
@@ -394,7 +395,7 @@ static int build_subject(const struct grade_exercise *ex, const struct grade_san
 		argv[n++] = m->cflags.v[i];
 	argv[n++] = "-o";
 	argv[n++] = "subject";
-	argv[n++] = m->subject;
+	argv[n++] = prebuilt_obj ? SUBJECT_OBJ : m->subject;
 	for (size_t i = 0; i < m->sources.n; i++) {
 		size_t len = strlen(m->sources.v[i]);
 
@@ -426,6 +427,53 @@ static int build_subject(const struct grade_exercise *ex, const struct grade_san
 	if (!ret && !*ok && res.exit_code != 1)
 		ret = rt_buf_printf(log, "the compiler %s\n", res.reason);
 	grade_run_res_fini(&res);
+	return ret;
+}
+
+int grade_subject_obj_build(const struct grade_exercise *ex, const char *path, char **cause)
+{
+	const struct grade_manifest *m = &ex->m;
+	char *argv[GRADE_MAX_FLAGS + 16], *inc = NULL, *src = NULL;
+	struct rt_child_opts co = { .argv = argv, .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE,
+				    .err = RT_CHILD_TO_STDOUT, .capture_max = 64 * 1024 };
+	struct rt_child_result res = { 0 };
+	size_t n = 0;
+	int ret;
+
+	if (ex->bin)
+		return rt_err(cause, -EINVAL, "%s is prebuilt: it has no sources", ex->dir);
+	src = join(ex->checks, m->subject);
+	if (!src || asprintf(&inc, "-I%s", ex->checks) < 0) {
+		inc = NULL;
+		ret = -ENOMEM;
+		goto out;
+	}
+	/* The flags of build_subject(), with checks/ where the box has its copies. */
+	argv[n++] = "cc";
+	argv[n++] = "-std=gnu11";
+	argv[n++] = "-O2";
+	argv[n++] = "-Wall";
+	argv[n++] = "-fdiagnostics-color=never";
+	argv[n++] = inc;
+	for (size_t i = 0; i < m->cflags.n; i++)
+		argv[n++] = m->cflags.v[i];
+	argv[n++] = "-c";
+	argv[n++] = "-o";
+	argv[n++] = (char *)path;
+	argv[n++] = src;
+	argv[n] = NULL;
+	ret = rt_child_run(&co, BUILD_WALL_S * 1000, &res, cause);
+	if (!ret && (res.end != RT_CHILD_EXITED || res.code)) {
+		char first[256];
+
+		first_error(res.out ? res.out : "", first, sizeof(first));
+		ret = rt_err(cause, -ENOEXEC, "the subject %s does not compile: %s", m->subject,
+			     first);
+	}
+out:
+	rt_child_result_fini(&res);
+	free(inc);
+	free(src);
 	return ret;
 }
 
@@ -609,6 +657,24 @@ out:
 	return ret;
 }
 
+/*
+ * Class mode: timing checks run alone. Everything else a job does that
+ * takes a CPU for long (the build, the ordinary checks) holds the lock
+ * shared; a timing pass holds it exclusively.
+ */
+static void timing_lock(const struct grade_opts *o, bool exclusive)
+{
+	if (o->timing_fd >= 0)
+		while (flock(o->timing_fd, exclusive ? LOCK_EX : LOCK_SH) && errno == EINTR)
+			;
+}
+
+static void timing_unlock(const struct grade_opts *o)
+{
+	if (o->timing_fd >= 0)
+		flock(o->timing_fd, LOCK_UN);
+}
+
 /* Run the checks of one kind (timing or not) that are not skipped; verdicts into @v. */
 static int run_pass(const struct grade_exercise *ex, const struct grade_sandbox *sb,
 		    const struct grade_opts *o, const char *program, const char *cwd,
@@ -629,13 +695,10 @@ static int run_pass(const struct grade_exercise *ex, const struct grade_sandbox 
 			n++;
 		}
 	if (!ret && n) {
-		if (o->timing_fd >= 0)
-			while (flock(o->timing_fd, timing ? LOCK_EX : LOCK_SH) && errno == EINTR)
-				;
+		timing_lock(o, timing);
 		ret = run_program(ex, sb, o, program, cwd, rt_buf_str(&only), n, tap, how,
 				  how_len, cause);
-		if (o->timing_fd >= 0)
-			flock(o->timing_fd, LOCK_UN);
+		timing_unlock(o);
 	}
 	rt_buf_fini(&only);
 	return ret;
@@ -677,10 +740,19 @@ static int prepare_box(const struct grade_exercise *ex, const char *work,
 		return ret;
 	}
 	ret = fill_job(ex, work, sb, log, cause);
+	if (!ret && o->subject_obj) {
+		/* After the learner's files, like the trusted headers: theirs never wins. */
+		char *dst = join(sb->job, SUBJECT_OBJ);
+
+		ret = dst ? copy_file(o->subject_obj, dst, 256u << 20, false, 0644, cause) :
+		      -ENOMEM;
+		free(dst);
+	}
 	if (!ret)
 		ret = grade_sandbox_give(sb, cause);
 	if (!ret)
-		ret = build_subject(ex, sb, static_link, built, log, ns, cause);
+		ret = build_subject(ex, sb, static_link, o->subject_obj != NULL, built, log, ns,
+				    cause);
 	return ret;
 }
 
@@ -712,7 +784,9 @@ int grade_exercise_run(const struct grade_exercise *ex, const char *work,
 	skip = calloc(m->nchecks, sizeof(*skip));
 	if (!skip)
 		return -ENOMEM;
+	timing_lock(o, false);
 	ret = prepare_box(ex, out->work, o, false, &sb, &built, &log, &ns, cause);
+	timing_unlock(o);
 	if (ret)
 		goto out;
 	out->build_ok = built;
@@ -891,12 +965,47 @@ out:
 	return ret ? ret : fd;
 }
 
+/*
+ * Strikes: code that has run out of its time twice is very likely to hang
+ * on every run, and a class's grading should not pay the full limit for
+ * each of them. The box keeps one byte per run that ran out of time (wall
+ * clock or CPU) in box/strikes, which the runner, the grader's side,
+ * writes; after STRIKES_MAX of them a run gets at most STRIKE_WALL_S, and
+ * its reason says why.
+ */
+#define STRIKES_MAX 2u
+#define STRIKE_WALL_S 2u
+
+static unsigned int strikes_count(const struct grade_sandbox *sb)
+{
+	char *path = join(sb->box, "strikes");
+	struct stat st;
+	bool seen = path && !lstat(path, &st) && S_ISREG(st.st_mode);
+
+	free(path);
+	return seen ? (unsigned int)(st.st_size > 1000 ? 1000 : st.st_size) : 0;
+}
+
+static void strikes_add(const struct grade_sandbox *sb)
+{
+	char *path = join(sb->box, "strikes");
+	int fd = path ? open(path, O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+			     0600) : -1;
+
+	if (fd >= 0) {
+		rt_write_all(fd, "x", 1);
+		close(fd);
+	}
+	free(path);
+}
+
 int grade_subject_run(const struct grade_sandbox *sb, const char *stdin_path,
 		      unsigned int wall_s, unsigned int rtprio, unsigned int memlock_kb,
 		      const char *const *args, struct grade_run_res *res, char **cause)
 {
 	const char *argv[258];
 	struct grade_run_req req = { .argv = argv, .in_fd = -1, .lim = sb->lim };
+	unsigned int strikes, full_s = 0;
 	size_t n = 0;
 	int ret;
 
@@ -912,6 +1021,13 @@ int grade_subject_run(const struct grade_sandbox *sb, const char *stdin_path,
 		if (req.lim.cpu_s > req.lim.wall_s)
 			req.lim.cpu_s = req.lim.wall_s;
 	}
+	strikes = strikes_count(sb);
+	if (strikes >= STRIKES_MAX && req.lim.wall_s > STRIKE_WALL_S) {
+		full_s = req.lim.wall_s;
+		req.lim.wall_s = STRIKE_WALL_S;
+		if (req.lim.cpu_s > STRIKE_WALL_S)
+			req.lim.cpu_s = STRIKE_WALL_S;
+	}
 	req.rtprio = rtprio < sb->rtprio_max ? rtprio : sb->rtprio_max;
 	req.memlock_kb = memlock_kb < sb->memlock_kb_max ? memlock_kb : sb->memlock_kb_max;
 	if (stdin_path) {
@@ -922,5 +1038,16 @@ int grade_subject_run(const struct grade_sandbox *sb, const char *stdin_path,
 	ret = grade_sandbox_run(sb, &req, res, cause);
 	if (req.in_fd >= 0)
 		close(req.in_fd);
+	if (!ret && (res->timed_out || res->cpu_limit)) {
+		strikes_add(sb);
+		if (full_s) {
+			size_t len = strlen(res->reason);
+
+			snprintf(res->reason + len, sizeof(res->reason) - len,
+				 "; shortened from %u s, as this code had already run out of "
+				 "time %u times: make it return and it gets the full time",
+				 full_s, strikes);
+		}
+	}
 	return ret;
 }

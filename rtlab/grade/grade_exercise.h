@@ -46,8 +46,11 @@ struct grade_opts {
 				 * grade_slot_base(), plus the job's number in class mode */
 	unsigned int ns;	/* GRADE_NS_* to try */
 	const char *program;	/* a check program already built for this exercise, or NULL */
-	int timing_fd;		/* class mode: a lock file, shared by ordinary checks and
-				 * exclusive for timing ones; -1: none */
+	const char *subject_obj;	/* class mode: the trusted subject source compiled once
+					 * (grade_subject_obj_build()), linked with each
+					 * learner's code in the box; NULL: compiled there */
+	int timing_fd;		/* class mode: a lock file, shared by builds and ordinary
+				 * checks, exclusive for timing ones; -1: none */
 	bool keep;		/* keep the box (debugging) */
 };
 
@@ -125,6 +128,16 @@ int grade_exercise_run(const struct grade_exercise *ex, const char *work,
  */
 int grade_exercise_build(const struct grade_exercise *ex, const char *work, const char *outdir,
 			 const struct grade_opts *o, char **log, char **cause);
+
+/**
+ * grade_subject_obj_build - compile the exercise's trusted subject source (checks/) alone
+ * @path: the object file to write
+ *
+ * It depends on trusted files only, so a class compiles it once, outside the
+ * sandbox, instead of once per learner inside it (grade_opts.subject_obj).
+ * Returns 0, or a negative errno with @cause.
+ */
+int grade_subject_obj_build(const struct grade_exercise *ex, const char *path, char **cause);
 
 /**
  * grade_subject_run - one run of a box's subject: `rtlab grade --run-subject`

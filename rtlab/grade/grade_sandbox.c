@@ -855,6 +855,8 @@ int grade_sandbox_run(const struct grade_sandbox *sb, const struct grade_run_req
 			if (!(c.ns & GRADE_NS_PID))
 				kill_run(sb, f, s, c.ns);
 		}
+		if (ended && out_eof && err_eof && st_eof)
+			break;		/* all read already: no drain wait */
 		if (!out_eof)
 			pf[n++] = (struct pollfd){ .fd = so.fd, .events = POLLIN };
 		if (!err_eof)

@@ -118,6 +118,9 @@ check "fork bomb: ended by a limit, with the reason" \
 	grep -qE 'timed out|CPU time' <<<"$(reason 00-forkbomb sum)"
 check "loop: ended by the CPU or wall-clock limit" \
 	grep -qE 'timed out|CPU time' <<<"$(reason 02-loop sum)"
+check "loop: once two runs ran out of time, the next is shortened and says why" \
+	grep -qE 'shortened from 3 s, as this code had already run out of time [0-9]+ times' \
+	<<<"$(reason 02-loop sum-large)"
 check "flood: cut at the output cap" grep -q 'more than 64 KiB to stdout' <<<"$(reason 03-flood sum)"
 check "segfault: says SIGSEGV" grep -q 'SIGSEGV' <<<"$(reason 04-segv sum)"
 check "sleep: timed out" grep -q 'timed out after 3 s' <<<"$(reason 07-sleep sum)"
