@@ -93,8 +93,8 @@ ok $? "facts are typed: booleans, numbers, null"
 ok $? "privileges.root matches id -u"
 kvm_expect=absent
 [ -e /dev/kvm ] && kvm_expect=present
-jq -e --arg e "$kvm_expect" '.kvm.verdict as $v | ["works", "absent", "no-permission",
-	"hung", "failed"] | index($v) != null and (($e == "absent") == ($v == "absent"))' \
+jq -e --arg e "$kvm_expect" '.kvm.verdict as $v | ["works", "not-proven", "boot-failed",
+	"absent", "no-permission", "hung", "failed"] | index($v) != null and (($e == "absent") == ($v == "absent"))' \
 	"$tmp/json" >/dev/null
 ok $? "kvm.verdict is a known verdict, absent exactly when /dev/kvm is"
 [ "$(jq -r '.labs | map(.name) | sort | join(" ")' "$tmp/json")" = "$(echo $labs)" ]
