@@ -44,6 +44,7 @@
 
 static const char *const medium_words[] = { "sim", "netns", NULL };
 static const char *const proto_words[] = { "nop", "tdma", "both", NULL };
+static const char *const inject_words[] = { "rtlab", "netem", "both", NULL };
 /* The lesson's frames, in us (bytes at 8 Mbit/s); 0 is "nothing to send". */
 static const uint16_t lesson_frames[4] = { 30, 100, 0, 45 };
 
@@ -207,11 +208,18 @@ static int params_check(void *params, char **cause)
 					      "(a crash there kills the node's process; TDMA runs "
 					      "in the simulation only)",
 					      sim_nop_fault_names[p->faults[i].kind]);
+		if (p->inject != NOP_INJECT_RTLAB && p->protocol == NOP_SEL_TDMA)
+			return rt_err(cause, -EINVAL, "--inject %s: the real medium runs NOP only",
+				      inject_words[p->inject]);
 		if (p->nodes > 16 || p->load_pct || p->jitter_us)
 			return rt_err(cause, -EINVAL, "--medium netns: at most 16 nodes, the "
 				      "lesson's frames, and the machine's own jitter (no --load, "
 				      "--jitter)");
 	}
+	if (p->medium != NOP_MEDIUM_NETNS && p->inject != NOP_INJECT_RTLAB)
+		return rt_err(cause, -EINVAL, "--inject %s: tc netem acts on the real medium's "
+			      "veths; add --medium netns (root, a kernel with sch_netem)",
+			      inject_words[p->inject]);
 	if (p->protocol == NOP_SEL_NOP)
 		for (unsigned int i = 0; i < p->nfaults; i++)
 			if (p->faults[i].kind == SIM_NOP_F_DRIFT)
@@ -261,6 +269,13 @@ static const struct lab_option nop_options[] = {
 		  "(default 1): crash, babble, skip, corrupt, late, dup, drift (TDMA only) or "
 		  "repair (the node recovers and rejoins). Repeat for more; \"none\" for a "
 		  "fault-free bus.", .defval = "crash@1ms:1" },
+	{ .name = "inject", .kind = LAB_OPT_ENUM, .values = inject_words,
+	  LAB_OPT_AT(struct nop_params, inject),
+	  .help = "netns: who injects skip, corrupt and late faults: rtlab (an order to the "
+		  "node), netem (tc netem loss, corrupt or delay on the node's veth, for as "
+		  "long as the fault is undetected; needs sch_netem, as in the classroom VM) "
+		  "or both (each such fault twice: rtlab's at its time, netem's twin after the "
+		  "detection bound, side by side in the results).", .defval = "rtlab" },
 	{ .name = NULL },
 };
 

@@ -13,6 +13,9 @@
 
 enum nop_medium { NOP_MEDIUM_SIM, NOP_MEDIUM_NETNS };
 enum nop_proto_sel { NOP_SEL_NOP, NOP_SEL_TDMA, NOP_SEL_BOTH };
+/* Who injects skip, corrupt and late on the real medium: rtlab's order to the node, tc netem
+ * on the node's veth, or both (each such fault twice, side by side). */
+enum nop_inject { NOP_INJECT_RTLAB, NOP_INJECT_NETEM, NOP_INJECT_BOTH };
 
 struct nop_params {
 	int medium;			/* enum nop_medium */
@@ -24,6 +27,7 @@ struct nop_params {
 	struct sim_nop_fault faults[SIM_NOP_FAULTS_MAX];
 	unsigned int nfaults;
 	bool faults_given;		/* --fault given (else the default crash@1ms:1) */
+	int inject;			/* enum nop_inject (netns only) */
 };
 
 /* nop_params_init - the defaults: both protocols, the lesson's 4 nodes, a crash at 1 ms */

@@ -23,8 +23,16 @@
  *
  * Faults are injected by rtlab itself: crash kills the node's process
  * (SIGKILL, by pid); babble, skip, corrupt, late and dup are orders to the
- * node, which misbehaves at its next turn. (tc netem would be an extra
- * where it exists; it does not on the hosts this was written on.) NOP
+ * node, which misbehaves at its next turn. With --inject netem or both,
+ * skip, corrupt and late are (also) injected from outside the node by tc
+ * netem on its eth0 (loss 100%, corrupt 100%, a delay between the late
+ * threshold and the timeout), from the moment of injection until the
+ * first verdict on that node (or the detection bound) has passed; "both"
+ * injects each such fault twice, rtlab's at its time and netem's twin one
+ * detection bound later, and reports the two as scenarios side by side
+ * ("nop" and "nop-netem"). netem needs sch_netem, which the classroom VM's
+ * kernels have and the hosts this was written on do not: rtlab tries it
+ * on the first node's veth before the run and says so when it fails. NOP
  * only: TDMA's clocks are the model's.
  */
 #include "lab_nop_int.h"
@@ -179,12 +187,13 @@ static uint64_t nn_send(struct nn_node *n, int sock, const struct sockaddr_ll *t
  * drops itself as the others drop it (and a babbler is silenced).
  */
 static void nn_self(struct nn_node *n, uint64_t start, uint64_t end, uint64_t t_end, uint32_t e,
-		    uint32_t prev_src, uint32_t type, bool ok)
+		    uint32_t prev_src, uint32_t type, bool ok, uint64_t extra)
 {
 	struct sim_nop_obs o = { .now_ns = end, .turn_start_ns = t_end, .expected = e,
 				 .prev_src = prev_src, .frame = true, .crc_ok = ok,
 				 .member = true, .src = n->id, .type = type, .start_ns = start,
-				 .end_ns = end, .gap_max_ns = n->gap_max, .timeout_ns = n->timeout };
+				 .end_ns = end, .gap_max_ns = n->gap_max + extra,
+				 .timeout_ns = n->timeout + extra };
 	struct sim_nop_verdict v = { SIM_NOP_F_NONE, SIM_NOP_NONE };
 
 	if (type == SIM_NOP_T_JOIN)
@@ -251,7 +260,16 @@ static int nn_node_main(struct nn_node *n, int sock, int ifindex)
 		struct sim_nop_obs o = { 0 };
 		struct sim_nop_verdict v = { SIM_NOP_F_NONE, SIM_NOP_NONE };
 		struct pollfd pf[2] = { { sock, POLLIN, 0 }, { n->cmd_fd, POLLIN, 0 } };
-		uint64_t deadline = t_end + n->timeout;
+		/*
+		 * After a silent turn every node timed out by its own clock, some up
+		 * to the jitter budget later than others, and the next sender waits
+		 * that budget more (below): every monitor allows it that much more,
+		 * for the start and for the timeout (the bound counts a turn after a
+		 * silent one as T_to + the budget). Without it the successor of a
+		 * crashed node is blamed late by every node that timed out first.
+		 */
+		uint64_t extra = n->after_silence ? n->gap_max - NN_GAP_NS : 0;
+		uint64_t deadline = t_end + n->timeout + extra;
 
 		if ((e == n->id && me_member && !n->silenced) || my_place) {
 			/* A rejoining node goes first (half a gap), before the member. */
@@ -261,8 +279,7 @@ static int nn_node_main(struct nn_node *n, int sock, int ifindex)
 			 * that none of them is still waiting for the silent node.
 			 */
 			uint64_t at = t_end + (my_place ? NN_GAP_NS / 2 : NN_GAP_NS) +
-				      (n->latef && !my_place ? n->late : 0) +
-				      (n->after_silence ? n->gap_max - NN_GAP_NS : 0);
+				      (n->latef && !my_place ? n->late : 0) + extra;
 			unsigned int bytes = nn_frames[n->id % 4] ? nn_frames[n->id % 4] :
 					     SIM_NOP_FRAME_MIN;
 			uint64_t now = now_ns();
@@ -290,7 +307,8 @@ static int nn_node_main(struct nn_node *n, int sock, int ifindex)
 				end = nn_send(n, sock, &to, type, bytes, bad);
 				t_end = end;
 				n->after_silence = false;
-				nn_self(n, end - bytes * NN_BYTE_NS, end, turn, e, prev_src, type, !bad);
+				nn_self(n, end - bytes * NN_BYTE_NS, end, turn, e, prev_src, type, !bad,
+					extra);
 				if (my_place) {
 					n->members |= 1ull << n->id;
 					n->joined_at = end;
@@ -311,7 +329,7 @@ static int nn_node_main(struct nn_node *n, int sock, int ifindex)
 							false);
 					nn_self(n, t_end - NN_FRAME_MAX * NN_BYTE_NS, t_end, turn2,
 						nn_next(n->members, n->id, n->nodes), n->id,
-						SIM_NOP_T_DATA, true);
+						SIM_NOP_T_DATA, true, 0);
 					prev_own = false;
 				}
 				continue;
@@ -326,7 +344,7 @@ static int nn_node_main(struct nn_node *n, int sock, int ifindex)
 			sleep_until(t_end + NN_GAP_NS / 4);
 			end = nn_send(n, sock, &to, SIM_NOP_T_DATA, NN_FRAME_MAX, false);
 			nn_self(n, end - NN_FRAME_MAX * NN_BYTE_NS, end, t_end, e, prev_src,
-				SIM_NOP_T_DATA, true);
+				SIM_NOP_T_DATA, true, extra);
 			t_end = end;
 			prev_src = n->id;
 			continue;
@@ -386,8 +404,8 @@ static int nn_node_main(struct nn_node *n, int sock, int ifindex)
 		o.turn_start_ns = t_end;
 		o.expected = e;
 		o.prev_src = prev_src;
-		o.gap_max_ns = n->gap_max;
-		o.timeout_ns = n->timeout;
+		o.gap_max_ns = n->gap_max + extra;
+		o.timeout_ns = n->timeout + extra;
 		/* A join frame is never a fault here, even a repeated one: it is not a turn. */
 		if (!(o.frame && o.crc_ok && o.type == SIM_NOP_T_JOIN))
 			sim_nop_monitor_ref(NULL, &o, &v);
@@ -487,17 +505,36 @@ static pid_t nn_fork(struct nn_node *tmpl, unsigned int id, const char *ns, int 
 
 /* ---- rtlab's side ---------------------------------------------------------------- */
 
+/* Who injected a fault: the index of its scenario. */
+enum nn_via { NN_VIA_RTLAB, NN_VIA_NETEM, NN_NVIA };
+
+static const char *const nn_via_scenario[NN_NVIA] = { "nop", "nop-netem" };
+
+/* One injection of the run, in time order. */
+struct nn_inj {
+	uint64_t time_ns;	/* from the start of the run */
+	uint8_t kind, node, via;
+};
+
+#define NN_INJ_MAX (2 * SIM_NOP_FAULTS_MAX)
+
 struct nn_run {
 	char prefix[48];
 	unsigned int nodes;
-	char *ip;
+	char *ip, *tc;
 	struct nn_child child[SIM_NOP_NODES_MAX];
 	int go_w[SIM_NOP_NODES_MAX];
 	int rep_r;
+	struct nn_inj inj[NN_INJ_MAX];
+	unsigned int ninj, twins_dropped;
 	/* accounting */
 	uint64_t pend[SIM_NOP_NODES_MAX];	/* injection time of a pending fault, or 0 */
+	uint8_t via[SIM_NOP_NODES_MAX];		/* who injected it */
 	bool out[SIM_NOP_NODES_MAX];		/* excluded (a verdict seen, no join since) */
-	uint64_t injected, detected, false_pos, det_max, det_sum, over;
+	uint64_t netem_until[SIM_NOP_NODES_MAX];	/* a netem qdisc on the node, until */
+	bool netem_done[SIM_NOP_NODES_MAX];	/* a verdict came: remove it now */
+	uint64_t injected[NN_NVIA], detected[NN_NVIA], det_max[NN_NVIA], det_sum[NN_NVIA];
+	uint64_t over[NN_NVIA], false_pos;
 	uint64_t frames, data_ns, busy_ns, data_bytes, verdicts, joins;
 	bool no_fifo;
 	json_t *rows;
@@ -505,22 +542,102 @@ struct nn_run {
 	unsigned int pct;	/* the progress shown last */
 };
 
-static int nn_ip(struct nn_run *r, char **argv, char **cause)
+/* Run @argv (ip or tc, argv[0] its path) to its end; its output is the cause of a failure. */
+static int nn_exec(char **argv, char **cause)
 {
 	struct rt_child_opts co = { .argv = argv, .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE,
 				    .err = RT_CHILD_TO_STDOUT };
 	struct rt_child_result res;
+	const char *name = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	int ret;
 
-	argv[0] = r->ip;
 	ret = rt_child_run(&co, 10000, &res, cause);
 	if (ret)
 		return ret;
-	if (res.end != RT_CHILD_EXITED || res.code != 0)
-		ret = rt_err(cause, -EIO, "ip %s %s %s %s ...: %s", argv[1], argv[2], argv[3],
-			     argv[4] ? argv[4] : "", res.out && *res.out ? res.out : "failed");
+	if (res.end != RT_CHILD_EXITED || res.code != 0) {
+		size_t len = res.out ? strlen(res.out) : 0;
+
+		while (len && res.out[len - 1] == '\n')
+			res.out[--len] = '\0';
+		ret = rt_err(cause, -EIO, "%s %s %s %s %s ...: %s", name, argv[1], argv[2],
+			     argv[3], argv[4] ? argv[4] : "", len ? res.out : "failed");
+	}
 	rt_child_result_fini(&res);
 	return ret;
+}
+
+static int nn_ip(struct nn_run *r, char **argv, char **cause)
+{
+	argv[0] = r->ip;
+	return nn_exec(argv, cause);
+}
+
+/* The faults tc netem can make from outside a node. */
+static bool nn_netem_can(uint8_t kind)
+{
+	return kind == SIM_NOP_F_SKIP || kind == SIM_NOP_F_CORRUPT || kind == SIM_NOP_F_LATE;
+}
+
+/*
+ * A netem qdisc on node @i's eth0 for a fault of @kind (SIM_NOP_F_NONE: a
+ * 1 ms delay, the probe), or none (@add false). A late frame is delayed
+ * past the late threshold (gap + budget) but not to the timeout (the
+ * longest frame later): @budget + 400 us.
+ */
+static int nn_netem(struct nn_run *r, unsigned int i, bool add, uint8_t kind, uint64_t budget,
+		    char **cause)
+{
+	char ns[64], delay[32];
+	char *argv[] = { r->tc, "-n", ns, "qdisc", add ? "add" : "del", "dev", "eth0", "root",
+			 add ? "netem" : NULL, NULL, NULL, NULL };
+
+	snprintf(ns, sizeof(ns), "%s-%u", r->prefix, i);
+	snprintf(delay, sizeof(delay), "%lluus", kind == SIM_NOP_F_NONE ? 1000ull :
+		 (unsigned long long)((budget + 400000) / 1000));
+	if (add) {
+		argv[9] = kind == SIM_NOP_F_SKIP ? "loss" : kind == SIM_NOP_F_CORRUPT ? "corrupt" :
+			  "delay";
+		argv[10] = kind == SIM_NOP_F_SKIP || kind == SIM_NOP_F_CORRUPT ? "100%" : delay;
+	}
+	return nn_exec(argv, cause);
+}
+
+/*
+ * The run's injections from the scenario's faults, in time order: each
+ * fault by rtlab, or (netem) the ones netem can make by netem instead, or
+ * (both) those twice, netem's twin two detection bounds after rtlab's, so
+ * that the first is detected and the node back before the second; a twin
+ * that would not end within the run is left out (counted).
+ */
+static void nn_schedule(struct nn_run *r, const struct sim_nop_scenario *sc, int inject,
+			uint64_t bound, uint64_t run_ns)
+{
+	r->ninj = 0;
+	for (unsigned int i = 0; i < sc->nfaults && r->ninj < NN_INJ_MAX; i++) {
+		const struct sim_nop_fault *f = &sc->faults[i];
+		bool netem = nn_netem_can(f->kind) && inject != NOP_INJECT_RTLAB;
+		uint64_t t = f->time_ns;
+
+		if (!netem || inject == NOP_INJECT_BOTH)
+			r->inj[r->ninj++] = (struct nn_inj){ t, f->kind, f->node, NN_VIA_RTLAB };
+		if (!netem || r->ninj == NN_INJ_MAX)
+			continue;
+		if (inject == NOP_INJECT_BOTH) {
+			t += 2 * bound;
+			if (t + bound > run_ns) {
+				r->twins_dropped++;
+				continue;
+			}
+		}
+		r->inj[r->ninj++] = (struct nn_inj){ t, f->kind, f->node, NN_VIA_NETEM };
+	}
+	for (unsigned int i = 1; i < r->ninj; i++)	/* insertion sort: few, nearly sorted */
+		for (unsigned int j = i; j && r->inj[j].time_ns < r->inj[j - 1].time_ns; j--) {
+			struct nn_inj t = r->inj[j];
+
+			r->inj[j] = r->inj[j - 1];
+			r->inj[j - 1] = t;
+		}
 }
 
 static int nn_setup(struct nn_run *r, struct rt_journal *j, char **cause)
@@ -585,16 +702,20 @@ static void nn_report(struct nn_run *r, const char *l, uint64_t t0, uint64_t bou
 		if (r->out[c])
 			return;		/* the same verdict from another node */
 		r->out[c] = true;
+		if (r->netem_until[c])
+			r->netem_done[c] = true;
 		if (r->pend[c]) {
 			uint64_t lat = t > r->pend[c] ? t - r->pend[c] : 0;
+			unsigned int v = r->via[c];
 
-			r->detected++;
-			r->det_sum += lat;
-			if (lat > r->det_max)
-				r->det_max = lat;
+			r->detected[v]++;
+			r->det_sum[v] += lat;
+			if (lat > r->det_max[v])
+				r->det_max[v] = lat;
 			if (lat > bound)
-				r->over++;
-			json_array_append_new(r->rows, json_pack("[s, f, i, s, s, f]", "nop",
+				r->over[v]++;
+			json_array_append_new(r->rows, json_pack("[s, f, i, s, s, f]",
+					      nn_via_scenario[v],
 					      (double)(t - t0) / 1000.0, (int)c, "detected",
 					      sim_nop_fault_names[b < SIM_NOP_NKINDS ? b : 0],
 					      (double)lat / 1000.0));
@@ -701,10 +822,36 @@ int nop_netns_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 	tmpl.members = r.nodes == 64 ? ~0ull : (1ull << r.nodes) - 1;
 	tmpl.announce = SIM_NOP_ANNOUNCE_NONE;
 
+	nn_schedule(&r, &sc, p->inject, bound, (uint64_t)p->duration_ms * 1000000);
+	if (p->inject != NOP_INJECT_RTLAB) {
+		r.tc = rt_which("tc");
+		if (!r.tc) {
+			ret = rt_err(&cause, -ENOENT, "--inject netem needs tc(8) from iproute2 "
+				     "(apt-get install iproute2), or use --inject rtlab");
+			goto out;
+		}
+	}
+
 	rt_sink_progress(sink, 1, "creating the namespaces, the bridge and the veths");
 	ret = nn_setup(&r, ctx->journal, &cause);
 	if (ret)
 		goto out;
+	if (r.tc) {
+		/* Does this kernel have netem? A qdisc on the first node's veth, and off again. */
+		char *why = NULL;
+
+		ret = nn_netem(&r, 0, true, SIM_NOP_F_NONE, 0, &why) ?:
+		      nn_netem(&r, 0, false, SIM_NOP_F_NONE, 0, &why);
+		if (ret) {
+			ret = rt_err(&cause, -EOPNOTSUPP, "--inject %s: tc netem does not work on "
+				     "this kernel (%s); the classroom VM's kernels have sch_netem "
+				     "(rtlab vm run), or use --inject rtlab",
+				     p->inject == NOP_INJECT_BOTH ? "both" : "netem",
+				     why ? why : "failed");
+			free(why);
+			goto out;
+		}
+	}
 	if (pipe2(rep, O_CLOEXEC) < 0) {
 		ret = -errno;
 		goto out;
@@ -771,18 +918,35 @@ int nop_netns_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 	while (now_ns() < end + 50000000ull) {
 		uint64_t now = now_ns();
 
-		while (next < sc.nfaults && now >= t0 + sc.faults[next].time_ns) {
-			const struct sim_nop_fault *f = &sc.faults[next++];
+		while (next < r.ninj && now >= t0 + r.inj[next].time_ns) {
+			const struct nn_inj *f = &r.inj[next++];
 			struct nn_child *c = &r.child[f->node];
 
-			if (c->dead || r.out[f->node] || r.pend[f->node])
+			if (c->dead || r.out[f->node] || r.pend[f->node] || r.netem_until[f->node])
 				continue;	/* not a member now: not injected (as the model) */
-			r.injected++;
+			if (f->via == NN_VIA_NETEM) {
+				char *why = NULL;
+
+				if (nn_netem(&r, f->node, true, f->kind, budget, &why)) {
+					rt_log(RT_LOG_WARN, "nop: netem %s on node %u: %s",
+					       sim_nop_fault_names[f->kind], f->node,
+					       why ? why : "failed");
+					free(why);
+					continue;
+				}
+				now = now_ns();
+				r.netem_until[f->node] = now + bound;
+			}
+			r.injected[f->via]++;
 			r.pend[f->node] = now;
-			json_array_append_new(r.rows, json_pack("[s, f, i, s, s, f]", "nop",
-					      (double)(now - t0) / 1000.0, (int)f->node, "injected",
+			r.via[f->node] = f->via;
+			json_array_append_new(r.rows, json_pack("[s, f, i, s, s, f]",
+					      nn_via_scenario[f->via], (double)(now - t0) / 1000.0,
+					      (int)f->node, "injected",
 					      sim_nop_fault_names[f->kind], 0.0));
-			if (f->kind == SIM_NOP_F_CRASH) {
+			if (f->via == NN_VIA_NETEM) {
+				/* the qdisc does it */
+			} else if (f->kind == SIM_NOP_F_CRASH) {
 				kill(c->pid, SIGKILL);
 				waitpid(c->pid, NULL, 0);
 				c->pid = 0;
@@ -792,6 +956,20 @@ int nop_netns_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 			}
 		}
 		nn_drain(&r, 2, t0, bound);
+		/* A netem fault ends with its first verdict, or at the bound (then it is missed). */
+		for (unsigned int i = 0; i < r.nodes; i++) {
+			char *why = NULL;
+
+			if (!r.netem_until[i] || (!r.netem_done[i] && now_ns() < r.netem_until[i]))
+				continue;
+			if (nn_netem(&r, i, false, SIM_NOP_F_NONE, 0, &why)) {
+				rt_log(RT_LOG_WARN, "nop: removing netem from node %u: %s", i,
+				       why ? why : "failed");
+				free(why);
+			}
+			r.netem_until[i] = 0;
+			r.netem_done[i] = false;
+		}
 		{
 			unsigned int pct = now > end ? 100 : now > t0 ?
 					   (unsigned int)((now - t0) * 100 / (end - t0 + 1)) : 1;
@@ -809,24 +987,39 @@ int nop_netns_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 	nn_drain(&r, 0, t0, bound);
 
 	res = rt_result_new("nop", ctx->tier ? ctx->tier : "host", ctx->env);
-	scen = json_pack("{s:s, s:s, s:b}", "name", "nop", "summary", "the Node Order Protocol "
-			 "between node processes in network namespaces", "interrupted",
-			 out->interrupted);
 	scens = json_array();
-	if (!res || !scen || !scens) {
+	if (!res || !scens) {
 		ret = -ENOMEM;
 		goto out;
 	}
-	{
+	/*
+	 * One scenario per injector ("nop": rtlab's, "nop-netem": netem's), side by
+	 * side; the summary holds the whole run (and netem's figures apart).
+	 */
+	for (int v = -1; !ret && v < NN_NVIA; v++) {
+		uint64_t inj = 0, det = 0, dmax = 0, dsum = 0, over = 0;
 		double t = (double)(end - t0);
+
+		if (v == NN_VIA_NETEM && p->inject == NOP_INJECT_RTLAB)
+			continue;
+		if (v == NN_VIA_RTLAB && p->inject == NOP_INJECT_NETEM && !r.injected[v])
+			continue;
+		for (int w = 0; w < NN_NVIA; w++) {
+			if (v >= 0 && w != v)
+				continue;
+			inj += r.injected[w];
+			det += r.detected[w];
+			dsum += r.det_sum[w];
+			over += r.over[w];
+			dmax = r.det_max[w] > dmax ? r.det_max[w] : dmax;
+		}
 		struct { const char *k; double v; } fig[] = {
-			{ "faults_injected_count", (double)r.injected },
-			{ "faults_detected_count", (double)r.detected },
+			{ "faults_injected_count", (double)inj },
+			{ "faults_detected_count", (double)det },
 			{ "false_positives_count", (double)r.false_pos },
-			{ "detections_over_bound_count", (double)r.over },
-			{ "detection_max_us", (double)r.det_max / 1000.0 },
-			{ "detection_avg_us", r.detected ? (double)r.det_sum / (double)r.detected /
-							   1000.0 : 0 },
+			{ "detections_over_bound_count", (double)over },
+			{ "detection_max_us", (double)dmax / 1000.0 },
+			{ "detection_avg_us", det ? (double)dsum / (double)det / 1000.0 : 0 },
 			{ "detection_bound_us", (double)bound / 1000.0 },
 			{ "timeout_us", (double)timeout / 1000.0 },
 			{ "jitter_measured_us", (double)jitter / 1000.0 },
@@ -838,18 +1031,33 @@ int nop_netns_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 			{ "rejoins_count", (double)r.joins },
 		};
 
-		for (size_t i = 0; !ret && i < sizeof(fig) / sizeof(fig[0]); i++) {
+		if (v < 0) {
+			for (size_t i = 0; !ret && i < sizeof(fig) / sizeof(fig[0]); i++)
+				ret = rt_result_set_summary(res, fig[i].k, fig[i].v);
+			continue;
+		}
+		scen = json_pack("{s:s, s:s, s:b}", "name", nn_via_scenario[v], "summary",
+				 v == NN_VIA_NETEM ? "the Node Order Protocol between node "
+				 "processes in network namespaces, faults made by tc netem on "
+				 "the nodes' veths" : "the Node Order Protocol between node "
+				 "processes in network namespaces, faults injected by rtlab",
+				 "interrupted", out->interrupted);
+		if (!scen) {
+			ret = -ENOMEM;
+			break;
+		}
+		for (size_t i = 0; !ret && i < sizeof(fig) / sizeof(fig[0]); i++)
 			if (json_object_set_new(scen, fig[i].k, json_real(fig[i].v)))
 				ret = -ENOMEM;
-			else if (i < 7 || i >= 10)
-				ret = rt_result_set_summary(res, fig[i].k, fig[i].v);
-		}
-		if (!ret)
-			ret = rt_result_set_summary(res, "jitter_budget_us", (double)budget / 1000.0) ?:
-			      rt_result_set_summary(res, "jitter_measured_us", (double)jitter / 1000.0);
+		if (!ret && v == NN_VIA_NETEM)
+			ret = rt_result_set_summary(res, "netem_faults_injected_count", (double)inj) ?:
+			      rt_result_set_summary(res, "netem_faults_detected_count", (double)det) ?:
+			      rt_result_set_summary(res, "netem_detection_max_us",
+						    (double)dmax / 1000.0);
+		if (!ret && json_array_append_new(scens, scen))
+			ret = -ENOMEM;
+		scen = NULL;
 	}
-	if (!ret && json_array_append(scens, scen))
-		ret = -ENOMEM;
 	if (!ret)
 		ret = lab_seed_record(res, ctx->seed) ?:
 		      rt_result_set_param_str(res, "medium", "netns") ?:
@@ -858,6 +1066,8 @@ int nop_netns_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 		      rt_result_set_param_num(res, "duration_ms", p->duration_ms) ?:
 		      rt_result_set_param_num(res, "bit_rate_mbps", 1) ?:
 		      rt_result_set_param_num(res, "gap_us", (double)NN_GAP_NS / 1000.0) ?:
+		      rt_result_set_param_str(res, "inject", p->inject == NOP_INJECT_BOTH ? "both" :
+					      p->inject == NOP_INJECT_NETEM ? "netem" : "rtlab") ?:
 		      rt_result_add_note(res, "REAL MEDIUM: node processes at SCHED_FIFO in network "
 					 "namespaces of their own, joined by veths to a bridge in a "
 					 "bus namespace; frames of our format at a nominal 1 Mbit/s. "
@@ -865,6 +1075,14 @@ int nop_netns_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 					 "of three times the worst scheduling delay measured before the "
 					 "run plus 10 ms; faults injected by rtlab (SIGKILL for a crash, "
 					 "orders to the node for the others)");
+	if (!ret && p->inject != NOP_INJECT_RTLAB)
+		ret = rt_result_add_note(res, "tc netem made the skip, corrupt and late faults of "
+					 "scenario nop-netem from outside the node: loss 100%, corrupt "
+					 "100% or a delay past the late threshold on its veth, from the "
+					 "injection until the first verdict on it");
+	if (!ret && r.twins_dropped)
+		ret = rt_result_add_note(res, "some faults got no netem twin: it would not have "
+					 "ended within the run (inject earlier, or run longer)");
 	if (!ret && r.no_fifo)
 		ret = rt_result_add_note(res, "some nodes could not get SCHED_FIFO: expect more "
 					 "jitter");
@@ -890,6 +1108,7 @@ out:
 		rt_log(RT_LOG_ERR, "nop: %s", cause);
 	free(cause);
 	free(r.ip);
+	free(r.tc);
 	if (r.trace)
 		fclose(r.trace);
 	json_decref(r.rows);

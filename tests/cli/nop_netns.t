@@ -6,7 +6,8 @@
 # (ip netns list and /run/netns before and after, only rtlab's own are
 # looked at). Then a run killed with SIGKILL leaves its namespaces and its
 # journal, which `rtlab doctor --restore` (or any rtlab that starts first)
-# replays. Without root:
+# replays. --inject both: refused with the reason where the kernel has no
+# netem, else both injections detected. Without root:
 # the refusal points to the simulation.
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
@@ -34,6 +35,13 @@ fi
 before=$(ours)
 run lab run nop --medium netns --nodes 4 --duration 2s --fault crash@600ms:1 \
 	--fault babble@1200ms:3 --json "$tmp/n.json"
+# A node held up past the jitter budget (a loaded machine: make check -j2 beside us) is
+# blamed, and a fault on a node that is out is not injected: one more try, said so.
+if [ "$rc" -eq 0 ] && [ "$(json_get "$tmp/n.json" 'd["summary"]["false_positives_count"]')" != 0.0 ]; then
+	echo "# a correct node was blamed (load $(cut -d' ' -f1 /proc/loadavg)): once more"
+	run lab run nop --medium netns --nodes 4 --duration 2s --fault crash@600ms:1 \
+		--fault babble@1200ms:3 --json "$tmp/n.json"
+fi
 check "a run of 4 nodes in namespaces exits 0" [ "$rc" -eq 0 ]
 check "the document is not a simulation" \
 	[ "$(json_get "$tmp/n.json" 'd["simulated"], d["params"]["medium"]')" = "(False, 'netns')" ]
@@ -47,6 +55,22 @@ check "frames went round" [ "$(json_get "$tmp/n.json" 'd["summary"]["frames_coun
 check "the faults view shows the babbler's detection" grep -qE '^  nop +[0-9.]+ +3 +detected ' "$tmp/out"
 check "no namespace of ours is left behind" [ "$(ours)" = "$before" ]
 check "no node process is left" bash -c "! pgrep -f '[l]ab run nop --medium netns --nodes 4 --duration 2s'"
+
+# Faults made by tc netem (--inject both): where the kernel has no sch_netem (these hosts),
+# refused before the run with the reason and the way to the VM; where it has, both detected.
+run lab run nop --medium netns --nodes 4 --duration 3s --inject both --fault skip@300ms:1 \
+	--json "$tmp/ne.json"
+if grep -q 'tc netem does not work on this kernel' "$tmp/err"; then
+	check "--inject both without netem: refused, naming tc's answer and the classroom VM" \
+		bash -c "[ $rc -ne 0 ] && grep -q 'qdisc add' '$tmp/err' && grep -q 'rtlab vm run' '$tmp/err'"
+else
+	check "--inject both: rtlab's skip and netem's loss each detected" \
+		[ "$(json_get "$tmp/ne.json" '[(s["name"], s["faults_detected_count"]) for s in d["extra"]["scenarios"]]')" = "[('nop', 1.0), ('nop-netem', 1.0)]" ]
+fi
+check "no namespace of ours is left after the netem run or its refusal" [ "$(ours)" = "$before" ]
+run lab run nop --inject netem --duration 1s
+check "--inject netem without --medium netns is a usage error" \
+	bash -c "[ $rc -eq 2 ] && grep -q 'add --medium netns' '$tmp/err'"
 
 # Killed in the middle: the journal names the namespaces; the doctor removes them.
 "$RTLAB" lab run nop --medium netns --nodes 3 --duration 60s --fault none >"$tmp/k.out" 2>&1 &

@@ -34,6 +34,9 @@
 #     a ping across a 40 ms netem delay), 9p and 9pnet_virtio are there; rtlab's doctor
 #     inside sees network namespaces and veth;
 #   - lab: every line of kernel-patches/lab/rtlab-lab.config is in /proc/config.gz;
+#   - lab: `rtlab lab run nop --medium netns --inject both`: four node processes in
+#     namespaces, skip, corrupt and late made by rtlab and again by tc netem on the veths,
+#     every one detected within the bound both ways, and no namespace left;
 #   - lab with `--append 'isolcpus=1 nohz_full=1'`: CPU 1 is isolated and nohz_full.
 #   - lab with `--share DIR`: the guest reads and writes the host's DIR at /work; a lab run
 #     in the guest saves its result on the state disk, and `rtlab vm pull` copies it into
@@ -111,7 +114,7 @@ vmexec() {
 rc() { cat "$tmp/$1.rc"; }
 ready_ms() { sed -n 's/.* ready after \([0-9]*\) ms.*/\1/p' "$tmp/$1.err"; }
 
-echo "1..79"
+echo "1..82"
 
 # ---- usage and missing images (no boot) ----
 "$RTLAB" vm >/dev/null 2>&1; a=$?
@@ -567,6 +570,27 @@ while IFS= read -r line; do
 done < "$SRCDIR/kernel-patches/lab/rtlab-lab.config"
 [ -z "$miss" ] && grep -q '^config:CONFIG_NET_SCH_NETEM=y$' "$tmp/doc-lab.out"
 ok $? "lab: /proc/config.gz has every line of rtlab-lab.config${miss:+ (missing:$miss)}"
+
+# ---- the nop lab on the real medium in the guest: faults by rtlab and by tc netem ----
+# Four node processes in namespaces of their own; skip, corrupt and late injected by rtlab
+# and again by netem one pair of bounds later (--inject both), a babbler and a crash by
+# rtlab; then no namespace may be left in the guest.
+vmexec nopnet lab --timeout 300 -- 'rtlab lab run nop --medium netns --nodes 4 --inject both --fault skip@500ms:1 --fault corrupt@3s:2 --fault late@6s:3 --fault babble@9s:2 --fault crash@11s:0 --duration 13s --json /tmp/n.json > /dev/null 2>/tmp/n.err; echo rc=$?; echo netns=$(ip netns list | wc -l); cat /tmp/n.json'
+nopf() { sed -n '/^{/,$p' "$tmp/nopnet.out" | jq -r "$1" 2>/dev/null; }
+nsc() { nopf ".extra.scenarios[] | select(.name == \"$1\") | \"\(.faults_injected_count) \(.faults_detected_count) \(.detection_max_us) \(.detection_bound_us) \(.false_positives_count)\""; }
+echo "# nop (rtlab): injected detected max_us bound_us false_pos: $(nsc nop)"
+echo "# nop-netem:   injected detected max_us bound_us false_pos: $(nsc nop-netem)"
+grep -qx rc=0 "$tmp/nopnet.out" && [ "$(nopf .params.inject)" = both ] &&
+	[ "$(nopf '[.extra.scenarios[].name] | join(",")')" = nop,nop-netem ] &&
+	[ "$(nopf '.extra.scenarios[] | select(.name == "nop") | .faults_injected_count')" = 5 ]
+ok $? "lab: nop --medium netns --inject both runs in the guest, rtlab's 5 faults and netem's scenario side by side"
+read -r ni nd nmax nbound _ <<<"$(nsc nop-netem)"
+read -r ri rd rmax rbound _ <<<"$(nsc nop)"
+[ "${ni:-0}" = 3 ] && [ "$nd" = 3 ] && [ "$rd" = 5 ] &&
+	awk -v a="$nmax" -v b="$nbound" -v c="$rmax" -v d="$rbound" 'BEGIN { exit !(a <= b && c <= d) }'
+ok $? "lab: tc netem's loss, corruption and delay are each detected within the bound, as rtlab's own faults are"
+grep -qx netns=0 "$tmp/nopnet.out"
+ok $? "lab: the nop run leaves no network namespace behind in the guest"
 
 # ---- the learner's kernel parameters: CPU isolation for lesson 11 ----
 vmexec iso lab --smp 2 --append 'isolcpus=1 nohz_full=1' -- 'echo isolated=$(cat /sys/devices/system/cpu/isolated); echo nohz_full=$(cat /sys/devices/system/cpu/nohz_full); for w in $(cat /proc/cmdline); do case $w in isolcpus=[0-9]*|nohz_full=[0-9]*) echo cmdline:$w;; esac; done'
