@@ -860,9 +860,14 @@ nop_loop(struct nop_state *st, uint64_t steps, struct sim_counters *c, struct si
 		else
 			nop_event(st, c, ev, with_ev);
 	}
-	if (st->dead && st->t_end < end) {
-		st->t_end = end;	/* nobody left: the bus stays idle to the end */
-		done += done < steps;
+	if (st->dead && st->t_end < end && done < steps) {
+		/*
+		 * Nobody left: the bus stays idle to the end, one step of its own
+		 * (taken in the next call when this one has none left, so that
+		 * a run in chunks counts the same steps as a run in one call).
+		 */
+		st->t_end = end;
+		done++;
 	}
 	sim_counter_max(c, SIM_NOP_C_TIME, st->t_end);
 	return done;
