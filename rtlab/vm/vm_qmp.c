@@ -292,3 +292,91 @@ void vm_qmp_free(struct vm_qmp *q)
 	rt_buf_fini(&q->in);
 	free(q);
 }
+
+int vm_qmp_vcpu_threads(struct vm_qmp *q, int *tids, size_t max, size_t *n, char **cause)
+{
+	json_t *ret = NULL, *cpu;
+	size_t i;
+	int err;
+
+	*n = 0;
+	err = vm_qmp_execute(q, "query-cpus-fast", NULL, &ret, cause);
+	if (err)
+		return err;
+	if (!json_is_array(ret) || !json_array_size(ret) || json_array_size(ret) > max) {
+		err = rt_err(cause, -EPROTO, "query-cpus-fast: expected 1 to %zu vCPUs, got %s",
+			     max, json_is_array(ret) ? "another number" : "no list");
+		goto out;
+	}
+	for (i = 0; i < json_array_size(ret); i++)
+		tids[i] = 0;
+	json_array_foreach(ret, i, cpu) {
+		json_t *idx = json_object_get(cpu, "cpu-index"), *tid = json_object_get(cpu,
+											 "thread-id");
+		json_int_t k = json_is_integer(idx) ? json_integer_value(idx) : -1;
+		json_int_t t = json_is_integer(tid) ? json_integer_value(tid) : 0;
+
+		if (k < 0 || (size_t)k >= json_array_size(ret) || t <= 0 || t > INT32_MAX ||
+		    tids[k]) {
+			err = rt_err(cause, -EPROTO, "query-cpus-fast: entry %zu has no usable "
+				     "cpu-index and thread-id", i);
+			goto out;
+		}
+		tids[k] = (int)t;
+	}
+	*n = json_array_size(ret);
+	for (i = 0; i < *n; i++)
+		for (size_t j = i + 1; j < *n; j++)
+			if (tids[i] == tids[j]) {
+				err = rt_err(cause, -ENOTUNIQ, "vCPUs %zu and %zu run on one host "
+					     "thread (%d): QEMU is not running multi-threaded "
+					     "(-accel tcg,thread=multi or kvm)", i, j, tids[i]);
+				goto out;
+			}
+out:
+	if (err)
+		*n = 0;
+	json_decref(ret);
+	return err;
+}
+
+int vm_qmp_iothreads(struct vm_qmp *q, char **ids, int *tids, size_t max, size_t *n,
+		     char **cause)
+{
+	json_t *ret = NULL, *it;
+	size_t i;
+	int err;
+
+	*n = 0;
+	err = vm_qmp_execute(q, "query-iothreads", NULL, &ret, cause);
+	if (err)
+		return err;
+	if (!json_is_array(ret) || json_array_size(ret) > max) {
+		err = rt_err(cause, -EPROTO, "query-iothreads: expected at most %zu I/O threads",
+			     max);
+		goto out;
+	}
+	json_array_foreach(ret, i, it) {
+		const char *id = json_string_value(json_object_get(it, "id"));
+		json_t *tid = json_object_get(it, "thread-id");
+		json_int_t t = json_is_integer(tid) ? json_integer_value(tid) : 0;
+
+		if (!id || t <= 0 || t > INT32_MAX) {
+			err = rt_err(cause, -EPROTO, "query-iothreads: entry %zu has no id and "
+				     "thread-id", i);
+			goto out;
+		}
+		ids[*n] = strdup(id);
+		if (!ids[*n]) {
+			err = -ENOMEM;
+			goto out;
+		}
+		tids[(*n)++] = (int)t;
+	}
+out:
+	if (err)
+		while (*n)
+			free(ids[--*n]);
+	json_decref(ret);
+	return err;
+}

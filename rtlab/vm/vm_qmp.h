@@ -62,6 +62,32 @@ struct vm_qmp *vm_qmp_connect(const char *path, unsigned int timeout_ms, char **
 int vm_qmp_execute(struct vm_qmp *q, const char *cmd, json_t *args, json_t **ret,
 		   char **cause);
 
+/**
+ * vm_qmp_vcpu_threads - the host thread of each vCPU, from query-cpus-fast
+ * @tids: filled in vCPU order (cpu-index), @max entries at most
+ * @n: how many vCPUs QEMU reported
+ *
+ * Under multi-threaded TCG and KVM each vCPU runs on a host thread of its own: the thread
+ * ids must be distinct and positive, which this checks (single-threaded TCG gives every
+ * vCPU the same thread, and then a vCPU's priority cannot be changed alone).
+ * Returns 0; -EPROTO with @cause for an answer without a thread-id or cpu-index, or
+ * with a cpu-index twice or past @max; -ENOTUNIQ with @cause when two vCPUs share a
+ * thread; or what vm_qmp_execute() returns.
+ */
+int vm_qmp_vcpu_threads(struct vm_qmp *q, int *tids, size_t max, size_t *n, char **cause);
+
+/**
+ * vm_qmp_iothreads - the host threads of QEMU's I/O threads (-object iothread), from
+ * query-iothreads
+ * @ids, @tids: filled in QEMU's order, @max entries at most; each id is a new string the
+ * caller frees
+ *
+ * Returns 0 (@n may be 0: no iothread objects), -EPROTO with @cause for a malformed
+ * answer, or what vm_qmp_execute() returns.
+ */
+int vm_qmp_iothreads(struct vm_qmp *q, char **ids, int *tids, size_t max, size_t *n,
+		     char **cause);
+
 /* Close the socket and free @q; NULL does nothing. */
 void vm_qmp_free(struct vm_qmp *q);
 

@@ -222,6 +222,66 @@ static void test_connect_missing_socket(void **state)
 	free(cause);
 }
 
+/* The vCPUs' host threads: distinct under MTTCG, refused when shared, malformed. */
+static void test_vcpu_threads(void **state)
+{
+	static const struct step steps[] = {
+		{ NULL, GREETING },
+		{ "qmp_capabilities", "{\"return\": {}}\n" },
+		/* out of order, as a list may come: filled by cpu-index */
+		{ "query-cpus-fast", "{\"return\": [{\"cpu-index\": 1, \"thread-id\": 4242, "
+		  "\"target\": \"x86_64\"}, {\"cpu-index\": 0, \"thread-id\": 4241}]}\n" },
+		{ "query-cpus-fast", "{\"return\": [{\"cpu-index\": 0, \"thread-id\": 77}, "
+		  "{\"cpu-index\": 1, \"thread-id\": 77}]}\n" },
+		{ "query-cpus-fast", "{\"return\": [{\"cpu-index\": 0}]}\n" },
+		{ "query-cpus-fast", "{\"return\": [{\"cpu-index\": 0, \"thread-id\": 5}, "
+		  "{\"cpu-index\": 0, \"thread-id\": 6}]}\n" },
+		{ "query-iothreads", "{\"return\": []}\n" },
+		{ "query-iothreads", "{\"return\": [{\"id\": \"io0\", \"thread-id\": 99, "
+		  "\"poll-max-ns\": 32768}]}\n" },
+		{ "query-iothreads", "{\"return\": [{\"id\": \"io0\"}]}\n" },
+	};
+	struct fake f;
+	pthread_t t;
+	struct vm_qmp *q;
+	char *cause = NULL, *ids[4];
+	int fd, tids[4];
+	size_t n = 9;
+
+	(void)state;
+	start_fake(&f, &t, &fd, steps, sizeof(steps) / sizeof(steps[0]));
+	q = vm_qmp_open_fd(fd, 2000, &cause);
+	assert_non_null(q);
+	assert_int_equal(vm_qmp_vcpu_threads(q, tids, 4, &n, &cause), 0);
+	assert_int_equal(n, 2);
+	assert_int_equal(tids[0], 4241);
+	assert_int_equal(tids[1], 4242);
+	assert_int_equal(vm_qmp_vcpu_threads(q, tids, 4, &n, &cause), -ENOTUNIQ);
+	assert_int_equal(n, 0);
+	assert_non_null(strstr(cause, "thread=multi"));
+	free(cause);
+	cause = NULL;
+	assert_int_equal(vm_qmp_vcpu_threads(q, tids, 4, &n, &cause), -EPROTO);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(vm_qmp_vcpu_threads(q, tids, 4, &n, &cause), -EPROTO);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(vm_qmp_iothreads(q, ids, tids, 4, &n, &cause), 0);
+	assert_int_equal(n, 0);
+	assert_int_equal(vm_qmp_iothreads(q, ids, tids, 4, &n, &cause), 0);
+	assert_int_equal(n, 1);
+	assert_string_equal(ids[0], "io0");
+	assert_int_equal(tids[0], 99);
+	free(ids[0]);
+	assert_int_equal(vm_qmp_iothreads(q, ids, tids, 4, &n, &cause), -EPROTO);
+	assert_int_equal(n, 0);
+	free(cause);
+	stop_fake(t);
+	assert_int_equal(f.failed, 0);
+	vm_qmp_free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -229,6 +289,7 @@ int main(void)
 		cmocka_unit_test(test_session_query_status),
 		cmocka_unit_test(test_session_errors),
 		cmocka_unit_test(test_connect_missing_socket),
+		cmocka_unit_test(test_vcpu_threads),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
