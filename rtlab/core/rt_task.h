@@ -1,0 +1,39 @@
+/*
+ * rt_task: what the kernel says of one thread's scheduling, from
+ * /proc/PID/task/TID/stat, so that a knob rtlab sets on another process's
+ * thread (a QEMU vCPU's policy and priority) is verified from the kernel's
+ * side, not taken from the system call's return.
+ */
+#ifndef RTLAB_CORE_RT_TASK_H
+#define RTLAB_CORE_RT_TASK_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+/* One thread's scheduling as /proc shows it. */
+struct rt_task_sched {
+	char state;		/* R, S, D, ... */
+	int policy;		/* SCHED_OTHER, SCHED_FIFO, ... (field 41) */
+	unsigned int rt_priority;	/* 0, or 1..99 for the RT policies (field 40) */
+	int processor;		/* the CPU it last ran on (field 39) */
+};
+
+/**
+ * rt_task_stat_parse - the scheduling fields of a stat line
+ * @text: the contents of a /proc/.../stat file, @len bytes (need not end in NUL)
+ *
+ * The command name (field 2) may hold spaces and parentheses: fields are
+ * counted after its last ')'. Returns 0, or -EINVAL for text that is not a
+ * stat line with at least 41 fields.
+ */
+int rt_task_stat_parse(const char *text, size_t len, struct rt_task_sched *out);
+
+/**
+ * rt_task_sched_read - rt_task_stat_parse() of /proc/@pid/task/@tid/stat
+ *
+ * Returns 0, -ENOENT with @cause when the thread is gone, or another
+ * negative errno with @cause.
+ */
+int rt_task_sched_read(pid_t pid, pid_t tid, struct rt_task_sched *out, char **cause);
+
+#endif
