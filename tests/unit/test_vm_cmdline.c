@@ -70,7 +70,8 @@ static void test_headless_tcg(void **state)
 	argv = vm_cmdline_new(&c, NULL);
 	assert_non_null(argv);
 	assert_string_equal(argv[0], "qemu-system-x86_64");
-	assert_string_equal(arg_after(argv, "-machine"), "pc,accel=tcg");
+	assert_string_equal(arg_after(argv, "-machine"), "pc");
+	assert_string_equal(arg_after(argv, "-accel"), "tcg,thread=multi");
 	assert_string_equal(arg_after(argv, "-cpu"), "max");
 	assert_string_equal(arg_after(argv, "-smp"), "2");
 	assert_string_equal(arg_after(argv, "-m"), "1024");
@@ -107,7 +108,8 @@ static void test_interactive_kvm_with_state(void **state)
 	argv = vm_cmdline_new(&c, NULL);
 	assert_non_null(argv);
 	assert_string_equal(argv[0], "/opt/qemu");
-	assert_string_equal(arg_after(argv, "-machine"), "pc,accel=kvm");
+	assert_string_equal(arg_after(argv, "-machine"), "pc");
+	assert_string_equal(arg_after(argv, "-accel"), "kvm");
 	assert_string_equal(arg_after(argv, "-cpu"), "host");
 	assert_string_equal(arg_after(argv, "-chardev"),
 			    "stdio,id=con,mux=on,signal=off,logfile=/tmp/x/console.log");

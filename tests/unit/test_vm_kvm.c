@@ -32,6 +32,7 @@ static const char fake_qemu[] =
 	"for a; do\n"
 	"  case \"$prev\" in\n"
 	"  -machine) case \"$a\" in *accel=kvm*) kvm=1;; esac;;\n"
+	"  -accel) case \"$a\" in kvm|kvm,*) kvm=1;; esac;;\n"
 	"  -cpu) cpu=$a;;\n"
 	"  esac\n"
 	"  case \"$a\" in file,id=con,path=*) log=${a#file,id=con,path=};; esac\n"
