@@ -244,6 +244,7 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 {
 	struct vm_argv a = { 0 };
 	char *append = NULL, *log = NULL, *state = NULL, *qmp = NULL, *share = NULL;
+	char *probe = NULL;
 	char **ret = NULL;
 
 	if (!c->kernel_path || !c->initrd_path || !c->console_log) {
@@ -277,8 +278,10 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 	log = vm_qemu_escape(c->console_log);
 	state = c->state_image ? vm_qemu_escape(c->state_image) : NULL;
 	qmp = c->qmp_socket ? vm_qemu_escape(c->qmp_socket) : NULL;
+	probe = c->probe_socket ? vm_qemu_escape(c->probe_socket) : NULL;
 	share = c->share_dir ? vm_qemu_escape(c->share_dir) : NULL;
 	if (!log || (c->state_image && !state) || (c->qmp_socket && !qmp) ||
+	    (c->probe_socket && !probe) ||
 	    (c->share_dir && !share))
 		goto out_nomem;
 
@@ -326,6 +329,15 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 		vm_argv_add(&a, "-qmp");
 		vm_argv_add(&a, "unix:%s,server=on,wait=off", qmp);
 	}
+	if (probe) {
+		/* The probe's stream: a virtio-serial port, named, on a socket of ours. */
+		vm_argv_add(&a, "-device");
+		vm_argv_add(&a, "virtio-serial-pci,id=vser0");
+		vm_argv_add(&a, "-chardev");
+		vm_argv_add(&a, "socket,id=probe,path=%s,server=on,wait=off", probe);
+		vm_argv_add(&a, "-device");
+		vm_argv_add(&a, "virtserialport,bus=vser0.0,chardev=probe,name=%s", VM_PROBE_PORT);
+	}
 	if (state && c->state_fd > STDERR_FILENO) {
 		vm_argv_add(&a, "-add-fd");
 		vm_argv_add(&a, "fd=%d,set=1,opaque=rtlab-state", c->state_fd);
@@ -365,6 +377,7 @@ out_free:
 	free(log);
 	free(state);
 	free(qmp);
+	free(probe);
 	free(share);
 	return ret;
 }

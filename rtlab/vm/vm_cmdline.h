@@ -44,6 +44,9 @@ int vm_kernel_parse(const char *s, enum vm_kernel *k);
 const char *vm_accel_name(enum vm_accel a);
 int vm_accel_parse(const char *s, enum vm_accel *a);
 
+/* The guest's virtio-serial port for the probe's stream (its name in /sys/class/virtio-ports/vportNpM/name). */
+#define VM_PROBE_PORT "rtlab.probe"
+
 struct vm_config {
 	const char *qemu;		/* borrowed; NULL = "qemu-system-x86_64" */
 	const char *kernel_path;	/* borrowed; vmlinuz */
@@ -57,6 +60,9 @@ struct vm_config {
 					 * fd set (QEMU opens it read-only first) */
 	const char *console_log;	/* borrowed; every console byte is copied here */
 	const char *qmp_socket;		/* borrowed; unix socket path, NULL = no QMP */
+	const char *probe_socket;	/* borrowed; a unix socket QEMU listens on for the
+					 * guest's virtio-serial port VM_PROBE_PORT (the
+					 * hypervisor lab's stream), NULL = no port */
 	enum vm_accel accel;		/* KVM or TCG: resolved, never AUTO */
 	const char *cpu;		/* borrowed; -cpu model, NULL = host (KVM), max (TCG) */
 	unsigned int smp;		/* vCPUs, 1..64 */

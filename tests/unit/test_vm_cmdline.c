@@ -326,11 +326,41 @@ static void test_share_and_utf8(void **state)
 	free(cause);
 }
 
+static bool has_arg(char **argv, const char *want)
+{
+	for (size_t i = 0; argv[i]; i++)
+		if (!strcmp(argv[i], want))
+			return true;
+	return false;
+}
+
+/* The probe's virtio-serial port: named, on our socket, a comma in its path escaped. */
+static void test_probe_port(void **state)
+{
+	struct vm_config c;
+	char **argv;
+
+	(void)state;
+	base(&c);
+	argv = vm_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	assert_false(has_arg(argv, "virtio-serial-pci,id=vser0"));
+	vm_argv_free(argv);
+	c.probe_socket = "/tmp/rtlab,probe.sock";
+	argv = vm_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	assert_true(has_arg(argv, "virtio-serial-pci,id=vser0"));
+	assert_true(has_arg(argv, "socket,id=probe,path=/tmp/rtlab,,probe.sock,server=on,wait=off"));
+	assert_true(has_arg(argv, "virtserialport,bus=vser0.0,chardev=probe,name=rtlab.probe"));
+	vm_argv_free(argv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_headless_tcg),
+		cmocka_unit_test(test_probe_port),
 		cmocka_unit_test(test_interactive_kvm_with_state),
 		cmocka_unit_test(test_state_disk_by_descriptor),
 		cmocka_unit_test(test_refused),
