@@ -27,6 +27,9 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <termios.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include "core/rt_buf.h"
@@ -35,6 +38,7 @@
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
 #include "core/rt_paths.h"
+#include "labs/lab_hv_stream.h"
 #include "vm/vm_console.h"
 #include "vm/vm_pull.h"
 #include "vm/vm_qmp.h"
@@ -619,6 +623,128 @@ out:
 	return status;
 }
 
+/* ---- stream: the guest's side of the hypervisor lab ---------------------------------- */
+
+static volatile sig_atomic_t stream_stop;
+
+static void stream_on_signal(int sig)
+{
+	(void)sig;
+	stream_stop = 1;
+}
+
+/* /dev/vportNpM of the virtio-serial port named @name, or NULL (errno ENOENT). */
+static char *port_device(const char *name)
+{
+	DIR *d = opendir("/sys/class/virtio-ports");
+	struct dirent *e;
+	char *dev = NULL;
+
+	while (d && !dev && (e = readdir(d))) {
+		char path[PATH_MAX], got[128] = "";
+		FILE *f;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name", e->d_name);
+		f = fopen(path, "re");
+		if (!f)
+			continue;
+		if (fgets(got, sizeof(got), f))
+			got[strcspn(got, "\n")] = '\0';
+		fclose(f);
+		if (!strcmp(got, name) && asprintf(&dev, "/dev/%s", e->d_name) < 0)
+			dev = NULL;
+	}
+	if (d)
+		closedir(d);
+	if (!dev)
+		errno = ENOENT;
+	return dev;
+}
+
+static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	struct hv_stream_opts o = { .fd = -1, .policy = SCHED_FIFO, .priority = 80,
+				    .period_us = 1000, .duration_s = 10, .bucket_us = 1,
+				    .nbuckets = 10000, .mlock = true, .stop = &stream_stop };
+	const char *port = VM_PROBE_PORT, *out = NULL;
+	struct hv_stream_sent sent;
+	char *dev = NULL, *cause = NULL;
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+		int bad = 0;
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			cli_cmd_help(cmd, stdout);
+			return CLI_EXIT_OK;
+		}
+		if (!v)
+			return cli_usage_error(cmd, "stream: '%s' needs a value", a);
+		i++;
+		if (!strcmp(a, "--port")) {
+			port = v;
+		} else if (!strcmp(a, "--out")) {
+			out = v;
+		} else if (!strcmp(a, "--policy")) {
+			o.policy = !strcmp(v, "fifo") ? SCHED_FIFO : !strcmp(v, "rr") ? SCHED_RR :
+				   !strcmp(v, "other") ? SCHED_OTHER : -1;
+			bad = o.policy < 0;
+		} else if (!strcmp(a, "--prio")) {
+			bad = rt_parse_int("--prio", v, 0, 99, &o.priority, &cause);
+		} else if (!strcmp(a, "--period")) {
+			bad = rt_parse_uint("--period", v, 100, 1000000, &o.period_us, &cause);
+		} else if (!strcmp(a, "--duration")) {
+			bad = rt_parse_uint("--duration", v, 1, 3600, &o.duration_s, &cause);
+		} else {
+			return cli_usage_error(cmd, "stream: unknown option '%s'", a);
+		}
+		if (bad) {
+			ret = cli_usage_error(cmd, "stream: %s", cause ? cause : "bad --policy");
+			free(cause);
+			return ret;
+		}
+	}
+	if (o.policy == SCHED_OTHER)
+		o.priority = 0;
+	else if (!o.priority)
+		return cli_usage_error(cmd, "stream: --prio 1..99 for fifo and rr");
+	if (out) {
+		o.fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		o.mlock = false;
+	} else {
+		dev = port_device(port);
+		if (!dev) {
+			vm_say("stream: no virtio-serial port named %s (/sys/class/virtio-ports): "
+			       "this runs inside the classroom VM the hypervisor lab starts, or "
+			       "with --out FILE", port);
+			return CLI_EXIT_FAIL;
+		}
+		o.fd = open(dev, O_WRONLY | O_CLOEXEC);
+	}
+	if (o.fd < 0) {
+		vm_say("stream: %s: %s", out ? out : dev, strerror(errno));
+		free(dev);
+		return CLI_EXIT_FAIL;
+	}
+	signal(SIGINT, stream_on_signal);
+	signal(SIGTERM, stream_on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	ret = hv_stream_run(&o, &sent, &cause);
+	close(o.fd);
+	if (ret)
+		vm_say("stream: %s", cause ? cause : strerror(-ret));
+	else
+		vm_say("stream: %llu samples in %llu seconds, %llu frames to %s",
+		       (unsigned long long)sent.samples, (unsigned long long)sent.seconds,
+		       (unsigned long long)sent.frames, out ? out : dev);
+	free(cause);
+	free(dev);
+	return ret ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+}
+
 static int vm_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	if (argc < 2)
@@ -635,6 +761,8 @@ static int vm_main(const struct cli_cmd *cmd, int argc, char **argv)
 		return vm_pull_main(cmd, argc - 1, argv + 1);
 	if (!strcmp(argv[1], "build"))
 		return vm_build_main(cmd, argc - 1, argv + 1);
+	if (!strcmp(argv[1], "stream"))
+		return vm_stream_main(cmd, argc - 1, argv + 1);
 	return cli_usage_error(cmd, "unknown subcommand '%s'", argv[1]);
 }
 
@@ -645,7 +773,9 @@ const struct cli_cmd cli_cmd_vm = {
 		 "   or: rtlab vm exec [--kernel K] [--accel A] [--share DIR] [--append PARAMS]\n"
 		 "          [--timeout S] -- COMMAND...\n"
 		 "   or: rtlab vm pull [--kernel K] [--accel A] [--state FILE] [--json]\n"
-		 "   or: rtlab vm build [stock|rt|lab]...",
+		 "   or: rtlab vm build [stock|rt|lab]...\n"
+		 "   or: rtlab vm stream [--port NAME | --out FILE] [--policy fifo|rr|other]\n"
+		 "          [--prio N] [--period US] [--duration S]",
 	.summary = "boot the classroom VM (stock, PREEMPT_RT or lab kernel) in QEMU",
 	.help = "The workflow (doc/vm.md): `rtlab vm run --shell` gives a shell in the VM\n"
 		"(poweroff ends it); the VM keeps its own progress and results on its disk,\n"
@@ -682,6 +812,12 @@ const struct cli_cmd cli_cmd_vm = {
 		"build builds the images of the given kernels (default all three) into the\n"
 		"image directory: Debian's stock and rt kernels are fetched with apt-get\n"
 		"download; the lab kernel is compiled (about 4 minutes on 2 cores).\n"
+		"\n"
+		"stream is the guest's side of the hypervisor lab's live part: inside the VM it\n"
+		"runs the latency probe (default SCHED_FIFO 80, 1000 us, 10 s) and sends its\n"
+		"results to the host over the virtio-serial port rtlab.probe, framed and\n"
+		"checksummed (core/rt_hvstream.h): a summary per second, then the histogram\n"
+		"(1 us buckets). --out FILE writes the same bytes to a file instead.\n"
 		"\n"
 		"Options:\n"
 		"  --kernel K          stock (Debian 6.1), rt (Debian 6.1 PREEMPT_RT) or lab\n"

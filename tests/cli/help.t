@@ -25,7 +25,7 @@ for c in $commands; do
 done
 
 for sub in "lab list" "lab list --json" "lab run" "lab report" "lab report x.json" \
-	"lab answer" "lab answer latency" "vm build" "vm run" "vm exec" "lesson list" \
+	"lab answer" "lab answer latency" "vm build" "vm run" "vm exec" "vm stream" "lesson list" \
 	"lesson show" "lesson lint" "progress reset" "trace view" "trace explain" "quiz 01" \
 	"grade x.json" "slides list" "slides lint" "slides export"; do
 	# shellcheck disable=SC2086
