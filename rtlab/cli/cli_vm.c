@@ -27,6 +27,10 @@
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <termios.h>
+#include <poll.h>
+#include <pthread.h>
+#include <sys/socket.h>
+#include <sys/un.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -37,6 +41,8 @@
 #include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
+#include "core/rt_time.h"
+#include "core/rt_file.h"
 #include "core/rt_paths.h"
 #include "labs/lab_hv_stream.h"
 #include "vm/vm_console.h"
@@ -69,13 +75,14 @@ struct vm_cli {
 	bool no_state;
 	bool json;
 	unsigned int timeout_s;
+	const char *stream;	/* exec --stream: what the guest writes to its probe port */
 };
 
 enum vm_verb { VM_VERB_RUN, VM_VERB_EXEC, VM_VERB_PULL };
 
 enum {
 	OPT_KERNEL = 256, OPT_ACCEL, OPT_SMP, OPT_MEM, OPT_DIR, OPT_STATE, OPT_NO_STATE,
-	OPT_TIMEOUT, OPT_BOOT_TIMEOUT, OPT_SHELL, OPT_APPEND, OPT_SHARE, OPT_JSON,
+	OPT_TIMEOUT, OPT_BOOT_TIMEOUT, OPT_SHELL, OPT_APPEND, OPT_SHARE, OPT_JSON, OPT_STREAM,
 };
 
 static const struct option vm_longopts[] = {
@@ -92,6 +99,7 @@ static const struct option vm_longopts[] = {
 	{ "append", required_argument, NULL, OPT_APPEND },
 	{ "share", required_argument, NULL, OPT_SHARE },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "stream", required_argument, NULL, OPT_STREAM },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -164,6 +172,12 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 			if (verb != VM_VERB_RUN)
 				return cli_usage_error(cmd, "--shell is for `vm run`");
 			v->o.shell = true;
+			break;
+		case OPT_STREAM:
+			if (!exec)
+				return cli_usage_error(cmd, "--stream is for `vm exec`");
+			v->stream = optarg;
+			v->o.probe_port = true;
 			break;
 		case OPT_SHARE:
 			if (pull)
@@ -321,6 +335,55 @@ out:
  * standard output in @out (caller frees) and its exit status in @cstatus. Says on stderr
  * what went wrong and returns CLI_EXIT_FAIL; else CLI_EXIT_OK.
  */
+/*
+ * exec --stream: a thread that connects to the guest's probe port (QEMU's socket) and
+ * copies what arrives into a file, reconnecting after a QEMU that ended (a fallback
+ * boot starts another on the same path), until told to stop.
+ */
+struct stream_copy {
+	const char *path;	/* the socket */
+	int out;		/* the file */
+	volatile int done;
+	unsigned long long bytes;
+};
+
+static void *stream_copy_main(void *arg)
+{
+	struct stream_copy *c = arg;
+	char buf[8192];
+
+	while (!c->done) {
+		struct sockaddr_un sa = { .sun_family = AF_UNIX };
+		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		ssize_t n;
+
+		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", c->path);
+		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
+			if (fd >= 0)
+				close(fd);
+			rt_time_sleep_ms(50, NULL);
+			continue;
+		}
+		for (;;) {
+			struct pollfd pf = { fd, POLLIN, 0 };
+
+			if (poll(&pf, 1, 100) == 0) {
+				if (c->done)
+					break;
+				continue;
+			}
+			n = read(fd, buf, sizeof(buf));
+			if (n <= 0)
+				break;
+			if (rt_write_all(c->out, buf, (size_t)n))
+				break;
+			c->bytes += (unsigned long long)n;
+		}
+		close(fd);
+	}
+	return NULL;
+}
+
 static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 {
 	struct vm_session *s = NULL;
@@ -331,6 +394,9 @@ static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 	char *notice = NULL, *cause = NULL, *errs = NULL;
 	size_t len;
 	int ret, status = CLI_EXIT_FAIL, qstatus;
+	struct stream_copy copy = { .out = -1 };
+	pthread_t copier;
+	bool copying = false;
 
 	*out = NULL;
 	vm_catch_signals();
@@ -340,6 +406,19 @@ static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 	if (!s) {
 		vm_say("%s", cause ? cause : strerror(errno));
 		goto out;
+	}
+	if (v->stream) {
+		copy.path = vm_session_probe_path(s);
+		copy.out = open(v->stream, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		if (copy.out < 0 || !copy.path) {
+			vm_say("--stream %s: %s", v->stream, strerror(errno));
+			goto out;
+		}
+		if (pthread_create(&copier, NULL, stream_copy_main, &copy)) {
+			vm_say("--stream: cannot start its reader");
+			goto out;
+		}
+		copying = true;
 	}
 	ret = vm_boot_wait(s, &ready, NULL, &cause);
 	if (ret < 0) {
@@ -363,6 +442,13 @@ static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 		vm_say("%s", cause);
 		goto out;
 	}
+	if (copying) {
+		copy.done = 1;	/* QEMU ended: its socket gave the last bytes */
+		pthread_join(copier, NULL);
+		copying = false;
+		vm_say("stream: %llu bytes from the guest's port %s to %s", copy.bytes,
+		       VM_PROBE_PORT, v->stream);
+	}
 	text = vm_session_console(s, &len);
 	errs = vm_console_stderr(text, len);
 	if (errs && *errs)
@@ -379,6 +465,12 @@ static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 	}
 	status = CLI_EXIT_OK;
 out:
+	if (copying) {
+		copy.done = 1;
+		pthread_join(copier, NULL);
+	}
+	if (copy.out >= 0)
+		close(copy.out);
 	json_decref(qret);
 	vm_ready_fini(&ready);
 	vm_session_free(s);
@@ -771,7 +863,7 @@ const struct cli_cmd cli_cmd_vm = {
 	.usage = "run [--kernel stock|rt|lab] [--accel auto|kvm|tcg] [--smp N] [--mem MIB] [--shell]\n"
 		 "          [--share DIR] [--append PARAMS]\n"
 		 "   or: rtlab vm exec [--kernel K] [--accel A] [--share DIR] [--append PARAMS]\n"
-		 "          [--timeout S] -- COMMAND...\n"
+		 "          [--timeout S] [--stream FILE] -- COMMAND...\n"
 		 "   or: rtlab vm pull [--kernel K] [--accel A] [--state FILE] [--json]\n"
 		 "   or: rtlab vm build [stock|rt|lab]...\n"
 		 "   or: rtlab vm stream [--port NAME | --out FILE] [--policy fifo|rr|other]\n"
@@ -842,6 +934,8 @@ const struct cli_cmd cli_cmd_vm = {
 		"                      120 under TCG, 30 under KVM)\n"
 		"  --timeout S         exec, pull: give up after S seconds (default 900, 300)\n"
 		"  --json              pull: print rtlab.vm-pull/1 (doc/cli-json.md)\n"
+		"  --stream FILE       exec: give the guest the virtio-serial port rtlab.probe\n"
+		"                      and write what it sends there (rtlab vm stream) to FILE\n"
 		"  -h, --help          show this help\n"
 		"\n"
 		"Exit status: 0 success; 1 the VM or the command failed; 2 bad usage.\n",

@@ -56,6 +56,7 @@ struct vm_session {
 	const volatile sig_atomic_t *stop; /* borrowed */
 	char *tmpdir;			/* owned; removed by vm_session_free() */
 	char *log_path, *qmp_path, *err_path; /* owned; inside tmpdir */
+	char *probe_path;		/* owned; inside tmpdir, or NULL */
 	int log_fd;
 	int state_fd, state_ro_fd;	/* owned; the state disk open for QEMU (read-write,
 					 * read-only), or -1 */
@@ -520,6 +521,10 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 	    asprintf(&s->qmp_path, "%s/qmp.sock", s->tmpdir) < 0 ||
 	    asprintf(&s->err_path, "%s/qemu.err", s->tmpdir) < 0)
 		goto out_nomem;
+	if (o->probe_port && asprintf(&s->probe_path, "%s/probe.sock", s->tmpdir) < 0) {
+		s->probe_path = NULL;
+		goto out_nomem;
+	}
 
 	if (o->run) {
 		/* The nonce only has to be unguessable by the program inside. */
@@ -554,6 +559,7 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 	s->cfg.state_ro_fd = s->state_ro_fd;
 	s->cfg.console_log = s->log_path;
 	s->cfg.qmp_socket = s->qmp_path;
+	s->cfg.probe_socket = s->probe_path;
 	s->cfg.accel = s->accel;
 	s->cfg.cpu = s->cpu;
 	s->cfg.smp = o->smp ? o->smp : 2;
@@ -720,6 +726,11 @@ const char *vm_session_cpu(const struct vm_session *s)
 	return s->cfg.cpu ? s->cfg.cpu : s->accel == VM_ACCEL_KVM ? "host" : "max";
 }
 
+const char *vm_session_probe_path(const struct vm_session *s)
+{
+	return s->probe_path;
+}
+
 int vm_session_pid(const struct vm_session *s)
 {
 	return s->qemu_child ? rt_child_pid(s->qemu_child) : -1;
@@ -782,6 +793,8 @@ void vm_session_free(struct vm_session *s)
 		/* Only files we created live there; the socket and logs go first. */
 		if (s->qmp_path)
 			unlink(s->qmp_path);
+		if (s->probe_path)
+			unlink(s->probe_path);
 		if (s->log_path)
 			unlink(s->log_path);
 		if (s->err_path)
@@ -791,6 +804,7 @@ void vm_session_free(struct vm_session *s)
 	free(s->tmpdir);
 	free(s->log_path);
 	free(s->qmp_path);
+	free(s->probe_path);
 	free(s->err_path);
 	free(s->nonce);
 	free(s->kernel_path);

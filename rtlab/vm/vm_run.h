@@ -57,6 +57,8 @@ struct vm_run_opts {
 	const char *run;		/* borrowed; headless command, or NULL */
 	const char *term;		/* borrowed; the terminal type to pass on */
 	bool utf8;			/* the terminal takes UTF-8 (see vm_config) */
+	bool probe_port;		/* the guest gets the virtio-serial port VM_PROBE_PORT
+					 * on a socket: vm_session_probe_path() */
 	const char *share_dir;		/* borrowed; a host directory to share at
 					 * VM_SHARE_GUEST_PATH (vm_share_check()), or NULL */
 	unsigned int cols, rows;
@@ -166,6 +168,13 @@ const char *vm_session_nonce(const struct vm_session *s);
 
 /* QEMU's pid, or -1 once it was reaped. */
 int vm_session_pid(const struct vm_session *s);
+
+/*
+ * vm_session_probe_path - the unix socket QEMU listens on for the guest's port
+ * VM_PROBE_PORT (a reader connects to it and gets what the guest writes there), or
+ * NULL without vm_run_opts.probe_port
+ */
+const char *vm_session_probe_path(const struct vm_session *s);
 
 /**
  * vm_session_qmp - a QMP session with this VM (connected on first use)

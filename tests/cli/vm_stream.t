@@ -5,7 +5,8 @@
 # CRC-32 with zlib): HELLO first, a SUMMARY per second, the histogram, BYE
 # last, every CRC right, no gap in the numbers, the samples adding up. Then
 # the refusals: no virtio-serial port outside the VM, a FIFO priority of 0,
-# an unknown option.
+# an unknown option, --stream on another verb than exec. (The stream from a
+# real guest to the host: tests/vm/vm.t.)
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
@@ -14,35 +15,7 @@ set -u
 run vm stream --out "$tmp/s.bin" --policy other --duration 2 --period 1000
 check "a 2 s stream to a file exits 0" [ "$rc" -eq 0 ]
 check "and says how many samples and frames" grep -q 'stream: [0-9]* samples in 2 seconds' "$tmp/err"
-python3 - "$tmp/s.bin" >"$tmp/frames" <<'PY'
-import struct, sys, zlib
-data = open(sys.argv[1], "rb").read()
-i, seq, types, bad, samples, hist, bye = 0, None, [], 0, 0, 0, None
-while i + 16 <= len(data):
-    if data[i:i + 4] != b"RTHV":
-        bad += 1
-        break
-    ver, typ, n, s = struct.unpack_from("<BBHI", data, i + 4)
-    body = data[i + 4:i + 12 + n]
-    crc, = struct.unpack_from("<I", data, i + 12 + n)
-    if ver != 1 or crc != zlib.crc32(body) or (seq is not None and s != seq + 1):
-        bad += 1
-    seq = s
-    p = data[i + 12:i + 12 + n]
-    if typ == 2:
-        samples += struct.unpack_from("<Q", p, 4)[0]
-    elif typ == 3:
-        first, cnt = struct.unpack_from("<IH", p, 0)
-        hist += sum(struct.unpack_from("<%dI" % cnt, p, 6))
-    elif typ == 4:
-        bye = struct.unpack_from("<QI", p, 0)
-    types.append(typ)
-    i += 16 + n
-print("types", "".join(str(t) for t in types))
-print("bad", bad, "rest", len(data) - i)
-print("samples", samples, "bye", bye[0] if bye else -1, "reason", bye[1] if bye else -1)
-print("hist", hist)
-PY
+python3 "$SRCDIR/tests/tools/hvstream-decode" "$tmp/s.bin" >"$tmp/frames"
 sed 's/^/# /' "$tmp/frames"
 check "every frame has its magic, version 1, a right CRC and the next number" \
 	grep -qx 'bad 0 rest 0' "$tmp/frames"
@@ -59,5 +32,8 @@ run vm stream --policy fifo --prio 0 --out "$tmp/x"
 check "--policy fifo --prio 0 is a usage error" [ "$rc" -eq 2 ]
 run vm stream --bogus 1
 check "an unknown option is a usage error" [ "$rc" -eq 2 ]
+run vm pull --stream "$tmp/y"
+check "--stream belongs to vm exec (vm pull: usage error)" \
+	bash -c "[ $rc -eq 2 ] && grep -q 'is for .vm exec' '$tmp/err'"
 
 tap_done

@@ -37,6 +37,9 @@
 #   - lab: `rtlab lab run nop --medium netns --inject both`: four node processes in
 #     namespaces, skip, corrupt and late made by rtlab and again by tc netem on the veths,
 #     every one detected within the bound both ways, and no namespace left;
+#   - lab: `rtlab vm exec --stream FILE -- rtlab vm stream ...`: the probe's frames from
+#     the guest's virtio-serial port rtlab.probe reach the host whole (tests/tools/
+#     hvstream-decode, a decoder of its own);
 #   - lab with `--append 'isolcpus=1 nohz_full=1'`: CPU 1 is isolated and nohz_full.
 #   - lab with `--share DIR`: the guest reads and writes the host's DIR at /work; a lab run
 #     in the guest saves its result on the state disk, and `rtlab vm pull` copies it into
@@ -114,7 +117,7 @@ vmexec() {
 rc() { cat "$tmp/$1.rc"; }
 ready_ms() { sed -n 's/.* ready after \([0-9]*\) ms.*/\1/p' "$tmp/$1.err"; }
 
-echo "1..82"
+echo "1..83"
 
 # ---- usage and missing images (no boot) ----
 "$RTLAB" vm >/dev/null 2>&1; a=$?
@@ -594,6 +597,16 @@ awk -v ni="${ni:-0}" -v nd="${nd:-0}" -v ri="${ri:-0}" -v rd="${rd:-0}" -v a="${
 ok $? "lab: what tc netem injected (loss, corruption, delay) is detected within the bound, as rtlab's own faults are"
 grep -qx netns=0 "$tmp/nopnet.out"
 ok $? "lab: the nop run leaves no network namespace behind in the guest"
+
+# ---- the hypervisor lab's stream: the guest's probe to the host over virtio-serial ----
+vmexec hvs lab --stream "$tmp/hvs.bin" -- 'rtlab vm stream --duration 3 --policy fifo --prio 80'
+python3 "$SRCDIR/tests/tools/hvstream-decode" "$tmp/hvs.bin" >"$tmp/hvs.frames" 2>&1
+sed 's/^/# stream: /' "$tmp/hvs.frames"
+read -r _ hs _ hb _ hr < <(grep '^samples' "$tmp/hvs.frames")
+[ "$(rc hvs)" = 0 ] && grep -qx 'bad 0 rest 0' "$tmp/hvs.frames" &&
+	grep -qE '^types 12{3,4}3+4$' "$tmp/hvs.frames" && [ "${hs:-0}" = "${hb:-1}" ] &&
+	[ "${hs:-0}" -ge 2000 ] && [ "${hr:-1}" = 0 ]
+ok $? "lab: rtlab vm stream's frames reach the host whole over the port rtlab.probe (3 s at SCHED_FIFO 80: a summary a second, the histogram, BYE; every CRC right, no gap)"
 
 # ---- the learner's kernel parameters: CPU isolation for lesson 11 ----
 vmexec iso lab --smp 2 --append 'isolcpus=1 nohz_full=1' -- 'echo isolated=$(cat /sys/devices/system/cpu/isolated); echo nohz_full=$(cat /sys/devices/system/cpu/nohz_full); for w in $(cat /proc/cmdline); do case $w in isolcpus=[0-9]*|nohz_full=[0-9]*) echo cmdline:$w;; esac; done'
