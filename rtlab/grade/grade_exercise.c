@@ -371,6 +371,26 @@ static void first_error(const char *log, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)(end - start > 200 ? 200 : end - start), start);
 }
 
+/*
+ * The compiler and its flags for the subject's sources, into @argv from @n on, with
+ * @inc the include option of the folder holding the trusted headers: "-I." in the box,
+ * checks/ for the class's object (grade_subject_obj_build()). Both builds use these, so
+ * the object linked in a box is compiled as the box would compile it. Returns the new n.
+ */
+static size_t subject_cc(const struct grade_manifest *m, const char **argv, size_t n,
+			 const char *inc)
+{
+	argv[n++] = "cc";
+	argv[n++] = "-std=gnu11";
+	argv[n++] = "-O2";
+	argv[n++] = "-Wall";
+	argv[n++] = "-fdiagnostics-color=never";
+	argv[n++] = inc;
+	for (size_t i = 0; i < m->cflags.n; i++)
+		argv[n++] = m->cflags.v[i];
+	return n;
+}
+
 /* Compile the subject in the sandbox; @ok says whether it did. */
 static int build_subject(const struct grade_exercise *ex, const struct grade_sandbox *sb,
 			 bool static_link, bool prebuilt_obj, bool *ok, struct rt_buf *log,
@@ -385,14 +405,7 @@ static int build_subject(const struct grade_exercise *ex, const struct grade_san
 	char *clean;
 	int ret;
 
-	argv[n++] = "cc";
-	argv[n++] = "-std=gnu11";
-	argv[n++] = "-O2";
-	argv[n++] = "-Wall";
-	argv[n++] = "-fdiagnostics-color=never";
-	argv[n++] = "-I.";
-	for (size_t i = 0; i < m->cflags.n; i++)
-		argv[n++] = m->cflags.v[i];
+	n = subject_cc(m, argv, n, "-I.");
 	argv[n++] = "-o";
 	argv[n++] = "subject";
 	argv[n++] = prebuilt_obj ? SUBJECT_OBJ : m->subject;
@@ -433,8 +446,9 @@ static int build_subject(const struct grade_exercise *ex, const struct grade_san
 int grade_subject_obj_build(const struct grade_exercise *ex, const char *path, char **cause)
 {
 	const struct grade_manifest *m = &ex->m;
-	char *argv[GRADE_MAX_FLAGS + 16], *inc = NULL, *src = NULL;
-	struct rt_child_opts co = { .argv = argv, .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE,
+	const char *argv[GRADE_MAX_FLAGS + 16];
+	char *inc = NULL, *src = NULL;
+	struct rt_child_opts co = { .argv = (char **)argv, .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE,
 				    .err = RT_CHILD_TO_STDOUT, .capture_max = 64 * 1024 };
 	struct rt_child_result res = { 0 };
 	size_t n = 0;
@@ -448,18 +462,10 @@ int grade_subject_obj_build(const struct grade_exercise *ex, const char *path, c
 		ret = -ENOMEM;
 		goto out;
 	}
-	/* The flags of build_subject(), with checks/ where the box has its copies. */
-	argv[n++] = "cc";
-	argv[n++] = "-std=gnu11";
-	argv[n++] = "-O2";
-	argv[n++] = "-Wall";
-	argv[n++] = "-fdiagnostics-color=never";
-	argv[n++] = inc;
-	for (size_t i = 0; i < m->cflags.n; i++)
-		argv[n++] = m->cflags.v[i];
+	n = subject_cc(m, argv, n, inc);
 	argv[n++] = "-c";
 	argv[n++] = "-o";
-	argv[n++] = (char *)path;
+	argv[n++] = path;
 	argv[n++] = src;
 	argv[n] = NULL;
 	ret = rt_child_run(&co, BUILD_WALL_S * 1000, &res, cause);

@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "core/rt_hist.h"
+#include "fuzz_input.h"
 #include "sim/sim.h"
 #include "sim/sim_example.h"
 
@@ -27,27 +28,6 @@
 #define MAX_STEPS 600u
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-struct reader {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint64_t take(struct reader *r, unsigned int bytes)
-{
-	uint64_t v = 0;
-
-	for (unsigned int i = 0; i < bytes; i++) {
-		uint64_t b = 0;
-
-		if (r->n) {
-			b = *r->p++;
-			r->n--;
-		}
-		v |= b << (8 * i);
-	}
-	return v;
-}
 
 /* A value in [lo, hi] from 8 input bytes, or the raw bytes. */
 static uint64_t field(struct reader *r, bool raw, uint64_t lo, uint64_t hi)

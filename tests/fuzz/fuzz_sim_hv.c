@@ -22,33 +22,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz_input.h"
 #include "sim/sim.h"
 #include "sim/sim_hv.h"
 
 #define MAX_STEPS 20000u
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-struct reader {
-	const uint8_t *p;
-	size_t n;
-};
-
-static uint64_t take(struct reader *r, unsigned int bytes)
-{
-	uint64_t v = 0;
-
-	for (unsigned int i = 0; i < bytes; i++) {
-		uint64_t b = 0;
-
-		if (r->n) {
-			b = *r->p++;
-			r->n--;
-		}
-		v |= b << (8 * i);
-	}
-	return v;
-}
 
 static uint32_t field(struct reader *r, bool raw, uint32_t lo, uint32_t hi)
 {
