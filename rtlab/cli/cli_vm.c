@@ -763,6 +763,7 @@ static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
 	const char *port = VM_PROBE_PORT, *out = NULL;
 	struct hv_stream_sent sent;
 	char *dev = NULL, *cause = NULL;
+	bool serve = false;
 	int ret;
 
 	for (int i = 1; i < argc; i++) {
@@ -772,6 +773,10 @@ static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			cli_cmd_help(cmd, stdout);
 			return CLI_EXIT_OK;
+		}
+		if (!strcmp(a, "--serve")) {
+			serve = true;
+			continue;
 		}
 		if (!v)
 			return cli_usage_error(cmd, "stream: '%s' needs a value", a);
@@ -803,6 +808,9 @@ static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
 		o.priority = 0;
 	else if (!o.priority)
 		return cli_usage_error(cmd, "stream: --prio 1..99 for fifo and rr");
+	if (serve && out)
+		return cli_usage_error(cmd, "stream: --serve answers the host on the port, not "
+				       "into a file (--out)");
 	if (out) {
 		o.fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		o.mlock = false;
@@ -814,7 +822,7 @@ static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
 			       "with --out FILE", port);
 			return CLI_EXIT_FAIL;
 		}
-		o.fd = open(dev, O_WRONLY | O_CLOEXEC);
+		o.fd = open(dev, (serve ? O_RDWR : O_WRONLY) | O_CLOEXEC);
 	}
 	if (o.fd < 0) {
 		vm_say("stream: %s: %s", out ? out : dev, strerror(errno));
@@ -824,6 +832,23 @@ static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
 	signal(SIGINT, stream_on_signal);
 	signal(SIGTERM, stream_on_signal);
 	signal(SIGPIPE, SIG_IGN);
+	if (serve) {
+		char *disk = hv_scratch_device();
+		struct hv_serve_opts so = { .fd = o.fd, .disk = disk, .mlock = true,
+					    .stop = &stream_stop, .idle_s = 600 };
+		unsigned int runs = 0;
+
+		ret = hv_stream_serve(&so, &runs, &cause);
+		close(o.fd);
+		if (ret)
+			vm_say("stream: serving the host: %s", cause ? cause : strerror(-ret));
+		else
+			vm_say("stream: %u runs served on %s", runs, dev);
+		free(disk);
+		free(cause);
+		free(dev);
+		return ret ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+	}
 	ret = hv_stream_run(&o, &sent, &cause);
 	close(o.fd);
 	if (ret)
@@ -867,7 +892,8 @@ const struct cli_cmd cli_cmd_vm = {
 		 "   or: rtlab vm pull [--kernel K] [--accel A] [--state FILE] [--json]\n"
 		 "   or: rtlab vm build [stock|rt|lab]...\n"
 		 "   or: rtlab vm stream [--port NAME | --out FILE] [--policy fifo|rr|other]\n"
-		 "          [--prio N] [--period US] [--duration S]",
+		 "          [--prio N] [--period US] [--duration S]\n"
+		 "   or: rtlab vm stream --serve [--port NAME]",
 	.summary = "boot the classroom VM (stock, PREEMPT_RT or lab kernel) in QEMU",
 	.help = "The workflow (doc/vm.md): `rtlab vm run --shell` gives a shell in the VM\n"
 		"(poweroff ends it); the VM keeps its own progress and results on its disk,\n"
@@ -910,6 +936,10 @@ const struct cli_cmd cli_cmd_vm = {
 		"results to the host over the virtio-serial port rtlab.probe, framed and\n"
 		"checksummed (core/rt_hvstream.h): a summary per second, then the histogram\n"
 		"(1 us buckets). --out FILE writes the same bytes to a file instead.\n"
+		"--serve keeps the port open and runs the probe once per command the host\n"
+		"writes to it (`rtlab lab run hypervisor --live` does, between its changes to\n"
+		"QEMU's host threads), with the guest workload the command names: a busy loop\n"
+		"(batch) and O_DIRECT writes to the scratch disk rtlab-scratch (disk).\n"
 		"\n"
 		"Options:\n"
 		"  --kernel K          stock (Debian 6.1), rt (Debian 6.1 PREEMPT_RT) or lab\n"

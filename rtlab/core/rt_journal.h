@@ -105,8 +105,9 @@ int rt_journal_close(struct rt_journal *j);
  * memory and in the journal); it is resolved (realpath) at once, and the
  * resolved path must be a file entry may name: a tracefs file under
  * /sys/kernel/tracing or /sys/kernel/debug/tracing, sched_rt_runtime_us or
- * sched_rt_period_us under /proc/sys/kernel, or a debugfs
- * sched/fair_server/cpuN/{runtime,period}; it is opened without following
+ * sched_rt_period_us under /proc/sys/kernel, a debugfs
+ * sched/fair_server/cpuN/{runtime,period}, or KVM's
+ * /sys/module/kvm/parameters/halt_poll_ns; it is opened without following
  * symlinks, and must be a regular file on that filesystem (-EPERM if not).
  * Undo opens it the same way with O_TRUNC and writes the old bytes back
  * verbatim, so use it for knobs whose read form can be written back.

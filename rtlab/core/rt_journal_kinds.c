@@ -67,6 +67,9 @@ static const char *const jr_procsys_knobs[] = {
 };
 #define JR_NPROCSYS_KNOBS (sizeof(jr_procsys_knobs) / sizeof(jr_procsys_knobs[0]))
 
+/* KVM's module parameter the hypervisor lab may change (sysfs). */
+#define JR_KVM_HALT_POLL "/sys/module/kvm/parameters/halt_poll_ns"
+
 /* Set by rt_journal_test_allow() in unit tests only. */
 static char jr_test_root[PATH_MAX];
 
@@ -148,6 +151,7 @@ enum jr_area {
 	JR_AREA_TRACEFS,
 	JR_AREA_PROCSYS,
 	JR_AREA_FAIR_SERVER,
+	JR_AREA_KVM_PARAM,
 	JR_AREA_TEST,
 };
 
@@ -165,6 +169,8 @@ static enum jr_area jr_file_area(const char *path)
 	rest = jr_below(path, JR_FAIR_SERVER_DIR);
 	if (rest && jr_fair_server_knob(rest))
 		return JR_AREA_FAIR_SERVER;
+	if (!strcmp(path, JR_KVM_HALT_POLL))
+		return JR_AREA_KVM_PARAM;
 	if (jr_test_root[0] && jr_below(path, jr_test_root))
 		return JR_AREA_TEST;
 	return JR_AREA_NONE;
@@ -180,6 +186,8 @@ static bool jr_area_fs_ok(enum jr_area area, long type)
 		return type == PROC_SUPER_MAGIC;
 	case JR_AREA_FAIR_SERVER:
 		return type == DEBUGFS_MAGIC;
+	case JR_AREA_KVM_PARAM:
+		return type == SYSFS_MAGIC;
 	case JR_AREA_TEST:
 		return true;
 	case JR_AREA_NONE:
@@ -195,7 +203,8 @@ static const char *jr_file_why(const char *path)
 		return jr_not_canonical;
 	if (jr_file_area(path) == JR_AREA_NONE)
 		return "not a knob the journal may restore (only tracefs files, "
-		       "sched_rt_runtime_us, sched_rt_period_us and debugfs sched/fair_server)";
+		       "sched_rt_runtime_us, sched_rt_period_us, debugfs sched/fair_server and "
+		       "KVM's halt_poll_ns)";
 	return NULL;
 }
 
@@ -788,6 +797,7 @@ static const char *const jr_file_allowed[] = {
 	"/proc/sys/kernel/sched_rt_runtime_us",
 	"/proc/sys/kernel/sched_rt_period_us",
 	JR_FAIR_SERVER_DIR "/cpuN/runtime and /cpuN/period (debugfs)",
+	JR_KVM_HALT_POLL,
 	NULL,
 };
 

@@ -11,14 +11,17 @@
  * wait against the bound, and every counter of the model), so lesson 07's
  * predict questions bind; the document's tier is "simulation".
  *
- * The live part (a QEMU guest whose vCPU and I/O threads' priorities the
- * host changes) is not built: --live says "not available here" with the
- * reason, and the handout says so.
+ * The live part (--live: a QEMU guest whose vCPU and I/O threads' host
+ * priorities change between scenarios) is vm/vm_hvlive.c's, handed in by
+ * rtlab_init() (lab_hv_live_set()); its scenarios are hv_live_scenarios[]
+ * below, its document's tier "host" (or "vm"), and the views and the grade
+ * here read both kinds of document.
  */
 #include "lab.h"
 
 #include <errno.h>
 #include <jansson.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,7 @@
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
 #include "core/rt_log.h"
+#include "core/rt_parse.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
 #include "lab_hv.h"
@@ -35,19 +39,60 @@
 #define MS_NS 1000000ull
 
 static const char *const policy_words[] = { "reference", "none", NULL };
+static const char *const kernel_words[] = { "rt", "lab", "stock", NULL };
+static const char *const accel_words[] = { "auto", "kvm", "tcg", NULL };
 
-const char *lab_hv_live_unavailable(void)
+static lab_hv_live_fn live_fn;
+
+void lab_hv_live_set(lab_hv_live_fn fn)
 {
-	return "not available here: the live part (a QEMU guest whose vCPU and I/O threads' "
-	       "host priorities rtlab changes) is not built yet; run the model (--model)";
+	live_fn = fn;
 }
+
+/* ---- The live part's scenarios ----------------------------------------------------- */
+
+#define GUEST_RT .guest_policy = SCHED_FIFO, .guest_prio = 80
+#define DISK 2u		/* HV_LOAD_DISK */
+#define BATCH 1u	/* HV_LOAD_BATCH */
+
+const struct hv_live_scenario hv_live_scenarios[] = {
+	{ "host", "the probe at SCHED_FIFO 80 on the host itself, host load beside it",
+	  .on_host = true, .host_load = true },
+	{ "guest-idle", "the probe (FIFO 80) in the guest writing to its disk; vCPU and QEMU "
+	  "threads SCHED_OTHER; host idle", GUEST_RT, .guest_load = DISK },
+	{ "guest-load", "guest-idle with the host loaded (a busy loop on every CPU)",
+	  .host_load = true, GUEST_RT, .guest_load = DISK },
+	{ "vcpu-fifo", "guest-load with the vCPU at SCHED_FIFO, pinned to the last CPU with "
+	  "QEMU's main loop and I/O thread (SCHED_OTHER)", .host_load = true,
+	  .vcpu_policy = SCHED_FIFO, .pin = true, GUEST_RT, .guest_load = DISK },
+	{ "io-low", "vcpu-fifo with QEMU's main loop and I/O thread at SCHED_FIFO 5: below "
+	  "the vCPU, above the host load", .host_load = true, .vcpu_policy = SCHED_FIFO,
+	  .pin = true, .io_policy = SCHED_FIFO, .io_prio = 5, GUEST_RT, .guest_load = DISK },
+	{ "rt-host", "io-low on a PREEMPT_RT host kernel", .host_load = true,
+	  .vcpu_policy = SCHED_FIFO, .pin = true, .io_policy = SCHED_FIFO, .io_prio = 5,
+	  GUEST_RT, .guest_load = DISK, .needs_preempt_rt = true },
+	{ "guest-prio-low", "the guest busy (a batch loop) and the probe at SCHED_OTHER "
+	  "inside it; host idle, vCPU SCHED_OTHER", .guest_policy = SCHED_OTHER,
+	  .guest_load = BATCH },
+	{ "guest-prio-high", "guest-prio-low with the probe at SCHED_FIFO 80 inside the "
+	  "guest: the guest-side priority step", GUEST_RT, .guest_load = BATCH },
+	{ "fifo-stall", "the hazard: vcpu-fifo with the guest busy and writing to its disk; "
+	  "the FIFO vCPU starves QEMU's own threads until the watchdog steps in",
+	  .host_load = true, .vcpu_policy = SCHED_FIFO, .pin = true, GUEST_RT,
+	  .guest_load = BATCH | DISK, .watchdog = true },
+	{ "pv-hint", "the paravirtual boost hint: the model's only",
+	  .model_only = "the paravirtual hint needs a guest and a host that speak it, which "
+	  "neither kernel here does: run it in the model (rtlab lab run hypervisor --model "
+	  "--scenario pv-hint)" },
+};
+const unsigned int hv_live_nscenarios = sizeof(hv_live_scenarios) / sizeof(hv_live_scenarios[0]);
 
 /* ---- Options -------------------------------------------------------------------- */
 
 void hv_params_init(struct hv_params *p)
 {
 	memset(p, 0, sizeof(*p));
-	p->duration_ms = 2000;
+	p->vcpu_prio = 10;
 }
 
 static void params_default(void *params)
@@ -63,6 +108,23 @@ static int find_scenario(const char *name)
 	return -1;
 }
 
+static int find_live(const char *name)
+{
+	for (unsigned int i = 0; i < hv_live_nscenarios; i++)
+		if (!strcmp(hv_live_scenarios[i].name, name))
+			return (int)i;
+	return -1;
+}
+
+static int set_halt_poll(void *params, const char *value, char **cause)
+{
+	struct hv_params *p = params;
+
+	p->halt_poll_set = true;
+	return rt_parse_uint("--halt-poll-ns", value, 0, 10000000, &p->halt_poll_ns, cause);
+}
+
+/* The names are kept as given: which part's table they index is known only at the end. */
 static int set_scenarios(void *params, const char *value, char **cause)
 {
 	struct hv_params *p = params;
@@ -72,18 +134,16 @@ static int set_scenarios(void *params, const char *value, char **cause)
 		return rt_err(cause, -EINVAL, "--scenario: expected NAME[,NAME]");
 	strcpy(buf, value);
 	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		int i = find_scenario(w);
-
-		if (i < 0)
+		if (find_scenario(w) < 0 && find_live(w) < 0)
 			return rt_err(cause, -EINVAL, "--scenario: no scenario called \"%.40s\" "
 				      "(see `rtlab lab run hypervisor --help`)", w);
-		for (unsigned int k = 0; k < p->nscen; k++)
-			if (p->scen[k] == (unsigned int)i)
+		for (unsigned int k = 0; k < p->nnames; k++)
+			if (!strcmp(p->names[k], w))
 				return rt_err(cause, -EINVAL, "--scenario: \"%s\" named twice", w);
-		if (p->nscen >= HV_MAX_SCENARIOS)
+		if (p->nnames >= HV_MAX_SCENARIOS)
 			return rt_err(cause, -EINVAL, "at most %u scenarios per run",
 				      HV_MAX_SCENARIOS);
-		p->scen[p->nscen++] = (unsigned int)i;
+		snprintf(p->names[p->nnames++], HV_NAME_MAX + 1, "%s", w);
 	}
 	return 0;
 }
@@ -94,6 +154,25 @@ static int params_check(void *params, char **cause)
 
 	if (p->live && p->model)
 		return rt_err(cause, -EINVAL, "--live and --model: choose one");
+	if (!p->live && p->halt_poll_set)
+		return rt_err(cause, -EINVAL, "--halt-poll-ns is a knob of the live part (--live)");
+	p->nscen = 0;
+	for (unsigned int k = 0; k < p->nnames; k++) {
+		int i = p->live ? find_live(p->names[k]) : find_scenario(p->names[k]);
+
+		if (i < 0)
+			return rt_err(cause, -EINVAL, "--scenario %s: %s", p->names[k], p->live ?
+				      "a scenario of the model only (the live part's: host, "
+				      "guest-idle, guest-load, vcpu-fifo, io-low, rt-host, "
+				      "guest-prio-low, guest-prio-high, fifo-stall, pv-hint)" :
+				      "a scenario of the live part only (--live)");
+		p->scen[p->nscen++] = (unsigned int)i;
+	}
+	if (!p->duration_ms)
+		p->duration_ms = p->live ? 5000 : 2000;
+	if (p->live && p->duration_ms % 1000)
+		return rt_err(cause, -EINVAL, "--duration with --live: whole seconds (the guest's "
+			      "probe reports per second)");
 	return 0;
 }
 
@@ -103,17 +182,33 @@ static const struct lab_option hv_options[] = {
 	  .help = "Run the model of the host scheduler (the default; a simulation, the same "
 		  "on every machine for one seed)." },
 	{ .name = "live", .kind = LAB_OPT_FLAG, P(live),
-	  .help = "Boot the classroom VM as the guest and change its host threads' "
-		  "priorities: not available yet (it says why)." },
+	  .help = "Boot the classroom VM as the guest in QEMU and measure its latency while "
+		  "rtlab changes the host priorities of QEMU's vCPU, main loop and I/O "
+		  "threads (root; the VM's images: rtlab vm build)." },
 	{ .name = "scenario", .kind = LAB_OPT_STRING, .metavar = "S[,S]", .set = set_scenarios,
 	  .help = "Run these scenarios, in this order; repeatable. Lesson 07's steps: host, "
 		  "guest-idle, guest-load, vcpu-fifo, guest-prio-low, io-low, rt-host, "
-		  "pv-hint; the exercise's: lock-holder, io-inversion, pv-load; and "
-		  "io-throttled.", .defval = "all" },
+		  "pv-hint; the model's exercise: lock-holder, io-inversion, pv-load; and "
+		  "io-throttled; the live part's own: guest-prio-high and fifo-stall.",
+	  .defval = "all" },
 	{ .name = "duration", .kind = LAB_OPT_DURATION, .metavar = "D", P(duration_ms),
 	  .min = 10 * MS_NS, .max = 600000 * MS_NS, .unit_ns = MS_NS,
-	  .help = "Simulated time per scenario: 2s, 500ms, 1m (at most 10m).",
-	  .defval = "2s" },
+	  .help = "Time per scenario: simulated in the model (2s, 500ms, 1m; at most 10m), "
+		  "measured in whole seconds with --live.", .defval = "2s, live 5s" },
+	{ .name = "kernel", .kind = LAB_OPT_ENUM, .values = kernel_words, P(kernel),
+	  .help = "--live: the guest's kernel, the classroom VM's rt (Debian PREEMPT_RT), "
+		  "lab (6.12 PREEMPT_RT) or stock.", .defval = "rt" },
+	{ .name = "accel", .kind = LAB_OPT_ENUM, .values = accel_words, P(accel),
+	  .help = "--live: KVM where a Linux guest boots under it (auto), or kvm, or tcg "
+		  "(emulated CPU: compare scenarios with each other, not with bare metal).",
+	  .defval = "auto" },
+	{ .name = "vcpu-prio", .kind = LAB_OPT_UINT, P(vcpu_prio), .min = 6, .max = 98,
+	  .help = "--live: the SCHED_FIFO priority of the vCPU thread in the scenarios that "
+		  "raise it (QEMU's threads go at 5 in io-low: keep it above).",
+	  .defval = "10" },
+	{ .name = "halt-poll-ns", .kind = LAB_OPT_STRING, .metavar = "NS", .set = set_halt_poll,
+	  .help = "--live under KVM: set KVM's halt_poll_ns (how long a halted vCPU polls "
+		  "before it sleeps) for the run, through the undo journal." },
 	{ .name = "policy", .kind = LAB_OPT_ENUM, .values = policy_words, P(policy),
 	  .help = "The host's boost policy in the scenarios with paravirtual hints (pv-hint "
 		  "and the exercise's): reference (labs/hypervisor/reference) or none (the "
@@ -297,10 +392,19 @@ static int hv_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 	memset(out, 0, sizeof(*out));
 	if (!p) {
 		hv_params_init(&defaults);
+		params_check(&defaults, NULL);	/* the defaults always pass: it settles them */
 		p = &defaults;
 	}
 	if (p->live) {
-		ret = rt_err(&cause, -EOPNOTSUPP, "--live: %s", lab_hv_live_unavailable());
+		bool interrupted = false;
+
+		if (!live_fn) {
+			ret = rt_err(&cause, -EOPNOTSUPP, "--live: this build of rtlab has no "
+				     "live part (rtlab_init() was not called)");
+			goto out;
+		}
+		ret = live_fn(ctx, sink, p, &out->res, &interrupted, &cause);
+		out->interrupted = interrupted;
 		goto out;
 	}
 	res = rt_result_new("hypervisor", "simulation", ctx->env);
@@ -326,7 +430,9 @@ static int hv_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 				 "every second); within_bound says whether a scenario kept it") ?:
 	      rt_result_add_note(res, "Kiszka's own figures (papers.md 3) were not found: "
 				 "compare these scenarios with each other, not with his paper") ?:
-	      rt_result_add_note(res, lab_hv_live_unavailable());
+	      rt_result_add_note(res, "the same steps measured on this machine, a QEMU guest "
+				 "whose host threads rtlab reprioritises: rtlab lab run "
+				 "hypervisor --live");
 	if (!ret && out->interrupted)
 		ret = rt_result_add_note(res, "interrupted: the last scenario holds the time "
 					 "simulated until then");
@@ -352,9 +458,93 @@ static double fig(json_t *o, const char *k)
 	return json_number_value(json_object_get(o, k));
 }
 
+static const char *str(json_t *o, const char *k)
+{
+	return json_string_value(json_object_get(o, k)) ?: "";
+}
+
+static bool is_live_doc(const struct rt_result *res)
+{
+	const char *mode = NULL;
+
+	return rt_result_param_str(res, "mode", &mode) == 0 && mode && !strcmp(mode, "live");
+}
+
+/*
+ * The live document's two tables: the figures per scenario (a scenario
+ * that could not run here says why in place of them), and the knobs each
+ * one set, as read back from /proc.
+ */
+static int hv_live_views(const struct rt_result *res, json_t *views)
+{
+	json_t *rows = json_array(), *knobs = json_array(), *s;
+	const char *accel = NULL;
+	char title[200];
+	size_t i;
+
+	if (!rows || !knobs)
+		goto out_nomem;
+	json_array_foreach(rt_result_scenarios(res), i, s) {
+		const char *name = str(s, "name");
+		json_t *row;
+
+		if (!json_is_true(json_object_get(s, "available")))
+			row = json_pack("[s, s, s, s, s, s]", name, "-", "-", "-", "-",
+					"not measured here (notes)");
+		else
+			row = json_pack("[s, f, f, f, f, s]", name, fig(s, "samples_count"),
+					fig(s, "avg_us"), fig(s, "p99_us"), fig(s, "max_us"),
+					json_is_true(json_object_get(s, "watchdog_fired")) ?
+					"watchdog put the threads back" :
+					json_is_true(json_object_get(s, "verified")) ? "knobs verified" :
+					"knobs NOT as asked");
+		if (json_array_append_new(rows, row))
+			goto out_nomem;
+		if (json_is_true(json_object_get(s, "available")) &&
+		    json_array_append_new(knobs, json_pack("[s, s, s, s, s, s]", name,
+				json_is_true(json_object_get(s, "host_load")) ? "cpu" : "none",
+				str(s, "vcpu"), str(s, "qemu_threads"), str(s, "guest_probe"),
+				str(s, "guest_load"))))
+			goto out_nomem;
+	}
+	rt_result_param_str(res, "accel", &accel);
+	snprintf(title, sizeof(title), "Guest latency per scenario, measured (%s)",
+		 !accel ? "no guest in this run" : !strcmp(accel, "tcg") ? "TCG, an emulated "
+		 "CPU: compare scenarios with each other, not with bare metal" : "KVM");
+	if (json_array_append_new(views, json_pack(
+		"{s:s, s:s, s:[{s:s}, {s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}, "
+		"{s:s}], s:o}", "name", "live", "title", title,
+		"columns", "name", "scenario", "name", "samples",
+		"name", "avg", "title", "avg", "unit", "us",
+		"name", "p99", "title", "p99", "unit", "us",
+		"name", "max", "title", "max", "unit", "us",
+		"name", "note", "rows", rows)))
+		goto out_nomem_knobs;
+	if (json_array_append_new(views, json_pack(
+		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}], s:o}",
+		"name", "knobs", "title", "What each scenario set (host threads read back from "
+		"/proc)", "columns", "name", "scenario", "name", "load", "title", "host load",
+		"name", "vcpu", "name", "qemu", "title", "QEMU threads",
+		"name", "probe", "title", "guest probe", "name", "guest", "title", "guest load",
+		"rows", knobs)))
+		return -ENOMEM;
+	return 0;
+
+out_nomem:
+	json_decref(rows);
+out_nomem_knobs:
+	json_decref(knobs);
+	return -ENOMEM;
+}
+
 static int hv_views(const struct rt_result *res, json_t *views, char **cause)
 {
-	json_t *rows = json_array(), *lock = json_array(), *s;
+	json_t *rows, *lock, *s;
+
+	if (is_live_doc(res))
+		return hv_live_views(res, views);
+	rows = json_array();
+	lock = json_array();
 	size_t i;
 
 	(void)cause;
@@ -418,6 +608,45 @@ out_nomem_lock:
  * (with the reference policy, or a learner's through the exercise), and
  * the handout's questions are answered.
  */
+/*
+ * A live document: lesson 07's steps measured (each with samples and its
+ * knobs read back as asked), the hazard seen, and the handout's questions.
+ */
+static int hv_live_grade(const struct lab_result *r, struct grade_report *rep)
+{
+	static const char *const steps[] = {
+		"guest-idle", "guest-load", "vcpu-fifo", "io-low", NULL,
+	};
+	static const char *const questions[] = { "why-vcpu-fifo-trap", "why-fifo-stall", NULL };
+	json_t *ans = json_object_get(rt_result_json(r->res), "answers");
+	int ret = 0;
+
+	for (int i = 0; !ret && steps[i]; i++) {
+		json_t *s = rt_result_scenario(r->res, steps[i]);
+		char check[64];
+
+		snprintf(check, sizeof(check), "live-%s", steps[i]);
+		ret = grade_report_add(rep, check, s && fig(s, "samples_count") > 0 &&
+				       json_is_true(json_object_get(s, "verified")),
+				       "%s measured in the guest, with the host threads' policies "
+				       "read back as the scenario asked (rtlab lab run hypervisor "
+				       "--live)", steps[i]);
+	}
+	if (!ret) {
+		json_t *s = rt_result_scenario(r->res, "fifo-stall");
+
+		ret = grade_report_add(rep, "live-fifo-stall", s && fig(s, "samples_count") > 0,
+				       "fifo-stall measured: the hazard of a FIFO vCPU that "
+				       "QEMU's own threads must serve");
+	}
+	for (int i = 0; !ret && questions[i]; i++)
+		ret = grade_report_add(rep, questions[i],
+				       json_object_get(ans, questions[i]) != NULL,
+				       "answer the handout's question with rtlab lab answer "
+				       "hypervisor %s TEXT, then run the lab again", questions[i]);
+	return ret;
+}
+
 static int hv_grade(const struct lab_result *r, struct grade_report *rep)
 {
 	static const char *const steps[] = {
@@ -427,6 +656,8 @@ static int hv_grade(const struct lab_result *r, struct grade_report *rep)
 	bool have = true;
 	int ret = 0;
 
+	if (is_live_doc(r->res))
+		return hv_live_grade(r, rep);
 	for (int i = 0; steps[i]; i++)
 		have = have && rt_result_scenario(r->res, steps[i]);
 	ret = grade_report_add(rep, "lesson-steps", have,
@@ -460,26 +691,39 @@ static int hv_grade(const struct lab_result *r, struct grade_report *rep)
 	return ret;
 }
 
+/* The model's scenarios, then the live part's that the model has not (guest-prio-high, ...). */
 static bool hv_scenario(size_t i, struct lab_scenario *out)
 {
-	if (i >= sim_hv_model.npresets)
-		return false;
-	out->name = sim_hv_model.presets[i].name;
-	out->summary = sim_hv_model.presets[i].summary;
-	return true;
+	if (i < sim_hv_model.npresets) {
+		out->name = sim_hv_model.presets[i].name;
+		out->summary = sim_hv_model.presets[i].summary;
+		return true;
+	}
+	i -= sim_hv_model.npresets;
+	for (unsigned int k = 0; k < hv_live_nscenarios; k++) {
+		if (find_scenario(hv_live_scenarios[k].name) >= 0)
+			continue;
+		if (i-- == 0) {
+			out->name = hv_live_scenarios[k].name;
+			out->summary = hv_live_scenarios[k].summary;
+			return true;
+		}
+	}
+	return false;
 }
 
 /* ---- The descriptor --------------------------------------------------------------- */
 
 static const char *const hv_questions[] = {
-	"why-vcpu-fifo-trap", "what-budget-bounds", NULL,
+	"why-vcpu-fifo-trap", "what-budget-bounds", "why-fifo-stall", NULL,
 };
 
 const struct lab_ops lab_hypervisor = {
 	.name = "hypervisor",
 	.title = "Linux as a real-time hypervisor",
-	.summary = "A model of the host scheduler carrying a real-time guest: vCPU and I/O "
-		   "thread priorities, lock-holder preemption, paravirtual boost hints.",
+	.summary = "A QEMU guest's latency as the host's vCPU and I/O thread priorities "
+		   "change (--live), and a model of lock-holder preemption and paravirtual "
+		   "boost hints.",
 	.lesson = 7,
 	.state = LAB_STATE_READY,
 	/* The live part's needs: the doctor names them; the model runs everywhere. */
@@ -495,7 +739,13 @@ const struct lab_ops lab_hypervisor = {
 	.options_note = "The model part is a simulation (sim/sim_hv_model.h): the seed "
 			"(--seed) decides the guest's bursts, lock gaps, I/O and the host's "
 			"non-preemptible sections; the same seed and options give the same "
-			"document. The live part (--live) is not available yet.",
+			"document. The live part (--live) boots the classroom VM (one vCPU) "
+			"in QEMU with a QMP socket, runs the probe inside it (rtlab vm stream "
+			"--serve) and, between scenarios, sets the policy, priority and CPU of "
+			"QEMU's vCPU, main loop and I/O threads (found through QMP, checked in "
+			"/proc) through the undo journal; a watchdog puts them back when "
+			"QEMU's main loop starves. Under TCG the CPU is emulated: compare the "
+			"scenarios with each other, not with bare metal.",
 	.params_size = sizeof(struct hv_params),
 	.params_init = params_default,
 	.params_check = params_check,

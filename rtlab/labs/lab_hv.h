@@ -15,14 +15,70 @@
 
 enum hv_policy_choice { HV_POLICY_REFERENCE, HV_POLICY_NONE };
 
+#define HV_NAME_MAX 32u
+
 struct hv_params {
-	bool live;			/* --live: the QEMU guest (not built yet) */
+	bool live;			/* --live: the QEMU guest */
 	bool model;			/* --model: the model (the default) */
-	unsigned int nscen;		/* 0: every scenario of the model */
-	unsigned int scen[HV_MAX_SCENARIOS];	/* indices into sim_hv_model.presets */
-	unsigned int duration_ms;	/* simulated time per scenario */
+	unsigned int nscen;		/* 0: every scenario of the part */
+	unsigned int scen[HV_MAX_SCENARIOS];	/* indices into sim_hv_model.presets, or
+						 * with --live into hv_live_scenarios[] */
+	char names[HV_MAX_SCENARIOS][HV_NAME_MAX + 1];	/* as given, resolved by params_check */
+	unsigned int nnames;
+	unsigned int duration_ms;	/* per scenario; 0: 2 s (model), 5 s (live) */
 	int policy;			/* enum hv_policy_choice, for the pv scenarios */
+	int kernel;			/* --kernel, live: enum hv_kernel_choice */
+	int accel;			/* --accel, live: enum hv_accel_choice */
+	unsigned int halt_poll_ns;	/* --halt-poll-ns, live under KVM */
+	bool halt_poll_set;
+	unsigned int vcpu_prio;		/* the vCPU threads' FIFO priority in the live
+					 * scenarios that raise them (10) */
 };
+
+enum hv_kernel_choice { HV_KERNEL_RT, HV_KERNEL_LAB, HV_KERNEL_STOCK };
+enum hv_accel_choice { HV_ACCEL_AUTO, HV_ACCEL_KVM, HV_ACCEL_TCG };
+
+/* The guest workloads of a live scenario (lab_hv_stream.h's HV_LOAD_* bits). */
+#define HV_LIVE_NONE 0u
+
+/*
+ * A scenario of the live part: what the host and the guest do. The host
+ * threads are QEMU's: its vCPU threads, its main loop (the process's first
+ * thread: timers, the virtio-serial and console back ends) and its I/O
+ * thread (-object iothread, serving the scratch disk). Pinned: the vCPU
+ * and those two threads all on the host's last CPU, so that they compete.
+ */
+struct hv_live_scenario {
+	const char *name;
+	const char *summary;
+	bool on_host;			/* the probe on the host, no guest */
+	bool host_load;			/* the latency lab's cpu load on every host CPU */
+	int vcpu_policy, vcpu_prio;	/* vcpu_prio 0 with FIFO: hv_params.vcpu_prio */
+	bool pin;
+	int io_policy, io_prio;		/* QEMU's main loop and I/O thread */
+	int guest_policy, guest_prio;	/* the probe inside the guest */
+	unsigned int guest_load;	/* HV_LOAD_* bits */
+	bool watchdog;			/* expected to starve QEMU's threads: watched */
+	bool needs_preempt_rt;		/* runs only on a PREEMPT_RT host */
+	const char *model_only;		/* not live: why, and how to see it */
+};
+
+extern const struct hv_live_scenario hv_live_scenarios[];
+extern const unsigned int hv_live_nscenarios;
+
+/*
+ * The live part lives in vm/ (it boots QEMU), above labs/ in the layers:
+ * rtlab_init() hands it in here. It builds the whole document into *@res
+ * (or returns a negative errno with @cause) and sets *@interrupted when
+ * ctx->stop ended it early.
+ */
+struct lab_ctx;
+struct rt_result;
+struct rt_sink;
+typedef int (*lab_hv_live_fn)(struct lab_ctx *ctx, const struct rt_sink *sink,
+			      const struct hv_params *p, struct rt_result **res,
+			      bool *interrupted, char **cause);
+void lab_hv_live_set(lab_hv_live_fn fn);
 
 /*
  * What the lab keeps current for a screen between chunks of the model
@@ -34,15 +90,21 @@ struct hv_live {
 	unsigned int index, total;	/* the scenario's place in the run, from 1 */
 	uint64_t time_us, jobs, misses, resp_max_us, host_wait_max_us, starved, boosted_us;
 	uint32_t bound_us;
+	/*
+	 * The live part (is_live): time_us is the guest probe's seconds, jobs its
+	 * samples, resp_max_us its worst latency so far, last_max_us that of its
+	 * last second, host_wait_max_us QEMU's main loop's longest run-queue
+	 * wait in a watchdog window, starved 1 once the watchdog fired. The
+	 * strings are written before the scenario starts.
+	 */
+	bool is_live;
+	uint64_t last_max_us, avg_us;
+	char knobs[120];		/* e.g. "vCPU FIFO 10 on CPU 1, QEMU threads OTHER" */
+	char accel[40];			/* "TCG (emulated CPU)" or "KVM" */
 };
 
 /* hv_params_init - the defaults: the model, every scenario, 2 s each, the reference policy */
 void hv_params_init(struct hv_params *p);
 
-/*
- * lab_hv_live_unavailable - why the live part does not run (a static
- * sentence): "not available here: ..." (the document's and the screen's wording)
- */
-const char *lab_hv_live_unavailable(void);
 
 #endif /* RTLAB_LABS_LAB_HV_H */

@@ -11,6 +11,7 @@
 
 #include <signal.h>
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 struct hv_stream_opts {
@@ -23,11 +24,14 @@ struct hv_stream_opts {
 	unsigned int nbuckets;		/* 1 .. 100000; later samples count as overflows */
 	bool mlock;			/* lock memory (as root in the guest) */
 	volatile sig_atomic_t *stop;	/* set by a signal handler: BYE with "stopped" */
+	uint32_t seq;			/* the first frame's sequence number (0, or where
+					 * the previous run of one stream left off) */
 };
 
 /* What was sent, for the caller's message. */
 struct hv_stream_sent {
 	uint64_t samples, frames, seconds;
+	uint32_t next_seq;		/* the number the next frame on this stream takes */
 };
 
 /**
@@ -38,5 +42,69 @@ struct hv_stream_sent {
  * failed (the host went away).
  */
 int hv_stream_run(const struct hv_stream_opts *o, struct hv_stream_sent *sent, char **cause);
+
+/*
+ * Serving the host: `rtlab vm stream --serve` keeps the port open and runs
+ * the probe once for every command line the host writes to it, with the
+ * guest workload the command names, so one boot carries every scenario of
+ * the lab and the host sets its own knobs between them. A command is one
+ * line of ASCII words:
+ *
+ *   run policy=fifo|rr|other prio=N period=US duration=S load=none|batch|disk|batch+disk
+ *   quit
+ *
+ * Each run answers with one whole stream (HELLO .. BYE), sequence numbers
+ * going on from the run before. "batch" is a busy loop on every guest CPU
+ * (the latency lab's cpu generator, SCHED_OTHER); "disk" writes 64 KiB
+ * blocks with O_DIRECT and fdatasync to the scratch disk (the virtio-blk
+ * device whose serial is HV_SCRATCH_SERIAL, served on the host by QEMU's
+ * I/O thread), so the guest waits on I/O the host must serve.
+ */
+#define HV_SCRATCH_SERIAL "rtlab-scratch"
+#define HV_LOAD_BATCH 1u
+#define HV_LOAD_DISK 2u
+#define HV_SERVE_LINE_MAX 256u
+#define HV_SERVE_BUCKETS 100000u	/* 1 us each: 100 ms; later samples are overflows */
+
+struct hv_serve_cmd {
+	bool quit;
+	int policy, priority;
+	unsigned int period_us, duration_s;
+	unsigned int load;		/* HV_LOAD_* bits */
+};
+
+/**
+ * hv_serve_parse - one command line (without its newline)
+ *
+ * Returns 0, or -EINVAL with @cause naming the word that is wrong. Every
+ * word of a run is needed once; prio is 0 for other and 1..99 otherwise.
+ */
+int hv_serve_parse(const char *line, struct hv_serve_cmd *cmd, char **cause);
+
+/* hv_serve_format - the line (with its newline) for @cmd into @buf of @size. */
+int hv_serve_format(const struct hv_serve_cmd *cmd, char *buf, size_t size);
+
+struct hv_serve_opts {
+	int fd;				/* the port, open for reading and writing */
+	const char *disk;		/* the scratch disk's device, or NULL (a run asking
+					 * for "disk" then ends with BYE error) */
+	bool mlock;
+	volatile sig_atomic_t *stop;
+	unsigned int idle_s;		/* give up after this long without a command */
+};
+
+/**
+ * hv_stream_serve - answer the host's commands on @o->fd until "quit", end of
+ * file, the idle bound or *stop
+ * @runs: how many runs were streamed
+ *
+ * A command that does not parse is answered with a HELLO and a BYE error,
+ * and serving goes on. Returns 0, -ETIMEDOUT (idle), or a negative errno
+ * with @cause when the port failed.
+ */
+int hv_stream_serve(const struct hv_serve_opts *o, unsigned int *runs, char **cause);
+
+/* hv_scratch_device - /dev/vdX of the disk whose serial is HV_SCRATCH_SERIAL, or NULL */
+char *hv_scratch_device(void);
 
 #endif

@@ -8,6 +8,8 @@
 #include "run.h"
 
 #include "lesson/lesson_labs.h"
+#include "labs/lab_hv.h"
+#include "vm/vm_hvlive.h"
 #include "vm/vm_kvm.h"
 
 /* lesson_lab_lookup_fn over the lab registry: lessons may link and quiz any lab in it. */
@@ -25,4 +27,6 @@ void rtlab_init(void)
 	doctor_kvm_set_boot_probe(vm_kvm_doctor_probe);
 	/* Lessons name labs (links, predict questions), which only labs/ knows. */
 	lesson_labs_set(registry_lookup);
+	/* The hypervisor lab's live part boots QEMU, which only vm/ knows how to do. */
+	lab_hv_live_set(vm_hvlive_run);
 }

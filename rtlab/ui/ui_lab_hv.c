@@ -2,8 +2,9 @@
  * ui_lab_hv: the hypervisor lab's screen: the plain screen (ui_lab_plain.h)
  * plus a live picture of the model while it runs, from struct hv_live:
  * which scenario, the guest RT task's jobs, misses and worst response, and
- * the host's longest wait against the starvation bound. Labelled as a
- * simulation, with the live part's "not available here" beside it.
+ * the host's longest wait against the starvation bound, labelled as a
+ * simulation; or, for the live part (hv_live.is_live), the guest probe's
+ * figures as they stream in, the knobs the scenario set and the watchdog.
  */
 #include "ui_lab_plain.h"
 
@@ -11,11 +12,15 @@
 #include <string.h>
 
 #include "labs/lab_hv.h"
+
+/* vm_hvlive.h's watchdog window, in seconds (the screen does not include vm/). */
+#define HVL_WINDOW_S 3u
 #include "ui_frame.h"
 
 struct ui_lab_hv {
 	struct ui_lab_plain plain;	/* first: the ops get this screen as a plain one */
 	struct hv_live live;
+	struct hv_params params;	/* the live part's, while 'l' started it */
 };
 
 static void reset_live(struct ui_lab_plain *p)
@@ -27,9 +32,42 @@ static void reset_live(struct ui_lab_plain *p)
 
 #define LOAD(f) __atomic_load_n(&s->live.f, __ATOMIC_RELAXED)
 
+/* The live part: the guest probe's figures as its stream arrives, and the host's knobs. */
+static void draw_measured(struct ui_lab_hv *s, WINDOW *win, int y, int x, int h, int cols)
+{
+	bool starved = LOAD(starved);
+	char line[200];
+
+	snprintf(line, sizeof(line), "Scenario %-15s %u of %u   %llu s measured   %s",
+		 s->live.scenario, s->live.index, s->live.total,
+		 (unsigned long long)(LOAD(time_us) / 1000000u), s->live.accel);
+	ui_frame_put(win, y, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+	snprintf(line, sizeof(line), "Guest probe  samples %7llu  avg %6llu us  last second "
+		 "max %7llu us  max %7llu us", (unsigned long long)LOAD(jobs),
+		 (unsigned long long)LOAD(avg_us), (unsigned long long)LOAD(last_max_us),
+		 (unsigned long long)LOAD(resp_max_us));
+	ui_frame_put(win, y + 1, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+	ui_frame_put(win, y + 2, x + 1, s->live.knobs, cols - 2,
+		     starved ? UI_ROLE_PROBLEM : UI_ROLE_NORMAL);
+	if (h < 4)
+		return;
+	snprintf(line, sizeof(line), "QEMU main loop: longest wait for its CPU %llu ms in %u s",
+		 (unsigned long long)(LOAD(host_wait_max_us) / 1000), HVL_WINDOW_S);
+	ui_frame_put(win, y + 3, x + 1, line, cols - 2, UI_ROLE_DIM);
+	if (h >= 5 && starved)
+		ui_frame_put(win, y + 4, x + 1, "The FIFO vCPU kept QEMU's own threads off its CPU: "
+			     "the guest's timers and disk stalled, so rtlab put it back", cols - 2,
+			     UI_ROLE_WARN);
+}
+
 static void draw_live(struct ui_lab_plain *p, WINDOW *win, int y, int x, int h, int cols)
 {
 	struct ui_lab_hv *s = (struct ui_lab_hv *)p;
+
+	if (s->live.is_live) {
+		draw_measured(s, win, y, x, h, cols);
+		return;
+	}
 	uint64_t jobs = LOAD(jobs), misses = LOAD(misses), wait = LOAD(host_wait_max_us);
 	uint32_t bound = s->live.bound_us;
 	char line[200];
@@ -49,8 +87,51 @@ static void draw_live(struct ui_lab_plain *p, WINDOW *win, int y, int x, int h, 
 		return;
 	ui_frame_put(win, y + 3, x + 1, "SIMULATED: a model of the host scheduler, not this "
 		     "machine", cols - 2, UI_ROLE_DIM);
-	ui_frame_put(win, y + 4, x + 1, "Live QEMU part: not available here (see the handout)",
-		     cols - 2, UI_ROLE_DIM);
+	ui_frame_put(win, y + 4, x + 1, "The live part measures this machine: rtlab lab run "
+		     "hypervisor --live", cols - 2, UI_ROLE_DIM);
+}
+
+/* Enter runs the model (the lab's defaults); l runs the live part, every scenario, 5 s each. */
+static enum ui_lab_action hv_key(void *screen, int key)
+{
+	struct ui_lab_hv *s = screen;
+
+	if (s->plain.run.state == UI_LAB_SETUP && (key == 'l' || key == 'L')) {
+		hv_params_init(&s->params);
+		s->params.live = true;
+		s->params.duration_ms = 5000;
+		s->plain.params = &s->params;
+		return ui_lab_plain_key(screen, '\n');
+	}
+	if (s->plain.run.state == UI_LAB_SETUP && (key == '\n' || key == KEY_ENTER || key == 'r'))
+		s->plain.params = NULL;
+	return ui_lab_plain_key(screen, key);
+}
+
+static void hv_draw(void *screen, WINDOW *win, int y, int x, int h, int cols)
+{
+	struct ui_lab_hv *s = screen;
+
+	ui_lab_plain_draw(screen, win, y, x, h, cols);
+	if (s->plain.run.state == UI_LAB_SETUP && h > 8)
+		ui_frame_put(win, y + h - 4, x + 1, "l runs the live part instead: the classroom "
+			     "VM in QEMU, its host threads reprioritised (root, about a minute)",
+			     cols - 2, UI_ROLE_NORMAL);
+}
+
+static const struct ui_help_line hv_help[] = {
+	{ NULL, "The hypervisor lab" },
+	{ "Enter, r", "run the model (a simulation); on the summary: back to setup" },
+	{ "l", "run the live part: a QEMU guest, every scenario for 5 s (root)" },
+	{ "q, Esc", "while running: stop it and save what was measured; else back" },
+	{ "arrows, PgUp/PgDn", "summary: scroll the tables" },
+	{ NULL, NULL },
+};
+
+static const struct ui_help_line *hv_help_lines(void *screen)
+{
+	(void)screen;
+	return hv_help;
 }
 
 static int hv_screen_init(void *screen, const struct lab_ops *lab)
@@ -67,9 +148,9 @@ const struct ui_lab_screen_ops ui_lab_hypervisor_screen = {
 	.lab = "hypervisor",
 	.size = sizeof(struct ui_lab_hv),
 	.init = hv_screen_init,
-	.draw = ui_lab_plain_draw,
-	.key = ui_lab_plain_key,
+	.draw = hv_draw,
+	.key = hv_key,
 	.run = ui_lab_plain_run,
-	.help = ui_lab_plain_help,
+	.help = hv_help_lines,
 	.fini = ui_lab_plain_fini,
 };

@@ -36,12 +36,13 @@ static void start_run(void *owner)
 	s->seed = (uint64_t)time(NULL);
 	if (s->reset_live)
 		s->reset_live(s);
-	if (ui_lab_run_prepare(&s->run, &s->doctor, s->dlab, NULL, s->live, s->seed))
+	if (ui_lab_run_prepare(&s->run, &s->doctor, s->dlab, s->params, s->live, s->seed))
 		return;
 	clock_gettime(CLOCK_MONOTONIC, &s->started);
 	if (ui_lab_run_start(&s->run, true) == 0)
-		ui_lab_run_say(&s->run, false, "running with the lab's default settings, seed "
-			       "%llu", (unsigned long long)s->seed);
+		ui_lab_run_say(&s->run, false, "running with %s settings, seed %llu",
+			       s->params ? "the screen's" : "the lab's default",
+			       (unsigned long long)s->seed);
 }
 
 static void run_ended(void *owner, int ret)

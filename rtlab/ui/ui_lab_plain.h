@@ -27,6 +27,8 @@ struct ui_lab_plain {
 	const struct rt_result *views_of;
 
 	/* Optional, for a screen built on this one. */
+	void *params;			/* the next run's params (borrowed), or NULL for the
+					 * lab's defaults */
 	void *live;			/* the lab's live model, passed to the run */
 	void (*reset_live)(struct ui_lab_plain *s);	/* before each run */
 	/* Draw @live in the running panel's @h x @cols area at (@y, @x). */

@@ -6,6 +6,8 @@
  */
 #include "vm_cmdline.h"
 
+#include "labs/lab_hv_stream.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -244,7 +246,7 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 {
 	struct vm_argv a = { 0 };
 	char *append = NULL, *log = NULL, *state = NULL, *qmp = NULL, *share = NULL;
-	char *probe = NULL;
+	char *probe = NULL, *scratch = NULL;
 	char **ret = NULL;
 
 	if (!c->kernel_path || !c->initrd_path || !c->console_log) {
@@ -279,15 +281,16 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 	state = c->state_image ? vm_qemu_escape(c->state_image) : NULL;
 	qmp = c->qmp_socket ? vm_qemu_escape(c->qmp_socket) : NULL;
 	probe = c->probe_socket ? vm_qemu_escape(c->probe_socket) : NULL;
+	scratch = c->scratch_image ? vm_qemu_escape(c->scratch_image) : NULL;
 	share = c->share_dir ? vm_qemu_escape(c->share_dir) : NULL;
 	if (!log || (c->state_image && !state) || (c->qmp_socket && !qmp) ||
-	    (c->probe_socket && !probe) ||
+	    (c->probe_socket && !probe) || (c->scratch_image && !scratch) ||
 	    (c->share_dir && !share))
 		goto out_nomem;
 
 	vm_argv_add(&a, "%s", c->qemu ? c->qemu : "qemu-system-x86_64");
 	vm_argv_add(&a, "-name");
-	vm_argv_add(&a, "rtlab-%s", c->run ? "run" : "vm");
+	vm_argv_add(&a, "rtlab-%s,debug-threads=on", c->run ? "run" : "vm");
 	vm_argv_add(&a, "-nodefaults");
 	vm_argv_add(&a, "-no-user-config");
 	vm_argv_add(&a, "-machine");
@@ -338,6 +341,16 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 		vm_argv_add(&a, "-device");
 		vm_argv_add(&a, "virtserialport,bus=vser0.0,chardev=probe,name=%s", VM_PROBE_PORT);
 	}
+	if (scratch) {
+		/* The scratch disk on an I/O thread of its own, so its requests are that thread's work. */
+		vm_argv_add(&a, "-object");
+		vm_argv_add(&a, "iothread,id=%s", VM_IOTHREAD_ID);
+		vm_argv_add(&a, "-drive");
+		vm_argv_add(&a, "file=%s,if=none,id=scratch,format=raw,cache=writeback", scratch);
+		vm_argv_add(&a, "-device");
+		vm_argv_add(&a, "virtio-blk-pci,drive=scratch,iothread=%s,serial=%s",
+			    VM_IOTHREAD_ID, HV_SCRATCH_SERIAL);
+	}
 	if (state && c->state_fd > STDERR_FILENO) {
 		vm_argv_add(&a, "-add-fd");
 		vm_argv_add(&a, "fd=%d,set=1,opaque=rtlab-state", c->state_fd);
@@ -378,6 +391,7 @@ out_free:
 	free(state);
 	free(qmp);
 	free(probe);
+	free(scratch);
 	free(share);
 	return ret;
 }

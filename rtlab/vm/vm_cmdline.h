@@ -44,6 +44,9 @@ int vm_kernel_parse(const char *s, enum vm_kernel *k);
 const char *vm_accel_name(enum vm_accel a);
 int vm_accel_parse(const char *s, enum vm_accel *a);
 
+/* The scratch disk's I/O thread's id (its serial is lab_hv_stream.h's HV_SCRATCH_SERIAL). */
+#define VM_IOTHREAD_ID "io0"
+
 /* The guest's virtio-serial port for the probe's stream (its name in /sys/class/virtio-ports/vportNpM/name). */
 #define VM_PROBE_PORT "rtlab.probe"
 
@@ -63,6 +66,10 @@ struct vm_config {
 	const char *probe_socket;	/* borrowed; a unix socket QEMU listens on for the
 					 * guest's virtio-serial port VM_PROBE_PORT (the
 					 * hypervisor lab's stream), NULL = no port */
+	const char *scratch_image;	/* borrowed; a raw disk the guest sees as the virtio-blk
+					 * device with serial HV scratch ("rtlab-scratch"),
+					 * served by QEMU's I/O thread io0 (-object iothread),
+					 * NULL = none */
 	enum vm_accel accel;		/* KVM or TCG: resolved, never AUTO */
 	const char *cpu;		/* borrowed; -cpu model, NULL = host (KVM), max (TCG) */
 	unsigned int smp;		/* vCPUs, 1..64 */

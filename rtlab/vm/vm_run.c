@@ -36,6 +36,7 @@
 #define VM_TAIL_LINES 25
 #define VM_STATE_IMAGE_BYTES (64ll << 20)
 #define VM_POLL_MS 50
+#define VM_SCRATCH_BYTES (64ll << 20)
 #define VM_QUIT_WAIT_MS 3000		/* after QMP quit, and after SIGTERM */
 
 #define VM_BRIEF_LINE 200
@@ -57,6 +58,8 @@ struct vm_session {
 	char *tmpdir;			/* owned; removed by vm_session_free() */
 	char *log_path, *qmp_path, *err_path; /* owned; inside tmpdir */
 	char *probe_path;		/* owned; inside tmpdir, or NULL */
+	char *scratch_path;		/* owned; inside tmpdir, or NULL */
+	bool die_with_parent;
 	int log_fd;
 	int state_fd, state_ro_fd;	/* owned; the state disk open for QEMU (read-write,
 					 * read-only), or -1 */
@@ -408,6 +411,8 @@ static int vm_session_spawn(struct vm_session *s, bool interactive, char **cause
 
 	if (!interactive)
 		co.in = co.out = RT_CHILD_NULL;
+	if (s->die_with_parent)
+		co.flags |= RT_CHILD_DIE_WITH_PARENT;
 	if (s->cfg.state_fd > STDERR_FILENO)
 		keep[co.nkeep++] = s->cfg.state_fd;
 	if (s->cfg.state_ro_fd > STDERR_FILENO)
@@ -525,6 +530,24 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 		s->probe_path = NULL;
 		goto out_nomem;
 	}
+	if (o->scratch_disk) {
+		int fd;
+
+		if (asprintf(&s->scratch_path, "%s/scratch.img", s->tmpdir) < 0) {
+			s->scratch_path = NULL;
+			goto out_nomem;
+		}
+		fd = open(s->scratch_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+		if (fd < 0 || ftruncate(fd, VM_SCRATCH_BYTES) < 0) {
+			err = rt_err(cause, -errno, "cannot create the scratch disk %s: %s",
+				     s->scratch_path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			goto out_fail;
+		}
+		close(fd);
+	}
+	s->die_with_parent = o->die_with_parent;
 
 	if (o->run) {
 		/* The nonce only has to be unguessable by the program inside. */
@@ -560,6 +583,7 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 	s->cfg.console_log = s->log_path;
 	s->cfg.qmp_socket = s->qmp_path;
 	s->cfg.probe_socket = s->probe_path;
+	s->cfg.scratch_image = s->scratch_path;
 	s->cfg.accel = s->accel;
 	s->cfg.cpu = s->cpu;
 	s->cfg.smp = o->smp ? o->smp : 2;
@@ -795,6 +819,8 @@ void vm_session_free(struct vm_session *s)
 			unlink(s->qmp_path);
 		if (s->probe_path)
 			unlink(s->probe_path);
+		if (s->scratch_path)
+			unlink(s->scratch_path);
 		if (s->log_path)
 			unlink(s->log_path);
 		if (s->err_path)
@@ -805,6 +831,7 @@ void vm_session_free(struct vm_session *s)
 	free(s->log_path);
 	free(s->qmp_path);
 	free(s->probe_path);
+	free(s->scratch_path);
 	free(s->err_path);
 	free(s->nonce);
 	free(s->kernel_path);

@@ -59,6 +59,10 @@ struct vm_run_opts {
 	bool utf8;			/* the terminal takes UTF-8 (see vm_config) */
 	bool probe_port;		/* the guest gets the virtio-serial port VM_PROBE_PORT
 					 * on a socket: vm_session_probe_path() */
+	bool scratch_disk;		/* a 64 MiB scratch disk in the session's folder, on
+					 * QEMU's I/O thread VM_IOTHREAD_ID (hypervisor lab) */
+	bool die_with_parent;		/* QEMU gets SIGKILL when the thread that started it
+					 * ends (PR_SET_PDEATHSIG): nothing outlives rtlab */
 	const char *share_dir;		/* borrowed; a host directory to share at
 					 * VM_SHARE_GUEST_PATH (vm_share_check()), or NULL */
 	unsigned int cols, rows;

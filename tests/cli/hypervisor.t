@@ -4,7 +4,8 @@
 # --help, a run labelled as a simulation whose scenarios carry lesson 07's
 # predict metric, the same seed giving the same figures, the exercise's
 # scenarios met by the reference policy and missed without one, the grade
-# of the document, --live refused with its reason, refusals, and the
+# of the document, the live part's refusals and the scenarios it runs
+# without a guest (host, and pv-hint and rt-host saying why not), and the
 # screen at 80x24: a run from the menu to the summary.
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
@@ -35,10 +36,59 @@ check "that names it" grep -q 'no scenario called "nosuch"' "$tmp/err"
 run lab run hypervisor --live --model
 check "--live with --model is a usage error" [ "$rc" -eq 2 ]
 
-run lab run hypervisor --live --json "$tmp/live.json"
-check "--live fails (exit 1)" [ "$rc" -eq 1 ]
-check "and says why it is not available here" grep -q "not available here: the live part" "$tmp/err"
-check "writing no document" [ ! -e "$tmp/live.json" ]
+# ---- The live part without QEMU: its refusals, and the scenarios that need no guest ----
+run lab run hypervisor --live --scenario lock-holder
+check "--live with a scenario of the model only is a usage error" \
+	bash -c "[ $rc -eq 2 ] && grep -q 'lock-holder: a scenario of the model only' '$tmp/err'"
+run lab run hypervisor --halt-poll-ns 0
+check "--halt-poll-ns without --live is a usage error" \
+	bash -c "[ $rc -eq 2 ] && grep -q 'knob of the live part' '$tmp/err'"
+run lab run hypervisor --live --duration 1500ms
+check "--live takes whole seconds" bash -c "[ $rc -eq 2 ] && grep -q 'whole seconds' '$tmp/err'"
+if can_switch; then
+	as_nobody rtlab lab run hypervisor --live --scenario host --duration 1s \
+		--json "$tmp/nobody/live.json" >"$tmp/out" 2>"$tmp/err" </dev/null
+	rc=$?
+	check "--live as a user: refused, naming root (exit 1)" \
+		bash -c "[ $rc -eq 1 ] && grep -q 'run it as root' '$tmp/err'"
+	check "writing no document" [ ! -e "$tmp/nobody/live.json" ]
+else
+	skip "--live as a user (needs root and setpriv)"
+	skip "writing no document"
+fi
+if [ "$(id -u)" -eq 0 ]; then
+	run lab run hypervisor --live --scenario host,pv-hint,rt-host --duration 2s --json "$tmp/live.json"
+	check "--live host,pv-hint,rt-host: no guest needed, exits 0" [ "$rc" -eq 0 ]
+	[ "$rc" -eq 0 ] || sed 's/^/# /' "$tmp/err" | tail -5
+	check "host: the probe ran on the host, 2 s of samples" \
+		[ "$(json_get "$tmp/live.json" '[s for s in d["extra"]["scenarios"] if s["name"] == "host"][0]["samples_count"] > 1500')" = True ]
+	check "pv-hint: not live, saying where to see it" \
+		[ "$(json_get "$tmp/live.json" '[s for s in d["extra"]["scenarios"] if s["name"] == "pv-hint"][0]["why"].find("--model --scenario pv-hint") > 0')" = True ]
+	rtw=$(json_get "$tmp/live.json" '[s.get("why", "ran") for s in d["extra"]["scenarios"] if s["name"] == "rt-host"][0]')
+	if grep -q PREEMPT_RT /proc/version 2>/dev/null || [ "$(cat /sys/kernel/realtime 2>/dev/null)" = 1 ]; then
+		check "rt-host: ran on this PREEMPT_RT host" [ "$rtw" = ran ]
+	else
+		case "$rtw" in *"not PREEMPT_RT"*) true ;; *) false ;; esac
+		check "rt-host: not available on this kernel, saying why ($rtw)" [ $? -eq 0 ]
+	fi
+	check "the document is live, tier host, names the throttling file" \
+		[ "$(json_get "$tmp/live.json" '(d["params"]["mode"], d["tier"], d["params"]["throttle_file"] != "")')" = "('live', 'host', True)" ]
+	run lab report "$tmp/live.json"
+	check "its report has the live table" grep -q 'Guest latency per scenario, measured' "$tmp/out"
+else
+	for i in 1 2 3 4 5 6; do skip "--live without a guest (root only)"; done
+fi
+IMG=$tmp/no-images
+RTLAB_VM_DIR=$IMG "$RTLAB" lab run hypervisor --live --scenario guest-idle --duration 1s \
+	--json "$tmp/noimg.json" >"$tmp/out" 2>"$tmp/err" </dev/null
+rc=$?
+if [ "$(id -u)" -eq 0 ]; then
+	check "--live without the VM's images fails (exit 1), naming what to build" \
+		bash -c "[ $rc -eq 1 ] && grep -q 'rtlab vm build' '$tmp/err'"
+	[ "$rc" -eq 1 ] || sed 's/^/# /' "$tmp/err" | tail -5
+else
+	check "--live as a user fails (exit 1)" [ "$rc" -eq 1 ]
+fi
 
 steps=guest-idle,guest-load,vcpu-fifo,io-low,pv-hint,lock-holder,io-inversion,pv-load
 run lab run hypervisor --seed 7 --duration 300ms --scenario "$steps" --json "$tmp/a.json"

@@ -17,6 +17,8 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include "core/rt_hvstream.h"
@@ -147,9 +149,108 @@ static void test_stop_and_reader_gone(void **state)
 	free(cause);
 }
 
+static void test_serve_parse(void **state)
+{
+	static const char *const bad[] = {
+		"", "run", "walk policy=fifo", "quit now",
+		"run policy=fifo prio=80 period=1000 duration=5",			/* no load */
+		"run policy=fifo prio=0 period=1000 duration=5 load=none",		/* prio 0 */
+		"run policy=other prio=3 period=1000 duration=5 load=none",	/* prio for other */
+		"run policy=idle prio=0 period=1000 duration=5 load=none",
+		"run policy=fifo prio=80 period=99 duration=5 load=none",
+		"run policy=fifo prio=80 period=1000 duration=0 load=none",
+		"run policy=fifo prio=80 period=1000 duration=5 load=cpu",
+		"run policy=fifo prio=80 prio=80 period=1000 duration=5 load=none",
+		"run policy=fifo prio=80 period=1000 duration=5 load=none speed=2",
+		"run policy=fifo prio=80 period=1000 duration=5 load",
+		NULL,
+	};
+	struct hv_serve_cmd c, back;
+	char line[HV_SERVE_LINE_MAX], *cause = NULL;
+
+	(void)state;
+	assert_int_equal(hv_serve_parse("run policy=fifo prio=80 period=1000 duration=5 "
+					"load=batch+disk", &c, &cause), 0);
+	assert_int_equal(c.policy, SCHED_FIFO);
+	assert_int_equal(c.priority, 80);
+	assert_int_equal(c.period_us, 1000);
+	assert_int_equal(c.duration_s, 5);
+	assert_int_equal(c.load, HV_LOAD_BATCH | HV_LOAD_DISK);
+	assert_int_equal(hv_serve_format(&c, line, sizeof(line)) > 0, 1);
+	line[strcspn(line, "\n")] = '\0';
+	assert_int_equal(hv_serve_parse(line, &back, &cause), 0);
+	assert_memory_equal(&c, &back, sizeof(c));
+	assert_int_equal(hv_serve_parse("quit", &c, &cause), 0);
+	assert_true(c.quit);
+	assert_int_equal(hv_serve_format(&c, line, 4), -ENOSPC);
+	for (int i = 0; bad[i]; i++) {
+		assert_int_equal(hv_serve_parse(bad[i], &c, &cause), -EINVAL);
+		assert_non_null(cause);
+		free(cause);
+		cause = NULL;
+	}
+}
+
+struct serve_reader {
+	int fd;
+	struct got g;
+	unsigned int byes_error;
+};
+
+/* The host's side: count frames until the serving side closes. */
+static void *serve_read(void *arg)
+{
+	struct serve_reader *r = arg;
+
+	decode(r->fd, &r->g);
+	return NULL;
+}
+
+/*
+ * Three commands on one socket: a run, one that does not parse and one
+ * that asks for the disk where there is none, then quit: three HELLO ..
+ * BYE answers (done, error, error) with sequence numbers running on.
+ */
+static void test_serve(void **state)
+{
+	const char cmds[] = "run policy=other prio=0 period=1000 duration=1 load=none\n"
+			    "run policy=fifo prio=0 period=1000 duration=1 load=none\n"
+			    "run policy=other prio=0 period=1000 duration=1 load=disk\n"
+			    "quit\n";
+	struct hv_serve_opts o = { .idle_s = 20 };
+	struct serve_reader r = { 0 };
+	unsigned int runs = 0;
+	char *cause = NULL;
+	pthread_t th;
+	int sv[2];
+
+	(void)state;
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	assert_int_equal(write(sv[0], cmds, sizeof(cmds) - 1), (ssize_t)sizeof(cmds) - 1);
+	shutdown(sv[0], SHUT_WR);
+	r.fd = sv[0];
+	assert_int_equal(pthread_create(&th, NULL, serve_read, &r), 0);
+	o.fd = sv[1];
+	assert_int_equal(hv_stream_serve(&o, &runs, &cause), 0);
+	close(sv[1]);
+	pthread_join(th, NULL);
+	close(sv[0]);
+	assert_int_equal(runs, 3);
+	assert_int_equal(r.g.hellos, 3);
+	assert_int_equal(r.g.byes, 3);
+	assert_int_equal(r.g.bye_reason, RT_HVSTREAM_BYE_ERROR);	/* the last one */
+	assert_true(r.g.summary_samples > 500);
+	assert_int_equal(r.g.hists, (HV_SERVE_BUCKETS + RT_HVSTREAM_HIST_MAX - 1) /
+				    RT_HVSTREAM_HIST_MAX);
+	assert_int_equal(r.g.stats.seq_gaps, 0);
+	assert_int_equal(r.g.stats.skipped, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_serve_parse),
+		cmocka_unit_test(test_serve),
 		cmocka_unit_test(test_stream_two_seconds),
 		cmocka_unit_test(test_stop_and_reader_gone),
 	};

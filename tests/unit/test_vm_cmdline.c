@@ -352,6 +352,17 @@ static void test_probe_port(void **state)
 	assert_true(has_arg(argv, "virtio-serial-pci,id=vser0"));
 	assert_true(has_arg(argv, "socket,id=probe,path=/tmp/rtlab,,probe.sock,server=on,wait=off"));
 	assert_true(has_arg(argv, "virtserialport,bus=vser0.0,chardev=probe,name=rtlab.probe"));
+	assert_false(has_arg(argv, "iothread,id=io0"));
+	vm_argv_free(argv);
+	/* The hypervisor lab's scratch disk, on an I/O thread of its own. */
+	c.scratch_image = "/tmp/a,b/scratch.img";
+	argv = vm_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	assert_true(has_arg(argv, "iothread,id=io0"));
+	assert_true(has_arg(argv, "file=/tmp/a,,b/scratch.img,if=none,id=scratch,format=raw,"
+			    "cache=writeback"));
+	assert_true(has_arg(argv, "virtio-blk-pci,drive=scratch,iothread=io0,"
+			    "serial=rtlab-scratch"));
 	vm_argv_free(argv);
 }
 

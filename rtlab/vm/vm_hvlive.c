@@ -1,0 +1,985 @@
+/*
+ * vm_hvlive: the hypervisor lab's live part (see the header).
+ *
+ * The run, in order: refuse what cannot work (not root, no journal); note
+ * the host's RT throttling file; boot the guest (KVM where a Linux guest
+ * boots under it, else multi-threaded TCG) with QMP, the probe's port and
+ * the scratch disk on an I/O thread; find QEMU's threads; then for each
+ * scenario set the knobs, start the host load, send the guest its command
+ * and read its stream until BYE, watching for starvation; put the knobs
+ * back; stop the load. The document gets one scenario object per scenario
+ * (figures, knobs as read back, the watchdog's verdict) and one histogram.
+ */
+#include "vm_hvlive.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <poll.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "core/rt_env.h"
+#include "core/rt_err.h"
+#include "core/rt_file.h"
+#include "core/rt_hist.h"
+#include "core/rt_hvstream.h"
+#include "core/rt_journal.h"
+#include "core/rt_load.h"
+#include "core/rt_log.h"
+#include "core/rt_probe.h"
+#include "core/rt_result.h"
+#include "core/rt_sink.h"
+#include "core/rt_task.h"
+#include "core/rt_time.h"
+#include "labs/lab.h"
+#include "labs/lab_hv_stream.h"
+#include "vm/vm_qmp.h"
+#include "vm/vm_run.h"
+
+#define HVL_MAX_VCPUS 8u
+#define HVL_POLL_MS 100
+#define HVL_FIRST_HELLO_MS 120000u	/* boot to the guest's first answer */
+#define HVL_RUN_SLACK_MS 60000u		/* past a run's seconds, before giving up on it */
+#define HVL_HIST_US 10000u		/* the document's linear region: 10 ms */
+#define HVL_GUEST_BUCKETS 100000u	/* what the guest's 1 us histogram may hold */
+#define HVL_GUEST_PRIO 80
+#define HVL_PROBE_PERIOD_US 1000u
+#define HVL_HALT_POLL "/sys/module/kvm/parameters/halt_poll_ns"
+#define HVL_RT_RUNTIME "/proc/sys/kernel/sched_rt_runtime_us"
+#define HVL_FAIR_SERVER_DIR "/sys/kernel/debug/sched/fair_server"
+#define HVL_FAIR_SERVER HVL_FAIR_SERVER_DIR "/cpu0/runtime"
+
+struct hvl {
+	struct lab_ctx *ctx;
+	const struct rt_sink *sink;
+	const struct hv_params *p;
+	struct hv_live *live;			/* ctx->live or NULL */
+	struct vm_session *vm;
+	int sock;				/* the probe's port, -1 */
+	struct rt_hvstream_dec dec;
+	pid_t qemu;
+	int vcpu[HVL_MAX_VCPUS];
+	size_t nvcpu;
+	int iot;				/* the scratch disk's I/O thread, or -1 */
+	cpu_set_t all;				/* QEMU's CPUs at start */
+	int last_cpu;
+	enum vm_accel accel;
+	struct rt_result *res;
+	json_t *scens;
+	char guest_kernel[RT_HVSTREAM_STR_MAX + 1], guest_preempt[RT_HVSTREAM_STR_MAX + 1];
+	bool stopped;
+	unsigned int index;			/* scenarios done, for the progress */
+	unsigned int total;			/* scenarios in the run */
+	const char *name;			/* the scenario running */
+};
+
+/* What one run of the guest's probe gave. */
+struct hvl_run {
+	bool hello, bye, error;
+	uint32_t bye_reason;
+	uint64_t samples, sum_ns, min_ns, max_ns, overflows, seconds;
+	uint32_t nbuckets;
+	uint32_t *counts;			/* the guest's 1 us buckets */
+	struct rt_hist *hist;
+	uint64_t silent_ms;			/* the longest gap between frames */
+	/* The watchdog. */
+	bool fired;
+	uint64_t fired_after_ms;
+	char fired_why[160];
+	uint64_t wait_max_ms;			/* the main loop's worst wait in a window */
+	uint64_t wall_ms;			/* from the command to BYE, or the probe's run */
+	struct rt_hvstream_stats before;	/* the decoder's counters at the start */
+	struct rt_hvstream_stats after;
+};
+
+int vm_hvlive_schedstat_parse(const char *text, unsigned long long *exec_ns,
+			      unsigned long long *wait_ns)
+{
+	char *end;
+
+	errno = 0;
+	*exec_ns = strtoull(text, &end, 10);
+	if (end == text || *end != ' ' || errno)
+		return -EINVAL;
+	text = end + 1;
+	*wait_ns = strtoull(text, &end, 10);
+	if (end == text || (*end != ' ' && *end != '\n' && *end) || errno)
+		return -EINVAL;
+	return 0;
+}
+
+static int read_schedstat(pid_t pid, pid_t tid, unsigned long long *exec_ns,
+			  unsigned long long *wait_ns)
+{
+	char path[96], buf[128];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid, (int)tid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return -EIO;
+	buf[n] = '\0';
+	return vm_hvlive_schedstat_parse(buf, exec_ns, wait_ns);
+}
+
+static const char *policy_name(int policy)
+{
+	return policy == SCHED_FIFO ? "FIFO" : policy == SCHED_RR ? "RR" :
+	       policy == SCHED_OTHER ? "OTHER" : "other";
+}
+
+static void sched_words(char *buf, size_t size, int policy, int prio)
+{
+	if (policy == SCHED_OTHER)
+		snprintf(buf, size, "OTHER");
+	else
+		snprintf(buf, size, "%s %d", policy_name(policy), prio);
+}
+
+/* ---- The host's RT throttling and KVM's halt polling ------------------------------ */
+
+static char *read_knob(const char *path)
+{
+	char *text = NULL;
+	size_t len;
+
+	if (rt_file_read(path, 4096, &text, &len) < 0)
+		return NULL;
+	text[strcspn(text, "\n")] = '\0';
+	return text;
+}
+
+/*
+ * Which file bounds FIFO threads here: on 6.12 and later the fair server
+ * (debugfs sched/fair_server/cpuN/runtime, ns per period) has replaced the
+ * RT class's own sched_rt_runtime_us budget; record the one in force, and
+ * its value where the kernel lets us read it.
+ */
+static int record_throttle(struct hvl *h)
+{
+	char *rt = read_knob(HVL_RT_RUNTIME);
+	int ret = 0;
+
+	if (access(HVL_FAIR_SERVER_DIR, F_OK) == 0) {
+		char *fs = read_knob(HVL_FAIR_SERVER);
+		char why[96];
+
+		snprintf(why, sizeof(why), "unreadable here (%s)", strerror(errno));
+		ret = rt_result_set_param_str(h->res, "throttle_file", HVL_FAIR_SERVER) ?:
+		      rt_result_set_param_str(h->res, "throttle_value", fs ? fs : why) ?:
+		      rt_result_add_note(h->res, "RT throttling on this kernel is the fair "
+					 "server's (debugfs sched/fair_server/cpuN/runtime, 50 ms "
+					 "of every second by default): fair threads, QEMU's main "
+					 "loop among them, get that much beside a FIFO vCPU");
+		free(fs);
+	} else if (rt) {
+		ret = rt_result_set_param_str(h->res, "throttle_file", HVL_RT_RUNTIME) ?:
+		      rt_result_set_param_str(h->res, "throttle_value", rt);
+		if (!ret && !strcmp(rt, "-1"))
+			ret = rt_result_add_note(h->res, "RT throttling is off here "
+						 "(sched_rt_runtime_us = -1): only rtlab's "
+						 "watchdog bounds a starving FIFO vCPU");
+	} else {
+		ret = rt_result_set_param_str(h->res, "throttle_file", "none found");
+	}
+	if (!ret && rt)
+		ret = rt_result_set_param_str(h->res, "sched_rt_runtime_us", rt);
+	free(rt);
+	return ret;
+}
+
+static int halt_poll(struct hvl *h, char **cause)
+{
+	char *cur = read_knob(HVL_HALT_POLL);
+	char val[32];
+	int ret = 0;
+
+	if (h->accel != VM_ACCEL_KVM) {
+		free(cur);
+		if (h->p->halt_poll_set)
+			return rt_result_add_note(h->res, "--halt-poll-ns left alone: the guest "
+						  "runs under TCG, where KVM does not poll");
+		return 0;
+	}
+	if (cur)
+		ret = rt_result_set_param_str(h->res, "halt_poll_ns_before", cur);
+	free(cur);
+	if (ret || !h->p->halt_poll_set)
+		return ret;
+	snprintf(val, sizeof(val), "%u", h->p->halt_poll_ns);
+	ret = rt_journal_write_file(h->ctx->journal, HVL_HALT_POLL, val, strlen(val), cause);
+	return ret ?: rt_result_set_param_num(h->res, "halt_poll_ns", h->p->halt_poll_ns);
+}
+
+/* ---- QEMU's threads ----------------------------------------------------------------- */
+
+static int find_threads(struct hvl *h, char **cause)
+{
+	struct vm_qmp *q = vm_session_qmp(h->vm, cause);
+	char *ids[4] = { NULL };
+	int tids[4];
+	size_t n = 0;
+	int ret;
+
+	if (!q)
+		return -errno;
+	ret = vm_qmp_vcpu_threads(q, h->vcpu, HVL_MAX_VCPUS, &h->nvcpu, cause);
+	if (ret)
+		return ret;
+	ret = vm_qmp_iothreads(q, ids, tids, 4, &n, cause);
+	if (ret)
+		return ret;
+	h->iot = -1;
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(ids[i], VM_IOTHREAD_ID))
+			h->iot = tids[i];
+		free(ids[i]);
+	}
+	if (h->iot < 0)
+		return rt_err(cause, -ENOENT, "QEMU has no I/O thread %s (query-iothreads)",
+			      VM_IOTHREAD_ID);
+	h->qemu = vm_session_pid(h->vm);
+	if (sched_getaffinity(h->qemu, sizeof(h->all), &h->all) < 0)
+		return rt_err(cause, -errno, "QEMU's CPUs: %s", strerror(errno));
+	h->last_cpu = -1;
+	for (int c = 0; c < CPU_SETSIZE; c++)
+		if (CPU_ISSET(c, &h->all))
+			h->last_cpu = c;
+	return 0;
+}
+
+/* One thread to @policy/@prio on @cpus, through the journal; then read back. */
+static int set_thread(struct hvl *h, pid_t tid, int policy, int prio, const cpu_set_t *cpus,
+		      bool *verified, char **cause)
+{
+	struct rt_task_sched ts;
+	cpu_set_t got;
+	int ret;
+
+	/* Pinned before it is raised, lowered before it is let go: never FIFO and loose. */
+	if (policy == SCHED_OTHER)
+		ret = rt_journal_set_sched(h->ctx->journal, tid, policy, prio, cause) ?:
+		      rt_journal_set_affinity(h->ctx->journal, tid, cpus, cause);
+	else
+		ret = rt_journal_set_affinity(h->ctx->journal, tid, cpus, cause) ?:
+		      rt_journal_set_sched(h->ctx->journal, tid, policy, prio, cause);
+	if (ret)
+		return ret;
+	ret = rt_task_sched_read(h->qemu, tid, &ts, cause);
+	if (ret)
+		return ret;
+	if (ts.policy != policy || (int)ts.rt_priority != prio ||
+	    sched_getaffinity(tid, sizeof(got), &got) < 0 || !CPU_EQUAL(&got, cpus))
+		*verified = false;
+	return 0;
+}
+
+/* Every QEMU thread the scenario names, set and checked; @s NULL: the fair class, all CPUs. */
+static int set_knobs(struct hvl *h, const struct hv_live_scenario *s, bool *verified,
+		     char **cause)
+{
+	int vpol = s ? s->vcpu_policy : SCHED_OTHER;
+	int vprio = vpol == SCHED_OTHER ? 0 : s->vcpu_prio ? s->vcpu_prio :
+		    (int)h->p->vcpu_prio;
+	int iopol = s ? s->io_policy : SCHED_OTHER;
+	int ioprio = iopol == SCHED_OTHER ? 0 : s->io_prio;
+	cpu_set_t one;
+	const cpu_set_t *cpus = &h->all;
+	int ret = 0;
+
+	*verified = true;
+	CPU_ZERO(&one);
+	CPU_SET(h->last_cpu, &one);
+	if (s && s->pin)
+		cpus = &one;
+	/* Lower first, raise last: no moment with a FIFO vCPU beside fair helpers it did not have. */
+	ret = set_thread(h, h->qemu, iopol, ioprio, cpus, verified, cause) ?:
+	      set_thread(h, h->iot, iopol, ioprio, cpus, verified, cause);
+	for (size_t i = 0; !ret && i < h->nvcpu; i++)
+		ret = set_thread(h, h->vcpu[i], vpol, vprio, cpus, verified, cause);
+	return ret;
+}
+
+/* The watchdog's way back: the vCPUs to the fair class at once (the journal still holds
+ * the state from before the run). */
+static void unraise_vcpus(struct hvl *h)
+{
+	struct sched_param sp = { 0 };
+
+	for (size_t i = 0; i < h->nvcpu; i++)
+		sched_setscheduler(h->vcpu[i], SCHED_OTHER, &sp);
+}
+
+/* ---- The guest's stream ------------------------------------------------------------- */
+
+static int connect_probe(struct hvl *h, char **cause)
+{
+	const char *path = vm_session_probe_path(h->vm);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	uint64_t t0 = rt_time_now_ms();
+
+	if (!path || strlen(path) >= sizeof(sa.sun_path))
+		return rt_err(cause, -EINVAL, "no probe port on this VM");
+	strcpy(sa.sun_path, path);
+	for (;;) {
+		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+		if (fd < 0)
+			return rt_err(cause, -errno, "socket: %s", strerror(errno));
+		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
+			h->sock = fd;
+			return 0;
+		}
+		close(fd);
+		if (rt_time_now_ms() - t0 > 10000)
+			return rt_err(cause, -errno, "cannot connect to the guest's port (%s): %s",
+				      path, strerror(errno));
+		usleep(100000);
+	}
+}
+
+static void take_frame(struct hvl_run *r, const struct rt_hvstream_frame *f, struct hvl *h)
+{
+	switch (f->type) {
+	case RT_HVSTREAM_HELLO:
+		r->hello = true;
+		r->error = !strcmp(f->u.hello.policy, "none");
+		r->nbuckets = f->u.hello.nbuckets;
+		if (f->u.hello.bucket_us != 1)
+			r->error = true;
+		free(r->counts);
+		r->counts = calloc(r->nbuckets ? r->nbuckets : 1, sizeof(*r->counts));
+		if (!r->counts)
+			r->error = true;
+		snprintf(h->guest_kernel, sizeof(h->guest_kernel), "%s", f->u.hello.kernel);
+		snprintf(h->guest_preempt, sizeof(h->guest_preempt), "%s", f->u.hello.preempt);
+		break;
+	case RT_HVSTREAM_SUMMARY: {
+		const struct rt_hvstream_summary *s = &f->u.summary;
+
+		if (!s->samples)
+			break;
+		if (!r->samples || s->min_ns < r->min_ns)
+			r->min_ns = s->min_ns;
+		if (s->max_ns > r->max_ns)
+			r->max_ns = s->max_ns;
+		r->samples += s->samples;
+		r->sum_ns += s->avg_ns * s->samples;
+		r->overflows += s->overflows;
+		r->seconds++;
+		/* Samples past the guest's buckets are known only by their second's worst. */
+		for (uint64_t k = 0; k < s->overflows && r->hist; k++)
+			rt_hist_add(r->hist, &(struct rt_sample){ .latency_ns = (int64_t)s->max_ns });
+		if (h->total) {
+			char what[160];
+			unsigned int secs = h->p->duration_ms / 1000;
+			unsigned int done = s->second + 1 < secs ? s->second + 1 : secs;
+
+			snprintf(what, sizeof(what), "%s: second %u of %u: %llu samples, avg %llu us, "
+				 "max %llu us", h->name, done, secs,
+				 (unsigned long long)s->samples,
+				 (unsigned long long)(s->avg_ns / 1000),
+				 (unsigned long long)(s->max_ns / 1000));
+			rt_sink_progress(h->sink, (h->index * 100 + done * 100 / secs) / h->total,
+					 what);
+		}
+		if (h->live) {
+			__atomic_store_n(&h->live->time_us, (uint64_t)(s->second + 1) * 1000000u,
+					 __ATOMIC_RELAXED);
+			__atomic_store_n(&h->live->jobs, r->samples, __ATOMIC_RELAXED);
+			__atomic_store_n(&h->live->resp_max_us, r->max_ns / 1000, __ATOMIC_RELAXED);
+			__atomic_store_n(&h->live->last_max_us, s->max_ns / 1000, __ATOMIC_RELAXED);
+			__atomic_store_n(&h->live->avg_us, r->sum_ns / r->samples / 1000,
+					 __ATOMIC_RELAXED);
+		}
+		break;
+	}
+	case RT_HVSTREAM_HIST:
+		for (uint32_t i = 0; r->counts && i < f->u.hist.count; i++)
+			if (f->u.hist.first + i < r->nbuckets)
+				r->counts[f->u.hist.first + i] += f->u.hist.counts[i];
+		break;
+	case RT_HVSTREAM_BYE:
+		r->bye = true;
+		r->bye_reason = f->u.bye.reason;
+		if (f->u.bye.reason == RT_HVSTREAM_BYE_ERROR)
+			r->error = true;
+		break;
+	}
+}
+
+/* The watchdog, every poll: QEMU's main loop's run-queue wait over the last window. */
+struct hvl_watch {
+	uint64_t t_ms[HVL_WATCH_WINDOW_MS / HVL_POLL_MS + 1];
+	unsigned long long wait_ns[HVL_WATCH_WINDOW_MS / HVL_POLL_MS + 1];
+	unsigned int n, head;
+};
+
+static void watch(struct hvl *h, struct hvl_run *r, struct hvl_watch *w, bool act, uint64_t now,
+		  uint64_t t0, uint64_t last_frame)
+{
+	const unsigned int cap = sizeof(w->t_ms) / sizeof(w->t_ms[0]);
+	unsigned long long exec_ns, wait_ns;
+	unsigned int oldest;
+
+	if (read_schedstat(h->qemu, h->qemu, &exec_ns, &wait_ns))
+		return;
+	w->t_ms[w->head] = now;
+	w->wait_ns[w->head] = wait_ns;
+	w->head = (w->head + 1) % cap;
+	if (w->n < cap)
+		w->n++;
+	oldest = (w->head + cap - w->n) % cap;
+	if (w->n > 1 && now - w->t_ms[oldest] >= HVL_WATCH_WINDOW_MS - HVL_POLL_MS) {
+		uint64_t waited = (wait_ns - w->wait_ns[oldest]) / 1000000u;
+		uint64_t span = now - w->t_ms[oldest];
+
+		if (waited > r->wait_max_ms)
+			r->wait_max_ms = waited;
+		if (h->live)
+			__atomic_store_n(&h->live->host_wait_max_us, r->wait_max_ms * 1000,
+					 __ATOMIC_RELAXED);
+		if (act && !r->fired && waited * 100 >= span * HVL_WATCH_WAIT_PCT) {
+			r->fired = true;
+			snprintf(r->fired_why, sizeof(r->fired_why), "QEMU's main loop waited "
+				 "%" PRIu64 " ms of %" PRIu64 " ms for its CPU", waited, span);
+		}
+	}
+	if (act && !r->fired && r->hello && now - last_frame >= HVL_WATCH_SILENCE_MS) {
+		r->fired = true;
+		snprintf(r->fired_why, sizeof(r->fired_why), "the guest's stream was silent "
+			 "for %" PRIu64 " ms", now - last_frame);
+	}
+	if (r->fired && !r->fired_after_ms) {
+		r->fired_after_ms = now - t0 ? now - t0 : 1;
+		unraise_vcpus(h);
+		if (h->live) {
+			__atomic_store_n(&h->live->starved, 1, __ATOMIC_RELAXED);
+			snprintf(h->live->knobs, sizeof(h->live->knobs), "WATCHDOG: %.70s; vCPU back "
+				 "to SCHED_OTHER", r->fired_why);
+		}
+	}
+}
+
+/* Send the guest @cmd and read its run until BYE; @watchdog for a FIFO vCPU. */
+static int guest_run(struct hvl *h, const struct hv_serve_cmd *cmd, bool watchdog,
+		     struct hvl_run *r, char **cause)
+{
+	char line[HV_SERVE_LINE_MAX];
+	uint64_t t0 = rt_time_now_ms(), last = t0;
+	uint64_t bound = (uint64_t)cmd->duration_s * 1000 +
+			 (h->index ? HVL_RUN_SLACK_MS : HVL_FIRST_HELLO_MS);
+	struct hvl_watch w = { .n = 0 };
+	int n = hv_serve_format(cmd, line, sizeof(line));
+
+	r->before = h->dec.stats;
+	if (n < 0 || rt_write_all(h->sock, line, (size_t)n))
+		return rt_err(cause, -EPIPE, "the guest's port closed");
+	while (!r->bye) {
+		struct pollfd pfd = { .fd = h->sock, .events = POLLIN };
+		struct rt_hvstream_frame f;
+		uint8_t buf[4096];
+		uint64_t now;
+		int pr = poll(&pfd, 1, HVL_POLL_MS);
+
+		if (lab_ctx_stopped(h->ctx)) {
+			h->stopped = true;
+			return 0;
+		}
+		now = rt_time_now_ms();
+		if (pr > 0) {
+			ssize_t got = read(h->sock, buf, sizeof(buf));
+
+			if (got <= 0)
+				return rt_err(cause, -EPIPE, "the guest's port closed (QEMU: %s)",
+					      vm_session_brief(h->vm) ?: "running");
+			for (size_t off = 0; off < (size_t)got;) {
+				off += rt_hvstream_feed(&h->dec, buf + off, (size_t)got - off);
+				while (rt_hvstream_next(&h->dec, &f) == 1) {
+					if (r->hello && now - last > r->silent_ms)
+						r->silent_ms = now - last;
+					last = now;
+					take_frame(r, &f, h);
+				}
+			}
+		}
+		watch(h, r, &w, watchdog, now, t0, last);
+		if (now - t0 > bound)
+			return rt_err(cause, -ETIMEDOUT, "the guest did not finish its %u s run in "
+				      "%" PRIu64 " s (console: %s)", cmd->duration_s, bound / 1000,
+				      vm_session_brief(h->vm) ?: "no complaint");
+	}
+	r->wall_ms = rt_time_now_ms() - t0;
+	r->after = h->dec.stats;
+	if (r->error)
+		return rt_err(cause, -EIO, "the guest could not run the probe (policy %s, prio "
+			      "%d, load %u): see the console", policy_name(cmd->policy),
+			      cmd->priority, cmd->load);
+	return 0;
+}
+
+/* ---- The probe on the host ------------------------------------------------------- */
+
+struct host_acc {
+	struct hvl_run *r;
+	uint64_t second, sec_samples;
+};
+
+static void host_sample(void *priv, const struct rt_sample *s)
+{
+	struct host_acc *a = priv;
+	struct hvl_run *r = a->r;
+	uint64_t ns = s->latency_ns < 0 ? 0 : (uint64_t)s->latency_ns;
+
+	rt_hist_add(r->hist, s);
+	if (!r->samples || ns < r->min_ns)
+		r->min_ns = ns;
+	if (ns > r->max_ns)
+		r->max_ns = ns;
+	r->samples++;
+	r->sum_ns += ns;
+}
+
+static int host_run(struct hvl *h, unsigned int seconds, struct hvl_run *r, char **cause)
+{
+	struct host_acc a = { .r = r };
+	struct rt_sink sink = { .sample = host_sample, .priv = &a };
+	struct rt_probe_config cfg;
+	struct rt_probe *pr = NULL;
+	int ret;
+
+	rt_probe_config_init(&cfg);
+	cfg.policy = SCHED_FIFO;
+	cfg.priority = HVL_GUEST_PRIO;
+	cfg.interval_us = HVL_PROBE_PERIOD_US;
+	cfg.duration_ms = seconds * 1000u;
+	ret = rt_probe_start(&cfg, &pr, cause);
+	if (ret)
+		return ret;
+	while (!rt_probe_finished(pr)) {
+		struct timespec ts = { 0, 50 * 1000000L };
+
+		if (lab_ctx_stopped(h->ctx)) {
+			h->stopped = true;
+			break;
+		}
+		rt_probe_poll(pr, NULL, &sink);
+		if (h->live) {
+			__atomic_store_n(&h->live->jobs, r->samples, __ATOMIC_RELAXED);
+			__atomic_store_n(&h->live->resp_max_us, r->max_ns / 1000, __ATOMIC_RELAXED);
+			__atomic_store_n(&h->live->time_us, r->samples * HVL_PROBE_PERIOD_US,
+					 __ATOMIC_RELAXED);
+		}
+		nanosleep(&ts, NULL);
+	}
+	rt_probe_stop(pr);
+	while (rt_probe_poll(pr, NULL, &sink) > 0)
+		;
+	rt_probe_free(pr);
+	r->seconds = seconds;
+	r->wall_ms = (uint64_t)seconds * 1000;
+	return 0;
+}
+
+/* ---- One scenario ---------------------------------------------------------------- */
+
+static const char *load_words(unsigned int load)
+{
+	static const char *const w[] = { "none", "batch", "disk", "batch+disk" };
+
+	return w[load & 3];
+}
+
+/* A scenario that cannot run here: its object says why. */
+static int unavailable(struct hvl *h, const struct hv_live_scenario *s, const char *why)
+{
+	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:s}", "name", s->name, "summary",
+			      s->summary, "kind", "live", "available", 0, "why", why);
+	char note[400];
+
+	if (!o || json_array_append_new(h->scens, o))
+		return -ENOMEM;
+	snprintf(note, sizeof(note), "%s: not measured: %s", s->name, why);
+	return rt_result_add_note(h->res, note);
+}
+
+static int finish_scenario(struct hvl *h, const struct hv_live_scenario *s, struct hvl_run *r,
+			   bool verified)
+{
+	char vcpu[64], io[64], probe[32], hname[64], key[96], base[48];
+	struct rt_hist_pct pct = { 0 };
+	double avg = r->samples ? (double)r->sum_ns / (double)r->samples / 1000.0 : 0;
+	json_t *o;
+	int ret;
+
+	if (r->counts)
+		for (uint32_t i = 0; i < r->nbuckets; i++)
+			for (uint32_t k = 0; k < r->counts[i]; k++)
+				rt_hist_add(r->hist, &(struct rt_sample){
+					.latency_ns = (int64_t)i * 1000 + 500 });
+	rt_hist_percentile(r->hist, RT_HIST_P99, &pct);
+	if (s->on_host) {
+		snprintf(vcpu, sizeof(vcpu), "-");
+		snprintf(io, sizeof(io), "-");
+		snprintf(probe, sizeof(probe), "host FIFO %d", HVL_GUEST_PRIO);
+	} else {
+		int vprio = s->vcpu_policy == SCHED_OTHER ? 0 : (int)h->p->vcpu_prio;
+		char w[24];
+
+		sched_words(w, sizeof(w), s->vcpu_policy, vprio);
+		snprintf(vcpu, sizeof(vcpu), "%s%s", w, s->pin ? " pinned" : "");
+		sched_words(w, sizeof(w), s->io_policy, s->io_prio);
+		snprintf(io, sizeof(io), "%s%s", w, s->pin ? " pinned" : "");
+		sched_words(probe, sizeof(probe), s->guest_policy, s->guest_prio);
+	}
+	o = json_pack("{s:s, s:s, s:s, s:b, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:b, s:s, s:s, "
+		      "s:s, s:s, s:b, s:b, s:b}",
+		      "name", s->name, "summary", s->summary, "kind", "live", "available", 1,
+		      "samples_count", (json_int_t)r->samples, "min_us", (double)r->min_ns / 1e3,
+		      "avg_us", avg, "p99_us", (double)pct.value_us, "max_us",
+		      (double)r->max_ns / 1e3, "seconds_count", (json_int_t)r->seconds,
+		      "overflows_count", (json_int_t)r->overflows, "host_load", s->host_load,
+		      "vcpu", vcpu, "qemu_threads", io, "guest_probe", probe, "guest_load",
+		      load_words(s->guest_load), "verified", verified, "watchdog", s->watchdog,
+		      "interrupted", h->stopped);
+	if (!o)
+		return -ENOMEM;
+	if (s->pin && json_object_set_new(o, "pinned_cpu", json_integer(h->last_cpu)))
+		goto out_nomem;
+#define DELTA(f) (json_int_t)(r->after.f - r->before.f)
+	if (json_object_set_new(o, "wall_ms", json_integer((json_int_t)r->wall_ms)) ||
+	    (!s->on_host &&
+	     json_object_set_new(o, "stream", json_pack("{s:I, s:I, s:I, s:I}", "frames",
+				 DELTA(frames), "bad_frames", DELTA(bad_crc) + DELTA(bad_version) +
+				 DELTA(bad_type) + DELTA(bad_length) + DELTA(bad_payload),
+				 "seq_gaps", DELTA(seq_gaps), "bytes_skipped", DELTA(skipped)))))
+		goto out_nomem;
+#undef DELTA
+	if (!s->on_host &&
+	    (json_object_set_new(o, "stream_silent_max_ms", json_integer((json_int_t)r->silent_ms)) ||
+	     json_object_set_new(o, "main_loop_wait_max_ms",
+				 json_integer((json_int_t)r->wait_max_ms)) ||
+	     json_object_set_new(o, "watchdog_fired", json_boolean(r->fired))))
+		goto out_nomem;
+	if (r->fired && (json_object_set_new(o, "watchdog_after_ms",
+					      json_integer((json_int_t)r->fired_after_ms)) ||
+			 json_object_set_new(o, "watchdog_why", json_string(r->fired_why))))
+		goto out_nomem;
+	if (json_array_append_new(h->scens, o))
+		return -ENOMEM;
+	snprintf(hname, sizeof(hname), "%s.latency", s->name);
+	snprintf(base, sizeof(base), "%s", s->name);
+	for (char *c = base; *c; c++)
+		if (*c == '-')
+			*c = '_';
+	ret = rt_result_add_rt_hist(h->res, hname, r->hist);
+	snprintf(key, sizeof(key), "%s_max_us", base);
+	ret = ret ?: rt_result_set_summary(h->res, key, (double)r->max_ns / 1e3);
+	snprintf(key, sizeof(key), "%s_avg_us", base);
+	ret = ret ?: rt_result_set_summary(h->res, key, avg);
+	snprintf(key, sizeof(key), "%s_p99_us", base);
+	return ret ?: rt_result_set_summary(h->res, key, (double)pct.value_us);
+
+out_nomem:
+	json_decref(o);
+	return -ENOMEM;
+}
+
+static void say(struct hvl *h, const struct hv_live_scenario *s, unsigned int total)
+{
+	char what[160];
+
+	h->total = total;
+	h->name = s->name;
+	snprintf(what, sizeof(what), "%s (%u of %u): %s", s->name, h->index + 1, total,
+		 s->summary);
+	rt_sink_progress(h->sink, h->index * 100 / total, what);
+	if (h->live) {
+		struct hv_live *l = h->live;
+
+		snprintf(l->scenario, sizeof(l->scenario), "%s", s->name);
+		l->index = h->index + 1;
+		l->total = total;
+		__atomic_store_n(&l->time_us, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&l->jobs, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&l->resp_max_us, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&l->last_max_us, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&l->avg_us, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&l->host_wait_max_us, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&l->starved, 0, __ATOMIC_RELAXED);
+	}
+}
+
+static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, unsigned int total,
+			char **cause)
+{
+	struct hvl_run r = { 0 };
+	struct rt_load *load = NULL;
+	unsigned int seconds = h->p->duration_ms / 1000;
+	bool verified = true;
+	int ret;
+
+	if (s->model_only)
+		return unavailable(h, s, s->model_only);
+	if (s->needs_preempt_rt && !h->ctx->env->realtime)
+		return unavailable(h, s, "the host kernel is not PREEMPT_RT: boot the host on "
+				   "Debian's linux-image-rt-amd64 and run it again");
+	say(h, s, total);
+	r.hist = rt_hist_new(HVL_HIST_US, 0);
+	if (!r.hist)
+		return -ENOMEM;
+	if (h->live && !s->on_host) {
+		char v[24], q[24];
+
+		sched_words(v, sizeof(v), s->vcpu_policy,
+			    s->vcpu_policy == SCHED_OTHER ? 0 : (int)h->p->vcpu_prio);
+		sched_words(q, sizeof(q), s->io_policy, s->io_prio);
+		snprintf(h->live->knobs, sizeof(h->live->knobs), "vCPU %s, QEMU threads %s%s, "
+			 "host load %s, guest %s", v, q, s->pin ? ", pinned" : "",
+			 s->host_load ? "on" : "off", load_words(s->guest_load));
+	} else if (h->live) {
+		snprintf(h->live->knobs, sizeof(h->live->knobs), "the probe on the host, host "
+			 "load %s", s->host_load ? "on" : "off");
+	}
+	if (!s->on_host) {
+		ret = set_knobs(h, s, &verified, cause);
+		if (ret)
+			goto out;
+	}
+	if (s->host_load) {
+		load = rt_load_start("cpu", seconds + HVL_RUN_SLACK_MS / 1000 + 30, cause);
+		if (!load) {
+			ret = -errno;
+			goto out;
+		}
+	}
+	if (s->on_host) {
+		ret = host_run(h, seconds, &r, cause);
+	} else {
+		struct hv_serve_cmd cmd = { .policy = s->guest_policy, .priority = s->guest_prio,
+					    .period_us = HVL_PROBE_PERIOD_US,
+					    .duration_s = seconds, .load = s->guest_load };
+
+		ret = guest_run(h, &cmd, s->vcpu_policy != SCHED_OTHER, &r, cause);
+	}
+	rt_load_free(load);
+	if (!s->on_host) {
+		bool back;
+		int r2 = set_knobs(h, NULL, &back, ret ? NULL : cause);
+
+		ret = ret ?: r2;
+	}
+	if (!ret && !h->stopped)
+		ret = finish_scenario(h, s, &r, verified);
+	h->index++;
+out:
+	rt_hist_free(r.hist);
+	free(r.counts);
+	return ret;
+}
+
+/* ---- The run ------------------------------------------------------------------------ */
+
+static int boot(struct hvl *h, char **cause)
+{
+	static const enum vm_kernel kernels[] = { VM_KERNEL_RT, VM_KERNEL_LAB, VM_KERNEL_STOCK };
+	static const enum vm_accel accels[] = { VM_ACCEL_AUTO, VM_ACCEL_KVM, VM_ACCEL_TCG };
+	struct vm_run_opts o = {
+		.kernel = kernels[h->p->kernel], .accel = accels[h->p->accel], .smp = 1,
+		.state_image = "", .run = "rtlab vm stream --serve", .probe_port = true,
+		.scratch_disk = true, .die_with_parent = true, .stop = h->ctx->stop,
+	};
+	struct vm_ready ready = { 0 };
+	char *notice = NULL;
+	int ret;
+
+	rt_sink_progress(h->sink, 0, "booting the classroom VM (one vCPU) as the guest");
+	h->vm = vm_session_start(&o, &notice, cause);
+	if (!h->vm)
+		return -errno;
+	if (notice)
+		rt_result_add_note(h->res, notice);
+	free(notice);
+	notice = NULL;
+	ret = vm_session_wait_ready(h->vm, &ready, cause);
+	if (ret) {
+		int r2 = vm_session_fallback(h->vm, ret, &notice, NULL);
+
+		if (r2 == 0) {
+			free(*cause);
+			*cause = NULL;
+			if (notice)
+				rt_result_add_note(h->res, notice);
+			free(notice);
+			ret = vm_session_wait_ready(h->vm, &ready, cause);
+		}
+	}
+	vm_ready_fini(&ready);
+	if (ret)
+		return ret;
+	h->accel = vm_session_accel(h->vm);
+	return 0;
+}
+
+static int record_start(struct hvl *h)
+{
+	static const char *const kernels[] = { "rt", "lab", "stock" };
+
+	return lab_seed_record(h->res, h->ctx->seed) ?:
+	       rt_result_set_param_str(h->res, "mode", "live") ?:
+	       rt_result_set_param_str(h->res, "kernel", kernels[h->p->kernel]) ?:
+	       rt_result_set_param_num(h->res, "duration_ms", h->p->duration_ms) ?:
+	       rt_result_set_param_num(h->res, "vcpu_prio", h->p->vcpu_prio) ?:
+	       rt_result_set_param_num(h->res, "guest_prio", HVL_GUEST_PRIO) ?:
+	       rt_result_set_param_num(h->res, "period_us", HVL_PROBE_PERIOD_US) ?:
+	       rt_result_set_param_num(h->res, "smp", 1) ?:
+	       record_throttle(h);
+}
+
+/* What the document says of the guest, QEMU and how to read the figures. */
+static int record_guest(struct hvl *h)
+{
+	bool tcg = h->accel != VM_ACCEL_KVM;
+	json_t *g = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i}", "kernel", h->guest_kernel,
+			      "preempt", h->guest_preempt, "accel", tcg ? "tcg" : "kvm",
+			      "cpu", vm_session_cpu(h->vm) ?: "", "qemu_pid", (int)h->qemu,
+			      "main_loop_tid", (int)h->qemu, "iothread_tid", h->iot);
+	json_t *v = json_array();
+	int ret;
+
+	for (size_t i = 0; g && v && i < h->nvcpu; i++)
+		if (json_array_append_new(v, json_integer(h->vcpu[i])))
+			goto out_nomem;
+	if (!g || !v || json_object_set_new(g, "vcpu_tids", v))
+		goto out_nomem;
+	v = NULL;
+	ret = json_object_set_new(rt_result_extra(h->res), "guest", g) ? -ENOMEM : 0;
+	g = NULL;
+	ret = ret ?: rt_result_set_param_str(h->res, "accel", tcg ? "tcg" : "kvm");
+	if (!ret && tcg)
+		ret = rt_result_add_note(h->res, "TCG: the guest's CPU is emulated (multi-threaded "
+					 "TCG, one host thread per vCPU, so thread priorities "
+					 "still matter): compare the scenarios with each other, "
+					 "not with bare metal; its timers fire in QEMU's main "
+					 "loop, which therefore carries every wake-up");
+	return ret ?: rt_result_add_note(h->res, "Kiszka's own figures (papers.md 3) were not "
+					 "found: these are this machine's");
+
+out_nomem:
+	json_decref(g);
+	json_decref(v);
+	return -ENOMEM;
+}
+
+/* Under KVM the lesson's ordering is a fact to check: guest-load worse than vcpu-fifo. */
+static int record_ordering(struct hvl *h)
+{
+	json_t *load = NULL, *fifo = NULL, *s;
+	char note[200];
+	size_t i;
+
+	json_array_foreach(h->scens, i, s) {
+		const char *n = json_string_value(json_object_get(s, "name"));
+
+		if (!json_is_true(json_object_get(s, "available")))
+			continue;
+		if (!strcmp(n, "guest-load"))
+			load = s;
+		else if (!strcmp(n, "vcpu-fifo"))
+			fifo = s;
+	}
+	if (!load || !fifo || h->accel != VM_ACCEL_KVM)
+		return 0;
+	double a = json_number_value(json_object_get(load, "max_us"));
+	double b = json_number_value(json_object_get(fifo, "max_us"));
+
+	snprintf(note, sizeof(note), "KVM ordering: guest-load max %.0f us %s vcpu-fifo max "
+		 "%.0f us%s", a, a > b ? ">" : "<=", b, a > b ? " (as the lesson expects)" :
+		 " (NOT as the lesson expects)");
+	return rt_result_set_param_bool(h->res, "kvm_ordering_holds", a > b) ?:
+	       rt_result_add_note(h->res, note);
+}
+
+int vm_hvlive_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct hv_params *p,
+		  struct rt_result **res, bool *interrupted, char **cause)
+{
+	struct hvl h = { .ctx = ctx, .sink = sink, .p = p, .sock = -1, .iot = -1 };
+	unsigned int total = p->nscen ? p->nscen : hv_live_nscenarios;
+	bool any_guest = false;
+	int ret;
+
+	*res = NULL;
+	*interrupted = false;
+	if (!ctx->env || !ctx->env->root)
+		return rt_err(cause, -EPERM, "--live sets the scheduling of QEMU's threads: run "
+			      "it as root (sudo rtlab lab run hypervisor --live), or run the "
+			      "model (--model)");
+	if (!ctx->journal)
+		return rt_err(cause, -EPERM, "--live needs the undo journal to put QEMU's "
+			      "threads back, and this run has none");
+	h.live = ctx->live;
+	if (h.live)
+		h.live->is_live = true;
+	rt_hvstream_dec_init(&h.dec);
+	h.res = rt_result_new("hypervisor", ctx->env->classroom_vm ? "vm" : "host", ctx->env);
+	h.scens = json_array();
+	if (!h.res || !h.scens) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	ret = record_start(&h);
+	for (unsigned int k = 0; k < total; k++) {
+		const struct hv_live_scenario *s = &hv_live_scenarios[p->nscen ? p->scen[k] : k];
+
+		any_guest = any_guest || (!s->on_host && !s->model_only &&
+					  (!s->needs_preempt_rt || ctx->env->realtime));
+	}
+	if (!ret && any_guest) {
+		ret = boot(&h, cause) ?: find_threads(&h, cause) ?: connect_probe(&h, cause) ?:
+		      halt_poll(&h, cause);
+		if (!ret && h.live)
+			snprintf(h.live->accel, sizeof(h.live->accel), "%s",
+				 h.accel == VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)");
+	}
+	for (unsigned int k = 0; !ret && !h.stopped && k < total; k++)
+		ret = run_scenario(&h, &hv_live_scenarios[p->nscen ? p->scen[k] : k], total,
+				   cause);
+	if (!ret && any_guest)
+		ret = record_guest(&h);
+	ret = ret ?: record_ordering(&h) ?: rt_result_set_scenarios(h.res, h.scens);
+	if (!ret && h.stopped)
+		ret = rt_result_add_note(h.res, "interrupted: the scenario running then is left "
+					 "out");
+	if (!ret) {
+		*res = h.res;
+		h.res = NULL;
+		*interrupted = h.stopped;
+	}
+out:
+	if (h.sock >= 0) {
+		struct hv_serve_cmd quit = { .quit = true };
+		char line[16];
+		int n = hv_serve_format(&quit, line, sizeof(line));
+
+		if (n > 0 && rt_write_all(h.sock, line, (size_t)n))
+			rt_log(RT_LOG_DEBUG, "hypervisor: the guest's port is closed");
+		close(h.sock);
+	}
+	vm_session_free(h.vm);
+	json_decref(h.scens);
+	rt_result_free(h.res);
+	return ret;
+}

@@ -1,0 +1,80 @@
+/*
+ * test_vm_hvlive: the pure parts of the hypervisor lab's live run: the
+ * watchdog's reading of /proc/.../schedstat (the run-queue wait), and the
+ * live part's scenario table as the lab resolves it (names, knobs that
+ * hold together).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+
+#include "labs/lab_hv.h"
+#include "vm/vm_hvlive.h"
+
+static void test_schedstat(void **state)
+{
+	unsigned long long exec_ns = 0, wait_ns = 0;
+
+	(void)state;
+	assert_int_equal(vm_hvlive_schedstat_parse("123456 7890 42\n", &exec_ns, &wait_ns), 0);
+	assert_int_equal(exec_ns, 123456);
+	assert_int_equal(wait_ns, 7890);
+	assert_int_equal(vm_hvlive_schedstat_parse("18446744073709551615 0 1", &exec_ns,
+						   &wait_ns), 0);
+	assert_int_equal(vm_hvlive_schedstat_parse("1 2", &exec_ns, &wait_ns), 0);
+	assert_int_equal(wait_ns, 2);
+	assert_int_equal(vm_hvlive_schedstat_parse("", &exec_ns, &wait_ns), -EINVAL);
+	assert_int_equal(vm_hvlive_schedstat_parse("12", &exec_ns, &wait_ns), -EINVAL);
+	assert_int_equal(vm_hvlive_schedstat_parse("12 x 3", &exec_ns, &wait_ns), -EINVAL);
+	assert_int_equal(vm_hvlive_schedstat_parse("12 3x", &exec_ns, &wait_ns), -EINVAL);
+	assert_int_equal(vm_hvlive_schedstat_parse("99999999999999999999999 1 1", &exec_ns,
+						   &wait_ns), -EINVAL);
+}
+
+/* Lesson 07's names are there, and each scenario's knobs make sense together. */
+static void test_live_table(void **state)
+{
+	static const char *const lesson[] = {
+		"host", "guest-idle", "guest-load", "vcpu-fifo", "io-low", "rt-host", "pv-hint",
+		"guest-prio-low", "guest-prio-high", "fifo-stall", NULL,
+	};
+
+	(void)state;
+	assert_int_equal(hv_live_nscenarios, 10);
+	for (int i = 0; lesson[i]; i++) {
+		bool found = false;
+
+		for (unsigned int k = 0; k < hv_live_nscenarios; k++)
+			found = found || !strcmp(hv_live_scenarios[k].name, lesson[i]);
+		assert_true(found);
+	}
+	for (unsigned int k = 0; k < hv_live_nscenarios; k++) {
+		const struct hv_live_scenario *s = &hv_live_scenarios[k];
+
+		/* An I/O thread above the host load sits below any vCPU priority allowed. */
+		if (s->io_policy == SCHED_FIFO)
+			assert_true(s->io_prio > 0 && s->io_prio < 6 && s->vcpu_policy == SCHED_FIFO);
+		/* Pinning is what makes the vCPU and QEMU's threads compete. */
+		if (s->vcpu_policy == SCHED_FIFO)
+			assert_true(s->pin);
+		assert_true((s->guest_policy == SCHED_OTHER) == (s->guest_prio == 0));
+		if (s->model_only || s->on_host)
+			assert_int_equal(s->guest_load, 0);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_schedstat),
+		cmocka_unit_test(test_live_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
