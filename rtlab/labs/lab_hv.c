@@ -490,27 +490,37 @@ static int hv_live_views(const struct rt_result *res, json_t *views)
 
 		if (!json_is_true(json_object_get(s, "available")))
 			row = json_pack("[s, s, s, s, s, s]", name, "-", "-", "-", "-",
-					"not measured here (notes)");
+					"not here (notes)");
 		else
 			row = json_pack("[s, f, f, f, f, s]", name, fig(s, "samples_count"),
 					fig(s, "avg_us"), fig(s, "p99_us"), fig(s, "max_us"),
-					json_is_true(json_object_get(s, "watchdog_fired")) ?
-					"watchdog put the threads back" :
-					json_is_true(json_object_get(s, "verified")) ? "knobs verified" :
-					"knobs NOT as asked");
+					json_is_true(json_object_get(s, "watchdog_fired")) ? "watchdog" :
+					json_is_true(json_object_get(s, "verified")) ? "verified" :
+					"NOT as asked");
 		if (json_array_append_new(rows, row))
 			goto out_nomem;
-		if (json_is_true(json_object_get(s, "available")) &&
-		    json_array_append_new(knobs, json_pack("[s, s, s, s, s, s]", name,
-				json_is_true(json_object_get(s, "host_load")) ? "cpu" : "none",
-				str(s, "vcpu"), str(s, "qemu_threads"), str(s, "guest_probe"),
-				str(s, "guest_load"))))
-			goto out_nomem;
+		if (json_is_true(json_object_get(s, "available"))) {
+			json_t *pin = json_object_get(s, "pinned_cpu");
+			char v[48], q[48];
+
+			snprintf(v, sizeof(v), "%s", str(s, "vcpu"));
+			snprintf(q, sizeof(q), "%s", str(s, "qemu_threads"));
+			if (json_is_integer(pin)) {
+				snprintf(v + strlen(v), sizeof(v) - strlen(v), " cpu%d",
+					 (int)json_integer_value(pin));
+				snprintf(q + strlen(q), sizeof(q) - strlen(q), " cpu%d",
+					 (int)json_integer_value(pin));
+			}
+			if (json_array_append_new(knobs, json_pack("[s, s, s, s, s, s]", name,
+					json_is_true(json_object_get(s, "host_load")) ? "cpu" : "-",
+					v, q, str(s, "guest_probe"), str(s, "guest_load"))))
+				goto out_nomem;
+		}
 	}
 	rt_result_param_str(res, "accel", &accel);
-	snprintf(title, sizeof(title), "Guest latency per scenario, measured (%s)",
-		 !accel ? "no guest in this run" : !strcmp(accel, "tcg") ? "TCG, an emulated "
-		 "CPU: compare scenarios with each other, not with bare metal" : "KVM");
+	snprintf(title, sizeof(title), "Guest latency, measured (%s)",
+		 !accel ? "no guest in this run" : !strcmp(accel, "tcg") ? "TCG: emulated CPU, "
+		 "compare scenarios, not bare metal" : "KVM");
 	if (json_array_append_new(views, json_pack(
 		"{s:s, s:s, s:[{s:s}, {s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}, {s:s, s:s, s:s}, "
 		"{s:s}], s:o}", "name", "live", "title", title,
@@ -521,11 +531,12 @@ static int hv_live_views(const struct rt_result *res, json_t *views)
 		"name", "note", "rows", rows)))
 		goto out_nomem_knobs;
 	if (json_array_append_new(views, json_pack(
-		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}], s:o}",
-		"name", "knobs", "title", "What each scenario set (host threads read back from "
-		"/proc)", "columns", "name", "scenario", "name", "load", "title", "host load",
-		"name", "vcpu", "name", "qemu", "title", "QEMU threads",
-		"name", "probe", "title", "guest probe", "name", "guest", "title", "guest load",
+		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}], s:o}",
+		"name", "knobs", "title", "What each scenario set: host load, QEMU's threads "
+		"(read back from /proc), the guest", "columns", "name", "scenario",
+		"name", "load", "title", "load", "name", "vcpu", "title", "vCPU",
+		"name", "qemu", "title", "QEMU io", "name", "probe", "title", "probe",
+		"name", "guest", "title", "guest",
 		"rows", knobs)))
 		return -ENOMEM;
 	return 0;

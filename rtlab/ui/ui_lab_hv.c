@@ -38,14 +38,18 @@ static void draw_measured(struct ui_lab_hv *s, WINDOW *win, int y, int x, int h,
 	bool starved = LOAD(starved);
 	char line[200];
 
+	if (!s->live.index) {
+		ui_frame_put(win, y, x + 1, s->live.knobs[0] ? s->live.knobs : "starting",
+			     cols - 2, UI_ROLE_NORMAL);
+		return;
+	}
 	snprintf(line, sizeof(line), "Scenario %-15s %u of %u   %llu s measured   %s",
 		 s->live.scenario, s->live.index, s->live.total,
 		 (unsigned long long)(LOAD(time_us) / 1000000u), s->live.accel);
 	ui_frame_put(win, y, x + 1, line, cols - 2, UI_ROLE_NORMAL);
-	snprintf(line, sizeof(line), "Guest probe  samples %7llu  avg %6llu us  last second "
-		 "max %7llu us  max %7llu us", (unsigned long long)LOAD(jobs),
-		 (unsigned long long)LOAD(avg_us), (unsigned long long)LOAD(last_max_us),
-		 (unsigned long long)LOAD(resp_max_us));
+	snprintf(line, sizeof(line), "Guest %7llu samples  avg %5llu us  last second max %6llu  "
+		 "max %6llu us", (unsigned long long)LOAD(jobs), (unsigned long long)LOAD(avg_us),
+		 (unsigned long long)LOAD(last_max_us), (unsigned long long)LOAD(resp_max_us));
 	ui_frame_put(win, y + 1, x + 1, line, cols - 2, UI_ROLE_NORMAL);
 	ui_frame_put(win, y + 2, x + 1, s->live.knobs, cols - 2,
 		     starved ? UI_ROLE_PROBLEM : UI_ROLE_NORMAL);
@@ -114,8 +118,8 @@ static void hv_draw(void *screen, WINDOW *win, int y, int x, int h, int cols)
 
 	ui_lab_plain_draw(screen, win, y, x, h, cols);
 	if (s->plain.run.state == UI_LAB_SETUP && h > 8)
-		ui_frame_put(win, y + h - 4, x + 1, "l runs the live part instead: the classroom "
-			     "VM in QEMU, its host threads reprioritised (root, about a minute)",
+		ui_frame_put(win, y + h - 4, x + 1, "l runs the live part: the classroom VM in "
+			     "QEMU (root, about a minute)",
 			     cols - 2, UI_ROLE_NORMAL);
 }
 

@@ -79,6 +79,7 @@ struct hvl {
 	unsigned int index;			/* scenarios done, for the progress */
 	unsigned int total;			/* scenarios in the run */
 	const char *name;			/* the scenario running */
+	uint64_t overflows;			/* guest samples past its histogram, all runs */
 };
 
 /* What one run of the guest's probe gave. */
@@ -379,6 +380,7 @@ static void take_frame(struct hvl_run *r, const struct rt_hvstream_frame *f, str
 		r->samples += s->samples;
 		r->sum_ns += s->avg_ns * s->samples;
 		r->overflows += s->overflows;
+		h->overflows += s->overflows;
 		r->seconds++;
 		/* Samples past the guest's buckets are known only by their second's worst. */
 		for (uint64_t k = 0; k < s->overflows && r->hist; k++)
@@ -637,12 +639,8 @@ static int finish_scenario(struct hvl *h, const struct hv_live_scenario *s, stru
 		snprintf(probe, sizeof(probe), "host FIFO %d", HVL_GUEST_PRIO);
 	} else {
 		int vprio = s->vcpu_policy == SCHED_OTHER ? 0 : (int)h->p->vcpu_prio;
-		char w[24];
-
-		sched_words(w, sizeof(w), s->vcpu_policy, vprio);
-		snprintf(vcpu, sizeof(vcpu), "%s%s", w, s->pin ? " pinned" : "");
-		sched_words(w, sizeof(w), s->io_policy, s->io_prio);
-		snprintf(io, sizeof(io), "%s%s", w, s->pin ? " pinned" : "");
+		sched_words(vcpu, sizeof(vcpu), s->vcpu_policy, vprio);
+		sched_words(io, sizeof(io), s->io_policy, s->io_prio);
 		sched_words(probe, sizeof(probe), s->guest_policy, s->guest_prio);
 	}
 	o = json_pack("{s:s, s:s, s:s, s:b, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:b, s:s, s:s, "
@@ -723,6 +721,31 @@ static void say(struct hvl *h, const struct hv_live_scenario *s, unsigned int to
 	}
 }
 
+static int boot(struct hvl *h, char **cause);
+
+/* The guest, booted at the first scenario that needs it (the host's own runs first). */
+static int guest_up(struct hvl *h, char **cause)
+{
+	int ret;
+
+	if (h->vm)
+		return 0;
+	if (h->live) {
+		snprintf(h->live->scenario, sizeof(h->live->scenario), "(booting)");
+		snprintf(h->live->knobs, sizeof(h->live->knobs), "booting the classroom VM (one "
+			 "vCPU) as the guest");
+		__atomic_store_n(&h->live->time_us, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&h->live->jobs, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&h->live->resp_max_us, 0, __ATOMIC_RELAXED);
+	}
+	ret = boot(h, cause) ?: find_threads(h, cause) ?: connect_probe(h, cause) ?:
+	      halt_poll(h, cause);
+	if (!ret && h->live)
+		snprintf(h->live->accel, sizeof(h->live->accel), "%s",
+			 h->accel == VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)");
+	return ret;
+}
+
 static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, unsigned int total,
 			char **cause)
 {
@@ -737,6 +760,15 @@ static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, unsigne
 	if (s->needs_preempt_rt && !h->ctx->env->realtime)
 		return unavailable(h, s, "the host kernel is not PREEMPT_RT: boot the host on "
 				   "Debian's linux-image-rt-amd64 and run it again");
+	if (!s->on_host) {
+		ret = guest_up(h, cause);
+		if (ret)
+			return ret;
+		if (lab_ctx_stopped(h->ctx)) {
+			h->stopped = true;
+			return 0;
+		}
+	}
 	say(h, s, total);
 	r.hist = rt_hist_new(HVL_HIST_US, 0);
 	if (!r.hist)
@@ -918,7 +950,6 @@ int vm_hvlive_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 {
 	struct hvl h = { .ctx = ctx, .sink = sink, .p = p, .sock = -1, .iot = -1 };
 	unsigned int total = p->nscen ? p->nscen : hv_live_nscenarios;
-	bool any_guest = false;
 	int ret;
 
 	*res = NULL;
@@ -941,24 +972,15 @@ int vm_hvlive_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 		goto out;
 	}
 	ret = record_start(&h);
-	for (unsigned int k = 0; k < total; k++) {
-		const struct hv_live_scenario *s = &hv_live_scenarios[p->nscen ? p->scen[k] : k];
-
-		any_guest = any_guest || (!s->on_host && !s->model_only &&
-					  (!s->needs_preempt_rt || ctx->env->realtime));
-	}
-	if (!ret && any_guest) {
-		ret = boot(&h, cause) ?: find_threads(&h, cause) ?: connect_probe(&h, cause) ?:
-		      halt_poll(&h, cause);
-		if (!ret && h.live)
-			snprintf(h.live->accel, sizeof(h.live->accel), "%s",
-				 h.accel == VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)");
-	}
 	for (unsigned int k = 0; !ret && !h.stopped && k < total; k++)
 		ret = run_scenario(&h, &hv_live_scenarios[p->nscen ? p->scen[k] : k], total,
 				   cause);
-	if (!ret && any_guest)
+	if (!ret && h.vm)
 		ret = record_guest(&h);
+	if (!ret && h.overflows)
+		ret = rt_result_add_note(h.res, "a guest sample above 100 ms (its probe's "
+					 "histogram) is counted in the document's histogram at its "
+					 "second's maximum, which the stream carries exactly");
 	ret = ret ?: record_ordering(&h) ?: rt_result_set_scenarios(h.res, h.scens);
 	if (!ret && h.stopped)
 		ret = rt_result_add_note(h.res, "interrupted: the scenario running then is left "
