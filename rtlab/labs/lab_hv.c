@@ -124,6 +124,14 @@ static int set_halt_poll(void *params, const char *value, char **cause)
 	return rt_parse_uint("--halt-poll-ns", value, 0, 10000000, &p->halt_poll_ns, cause);
 }
 
+static int set_fair_share(void *params, const char *value, char **cause)
+{
+	struct hv_params *p = params;
+
+	p->fair_share_set = true;
+	return rt_parse_uint("--fair-share-ms", value, 0, 1000, &p->fair_share_ms, cause);
+}
+
 /* The names are kept as given: which part's table they index is known only at the end. */
 static int set_scenarios(void *params, const char *value, char **cause)
 {
@@ -156,6 +164,8 @@ static int params_check(void *params, char **cause)
 		return rt_err(cause, -EINVAL, "--live and --model: choose one");
 	if (!p->live && p->halt_poll_set)
 		return rt_err(cause, -EINVAL, "--halt-poll-ns is a knob of the live part (--live)");
+	if (!p->live && p->fair_share_set)
+		return rt_err(cause, -EINVAL, "--fair-share-ms is a knob of the live part (--live)");
 	p->nscen = 0;
 	for (unsigned int k = 0; k < p->nnames; k++) {
 		int i = p->live ? find_live(p->names[k]) : find_scenario(p->names[k]);
@@ -206,6 +216,12 @@ static const struct lab_option hv_options[] = {
 	  .help = "--live: the SCHED_FIFO priority of the vCPU thread in the scenarios that "
 		  "raise it (QEMU's threads go at 5 in io-low: keep it above).",
 	  .defval = "10" },
+	{ .name = "fair-share-ms", .kind = LAB_OPT_STRING, .metavar = "MS", .set = set_fair_share,
+	  .help = "--live: RT throttling for the run, through the undo journal: the "
+		  "milliseconds of every second that fair threads (QEMU's main loop among "
+		  "them) keep beside FIFO ones. On 6.12 and later each CPU's fair server "
+		  "runtime (debugfs sched/fair_server), before that sched_rt_runtime_us "
+		  "(1000 - MS) ms; 0 turns throttling off (only the watchdog is left)." },
 	{ .name = "halt-poll-ns", .kind = LAB_OPT_STRING, .metavar = "NS", .set = set_halt_poll,
 	  .help = "--live under KVM: set KVM's halt_poll_ns (how long a halted vCPU polls "
 		  "before it sleeps) for the run, through the undo journal." },

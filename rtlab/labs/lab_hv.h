@@ -31,6 +31,9 @@ struct hv_params {
 	int accel;			/* --accel, live: enum hv_accel_choice */
 	unsigned int halt_poll_ns;	/* --halt-poll-ns, live under KVM */
 	bool halt_poll_set;
+	unsigned int fair_share_ms;	/* --fair-share-ms: what fair threads keep of every
+					 * second beside FIFO ones (RT throttling) */
+	bool fair_share_set;
 	unsigned int vcpu_prio;		/* the vCPU threads' FIFO priority in the live
 					 * scenarios that raise them (10) */
 };

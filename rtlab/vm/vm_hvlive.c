@@ -202,6 +202,41 @@ static int record_throttle(struct hvl *h)
 	return ret;
 }
 
+/*
+ * --fair-share-ms: what fair threads keep of every second beside FIFO ones,
+ * written to the file in force (every CPU's fair server, or the RT class's
+ * own budget), through the journal; recorded either way.
+ */
+static int fair_share(struct hvl *h, char **cause)
+{
+	unsigned int ms = h->p->fair_share_ms;
+	char val[32], path[96];
+	int ret = 0;
+
+	if (!h->p->fair_share_set)
+		return 0;
+	if (access(HVL_FAIR_SERVER_DIR, F_OK) == 0) {
+		snprintf(val, sizeof(val), "%llu", (unsigned long long)ms * 1000000ull);
+		for (int c = 0; !ret && c < CPU_SETSIZE; c++) {
+			snprintf(path, sizeof(path), HVL_FAIR_SERVER_DIR "/cpu%d/runtime", c);
+			if (access(path, F_OK) == 0)
+				ret = rt_journal_write_file(h->ctx->journal, path, val, strlen(val),
+							    cause);
+		}
+	} else {
+		/* -1: no RT throttling at all. */
+		if (ms)
+			snprintf(val, sizeof(val), "%u", (1000u - ms) * 1000u);
+		else
+			snprintf(val, sizeof(val), "-1");
+		ret = rt_journal_write_file(h->ctx->journal, HVL_RT_RUNTIME, val, strlen(val),
+					    cause);
+	}
+	if (ret)
+		return ret;
+	return rt_result_set_param_num(h->res, "fair_share_ms", ms);
+}
+
 static int halt_poll(struct hvl *h, char **cause)
 {
 	char *cur = read_knob(HVL_HALT_POLL);
@@ -971,7 +1006,7 @@ int vm_hvlive_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 		ret = -ENOMEM;
 		goto out;
 	}
-	ret = record_start(&h);
+	ret = record_start(&h) ?: fair_share(&h, cause);
 	for (unsigned int k = 0; !ret && !h.stopped && k < total; k++)
 		ret = run_scenario(&h, &hv_live_scenarios[p->nscen ? p->scen[k] : k], total,
 				   cause);

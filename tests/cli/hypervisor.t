@@ -43,6 +43,9 @@ check "--live with a scenario of the model only is a usage error" \
 run lab run hypervisor --halt-poll-ns 0
 check "--halt-poll-ns without --live is a usage error" \
 	bash -c "[ $rc -eq 2 ] && grep -q 'knob of the live part' '$tmp/err'"
+run lab run hypervisor --fair-share-ms 100
+check "--fair-share-ms without --live is a usage error" \
+	bash -c "[ $rc -eq 2 ] && grep -q 'knob of the live part' '$tmp/err'"
 run lab run hypervisor --live --duration 1500ms
 check "--live takes whole seconds" bash -c "[ $rc -eq 2 ] && grep -q 'whole seconds' '$tmp/err'"
 if can_switch; then
@@ -73,10 +76,25 @@ if [ "$(id -u)" -eq 0 ]; then
 	fi
 	check "the document is live, tier host, names the throttling file" \
 		[ "$(json_get "$tmp/live.json" '(d["params"]["mode"], d["tier"], d["params"]["throttle_file"] != "")')" = "('live', 'host', True)" ]
+	# RT throttling through the journal: set for the run and put back, or refused naming the file.
+	f=/sys/kernel/debug/sched/fair_server/cpu0/runtime
+	[ -d /sys/kernel/debug/sched/fair_server ] || f=/proc/sys/kernel/sched_rt_runtime_us
+	before=$(cat "$f" 2>/dev/null)
+	run lab run hypervisor --live --scenario host --duration 1s --fair-share-ms 100 \
+		--json "$tmp/fs.json"
+	after=$(cat "$f" 2>/dev/null)
+	if [ "$rc" -eq 0 ]; then
+		check "--fair-share-ms 100: recorded, and $f back as it was ($before)" \
+			bash -c "[ '$before' = '$after' ] && grep -q '\"fair_share_ms\": *100' '$tmp/fs.json'"
+	else
+		check "--fair-share-ms 100 refused here, naming the file ($f)" \
+			bash -c "[ $rc -eq 1 ] && grep -q 'fair_server\|sched_rt_runtime_us' '$tmp/err' && [ '$before' = '$after' ]"
+		sed 's/^/# /' "$tmp/err" | tail -2
+	fi
 	run lab report "$tmp/live.json"
 	check "its report has the live table" grep -q 'Guest latency, measured' "$tmp/out"
 else
-	for i in 1 2 3 4 5 6; do skip "--live without a guest (root only)"; done
+	for i in 1 2 3 4 5 6 7; do skip "--live without a guest (root only)"; done
 fi
 IMG=$tmp/no-images
 RTLAB_VM_DIR=$IMG "$RTLAB" lab run hypervisor --live --scenario guest-idle --duration 1s \

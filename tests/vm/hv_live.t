@@ -113,6 +113,11 @@ if jq -e '.params.accel == "kvm"' "$tmp/hv.json" >/dev/null; then
 	jq -e '.params.kvm_ordering_holds == true' "$tmp/hv.json" >/dev/null
 	check "KVM: guest-load is worse than vcpu-fifo in max" [ $? -eq 0 ]
 fi
+run grade "$tmp/hv.json"
+grep -qE 'PASS +live-guest-idle' "$tmp/out" && grep -qE 'PASS +live-vcpu-fifo' "$tmp/out" &&
+	grep -qE 'FAIL +live-io-low' "$tmp/out" && grep -qE 'FAIL +why-fifo-stall' "$tmp/out"
+check "rtlab grade: the steps measured pass; io-low (not run) and the unanswered question fail" \
+	[ $? -eq 0 ]
 check "no QEMU of that run is left" [ -z "$qemu" -o ! -d "/proc/${qemu:-0}" ]
 check "no journal of that run is left" [ ! -e "$jdir/$pid.journal" ]
 
