@@ -98,7 +98,9 @@ struct hv_live {
 	 * samples, resp_max_us its worst latency so far, last_max_us that of its
 	 * last second, host_wait_max_us QEMU's main loop's longest run-queue
 	 * wait in a watchdog window, starved 1 once the watchdog fired. The
-	 * strings are written before the scenario starts.
+	 * strings are written before the scenario starts, and knobs once more
+	 * when the watchdog fires: a screen may draw one torn line then (the
+	 * last byte stays NUL, so never past it).
 	 */
 	bool is_live;
 	uint64_t last_max_us, avg_us;

@@ -107,8 +107,8 @@ static enum ui_lab_action hv_key(void *screen, int key)
 		s->plain.params = &s->params;
 		return ui_lab_plain_key(screen, '\n');
 	}
-	if (s->plain.run.state == UI_LAB_SETUP && (key == '\n' || key == KEY_ENTER || key == 'r'))
-		s->plain.params = NULL;
+	if (s->plain.run.state == UI_LAB_SETUP)
+		s->plain.params = NULL;	/* any other key that starts a run starts the model */
 	return ui_lab_plain_key(screen, key);
 }
 

@@ -12,6 +12,7 @@
  */
 #include "vm_hvlive.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -51,6 +52,7 @@
 #define HVL_HIST_US 10000u		/* the document's linear region: 10 ms */
 #define HVL_GUEST_BUCKETS 100000u	/* what the guest's 1 us histogram may hold */
 #define HVL_GUEST_PRIO 80
+#define HVL_WATCH_PRIO 99		/* the watchdog's thread: above every vCPU */
 #define HVL_PROBE_PERIOD_US 1000u
 #define HVL_HALT_POLL "/sys/module/kvm/parameters/halt_poll_ns"
 #define HVL_RT_RUNTIME "/proc/sys/kernel/sched_rt_runtime_us"
@@ -80,6 +82,10 @@ struct hvl {
 	unsigned int total;			/* scenarios in the run */
 	const char *name;			/* the scenario running */
 	uint64_t overflows;			/* guest samples past its histogram, all runs */
+	unsigned int swept;			/* QEMU threads the restore found raised */
+	bool guest_ran;				/* a guest run has finished: boot bound over */
+	bool raised;				/* this thread at HVL_WATCH_PRIO */
+	int own_policy, own_prio;		/* and what it was before */
 };
 
 /* What one run of the guest's probe gave. */
@@ -97,6 +103,7 @@ struct hvl_run {
 	char fired_why[160];
 	uint64_t wait_max_ms;			/* the main loop's worst wait in a window */
 	uint64_t wall_ms;			/* from the command to BYE, or the probe's run */
+	bool restored;				/* the threads read back in the fair class after */
 	struct rt_hvstream_stats before;	/* the decoder's counters at the start */
 	struct rt_hvstream_stats after;
 };
@@ -175,10 +182,13 @@ static int record_throttle(struct hvl *h)
 	int ret = 0;
 
 	if (access(HVL_FAIR_SERVER_DIR, F_OK) == 0) {
-		char *fs = read_knob(HVL_FAIR_SERVER);
+		char *fs;
 		char why[96];
 
-		snprintf(why, sizeof(why), "unreadable here (%s)", strerror(errno));
+		errno = 0;
+		fs = read_knob(HVL_FAIR_SERVER);
+		snprintf(why, sizeof(why), "unreadable here (%s)",
+			 errno ? strerror(errno) : "empty");
 		ret = rt_result_set_param_str(h->res, "throttle_file", HVL_FAIR_SERVER) ?:
 		      rt_result_set_param_str(h->res, "throttle_value", fs ? fs : why) ?:
 		      rt_result_add_note(h->res, "RT throttling on this kernel is the fair "
@@ -205,7 +215,7 @@ static int record_throttle(struct hvl *h)
 /*
  * --fair-share-ms: what fair threads keep of every second beside FIFO ones,
  * written to the file in force (every CPU's fair server, or the RT class's
- * own budget), through the journal; recorded either way.
+ * own budget), through the journal, and recorded once set.
  */
 static int fair_share(struct hvl *h, char **cause)
 {
@@ -298,6 +308,14 @@ static int find_threads(struct hvl *h, char **cause)
 }
 
 /* One thread to @policy/@prio on @cpus, through the journal; then read back. */
+/* The vCPU's priority in @s: its own, or --vcpu-prio; 0 in the fair class. */
+static int vcpu_prio(const struct hvl *h, const struct hv_live_scenario *s)
+{
+	if (!s || s->vcpu_policy == SCHED_OTHER)
+		return 0;
+	return s->vcpu_prio ? s->vcpu_prio : (int)h->p->vcpu_prio;
+}
+
 static int set_thread(struct hvl *h, pid_t tid, int policy, int prio, const cpu_set_t *cpus,
 		      bool *verified, char **cause)
 {
@@ -314,6 +332,12 @@ static int set_thread(struct hvl *h, pid_t tid, int policy, int prio, const cpu_
 		      rt_journal_set_sched(h->ctx->journal, tid, policy, prio, cause);
 	if (ret)
 		return ret;
+	if (policy != SCHED_OTHER) {
+		/* Threads it starts (QEMU's I/O pool workers) begin in the fair class. */
+		struct sched_param sp = { .sched_priority = prio };
+
+		sched_setscheduler(tid, policy | SCHED_RESET_ON_FORK, &sp);
+	}
 	ret = rt_task_sched_read(h->qemu, tid, &ts, cause);
 	if (ret)
 		return ret;
@@ -323,13 +347,44 @@ static int set_thread(struct hvl *h, pid_t tid, int policy, int prio, const cpu_
 	return 0;
 }
 
+/*
+ * Any other thread of QEMU's not in the fair class (an I/O pool worker
+ * started before its parent was reset) goes there too, on all CPUs,
+ * directly: it dies with QEMU, so the journal need not know it. Returns how
+ * many.
+ */
+static unsigned int sweep(struct hvl *h)
+{
+	char path[64];
+	unsigned int n = 0;
+	DIR *d;
+	struct dirent *e;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)h->qemu);
+	d = opendir(path);
+	while (d && (e = readdir(d))) {
+		pid_t tid = (pid_t)atoi(e->d_name);
+		struct rt_task_sched ts;
+		struct sched_param sp = { 0 };
+
+		if (tid <= 0 || rt_task_sched_read(h->qemu, tid, &ts, NULL) ||
+		    ts.policy == SCHED_OTHER)
+			continue;
+		sched_setscheduler(tid, SCHED_OTHER, &sp);
+		sched_setaffinity(tid, sizeof(h->all), &h->all);
+		n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
+}
+
 /* Every QEMU thread the scenario names, set and checked; @s NULL: the fair class, all CPUs. */
 static int set_knobs(struct hvl *h, const struct hv_live_scenario *s, bool *verified,
 		     char **cause)
 {
 	int vpol = s ? s->vcpu_policy : SCHED_OTHER;
-	int vprio = vpol == SCHED_OTHER ? 0 : s->vcpu_prio ? s->vcpu_prio :
-		    (int)h->p->vcpu_prio;
+	int vprio = vcpu_prio(h, s);
 	int iopol = s ? s->io_policy : SCHED_OTHER;
 	int ioprio = iopol == SCHED_OTHER ? 0 : s->io_prio;
 	cpu_set_t one;
@@ -341,11 +396,20 @@ static int set_knobs(struct hvl *h, const struct hv_live_scenario *s, bool *veri
 	CPU_SET(h->last_cpu, &one);
 	if (s && s->pin)
 		cpus = &one;
-	/* Lower first, raise last: no moment with a FIFO vCPU beside fair helpers it did not have. */
-	ret = set_thread(h, h->qemu, iopol, ioprio, cpus, verified, cause) ?:
+	/*
+	 * A raised vCPU goes last, a lowered one first: there is never a moment
+	 * with the vCPU at FIFO beside helpers lower than the scenario asks.
+	 */
+	if (vpol == SCHED_OTHER)
+		for (size_t i = 0; !ret && i < h->nvcpu; i++)
+			ret = set_thread(h, h->vcpu[i], vpol, vprio, cpus, verified, cause);
+	ret = ret ?: set_thread(h, h->qemu, iopol, ioprio, cpus, verified, cause) ?:
 	      set_thread(h, h->iot, iopol, ioprio, cpus, verified, cause);
-	for (size_t i = 0; !ret && i < h->nvcpu; i++)
-		ret = set_thread(h, h->vcpu[i], vpol, vprio, cpus, verified, cause);
+	if (vpol != SCHED_OTHER)
+		for (size_t i = 0; !ret && i < h->nvcpu; i++)
+			ret = set_thread(h, h->vcpu[i], vpol, vprio, cpus, verified, cause);
+	if (!s)
+		h->swept += sweep(h);
 	return ret;
 }
 
@@ -360,6 +424,22 @@ static void unraise_vcpus(struct hvl *h)
 }
 
 /* ---- The guest's stream ------------------------------------------------------------- */
+
+/* @len bytes to the guest's port; never SIGPIPE when QEMU has gone. 0 or -EPIPE. */
+static int send_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = send(fd, buf, len, MSG_NOSIGNAL);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -EPIPE;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
 
 static int connect_probe(struct hvl *h, char **cause)
 {
@@ -380,6 +460,8 @@ static int connect_probe(struct hvl *h, char **cause)
 			return 0;
 		}
 		close(fd);
+		if (lab_ctx_stopped(h->ctx))
+			return rt_err(cause, -EINTR, "stopped while connecting to the guest");
 		if (rt_time_now_ms() - t0 > 10000)
 			return rt_err(cause, -errno, "cannot connect to the guest's port (%s): %s",
 				      path, strerror(errno));
@@ -394,8 +476,10 @@ static void take_frame(struct hvl_run *r, const struct rt_hvstream_frame *f, str
 		r->hello = true;
 		r->error = !strcmp(f->u.hello.policy, "none");
 		r->nbuckets = f->u.hello.nbuckets;
-		if (f->u.hello.bucket_us != 1)
+		if (f->u.hello.bucket_us != 1 || r->nbuckets > HVL_GUEST_BUCKETS) {
 			r->error = true;
+			r->nbuckets = 0;
+		}
 		free(r->counts);
 		r->counts = calloc(r->nbuckets ? r->nbuckets : 1, sizeof(*r->counts));
 		if (!r->counts)
@@ -418,7 +502,7 @@ static void take_frame(struct hvl_run *r, const struct rt_hvstream_frame *f, str
 		h->overflows += s->overflows;
 		r->seconds++;
 		/* Samples past the guest's buckets are known only by their second's worst. */
-		for (uint64_t k = 0; k < s->overflows && r->hist; k++)
+		for (uint64_t k = 0; k < s->overflows && k < s->samples && r->hist; k++)
 			rt_hist_add(r->hist, &(struct rt_sample){ .latency_ns = (int64_t)s->max_ns });
 		if (h->total) {
 			char what[160];
@@ -518,12 +602,12 @@ static int guest_run(struct hvl *h, const struct hv_serve_cmd *cmd, bool watchdo
 	char line[HV_SERVE_LINE_MAX];
 	uint64_t t0 = rt_time_now_ms(), last = t0;
 	uint64_t bound = (uint64_t)cmd->duration_s * 1000 +
-			 (h->index ? HVL_RUN_SLACK_MS : HVL_FIRST_HELLO_MS);
+			 (h->guest_ran ? HVL_RUN_SLACK_MS : HVL_FIRST_HELLO_MS);
 	struct hvl_watch w = { .n = 0 };
 	int n = hv_serve_format(cmd, line, sizeof(line));
 
 	r->before = h->dec.stats;
-	if (n < 0 || rt_write_all(h->sock, line, (size_t)n))
+	if (n < 0 || send_all(h->sock, line, (size_t)n))
 		return rt_err(cause, -EPIPE, "the guest's port closed");
 	while (!r->bye) {
 		struct pollfd pfd = { .fd = h->sock, .events = POLLIN };
@@ -554,13 +638,23 @@ static int guest_run(struct hvl *h, const struct hv_serve_cmd *cmd, bool watchdo
 			}
 		}
 		watch(h, r, &w, watchdog, now, t0, last);
-		if (now - t0 > bound)
+		if (now - t0 > bound) {
+			size_t len;
+			const char *con = vm_session_console(h->vm, &len);
+			const char *tail = con + len;
+
+			/* The console's last lines say what the guest was doing. */
+			for (int nl = 0; tail > con && nl < 6; )
+				if (*--tail == '\n')
+					nl++;
 			return rt_err(cause, -ETIMEDOUT, "the guest did not finish its %u s run in "
-				      "%" PRIu64 " s (console: %s)", cmd->duration_s, bound / 1000,
-				      vm_session_brief(h->vm) ?: "no complaint");
+				      "%" PRIu64 " s; its console ends:\n%s", cmd->duration_s,
+				      bound / 1000, tail);
+		}
 	}
 	r->wall_ms = rt_time_now_ms() - t0;
 	r->after = h->dec.stats;
+	h->guest_ran = true;
 	if (r->error)
 		return rt_err(cause, -EIO, "the guest could not run the probe (policy %s, prio "
 			      "%d, load %u): see the console", policy_name(cmd->policy),
@@ -662,24 +756,23 @@ static int finish_scenario(struct hvl *h, const struct hv_live_scenario *s, stru
 	json_t *o;
 	int ret;
 
-	if (r->counts)
-		for (uint32_t i = 0; i < r->nbuckets; i++)
-			for (uint32_t k = 0; k < r->counts[i]; k++)
-				rt_hist_add(r->hist, &(struct rt_sample){
-					.latency_ns = (int64_t)i * 1000 + 500 });
+	/* The guest's buckets, never more samples than its summaries counted. */
+	for (uint64_t i = 0, left = r->samples; r->counts && i < r->nbuckets && left; i++)
+		for (uint32_t k = 0; k < r->counts[i] && left; k++, left--)
+			rt_hist_add(r->hist, &(struct rt_sample){
+				.latency_ns = (int64_t)i * 1000 + 500 });
 	rt_hist_percentile(r->hist, RT_HIST_P99, &pct);
 	if (s->on_host) {
 		snprintf(vcpu, sizeof(vcpu), "-");
 		snprintf(io, sizeof(io), "-");
 		snprintf(probe, sizeof(probe), "host FIFO %d", HVL_GUEST_PRIO);
 	} else {
-		int vprio = s->vcpu_policy == SCHED_OTHER ? 0 : (int)h->p->vcpu_prio;
-		sched_words(vcpu, sizeof(vcpu), s->vcpu_policy, vprio);
+		sched_words(vcpu, sizeof(vcpu), s->vcpu_policy, vcpu_prio(h, s));
 		sched_words(io, sizeof(io), s->io_policy, s->io_prio);
 		sched_words(probe, sizeof(probe), s->guest_policy, s->guest_prio);
 	}
 	o = json_pack("{s:s, s:s, s:s, s:b, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:b, s:s, s:s, "
-		      "s:s, s:s, s:b, s:b, s:b}",
+		      "s:s, s:s, s:b, s:b, s:b, s:b}",
 		      "name", s->name, "summary", s->summary, "kind", "live", "available", 1,
 		      "samples_count", (json_int_t)r->samples, "min_us", (double)r->min_ns / 1e3,
 		      "avg_us", avg, "p99_us", (double)pct.value_us, "max_us",
@@ -687,7 +780,7 @@ static int finish_scenario(struct hvl *h, const struct hv_live_scenario *s, stru
 		      "overflows_count", (json_int_t)r->overflows, "host_load", s->host_load,
 		      "vcpu", vcpu, "qemu_threads", io, "guest_probe", probe, "guest_load",
 		      load_words(s->guest_load), "verified", verified, "watchdog", s->watchdog,
-		      "interrupted", h->stopped);
+		      "interrupted", h->stopped, "restored", s->on_host || r->restored);
 	if (!o)
 		return -ENOMEM;
 	if (s->pin && json_object_set_new(o, "pinned_cpu", json_integer(h->last_cpu)))
@@ -758,6 +851,24 @@ static void say(struct hvl *h, const struct hv_live_scenario *s, unsigned int to
 
 static int boot(struct hvl *h, char **cause);
 
+/*
+ * The thread that reads the guest and runs the watchdog goes above any vCPU
+ * (--vcpu-prio is at most 98): a FIFO vCPU must never starve its own
+ * watchdog, even on one CPU or with RT throttling off. Through the journal;
+ * put back at the end of the run.
+ */
+static int raise_self(struct hvl *h, char **cause)
+{
+	struct sched_param sp;
+
+	h->own_policy = sched_getscheduler(0);
+	if (h->own_policy < 0 || sched_getparam(0, &sp) < 0)
+		return rt_err(cause, -errno, "this thread's scheduling: %s", strerror(errno));
+	h->own_prio = sp.sched_priority;
+	h->raised = true;
+	return rt_journal_set_sched(h->ctx->journal, 0, SCHED_FIFO, HVL_WATCH_PRIO, cause);
+}
+
 /* The guest, booted at the first scenario that needs it (the host's own runs first). */
 static int guest_up(struct hvl *h, char **cause)
 {
@@ -774,7 +885,7 @@ static int guest_up(struct hvl *h, char **cause)
 		__atomic_store_n(&h->live->resp_max_us, 0, __ATOMIC_RELAXED);
 	}
 	ret = boot(h, cause) ?: find_threads(h, cause) ?: connect_probe(h, cause) ?:
-	      halt_poll(h, cause);
+	      halt_poll(h, cause) ?: raise_self(h, cause);
 	if (!ret && h->live)
 		snprintf(h->live->accel, sizeof(h->live->accel), "%s",
 			 h->accel == VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)");
@@ -790,19 +901,23 @@ static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, unsigne
 	bool verified = true;
 	int ret;
 
-	if (s->model_only)
-		return unavailable(h, s, s->model_only);
-	if (s->needs_preempt_rt && !h->ctx->env->realtime)
-		return unavailable(h, s, "the host kernel is not PREEMPT_RT: boot the host on "
-				   "Debian's linux-image-rt-amd64 and run it again");
+	if (s->model_only || (s->needs_preempt_rt && !h->ctx->env->realtime)) {
+		h->index++;
+		return unavailable(h, s, s->model_only ? s->model_only :
+				   "the host kernel is not PREEMPT_RT: boot the host on Debian's "
+				   "linux-image-rt-amd64 and run it again");
+	}
 	if (!s->on_host) {
 		ret = guest_up(h, cause);
-		if (ret)
-			return ret;
+		/* Stopped while the guest booted: what was measured so far is kept. */
 		if (lab_ctx_stopped(h->ctx)) {
+			free(*cause);
+			*cause = NULL;
 			h->stopped = true;
 			return 0;
 		}
+		if (ret)
+			return ret;
 	}
 	say(h, s, total);
 	r.hist = rt_hist_new(HVL_HIST_US, 0);
@@ -811,8 +926,7 @@ static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, unsigne
 	if (h->live && !s->on_host) {
 		char v[24], q[24];
 
-		sched_words(v, sizeof(v), s->vcpu_policy,
-			    s->vcpu_policy == SCHED_OTHER ? 0 : (int)h->p->vcpu_prio);
+		sched_words(v, sizeof(v), s->vcpu_policy, vcpu_prio(h, s));
 		sched_words(q, sizeof(q), s->io_policy, s->io_prio);
 		snprintf(h->live->knobs, sizeof(h->live->knobs), "vCPU %s, QEMU threads %s%s, "
 			 "host load %s, guest %s", v, q, s->pin ? ", pinned" : "",
@@ -821,19 +935,15 @@ static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, unsigne
 		snprintf(h->live->knobs, sizeof(h->live->knobs), "the probe on the host, host "
 			 "load %s", s->host_load ? "on" : "off");
 	}
-	if (!s->on_host) {
-		ret = set_knobs(h, s, &verified, cause);
-		if (ret)
-			goto out;
-	}
-	if (s->host_load) {
+	ret = s->on_host ? 0 : set_knobs(h, s, &verified, cause);
+	if (!ret && s->host_load) {
 		load = rt_load_start("cpu", seconds + HVL_RUN_SLACK_MS / 1000 + 30, cause);
-		if (!load) {
+		if (!load)
 			ret = -errno;
-			goto out;
-		}
 	}
-	if (s->on_host) {
+	if (ret) {
+		/* Nothing ran; the knobs are put back below all the same. */
+	} else if (s->on_host) {
 		ret = host_run(h, seconds, &r, cause);
 	} else {
 		struct hv_serve_cmd cmd = { .policy = s->guest_policy, .priority = s->guest_prio,
@@ -848,11 +958,11 @@ static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, unsigne
 		int r2 = set_knobs(h, NULL, &back, ret ? NULL : cause);
 
 		ret = ret ?: r2;
+		r.restored = back;
 	}
 	if (!ret && !h->stopped)
 		ret = finish_scenario(h, s, &r, verified);
 	h->index++;
-out:
 	rt_hist_free(r.hist);
 	free(r.counts);
 	return ret;
@@ -930,8 +1040,12 @@ static int record_guest(struct hvl *h)
 	for (size_t i = 0; g && v && i < h->nvcpu; i++)
 		if (json_array_append_new(v, json_integer(h->vcpu[i])))
 			goto out_nomem;
-	if (!g || !v || json_object_set_new(g, "vcpu_tids", v))
+	if (!g || !v)
 		goto out_nomem;
+	if (json_object_set_new(g, "vcpu_tids", v)) {
+		v = NULL;	/* released by jansson */
+		goto out_nomem;
+	}
 	v = NULL;
 	ret = json_object_set_new(rt_result_extra(h->res), "guest", g) ? -ENOMEM : 0;
 	g = NULL;
@@ -1031,11 +1145,16 @@ out:
 		char line[16];
 		int n = hv_serve_format(&quit, line, sizeof(line));
 
-		if (n > 0 && rt_write_all(h.sock, line, (size_t)n))
+		if (n > 0 && send_all(h.sock, line, (size_t)n))
 			rt_log(RT_LOG_DEBUG, "hypervisor: the guest's port is closed");
 		close(h.sock);
 	}
 	vm_session_free(h.vm);
+	if (h.raised) {
+		struct sched_param sp = { .sched_priority = h.own_prio };
+
+		sched_setscheduler(0, h.own_policy, &sp);
+	}
 	json_decref(h.scens);
 	rt_result_free(h.res);
 	return ret;

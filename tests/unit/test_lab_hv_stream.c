@@ -217,7 +217,8 @@ static void test_serve(void **state)
 			    "run policy=fifo prio=0 period=1000 duration=1 load=none\n"
 			    "run policy=other prio=0 period=1000 duration=1 load=disk\n"
 			    "quit\n";
-	struct hv_serve_opts o = { .idle_s = 20 };
+	/* A disk that cannot be opened: the workload's handshake fails, the run is refused. */
+	struct hv_serve_opts o = { .idle_s = 20, .disk = "/nonexistent/rtlab-scratch" };
 	struct serve_reader r = { 0 };
 	unsigned int runs = 0;
 	char *cause = NULL;

@@ -26,9 +26,9 @@ tm send-keys -t run l
 check "l starts it: the host scenario first" wait_for run "Scenario host" 100
 check "then the guest's figures stream in, under TCG or KVM, with the knobs" \
 	wait_match run 'Scenario guest-idle .*(TCG|KVM)' 1800
+check "the knobs of the scenario" wait_for run "vCPU OTHER, QEMU threads OTHER, host load off" 100
 check "the probe's samples and worst latency, live" \
 	wait_match run '^ +Guest +[1-9][0-9]* samples +avg +[0-9]+ us' 600
-check "the knobs of the scenario" wait_for run "vCPU OTHER, QEMU threads OTHER, host load off" 100
 check "the whole run ends in the summary of what was measured" \
 	wait_for run "Guest latency, measured" 3000
 check "with the host row" wait_match run '^ +host +[0-9]+ '
