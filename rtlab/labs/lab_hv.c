@@ -80,6 +80,10 @@ const struct hv_live_scenario hv_live_scenarios[] = {
 	  "the FIFO vCPU starves QEMU's own threads until the watchdog steps in",
 	  .host_load = true, .vcpu_policy = SCHED_FIFO, .pin = true, GUEST_RT,
 	  .guest_load = BATCH | DISK, .watchdog = true },
+	{ "io-high", "fifo-stall with QEMU's main loop and I/O thread at SCHED_FIFO one above "
+	  "the vCPU: the threads that serve the guest never wait for it", .host_load = true,
+	  .vcpu_policy = SCHED_FIFO, .pin = true, .io_policy = SCHED_FIFO, .io_above = true,
+	  GUEST_RT, .guest_load = BATCH | DISK, .watchdog = true },
 	{ "pv-hint", "the paravirtual boost hint: the model's only",
 	  .model_only = "the paravirtual hint needs a guest and a host that speak it, which "
 	  "neither kernel here does: run it in the model (rtlab lab run hypervisor --model "
@@ -175,7 +179,7 @@ static int params_check(void *params, char **cause)
 			return rt_err(cause, -EINVAL, "--scenario %s: %s", p->names[k], p->live ?
 				      "a scenario of the model only (the live part's: host, "
 				      "guest-idle, guest-load, vcpu-fifo, io-low, rt-host, "
-				      "guest-prio-low, guest-prio-high, fifo-stall, pv-hint)" :
+				      "guest-prio-low, guest-prio-high, fifo-stall, io-high, pv-hint)" :
 				      "a scenario of the live part only (--live)");
 		p->scen[p->nscen++] = (unsigned int)i;
 	}
@@ -200,7 +204,7 @@ static const struct lab_option hv_options[] = {
 	  .help = "Run these scenarios, in this order; repeatable. Lesson 07's steps: host, "
 		  "guest-idle, guest-load, vcpu-fifo, guest-prio-low, io-low, rt-host, "
 		  "pv-hint; the model's exercise: lock-holder, io-inversion, pv-load; and "
-		  "io-throttled; the live part's own: guest-prio-high and fifo-stall.",
+		  "io-throttled; the live part's own: guest-prio-high, fifo-stall and io-high.",
 	  .defval = "all" },
 	{ .name = "duration", .kind = LAB_OPT_DURATION, .metavar = "D", P(duration_ms),
 	  .min = 10 * MS_NS, .max = 600000 * MS_NS, .unit_ns = MS_NS,
@@ -213,9 +217,10 @@ static const struct lab_option hv_options[] = {
 	  .help = "--live: KVM where a Linux guest boots under it (auto), or kvm, or tcg "
 		  "(emulated CPU: compare scenarios with each other, not with bare metal).",
 	  .defval = "auto" },
-	{ .name = "vcpu-prio", .kind = LAB_OPT_UINT, P(vcpu_prio), .min = 6, .max = 98,
+	{ .name = "vcpu-prio", .kind = LAB_OPT_UINT, P(vcpu_prio), .min = 6, .max = 97,
 	  .help = "--live: the SCHED_FIFO priority of the vCPU thread in the scenarios that "
-		  "raise it (QEMU's threads go at 5 in io-low: keep it above).",
+		  "raise it (QEMU's threads go at 5 in io-low, one above it in io-high; "
+		  "rtlab's own watchdog runs at 99).",
 	  .defval = "10" },
 	{ .name = "fair-share-ms", .kind = LAB_OPT_STRING, .metavar = "MS", .set = set_fair_share,
 	  .help = "--live: RT throttling for the run, through the undo journal: the "

@@ -59,6 +59,7 @@ struct hv_live_scenario {
 	int vcpu_policy, vcpu_prio;	/* vcpu_prio 0 with FIFO: hv_params.vcpu_prio */
 	bool pin;
 	int io_policy, io_prio;		/* QEMU's main loop and I/O thread */
+	bool io_above;			/* FIFO one above the vCPU (io_prio unused) */
 	int guest_policy, guest_prio;	/* the probe inside the guest */
 	unsigned int guest_load;	/* HV_LOAD_* bits */
 	bool watchdog;			/* expected to starve QEMU's threads: watched */

@@ -316,6 +316,14 @@ static int vcpu_prio(const struct hvl *h, const struct hv_live_scenario *s)
 	return s->vcpu_prio ? s->vcpu_prio : (int)h->p->vcpu_prio;
 }
 
+/* QEMU's main loop and I/O thread's priority in @s: its own, or one above the vCPU. */
+static int io_prio(const struct hvl *h, const struct hv_live_scenario *s)
+{
+	if (!s || s->io_policy == SCHED_OTHER)
+		return 0;
+	return s->io_above ? vcpu_prio(h, s) + 1 : s->io_prio;
+}
+
 static int set_thread(struct hvl *h, pid_t tid, int policy, int prio, const cpu_set_t *cpus,
 		      bool *verified, char **cause)
 {
@@ -386,7 +394,7 @@ static int set_knobs(struct hvl *h, const struct hv_live_scenario *s, bool *veri
 	int vpol = s ? s->vcpu_policy : SCHED_OTHER;
 	int vprio = vcpu_prio(h, s);
 	int iopol = s ? s->io_policy : SCHED_OTHER;
-	int ioprio = iopol == SCHED_OTHER ? 0 : s->io_prio;
+	int ioprio = io_prio(h, s);
 	cpu_set_t one;
 	const cpu_set_t *cpus = &h->all;
 	int ret = 0;
@@ -768,7 +776,7 @@ static int finish_scenario(struct hvl *h, const struct hv_live_scenario *s, stru
 		snprintf(probe, sizeof(probe), "host FIFO %d", HVL_GUEST_PRIO);
 	} else {
 		sched_words(vcpu, sizeof(vcpu), s->vcpu_policy, vcpu_prio(h, s));
-		sched_words(io, sizeof(io), s->io_policy, s->io_prio);
+		sched_words(io, sizeof(io), s->io_policy, io_prio(h, s));
 		sched_words(probe, sizeof(probe), s->guest_policy, s->guest_prio);
 	}
 	o = json_pack("{s:s, s:s, s:s, s:b, s:I, s:f, s:f, s:f, s:f, s:I, s:I, s:b, s:s, s:s, "
@@ -927,7 +935,7 @@ static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, unsigne
 		char v[24], q[24];
 
 		sched_words(v, sizeof(v), s->vcpu_policy, vcpu_prio(h, s));
-		sched_words(q, sizeof(q), s->io_policy, s->io_prio);
+		sched_words(q, sizeof(q), s->io_policy, io_prio(h, s));
 		snprintf(h->live->knobs, sizeof(h->live->knobs), "vCPU %s, QEMU threads %s%s, "
 			 "host load %s, guest %s", v, q, s->pin ? ", pinned" : "",
 			 s->host_load ? "on" : "off", load_words(s->guest_load));

@@ -42,11 +42,11 @@ static void test_live_table(void **state)
 {
 	static const char *const lesson[] = {
 		"host", "guest-idle", "guest-load", "vcpu-fifo", "io-low", "rt-host", "pv-hint",
-		"guest-prio-low", "guest-prio-high", "fifo-stall", NULL,
+		"guest-prio-low", "guest-prio-high", "fifo-stall", "io-high", NULL,
 	};
 
 	(void)state;
-	assert_int_equal(hv_live_nscenarios, 10);
+	assert_int_equal(hv_live_nscenarios, 11);
 	for (int i = 0; lesson[i]; i++) {
 		bool found = false;
 
@@ -58,8 +58,10 @@ static void test_live_table(void **state)
 		const struct hv_live_scenario *s = &hv_live_scenarios[k];
 
 		/* An I/O thread above the host load sits below any vCPU priority allowed. */
-		if (s->io_policy == SCHED_FIFO)
+		if (s->io_policy == SCHED_FIFO && !s->io_above)
 			assert_true(s->io_prio > 0 && s->io_prio < 6 && s->vcpu_policy == SCHED_FIFO);
+		if (s->io_above)
+			assert_true(s->io_policy == SCHED_FIFO && s->vcpu_policy == SCHED_FIFO);
 		/* Pinning is what makes the vCPU and QEMU's threads compete. */
 		if (s->vcpu_policy == SCHED_FIFO)
 			assert_true(s->pin);

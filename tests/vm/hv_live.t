@@ -9,7 +9,8 @@
 #      the document has both with >= 5 s of samples, the knobs read back, a
 #      histogram each; afterwards no QEMU and no journal is left;
 #   2. fifo-stall: the FIFO vCPU starves QEMU's main loop and the watchdog
-#      puts it back (the document says when and why);
+#      puts it back (the document says when and why); io-high, the same with
+#      QEMU's threads one above the vCPU: no stall;
 #   3. kill -9 of rtlab while the vCPU is at SCHED_FIFO: QEMU dies with it
 #      (PR_SET_PDEATHSIG), no SCHED_FIFO thread of it survives, and
 #      `rtlab doctor --restore` replays the journal left behind.
@@ -61,10 +62,11 @@ start=$(date +%s)
 	--scenario guest-idle,guest-load,vcpu-fifo --duration 5s --seed 1 --json "$tmp/hv.json" \
 	>"$tmp/out" 2>"$tmp/err" &
 pid=$!
-seen_fifo= seen_other= qemu=
+seen_fifo= seen_other= qemu= run_qemu=
 for _ in $(seq 1 1800); do
 	kill -0 "$pid" 2>/dev/null || break
 	[ -n "$qemu" ] && [ -d "/proc/$qemu" ] || qemu=$(qemu_of "$pid")
+	[ -n "$qemu" ] && run_qemu=$qemu	# the run's QEMU, kept once it is gone
 	if [ -n "$qemu" ]; then
 		for t in $(vcpu_tids "$qemu"); do
 			s=$(tid_sched "$qemu" "$t") || continue
@@ -120,18 +122,24 @@ grep -qE 'PASS +live-guest-idle' "$tmp/out" && grep -qE 'PASS +live-vcpu-fifo' "
 	grep -qE 'FAIL +live-io-low' "$tmp/out" && grep -qE 'FAIL +why-fifo-stall' "$tmp/out"
 check "rtlab grade: the steps measured pass; io-low (not run) and the unanswered question fail" \
 	[ $? -eq 0 ]
-check "no QEMU of that run is left (${qemu:-none was seen})" [ -n "$qemu" -a ! -d "/proc/${qemu:-0}" ]
+check "no QEMU of that run is left (${run_qemu:-none was seen})" \
+	[ -n "$run_qemu" -a ! -d "/proc/${run_qemu:-0}" ]
 check "no journal of that run is left" [ ! -e "$jdir/$pid.journal" ]
 
 # ---- 2. the hazard, and the watchdog ----------------------------------------------------------
-run lab run hypervisor --live --kernel lab --accel tcg --scenario fifo-stall --duration 8s \
-	--json "$tmp/stall.json"
+run lab run hypervisor --live --kernel lab --accel tcg --scenario fifo-stall,io-high \
+	--duration 8s --json "$tmp/stall.json"
 check "fifo-stall: the run succeeded" [ "$rc" -eq 0 ]
 jq -r '.extra.scenarios[0] | "# fifo-stall: watchdog \(.watchdog_fired) after \(.watchdog_after_ms) ms (\(.watchdog_why)); main loop waited at most \(.main_loop_wait_max_ms) ms; max \(.max_us|floor) us"' \
 	"$tmp/stall.json" 2>/dev/null
 jq -e '.extra.scenarios[0] | .watchdog_fired == true and .watchdog_after_ms < 8000
 	and (.watchdog_why | length > 0)' "$tmp/stall.json" >/dev/null
 check "fifo-stall: the watchdog saw QEMU's main loop starve and put the vCPU back" [ $? -eq 0 ]
+jq -r '.extra.scenarios[1] | "# io-high: watchdog \(.watchdog_fired); main loop waited at most \(.main_loop_wait_max_ms) ms; \(.samples_count) samples, max \(.max_us|floor) us"' \
+	"$tmp/stall.json" 2>/dev/null
+jq -e '.extra.scenarios[1] | .name == "io-high" and .watchdog_fired == false
+	and .main_loop_wait_max_ms < 1500 and .verified' "$tmp/stall.json" >/dev/null
+check "io-high: QEMU's threads one above the vCPU: the same busy guest, no stall" [ $? -eq 0 ]
 
 # ---- 3. kill -9 while the vCPU is FIFO --------------------------------------------------------
 "$RTLAB" lab run hypervisor --live --kernel lab --accel tcg --scenario vcpu-fifo \
