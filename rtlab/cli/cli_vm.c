@@ -29,9 +29,6 @@
 #include <termios.h>
 #include <poll.h>
 #include <pthread.h>
-#include <sys/socket.h>
-#include <sys/un.h>
-#include <dirent.h>
 #include <fcntl.h>
 #include <sched.h>
 #include <unistd.h>
@@ -353,14 +350,10 @@ static void *stream_copy_main(void *arg)
 	char buf[8192];
 
 	while (!c->done) {
-		struct sockaddr_un sa = { .sun_family = AF_UNIX };
-		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		int fd = vm_socket_connect(c->path, 0, NULL, NULL);
 		ssize_t n;
 
-		snprintf(sa.sun_path, sizeof(sa.sun_path), "%s", c->path);
-		if (fd < 0 || connect(fd, (struct sockaddr *)&sa, sizeof(sa)) < 0) {
-			if (fd >= 0)
-				close(fd);
+		if (fd < 0) {
 			rt_time_sleep_ms(50, NULL);
 			continue;
 		}
@@ -725,36 +718,6 @@ static void stream_on_signal(int sig)
 	stream_stop = 1;
 }
 
-/* /dev/vportNpM of the virtio-serial port named @name, or NULL (errno ENOENT). */
-static char *port_device(const char *name)
-{
-	DIR *d = opendir("/sys/class/virtio-ports");
-	struct dirent *e;
-	char *dev = NULL;
-
-	while (d && !dev && (e = readdir(d))) {
-		char path[PATH_MAX], got[128] = "";
-		FILE *f;
-
-		if (e->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "/sys/class/virtio-ports/%s/name", e->d_name);
-		f = fopen(path, "re");
-		if (!f)
-			continue;
-		if (fgets(got, sizeof(got), f))
-			got[strcspn(got, "\n")] = '\0';
-		fclose(f);
-		if (!strcmp(got, name) && asprintf(&dev, "/dev/%s", e->d_name) < 0)
-			dev = NULL;
-	}
-	if (d)
-		closedir(d);
-	if (!dev)
-		errno = ENOENT;
-	return dev;
-}
-
 static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	struct hv_stream_opts o = { .fd = -1, .policy = SCHED_FIFO, .priority = 80,
@@ -815,7 +778,7 @@ static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
 		o.fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		o.mlock = false;
 	} else {
-		dev = port_device(port);
+		dev = hv_port_device(port);
 		if (!dev) {
 			vm_say("stream: no virtio-serial port named %s (/sys/class/virtio-ports): "
 			       "this runs inside the classroom VM the hypervisor lab starts, or "

@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -69,21 +70,62 @@ int rt_task_stat_parse(const char *text, size_t len, struct rt_task_sched *out)
 	return field == 41 ? 0 : -EINVAL;
 }
 
-int rt_task_sched_read(pid_t pid, pid_t tid, struct rt_task_sched *out, char **cause)
+/* /proc/@pid/task/@tid/@name into @buf (NUL-terminated); its length, or a negative errno. */
+static ssize_t task_file(pid_t pid, pid_t tid, const char *name, char *buf, size_t size,
+			 char *path, size_t path_size, char **cause)
 {
-	char path[64], buf[1024];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/stat", (int)pid, (int)tid);
+	snprintf(path, path_size, "/proc/%d/task/%d/%s", (int)pid, (int)tid, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return rt_err(cause, -errno, "%s: %s", path, strerror(errno));
-	n = read(fd, buf, sizeof(buf));
+	n = read(fd, buf, size - 1);
 	close(fd);
 	if (n < 0)
 		return rt_err(cause, -errno, "%s: %s", path, strerror(errno));
+	buf[n] = '\0';
+	return n;
+}
+
+int rt_task_sched_read(pid_t pid, pid_t tid, struct rt_task_sched *out, char **cause)
+{
+	char path[64], buf[1024];
+	ssize_t n = task_file(pid, tid, "stat", buf, sizeof(buf), path, sizeof(path), cause);
+
+	if (n < 0)
+		return (int)n;
 	if (rt_task_stat_parse(buf, (size_t)n, out))
 		return rt_err(cause, -EINVAL, "%s: not a stat line", path);
+	return 0;
+}
+
+int rt_task_schedstat_parse(const char *text, unsigned long long *exec_ns,
+			    unsigned long long *wait_ns)
+{
+	char *end;
+
+	errno = 0;
+	*exec_ns = strtoull(text, &end, 10);
+	if (end == text || *end != ' ' || errno)
+		return -EINVAL;
+	text = end + 1;
+	*wait_ns = strtoull(text, &end, 10);
+	if (end == text || (*end != ' ' && *end != '\n' && *end) || errno)
+		return -EINVAL;
+	return 0;
+}
+
+int rt_task_schedstat_read(pid_t pid, pid_t tid, unsigned long long *exec_ns,
+			   unsigned long long *wait_ns, char **cause)
+{
+	char path[64], buf[128];
+	ssize_t n = task_file(pid, tid, "schedstat", buf, sizeof(buf), path, sizeof(path), cause);
+
+	if (n < 0)
+		return (int)n;
+	if (rt_task_schedstat_parse(buf, exec_ns, wait_ns))
+		return rt_err(cause, -EINVAL, "%s: not a schedstat line", path);
 	return 0;
 }

@@ -2,7 +2,8 @@
  * rt_task: what the kernel says of one thread's scheduling, from
  * /proc/PID/task/TID/stat, so that a knob rtlab sets on another process's
  * thread (a QEMU vCPU's policy and priority) is verified from the kernel's
- * side, not taken from the system call's return.
+ * side, not taken from the system call's return; and how long it has waited
+ * for a CPU, from .../schedstat (the hypervisor lab's starvation watchdog).
  */
 #ifndef RTLAB_CORE_RT_TASK_H
 #define RTLAB_CORE_RT_TASK_H
@@ -35,5 +36,19 @@ int rt_task_stat_parse(const char *text, size_t len, struct rt_task_sched *out);
  * negative errno with @cause.
  */
 int rt_task_sched_read(pid_t pid, pid_t tid, struct rt_task_sched *out, char **cause);
+
+/**
+ * rt_task_schedstat_parse - a /proc/.../schedstat line "exec_ns wait_ns slices"
+ * @exec_ns: the time the thread ran; @wait_ns: the time it waited runnable on a
+ *           run queue (what a starved thread accumulates)
+ *
+ * @text ends in NUL. Returns 0, or -EINVAL.
+ */
+int rt_task_schedstat_parse(const char *text, unsigned long long *exec_ns,
+			    unsigned long long *wait_ns);
+
+/* rt_task_schedstat_read - rt_task_schedstat_parse() of /proc/@pid/task/@tid/schedstat */
+int rt_task_schedstat_read(pid_t pid, pid_t tid, unsigned long long *exec_ns,
+			   unsigned long long *wait_ns, char **cause);
 
 #endif

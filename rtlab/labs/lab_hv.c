@@ -33,6 +33,7 @@
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
 #include "lab_hv.h"
+#include "lab_hv_stream.h"
 #include "sim/sim.h"
 
 #define CHUNK_STEPS 100000u	/* 100 simulated ms between looks at the stop flag */
@@ -52,8 +53,8 @@ void lab_hv_live_set(lab_hv_live_fn fn)
 /* ---- The live part's scenarios ----------------------------------------------------- */
 
 #define GUEST_RT .guest_policy = SCHED_FIFO, .guest_prio = 80
-#define DISK 2u		/* HV_LOAD_DISK */
-#define BATCH 1u	/* HV_LOAD_BATCH */
+#define DISK HV_LOAD_DISK
+#define BATCH HV_LOAD_BATCH
 
 const struct hv_live_scenario hv_live_scenarios[] = {
 	{ "host", "the probe at SCHED_FIFO 80 on the host itself, host load beside it",

@@ -41,8 +41,14 @@ struct hv_params {
 enum hv_kernel_choice { HV_KERNEL_RT, HV_KERNEL_LAB, HV_KERNEL_STOCK };
 enum hv_accel_choice { HV_ACCEL_AUTO, HV_ACCEL_KVM, HV_ACCEL_TCG };
 
-/* The guest workloads of a live scenario (lab_hv_stream.h's HV_LOAD_* bits). */
-#define HV_LIVE_NONE 0u
+/*
+ * The live part's watchdog (vm/vm_hvlive.c): a window, the share of it
+ * QEMU's main loop may wait runnable before the vCPU is put back, and the
+ * longest silence of the guest's stream.
+ */
+#define HV_WATCH_WINDOW_MS 3000u
+#define HV_WATCH_WAIT_PCT 90u
+#define HV_WATCH_SILENCE_MS 3000u
 
 /*
  * A scenario of the live part: what the host and the guest do. The host

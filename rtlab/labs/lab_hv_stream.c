@@ -12,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <sched.h>
@@ -280,31 +281,49 @@ int hv_serve_format(const struct hv_serve_cmd *cmd, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENOSPC : n;
 }
 
-char *hv_scratch_device(void)
+const char *hv_load_name(unsigned int load)
 {
-	DIR *d = opendir("/sys/block");
+	return serve_loads[load & 3u];
+}
+
+/* /dev/NAME of the entry NAME of @dir whose file @attr holds @want (one line), or NULL. */
+static char *sysfs_device(const char *dir, const char *attr, const char *want)
+{
+	DIR *d = opendir(dir);
 	struct dirent *e;
 	char *dev = NULL;
 
 	while (d && !dev && (e = readdir(d))) {
-		char path[300], got[64] = "";
+		char path[PATH_MAX], got[128] = "";
 		FILE *f;
 
 		if (e->d_name[0] == '.')
 			continue;
-		snprintf(path, sizeof(path), "/sys/block/%s/serial", e->d_name);
+		snprintf(path, sizeof(path), "%s/%s/%s", dir, e->d_name, attr);
 		f = fopen(path, "re");
 		if (!f)
 			continue;
 		if (fgets(got, sizeof(got), f))
 			got[strcspn(got, "\n")] = '\0';
 		fclose(f);
-		if (!strcmp(got, HV_SCRATCH_SERIAL) && asprintf(&dev, "/dev/%s", e->d_name) < 0)
+		if (!strcmp(got, want) && asprintf(&dev, "/dev/%s", e->d_name) < 0)
 			dev = NULL;
 	}
 	if (d)
 		closedir(d);
+	if (!dev)
+		errno = ENOENT;
 	return dev;
+}
+
+char *hv_scratch_device(void)
+{
+	return sysfs_device("/sys/block", "serial", HV_SCRATCH_SERIAL);
+}
+
+char *hv_port_device(const char *name)
+{
+	return sysfs_device("/sys/class/virtio-ports", "name", name);
 }
 
 #define DISK_BLOCK (64u << 10)

@@ -107,4 +107,13 @@ int hv_stream_serve(const struct hv_serve_opts *o, unsigned int *runs, char **ca
 /* hv_scratch_device - /dev/vdX of the disk whose serial is HV_SCRATCH_SERIAL, or NULL */
 char *hv_scratch_device(void);
 
+/*
+ * hv_port_device - /dev/vportNpM of the virtio-serial port named @name (its
+ * /sys/class/virtio-ports/.../name), or NULL with errno ENOENT; caller frees
+ */
+char *hv_port_device(const char *name);
+
+/* hv_load_name - "none", "batch", "disk" or "batch+disk" for HV_LOAD_* bits */
+const char *hv_load_name(unsigned int load);
+
 #endif

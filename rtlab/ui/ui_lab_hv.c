@@ -12,9 +12,6 @@
 #include <string.h>
 
 #include "labs/lab_hv.h"
-
-/* vm_hvlive.h's watchdog window, in seconds (the screen does not include vm/). */
-#define HVL_WINDOW_S 3u
 #include "ui_frame.h"
 
 struct ui_lab_hv {
@@ -56,7 +53,7 @@ static void draw_measured(struct ui_lab_hv *s, WINDOW *win, int y, int x, int h,
 	if (h < 4)
 		return;
 	snprintf(line, sizeof(line), "QEMU main loop: longest wait for its CPU %llu ms in %u s",
-		 (unsigned long long)(LOAD(host_wait_max_us) / 1000), HVL_WINDOW_S);
+		 (unsigned long long)(LOAD(host_wait_max_us) / 1000), HV_WATCH_WINDOW_MS / 1000);
 	ui_frame_put(win, y + 3, x + 1, line, cols - 2, UI_ROLE_DIM);
 	if (h >= 5 && starved)
 		ui_frame_put(win, y + 4, x + 1, "The FIFO vCPU kept QEMU's own threads off its CPU: "

@@ -23,8 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <sys/un.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "core/rt_env.h"
@@ -107,41 +105,6 @@ struct hvl_run {
 	struct rt_hvstream_stats before;	/* the decoder's counters at the start */
 	struct rt_hvstream_stats after;
 };
-
-int vm_hvlive_schedstat_parse(const char *text, unsigned long long *exec_ns,
-			      unsigned long long *wait_ns)
-{
-	char *end;
-
-	errno = 0;
-	*exec_ns = strtoull(text, &end, 10);
-	if (end == text || *end != ' ' || errno)
-		return -EINVAL;
-	text = end + 1;
-	*wait_ns = strtoull(text, &end, 10);
-	if (end == text || (*end != ' ' && *end != '\n' && *end) || errno)
-		return -EINVAL;
-	return 0;
-}
-
-static int read_schedstat(pid_t pid, pid_t tid, unsigned long long *exec_ns,
-			  unsigned long long *wait_ns)
-{
-	char path[96], buf[128];
-	ssize_t n;
-	int fd;
-
-	snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", (int)pid, (int)tid);
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n <= 0)
-		return -EIO;
-	buf[n] = '\0';
-	return vm_hvlive_schedstat_parse(buf, exec_ns, wait_ns);
-}
 
 static const char *policy_name(int policy)
 {
@@ -452,29 +415,28 @@ static int send_all(int fd, const char *buf, size_t len)
 static int connect_probe(struct hvl *h, char **cause)
 {
 	const char *path = vm_session_probe_path(h->vm);
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
-	uint64_t t0 = rt_time_now_ms();
+	int fd;
 
-	if (!path || strlen(path) >= sizeof(sa.sun_path))
+	if (!path)
 		return rt_err(cause, -EINVAL, "no probe port on this VM");
-	strcpy(sa.sun_path, path);
-	for (;;) {
-		int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	fd = vm_socket_connect(path, 10000, h->ctx->stop, cause);
+	if (fd < 0)
+		return fd;
+	h->sock = fd;
+	return 0;
+}
 
-		if (fd < 0)
-			return rt_err(cause, -errno, "socket: %s", strerror(errno));
-		if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0) {
-			h->sock = fd;
-			return 0;
-		}
-		close(fd);
-		if (lab_ctx_stopped(h->ctx))
-			return rt_err(cause, -EINTR, "stopped while connecting to the guest");
-		if (rt_time_now_ms() - t0 > 10000)
-			return rt_err(cause, -errno, "cannot connect to the guest's port (%s): %s",
-				      path, strerror(errno));
-		usleep(100000);
-	}
+/* One line of progress per second of the guest's probe. */
+static void say_second(struct hvl *h, const struct rt_hvstream_summary *s)
+{
+	unsigned int secs = h->p->duration_ms / 1000;
+	unsigned int done = s->second + 1 < secs ? s->second + 1 : secs;
+	char what[160];
+
+	snprintf(what, sizeof(what), "%s: second %u of %u: %llu samples, avg %llu us, max %llu us",
+		 h->name, done, secs, (unsigned long long)s->samples,
+		 (unsigned long long)(s->avg_ns / 1000), (unsigned long long)(s->max_ns / 1000));
+	rt_sink_progress(h->sink, (h->index * 100 + done * 100 / secs) / h->total, what);
 }
 
 static void take_frame(struct hvl_run *r, const struct rt_hvstream_frame *f, struct hvl *h)
@@ -512,19 +474,7 @@ static void take_frame(struct hvl_run *r, const struct rt_hvstream_frame *f, str
 		/* Samples past the guest's buckets are known only by their second's worst. */
 		for (uint64_t k = 0; k < s->overflows && k < s->samples && r->hist; k++)
 			rt_hist_add(r->hist, &(struct rt_sample){ .latency_ns = (int64_t)s->max_ns });
-		if (h->total) {
-			char what[160];
-			unsigned int secs = h->p->duration_ms / 1000;
-			unsigned int done = s->second + 1 < secs ? s->second + 1 : secs;
-
-			snprintf(what, sizeof(what), "%s: second %u of %u: %llu samples, avg %llu us, "
-				 "max %llu us", h->name, done, secs,
-				 (unsigned long long)s->samples,
-				 (unsigned long long)(s->avg_ns / 1000),
-				 (unsigned long long)(s->max_ns / 1000));
-			rt_sink_progress(h->sink, (h->index * 100 + done * 100 / secs) / h->total,
-					 what);
-		}
+		say_second(h, s);
 		if (h->live) {
 			__atomic_store_n(&h->live->time_us, (uint64_t)(s->second + 1) * 1000000u,
 					 __ATOMIC_RELAXED);
@@ -552,8 +502,8 @@ static void take_frame(struct hvl_run *r, const struct rt_hvstream_frame *f, str
 
 /* The watchdog, every poll: QEMU's main loop's run-queue wait over the last window. */
 struct hvl_watch {
-	uint64_t t_ms[HVL_WATCH_WINDOW_MS / HVL_POLL_MS + 1];
-	unsigned long long wait_ns[HVL_WATCH_WINDOW_MS / HVL_POLL_MS + 1];
+	uint64_t t_ms[HV_WATCH_WINDOW_MS / HVL_POLL_MS + 1];
+	unsigned long long wait_ns[HV_WATCH_WINDOW_MS / HVL_POLL_MS + 1];
 	unsigned int n, head;
 };
 
@@ -564,7 +514,7 @@ static void watch(struct hvl *h, struct hvl_run *r, struct hvl_watch *w, bool ac
 	unsigned long long exec_ns, wait_ns;
 	unsigned int oldest;
 
-	if (read_schedstat(h->qemu, h->qemu, &exec_ns, &wait_ns))
+	if (rt_task_schedstat_read(h->qemu, h->qemu, &exec_ns, &wait_ns, NULL))
 		return;
 	w->t_ms[w->head] = now;
 	w->wait_ns[w->head] = wait_ns;
@@ -572,7 +522,7 @@ static void watch(struct hvl *h, struct hvl_run *r, struct hvl_watch *w, bool ac
 	if (w->n < cap)
 		w->n++;
 	oldest = (w->head + cap - w->n) % cap;
-	if (w->n > 1 && now - w->t_ms[oldest] >= HVL_WATCH_WINDOW_MS - HVL_POLL_MS) {
+	if (w->n > 1 && now - w->t_ms[oldest] >= HV_WATCH_WINDOW_MS - HVL_POLL_MS) {
 		uint64_t waited = (wait_ns - w->wait_ns[oldest]) / 1000000u;
 		uint64_t span = now - w->t_ms[oldest];
 
@@ -581,13 +531,13 @@ static void watch(struct hvl *h, struct hvl_run *r, struct hvl_watch *w, bool ac
 		if (h->live)
 			__atomic_store_n(&h->live->host_wait_max_us, r->wait_max_ms * 1000,
 					 __ATOMIC_RELAXED);
-		if (act && !r->fired && waited * 100 >= span * HVL_WATCH_WAIT_PCT) {
+		if (act && !r->fired && waited * 100 >= span * HV_WATCH_WAIT_PCT) {
 			r->fired = true;
 			snprintf(r->fired_why, sizeof(r->fired_why), "QEMU's main loop waited "
 				 "%" PRIu64 " ms of %" PRIu64 " ms for its CPU", waited, span);
 		}
 	}
-	if (act && !r->fired && r->hello && now - last_frame >= HVL_WATCH_SILENCE_MS) {
+	if (act && !r->fired && r->hello && now - last_frame >= HV_WATCH_SILENCE_MS) {
 		r->fired = true;
 		snprintf(r->fired_why, sizeof(r->fired_why), "the guest's stream was silent "
 			 "for %" PRIu64 " ms", now - last_frame);
@@ -735,13 +685,6 @@ static int host_run(struct hvl *h, unsigned int seconds, struct hvl_run *r, char
 
 /* ---- One scenario ---------------------------------------------------------------- */
 
-static const char *load_words(unsigned int load)
-{
-	static const char *const w[] = { "none", "batch", "disk", "batch+disk" };
-
-	return w[load & 3];
-}
-
 /* A scenario that cannot run here: its object says why. */
 static int unavailable(struct hvl *h, const struct hv_live_scenario *s, const char *why)
 {
@@ -787,7 +730,7 @@ static int finish_scenario(struct hvl *h, const struct hv_live_scenario *s, stru
 		      (double)r->max_ns / 1e3, "seconds_count", (json_int_t)r->seconds,
 		      "overflows_count", (json_int_t)r->overflows, "host_load", s->host_load,
 		      "vcpu", vcpu, "qemu_threads", io, "guest_probe", probe, "guest_load",
-		      load_words(s->guest_load), "verified", verified, "watchdog", s->watchdog,
+		      hv_load_name(s->guest_load), "verified", verified, "watchdog", s->watchdog,
 		      "interrupted", h->stopped, "restored", s->on_host || r->restored);
 	if (!o)
 		return -ENOMEM;
@@ -832,21 +775,20 @@ out_nomem:
 	return -ENOMEM;
 }
 
-static void say(struct hvl *h, const struct hv_live_scenario *s, unsigned int total)
+static void say(struct hvl *h, const struct hv_live_scenario *s)
 {
 	char what[160];
 
-	h->total = total;
 	h->name = s->name;
-	snprintf(what, sizeof(what), "%s (%u of %u): %s", s->name, h->index + 1, total,
+	snprintf(what, sizeof(what), "%s (%u of %u): %s", s->name, h->index + 1, h->total,
 		 s->summary);
-	rt_sink_progress(h->sink, h->index * 100 / total, what);
+	rt_sink_progress(h->sink, h->index * 100 / h->total, what);
 	if (h->live) {
 		struct hv_live *l = h->live;
 
 		snprintf(l->scenario, sizeof(l->scenario), "%s", s->name);
 		l->index = h->index + 1;
-		l->total = total;
+		l->total = h->total;
 		__atomic_store_n(&l->time_us, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&l->jobs, 0, __ATOMIC_RELAXED);
 		__atomic_store_n(&l->resp_max_us, 0, __ATOMIC_RELAXED);
@@ -900,8 +842,7 @@ static int guest_up(struct hvl *h, char **cause)
 	return ret;
 }
 
-static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, unsigned int total,
-			char **cause)
+static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, char **cause)
 {
 	struct hvl_run r = { 0 };
 	struct rt_load *load = NULL;
@@ -927,7 +868,7 @@ static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, unsigne
 		if (ret)
 			return ret;
 	}
-	say(h, s, total);
+	say(h, s);
 	r.hist = rt_hist_new(HVL_HIST_US, 0);
 	if (!r.hist)
 		return -ENOMEM;
@@ -938,7 +879,7 @@ static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, unsigne
 		sched_words(q, sizeof(q), s->io_policy, io_prio(h, s));
 		snprintf(h->live->knobs, sizeof(h->live->knobs), "vCPU %s, QEMU threads %s%s, "
 			 "host load %s, guest %s", v, q, s->pin ? ", pinned" : "",
-			 s->host_load ? "on" : "off", load_words(s->guest_load));
+			 s->host_load ? "on" : "off", hv_load_name(s->guest_load));
 	} else if (h->live) {
 		snprintf(h->live->knobs, sizeof(h->live->knobs), "the probe on the host, host "
 			 "load %s", s->host_load ? "on" : "off");
@@ -1105,8 +1046,8 @@ static int record_ordering(struct hvl *h)
 int vm_hvlive_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct hv_params *p,
 		  struct rt_result **res, bool *interrupted, char **cause)
 {
-	struct hvl h = { .ctx = ctx, .sink = sink, .p = p, .sock = -1, .iot = -1 };
-	unsigned int total = p->nscen ? p->nscen : hv_live_nscenarios;
+	struct hvl h = { .ctx = ctx, .sink = sink, .p = p, .sock = -1, .iot = -1,
+			 .total = p->nscen ? p->nscen : hv_live_nscenarios };
 	int ret;
 
 	*res = NULL;
@@ -1129,9 +1070,8 @@ int vm_hvlive_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 		goto out;
 	}
 	ret = record_start(&h) ?: fair_share(&h, cause);
-	for (unsigned int k = 0; !ret && !h.stopped && k < total; k++)
-		ret = run_scenario(&h, &hv_live_scenarios[p->nscen ? p->scen[k] : k], total,
-				   cause);
+	for (unsigned int k = 0; !ret && !h.stopped && k < h.total; k++)
+		ret = run_scenario(&h, &hv_live_scenarios[p->nscen ? p->scen[k] : k], cause);
 	if (!ret && h.vm)
 		ret = record_guest(&h);
 	if (!ret && h.overflows)

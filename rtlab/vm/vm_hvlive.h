@@ -10,8 +10,9 @@
  * process's first thread: under TCG it also fires the guest's timers) and
  * the I/O thread of the scratch disk (query-iothreads), each change through
  * the undo journal and read back from /proc. A watchdog puts the vCPU back
- * in the fair class when QEMU's main loop has waited for its CPU 90 % of the
- * last three seconds, or the stream has been silent for three. QEMU gets
+ * in the fair class when QEMU's main loop has waited for its CPU most of the
+ * last few seconds, or the stream has been silent as long (HV_WATCH_* in
+ * labs/lab_hv.h, which the lab's screen shows too). QEMU gets
  * SIGKILL when the thread that started it ends (PR_SET_PDEATHSIG), so
  * nothing of it outlives rtlab, and the journal forgets threads that died.
  */
@@ -22,20 +23,8 @@
 
 #include "labs/lab_hv.h"
 
-/* The watchdog: a window, and the share of it the main loop may wait runnable. */
-#define HVL_WATCH_WINDOW_MS 3000u
-#define HVL_WATCH_WAIT_PCT 90u
-#define HVL_WATCH_SILENCE_MS 3000u
-
 /* lab_hv_live_fn: the whole live run into *@res (see lab_hv.h). */
 int vm_hvlive_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct hv_params *p,
 		  struct rt_result **res, bool *interrupted, char **cause);
-
-/*
- * vm_hvlive_schedstat_parse - the run-queue wait (second field, ns) of a
- * /proc/.../schedstat line "exec_ns wait_ns slices"; 0, or -EINVAL
- */
-int vm_hvlive_schedstat_parse(const char *text, unsigned long long *exec_ns,
-			      unsigned long long *wait_ns);
 
 #endif

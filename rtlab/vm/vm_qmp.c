@@ -250,37 +250,41 @@ out_fail:
 	return NULL;
 }
 
-struct vm_qmp *vm_qmp_connect(const char *path, unsigned int timeout_ms, char **cause)
+int vm_socket_connect(const char *path, unsigned int timeout_ms,
+		      const volatile sig_atomic_t *stop, char **cause)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
 	uint64_t deadline = rt_time_deadline_ms(timeout_ms);
 	int fd, err;
 
-	if (strlen(path) >= sizeof(addr.sun_path)) {
-		rt_err(cause, -ENAMETOOLONG, "QMP: socket path too long: %s", path);
-		errno = ENAMETOOLONG;
-		return NULL;
-	}
+	if (strlen(path) >= sizeof(addr.sun_path))
+		return rt_err(cause, -ENAMETOOLONG, "socket path too long: %s", path);
 	strcpy(addr.sun_path, path);
 	for (;;) {
 		fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			err = errno;
-			rt_err(cause, -err, "QMP: socket: %s", strerror(err));
-			errno = err;
-			return NULL;
-		}
+		if (fd < 0)
+			return rt_err(cause, -errno, "socket: %s", strerror(errno));
 		if (connect(fd, (struct sockaddr *)&addr, sizeof(addr)) == 0)
-			return vm_qmp_open_fd(fd, timeout_ms, cause);
+			return fd;
 		err = errno;
 		close(fd);
-		if ((err != ENOENT && err != ECONNREFUSED) || rt_time_passed(deadline)) {
-			rt_err(cause, -err, "QMP: cannot connect to %s: %s", path, strerror(err));
-			errno = err;
-			return NULL;
-		}
+		if (stop && *stop)
+			return rt_err(cause, -EINTR, "stopped while connecting to %s", path);
+		if ((err != ENOENT && err != ECONNREFUSED) || rt_time_passed(deadline))
+			return rt_err(cause, -err, "cannot connect to %s: %s", path, strerror(err));
 		rt_time_sleep_ms(20, NULL);
 	}
+}
+
+struct vm_qmp *vm_qmp_connect(const char *path, unsigned int timeout_ms, char **cause)
+{
+	int fd = vm_socket_connect(path, timeout_ms, NULL, cause);
+
+	if (fd < 0) {
+		errno = -fd;
+		return NULL;
+	}
+	return vm_qmp_open_fd(fd, timeout_ms, cause);
 }
 
 void vm_qmp_free(struct vm_qmp *q)

@@ -13,6 +13,7 @@
 #define RTLAB_VM_VM_QMP_H
 
 #include <jansson.h>
+#include <signal.h>
 
 enum vm_qmp_kind {
 	VM_QMP_GREETING,
@@ -42,6 +43,19 @@ int vm_qmp_parse(const char *line, json_t **msg, enum vm_qmp_kind *kind, char **
  * vm_qmp_free()), or NULL with errno set and @cause.
  */
 struct vm_qmp *vm_qmp_open_fd(int fd, unsigned int timeout_ms, char **cause);
+
+/**
+ * vm_socket_connect - connect to QEMU's unix socket at @path (QMP, the probe's port)
+ * @timeout_ms: QEMU creates its sockets a moment after it starts: a missing or
+ *              refusing socket is tried again every 20 ms until this has passed
+ *              (0: once)
+ * @stop: gives up when it becomes non-zero; may be NULL
+ *
+ * Returns the connected descriptor (close-on-exec), or a negative errno with
+ * @cause (-EINTR when stopped).
+ */
+int vm_socket_connect(const char *path, unsigned int timeout_ms,
+		      const volatile sig_atomic_t *stop, char **cause);
 
 /**
  * vm_qmp_connect - connect to QEMU's QMP socket at @path and start a session

@@ -1,8 +1,7 @@
 /*
- * Fuzz target for the hypervisor lab's live part's small parsers: the
- * guest's command line (hv_serve_parse(): an accepted run is within the
- * documented bounds and formats back to a line that parses the same) and
- * the watchdog's /proc schedstat line (vm_hvlive_schedstat_parse()).
+ * Fuzz target for the guest's command line of the hypervisor lab's live
+ * part (hv_serve_parse()): an accepted run is within the documented bounds
+ * and formats back to a line that parses the same.
  */
 #include <sched.h>
 #include <stddef.h>
@@ -11,7 +10,6 @@
 #include <string.h>
 
 #include "labs/lab_hv_stream.h"
-#include "vm/vm_hvlive.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -19,7 +17,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *line = malloc(size + 1);
 	struct hv_serve_cmd c, back;
-	unsigned long long e, w;
 	char out[HV_SERVE_LINE_MAX + 8];
 	char *cause = NULL;
 
@@ -39,7 +36,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			abort();
 	}
 	free(cause);
-	vm_hvlive_schedstat_parse(line, &e, &w);
 	free(line);
 	return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * Fuzz target for rt_task_stat_parse(): any bytes, never read past them;
- * an accepted line's priority is within 0..99.
+ * an accepted line's priority is within 0..99. And for
+ * rt_task_schedstat_parse() on the same bytes as a string.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -19,8 +20,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!copy)
 		return 0;
 	memcpy(copy, data, size);
+	unsigned long long exec_ns, wait_ns;
+	char *str = malloc(size + 1);
+
 	if (!rt_task_stat_parse(copy, size, &s) && s.rt_priority > 99)
 		abort();
 	free(copy);
+	if (!str)
+		return 0;
+	memcpy(str, data, size);
+	str[size] = '\0';
+	rt_task_schedstat_parse(str, &exec_ns, &wait_ns);
+	free(str);
 	return 0;
 }

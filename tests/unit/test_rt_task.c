@@ -81,11 +81,35 @@ static void test_read_self(void **state)
 	free(cause);
 }
 
+static void test_schedstat(void **state)
+{
+	unsigned long long exec_ns = 0, wait_ns = 0;
+
+	(void)state;
+	assert_int_equal(rt_task_schedstat_parse("123456 7890 42\n", &exec_ns, &wait_ns), 0);
+	assert_int_equal(exec_ns, 123456);
+	assert_int_equal(wait_ns, 7890);
+	assert_int_equal(rt_task_schedstat_parse("18446744073709551615 0 1", &exec_ns,
+						   &wait_ns), 0);
+	assert_int_equal(rt_task_schedstat_parse("1 2", &exec_ns, &wait_ns), 0);
+	assert_int_equal(wait_ns, 2);
+	assert_int_equal(rt_task_schedstat_parse("", &exec_ns, &wait_ns), -EINVAL);
+	assert_int_equal(rt_task_schedstat_parse("12", &exec_ns, &wait_ns), -EINVAL);
+	assert_int_equal(rt_task_schedstat_parse("12 x 3", &exec_ns, &wait_ns), -EINVAL);
+	assert_int_equal(rt_task_schedstat_parse("12 3x", &exec_ns, &wait_ns), -EINVAL);
+	assert_int_equal(rt_task_schedstat_parse("99999999999999999999999 1 1", &exec_ns,
+						   &wait_ns), -EINVAL);
+	assert_int_equal(rt_task_schedstat_read(getpid(), (pid_t)syscall(SYS_gettid), &exec_ns,
+						&wait_ns, NULL), 0);
+	assert_true(exec_ns > 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_read_self),
+		cmocka_unit_test(test_schedstat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,8 +1,7 @@
 /*
- * test_vm_hvlive: the pure parts of the hypervisor lab's live run: the
- * watchdog's reading of /proc/.../schedstat (the run-queue wait), and the
- * live part's scenario table as the lab resolves it (names, knobs that
- * hold together).
+ * test_vm_hvlive: the pure part of the hypervisor lab's live run: its
+ * scenario table as the lab resolves it (names, knobs that hold together).
+ * The watchdog's schedstat reader is core/rt_task's (test_rt_task).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -15,27 +14,6 @@
 #include <string.h>
 
 #include "labs/lab_hv.h"
-#include "vm/vm_hvlive.h"
-
-static void test_schedstat(void **state)
-{
-	unsigned long long exec_ns = 0, wait_ns = 0;
-
-	(void)state;
-	assert_int_equal(vm_hvlive_schedstat_parse("123456 7890 42\n", &exec_ns, &wait_ns), 0);
-	assert_int_equal(exec_ns, 123456);
-	assert_int_equal(wait_ns, 7890);
-	assert_int_equal(vm_hvlive_schedstat_parse("18446744073709551615 0 1", &exec_ns,
-						   &wait_ns), 0);
-	assert_int_equal(vm_hvlive_schedstat_parse("1 2", &exec_ns, &wait_ns), 0);
-	assert_int_equal(wait_ns, 2);
-	assert_int_equal(vm_hvlive_schedstat_parse("", &exec_ns, &wait_ns), -EINVAL);
-	assert_int_equal(vm_hvlive_schedstat_parse("12", &exec_ns, &wait_ns), -EINVAL);
-	assert_int_equal(vm_hvlive_schedstat_parse("12 x 3", &exec_ns, &wait_ns), -EINVAL);
-	assert_int_equal(vm_hvlive_schedstat_parse("12 3x", &exec_ns, &wait_ns), -EINVAL);
-	assert_int_equal(vm_hvlive_schedstat_parse("99999999999999999999999 1 1", &exec_ns,
-						   &wait_ns), -EINVAL);
-}
 
 /* Lesson 07's names are there, and each scenario's knobs make sense together. */
 static void test_live_table(void **state)
@@ -74,7 +52,6 @@ static void test_live_table(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_schedstat),
 		cmocka_unit_test(test_live_table),
 	};
 

@@ -220,6 +220,19 @@ static void test_connect_missing_socket(void **state)
 	assert_int_equal(errno, ENOENT);
 	assert_non_null(strstr(cause, "cannot connect"));
 	free(cause);
+	cause = NULL;
+
+	/* The shared connector: once (0 ms), or until a stop. */
+	volatile sig_atomic_t stop = 1;
+
+	assert_int_equal(vm_socket_connect("/nonexistent/rtlab-probe.sock", 0, NULL, &cause),
+			 -ENOENT);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(vm_socket_connect("/nonexistent/rtlab-probe.sock", 60000, &stop, &cause),
+			 -EINTR);
+	assert_non_null(strstr(cause, "stopped"));
+	free(cause);
 }
 
 /* The vCPUs' host threads: distinct under MTTCG, refused when shared, malformed. */
