@@ -1,7 +1,7 @@
 # rtlab: one non-recursive Makefile.
 #
 #   make deps      install the Debian packages rtlab needs (root; quiet when all present)
-#   make bench-deps  also what `make bench` needs: rt-tests (cyclictest), stress-ng, time
+#   make bench-deps  also what `make bench` needs: rt-tests (cyclictest), time (stress-ng is in deps)
 #   make run       deps, build, start the ncurses UI
 #   make check     deps, build, every test (unit tests also under ASan+UBSan,
 #                  fuzz corpus replay, CLI and TUI tests)
@@ -36,7 +36,7 @@ CFLAGS ?= -O2 -g
 FUZZ_CC ?= clang
 BUILD ?= build
 
-PKGS = ncursesw libtracefs libtraceevent ck libcmark jansson
+PKGS = ncursesw libtracefs libtraceevent ck libcmark jansson libseccomp
 TEST_PKGS = cmocka
 
 # Debian package that provides each pkg-config module.
@@ -46,6 +46,7 @@ deb_libtraceevent = libtraceevent-dev
 deb_ck = libck-dev
 deb_libcmark = libcmark-dev
 deb_jansson = libjansson-dev
+deb_libseccomp = libseccomp-dev
 deb_cmocka = libcmocka-dev
 
 WARN = -Wall -Wextra -Wshadow -Wmissing-prototypes -Wstrict-prototypes -Wformat=2 \
@@ -336,7 +337,7 @@ kmod:
 # the reference by default: EXERCISE_BENCH_ARGS="--work DIR" for a learner's
 # loop; p99 ratio within 0.5..2). Its tools
 # are installed by bench-deps, not by deps, so `make check` stays as light.
-BENCH_PKGS = rt-tests stress-ng time
+BENCH_PKGS = rt-tests time
 bench-deps:
 	$(Q)RTLAB_DEPS_TARGET=bench-deps RTLAB_DEPS_PKGS="$(BENCH_PKGS)" scripts/deps.sh
 

@@ -11,7 +11,7 @@ target=${RTLAB_DEPS_TARGET:-deps}
 
 PKGS=${RTLAB_DEPS_PKGS:-"make gcc libc6-dev pkg-config
 libncurses-dev libtracefs-dev libtraceevent-dev libck-dev libcmark-dev libjansson-dev
-libcmocka-dev clang libclang-rt-14-dev perl tmux valgrind ncurses-term
+libcmocka-dev libseccomp-dev clang libclang-rt-14-dev perl tmux valgrind ncurses-term stress-ng
 qemu-system-x86 qemu-utils qemu-system-arm gcc-arm-none-eabi iproute2 kmod jq procps util-linux
 flex bison bc libelf-dev libssl-dev cpio rtla trace-cmd e2fsprogs
 libxml2-utils file chromium"}

@@ -20,9 +20,11 @@
 #include <fcntl.h>
 #include <jansson.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -37,6 +39,7 @@
 #include "grade/grade_format.h"
 #include "grade/grade_outcome.h"
 #include "grade/grade_sandbox.h"
+#include "grade/grade_stop.h"
 #include "grade/grade_work.h"
 #include "labs/lab.h"
 
@@ -133,6 +136,14 @@ static int run_subject_main(const struct cli_cmd *cmd, int argc, char **argv)
 	char *cause = NULL;
 	FILE *rec = fdopen(3, "w");
 	int i, ret;
+
+	/*
+	 * The check program that called us is gone: end the run we started
+	 * (grade_stop's handler does) rather than live on under init.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGTERM, 0, 0, 0);
+	if (getppid() == 1)
+		return CLI_EXIT_FAIL;
 
 	for (i = 2; i < argc && strcmp(argv[i], "--"); i++) {
 		unsigned int *num = !strcmp(argv[i], "--wall") ? &wall : !strcmp(argv[i], "--rtprio") ?
@@ -538,6 +549,12 @@ static int grade_main(const struct cli_cmd *cmd, int argc, char **argv)
 	struct grade_args a = { .format = GRADE_FORMAT_TEXT };
 	int ret;
 
+	/*
+	 * Nothing a graded program runs as our uid may attach to us or read
+	 * our descriptors (/proc/PID/fd); a stop ends every process we start.
+	 */
+	prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	grade_stop_install();
 	if (argc > 1 && !strcmp(argv[1], "--run-subject"))
 		return run_subject_main(cmd, argc, argv);
 	ret = parse_args(cmd, argc, argv, &a);

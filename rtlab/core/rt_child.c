@@ -90,7 +90,7 @@ struct child_plan {
 	unsigned int nspared;
 	int report;		/* write end of the start report pipe */
 	int maxfd;		/* for closing one by one without close_range() */
-	bool own_group, die_with_parent;
+	bool own_group, die_with_parent, new_session;
 	pid_t parent;
 };
 
@@ -144,8 +144,12 @@ static __attribute__((noreturn)) void child_main(const struct child_plan *p)
 	sigset_t none;
 	int err, ret;
 
-	if (p->own_group)
+	if (p->new_session) {
+		if (setsid() < 0)
+			_exit(127);
+	} else if (p->own_group) {
 		setpgid(0, 0);
+	}
 	if (p->die_with_parent &&
 	    (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != p->parent))
 		_exit(127);
@@ -306,6 +310,7 @@ static int child_plan(struct rt_child *c, const struct rt_child_opts *o, struct 
 	}
 	p->own_group = !(o->flags & RT_CHILD_SAME_PGRP);
 	p->die_with_parent = o->flags & RT_CHILD_DIE_WITH_PARENT;
+	p->new_session = (o->flags & RT_CHILD_NEW_SESSION) && p->own_group;
 	p->parent = getpid();
 	p->maxfd = CHILD_FD_LIMIT;
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
@@ -359,8 +364,11 @@ static int child_fork(struct rt_child *c, struct child_plan *p, char **cause)
 		close(report[0]);
 		return rt_err(cause, -err, "fork: %s", strerror(err));
 	}
-	/* Also here, so the group exists whichever of the two runs first. */
-	if (p->own_group)
+	/*
+	 * Also here, so the group exists whichever of the two runs first; not
+	 * for a new session, which setsid() makes (a group leader could not).
+	 */
+	if (p->own_group && !p->new_session)
 		setpgid(c->pid, c->pid);
 	c->own_group = p->own_group;
 	c->pidfd = child_pidfd(c->pid);
@@ -692,6 +700,8 @@ int rt_child_run(const struct rt_child_opts *o, unsigned int timeout_ms,
 	c = rt_child_start(o, cause);
 	if (!c)
 		return -errno;
+	if (o->on_start)
+		o->on_start(o->on_start_arg, c->pid);
 	late = !child_watch(c, deadline, forever);
 	if (late)
 		rt_child_stop(c, SIGTERM, RT_CHILD_GRACE_MS, res);

@@ -55,6 +55,7 @@
 /* Flags of rt_child_opts. */
 #define RT_CHILD_SAME_PGRP (1u << 0)	/* stay in the caller's process group (see below) */
 #define RT_CHILD_DIE_WITH_PARENT (1u << 1) /* SIGKILL when the starting thread ends */
+#define RT_CHILD_NEW_SESSION (1u << 2)	/* a session of its own: no controlling terminal */
 
 /* Where one of the child's standard descriptors comes from. */
 enum rt_child_io {
@@ -89,6 +90,13 @@ enum rt_child_io {
  *         background job and get SIGTTIN. Such a child is signalled by its
  *         pid alone, and Ctrl-C reaches it with the caller.
  *         RT_CHILD_DIE_WITH_PARENT: as above.
+ *         RT_CHILD_NEW_SESSION: setsid() instead of a new group (which it
+ *         also is): untrusted or semi-trusted code (the grader's check
+ *         program) must not reach the caller's terminal, e.g. type into
+ *         it with TIOCSTI. Not with RT_CHILD_SAME_PGRP.
+ * @on_start: rt_child_run() only: called in the caller with the child's
+ *            pid (its group) once it runs, e.g. to register it with a stop
+ *            handler; @on_start_arg is passed on
  *
  * Zero is a sensible default for every field but @argv/@fn.
  */
@@ -104,6 +112,8 @@ struct rt_child_opts {
 	const int *keep_fds;
 	unsigned int nkeep;
 	unsigned int flags;
+	void (*on_start)(void *arg, pid_t pid);
+	void *on_start_arg;
 };
 
 enum rt_child_end {

@@ -26,6 +26,7 @@
 #include "core/rt_file.h"
 #include "core/rt_json.h"
 #include "grade/grade_sandbox.h"
+#include "grade/grade_stop.h"
 
 struct class_job {
 	const char *student;		/* borrowed from the student list */
@@ -33,6 +34,7 @@ struct class_job {
 	pid_t pid;			/* while it runs */
 	unsigned int slot;
 	long long started_ms;
+	int stop_slot;			/* grade_stop's, while it runs */
 	json_t *grade;			/* owned, once done */
 };
 
@@ -215,8 +217,14 @@ static int open_exercises(const struct grade_class_opts *o, const char *box,
 		if (ret)
 			break;
 		(*n)++;
-		if (c->ex.bin)
-			continue;
+		if (c->ex.bin) {
+			/* One prebuilt subject for everyone would grade nobody's code. */
+			ret = rt_err(cause, -EINVAL, "%s is a prebuilt exercise (one subject, built "
+				     "from one learner's code): --class builds each student's code, "
+				     "so give it the exercise's source folder (labs/<lab>) or --lab",
+				     c->ex.dir);
+			break;
+		}
 		if (asprintf(&c->program, "%s/check-%s", box, c->ex.m.lab) < 0) {
 			c->program = NULL;
 			ret = -ENOMEM;
@@ -289,7 +297,7 @@ int grade_class_run(const struct grade_class_opts *o, json_t **grades, double *w
 	for (size_t s = 0; s < nstudents; s++)
 		for (size_t e = 0; e < nex; e++)
 			jobs[s * nex + e] = (struct class_job){ .student = students[s], .ex = e,
-								.pid = -1 };
+								.pid = -1, .stop_slot = -1 };
 	fflush(NULL);
 	while (done < njobs) {
 		int status;
@@ -306,8 +314,14 @@ int grade_class_run(const struct grade_class_opts *o, json_t **grades, double *w
 			jb->slot = slot;
 			jb->started_ms = now_ms();
 			jb->pid = fork();
-			if (jb->pid == 0)
+			if (jb->pid == 0) {
+				grade_stop_reset();	/* its own runs, not its siblings */
 				job_main(o, &exs[jb->ex], jb->student, nex == 1, slot, lock, path);
+			}
+			if (jb->pid > 0) {
+				setpgid(jb->pid, jb->pid);
+				jb->stop_slot = grade_stop_add(jb->pid, (uid_t)-1);
+			}
 			if (jb->pid < 0) {
 				jb->grade = job_error(&exs[jb->ex], jb->student, "cannot fork a job "
 						      "(errno %d)", errno);
@@ -344,6 +358,7 @@ int grade_class_run(const struct grade_class_opts *o, json_t **grades, double *w
 			jb->grade = job_collect(&exs[jb->ex], jb, status, path,
 						now_ms() - jb->started_ms > GRADE_JOB_WALL_S * 1000LL);
 			kill(-jb->pid, SIGKILL);	/* whatever the job left behind */
+			grade_stop_del(jb->stop_slot);
 			slot_busy[jb->slot] = false;
 			running--;
 			done++;

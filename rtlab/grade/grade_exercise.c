@@ -33,6 +33,8 @@
 #include "core/rt_paths.h"
 #include "core/rt_text.h"
 #include "core/rt_which.h"
+#include "grade/grade_fence.h"
+#include "grade/grade_stop.h"
 #include "grade/grade_tap.h"
 
 #define BUILD_WALL_S 120u
@@ -336,6 +338,12 @@ static int fill_job(const struct grade_exercise *ex, const char *work,
 	return ret;
 }
 
+/* rt_child's on_start: a stop of the grader ends this child's session too. */
+static void stop_track(void *arg, pid_t pid)
+{
+	*(int *)arg = grade_stop_add(pid, (uid_t)-1);
+}
+
 /* ---- Building --------------------------------------------------------------------- */
 
 /* Compiler messages as printable text, at most GRADE_BUILD_LOG_MAX bytes of them. */
@@ -394,7 +402,7 @@ static size_t subject_cc(const struct grade_manifest *m, const char **argv, size
 /* Compile the subject in the sandbox; @ok says whether it did. */
 static int build_subject(const struct grade_exercise *ex, const struct grade_sandbox *sb,
 			 bool static_link, bool prebuilt_obj, bool *ok, struct rt_buf *log,
-			 unsigned int *ns, char **cause)
+			 unsigned int *ns, unsigned int *fences, char **cause)
 {
 	const struct grade_manifest *m = &ex->m;
 	const char *argv[GRADE_MAX_FLAGS * 2 + GRADE_MAX_SOURCES + 16];
@@ -427,6 +435,7 @@ static int build_subject(const struct grade_exercise *ex, const struct grade_san
 	if (ret)
 		return ret;
 	*ns = res.ns;
+	*fences = res.fences;
 	clean = clean_log(res.out_len ? res.out : res.err, res.out_len ? res.out_len :
 			  res.err_len);
 	ret = clean ? rt_buf_puts(log, clean) : -ENOMEM;
@@ -448,8 +457,11 @@ int grade_subject_obj_build(const struct grade_exercise *ex, const char *path, c
 	const struct grade_manifest *m = &ex->m;
 	const char *argv[GRADE_MAX_FLAGS + 16];
 	char *inc = NULL, *src = NULL;
+	int stop_slot = -1;
 	struct rt_child_opts co = { .argv = (char **)argv, .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE,
-				    .err = RT_CHILD_TO_STDOUT, .capture_max = 64 * 1024 };
+				    .err = RT_CHILD_TO_STDOUT, .capture_max = 64 * 1024,
+				    .flags = RT_CHILD_NEW_SESSION | RT_CHILD_DIE_WITH_PARENT,
+				    .on_start = stop_track, .on_start_arg = &stop_slot };
 	struct rt_child_result res = { 0 };
 	size_t n = 0;
 	int ret;
@@ -469,6 +481,8 @@ int grade_subject_obj_build(const struct grade_exercise *ex, const char *path, c
 	argv[n++] = src;
 	argv[n] = NULL;
 	ret = rt_child_run(&co, BUILD_WALL_S * 1000, &res, cause);
+	grade_stop_del(stop_slot);
+	stop_slot = -1;
 	if (!ret && (res.end != RT_CHILD_EXITED || res.code)) {
 		char first[256];
 
@@ -488,8 +502,11 @@ int grade_program_build(const struct grade_exercise *ex, const char *path, bool 
 {
 	const struct grade_manifest *m = &ex->m;
 	char *argv[GRADE_MAX_FLAGS + GRADE_MAX_FILES + 24], *owned[GRADE_MAX_FILES + 8];
+	int stop_slot = -1;
 	struct rt_child_opts co = { .argv = argv, .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE,
-				    .err = RT_CHILD_TO_STDOUT, .capture_max = 256 * 1024 };
+				    .err = RT_CHILD_TO_STDOUT, .capture_max = 256 * 1024,
+				    .flags = RT_CHILD_NEW_SESSION | RT_CHILD_DIE_WITH_PARENT,
+				    .on_start = stop_track, .on_start_arg = &stop_slot };
 	struct rt_child_result res = { 0 };
 	size_t n = 0, nowned = 0;
 	char *inc_checks = NULL, *inc_common = NULL;
@@ -527,6 +544,8 @@ int grade_program_build(const struct grade_exercise *ex, const char *path, bool 
 			goto out;
 		}
 	ret = rt_child_run(&co, BUILD_WALL_S * 1000, &res, cause);
+	grade_stop_del(stop_slot);
+	stop_slot = -1;
 	if (ret)
 		goto out;
 	if (log)
@@ -547,6 +566,8 @@ int grade_program_build(const struct grade_exercise *ex, const char *path, bool 
 
 		co.argv = argv2;
 		ret = dir ? rt_child_run(&co, 30000, &r2, cause) : -ENOMEM;
+		grade_stop_del(stop_slot);
+		stop_slot = -1;
 		slash = dir ? strrchr(dir, '/') : NULL;
 		if (!ret && slash) {
 			*slash = '\0';
@@ -612,9 +633,12 @@ static int run_program(const struct grade_exercise *ex, const struct grade_sandb
 	char *env[12] = { 0 }, *spec = grade_sandbox_spec(sb), can[64] = "";
 	char *argv[] = { "check", NULL };
 	struct prog_exec pe = { .path = program, .argv = argv, .envp = env, .cwd = cwd };
+	int stop_slot = -1;
 	struct rt_child_opts co = { .fn = exec_program, .arg = &pe, .in = RT_CHILD_NULL,
 				    .out = RT_CHILD_CAPTURE, .err = RT_CHILD_CAPTURE,
-				    .capture_max = PROGRAM_OUT_MAX };
+				    .capture_max = PROGRAM_OUT_MAX,
+				    .flags = RT_CHILD_NEW_SESSION | RT_CHILD_DIE_WITH_PARENT,
+				    .on_start = stop_track, .on_start_arg = &stop_slot };
 	struct rt_child_result res = { 0 };
 	unsigned long long wall = 30 + (unsigned long long)nchecks * sb->lim.wall_s * 3;
 	size_t n = 0;
@@ -640,6 +664,8 @@ static int run_program(const struct grade_exercise *ex, const struct grade_sandb
 	if (wall > PROGRAM_WALL_MAX_S)
 		wall = PROGRAM_WALL_MAX_S;
 	ret = rt_child_run(&co, (unsigned int)wall * 1000, &res, cause);
+	grade_stop_del(stop_slot);
+	stop_slot = -1;
 	if (ret)
 		goto out;
 	ret = grade_tap_parse(res.out, res.out_len, tap);
@@ -723,7 +749,8 @@ static int add_check(struct grade_outcome *out, const struct grade_mcheck *c,
 /* The box, filled and built (or with the prebuilt subject); @built says whether it compiled. */
 static int prepare_box(const struct grade_exercise *ex, const char *work,
 		       const struct grade_opts *o, bool static_link, struct grade_sandbox *sb,
-		       bool *built, struct rt_buf *log, unsigned int *ns, char **cause)
+		       bool *built, struct rt_buf *log, unsigned int *ns, unsigned int *fences,
+		       char **cause)
 {
 	int ret;
 
@@ -741,6 +768,7 @@ static int prepare_box(const struct grade_exercise *ex, const char *work,
 			ret = grade_sandbox_give(sb, cause);
 		*built = !ret;
 		*ns = grade_sandbox_ns(sb);
+		*fences = grade_fence_probe();
 		if (!ret)
 			ret = rt_buf_puts(log, "prebuilt: nothing compiled here\n");
 		return ret;
@@ -758,7 +786,7 @@ static int prepare_box(const struct grade_exercise *ex, const char *work,
 		ret = grade_sandbox_give(sb, cause);
 	if (!ret)
 		ret = build_subject(ex, sb, static_link, o->subject_obj != NULL, built, log, ns,
-				    cause);
+				    fences, cause);
 	return ret;
 }
 
@@ -771,7 +799,7 @@ int grade_exercise_run(const struct grade_exercise *ex, const char *work,
 	char how[2][160] = { "", "" }, *program = NULL, *cwd = NULL, *plog = NULL;
 	bool *skip = NULL, built = false;
 	double start = now_s();
-	unsigned int ns = 0;
+	unsigned int ns = 0, fences = 0;
 	struct rt_buf log;
 	int ret;
 
@@ -791,13 +819,14 @@ int grade_exercise_run(const struct grade_exercise *ex, const char *work,
 	if (!skip)
 		return -ENOMEM;
 	timing_lock(o, false);
-	ret = prepare_box(ex, out->work, o, false, &sb, &built, &log, &ns, cause);
+	ret = prepare_box(ex, out->work, o, false, &sb, &built, &log, &ns, &fences, cause);
 	timing_unlock(o);
 	if (ret)
 		goto out;
 	out->build_ok = built;
 	free(out->sandbox);
-	out->sandbox = grade_sandbox_describe(&sb, ns);
+	out->sandbox = grade_sandbox_describe(&sb, ns, fences);
+	out->unisolated = !grade_sandbox_isolated(&sb, ns, fences);
 	cwd = join(sb.box, "check");
 	if (!cwd || mkdir(cwd, 0700)) {
 		ret = cwd ? rt_err(cause, -errno, "%s: %s", cwd, strerror(errno)) : -ENOMEM;
@@ -880,7 +909,7 @@ int grade_exercise_build(const struct grade_exercise *ex, const char *work, cons
 	struct grade_sandbox sb = { 0 };
 	char *bin = NULL, *checks = NULL, *p = NULL, *q = NULL;
 	bool built = false;
-	unsigned int ns = 0;
+	unsigned int ns = 0, fences = 0;
 	struct rt_buf b;
 	int ret;
 
@@ -900,7 +929,7 @@ int grade_exercise_build(const struct grade_exercise *ex, const char *work, cons
 		ret = rt_err(cause, -errno, "%s: %s", outdir, strerror(errno));
 		goto out;
 	}
-	ret = prepare_box(ex, work, o, true, &sb, &built, &b, &ns, cause);
+	ret = prepare_box(ex, work, o, true, &sb, &built, &b, &ns, &fences, cause);
 	if (ret)
 		goto out;
 	if (!built) {

@@ -6,13 +6,25 @@
  * skipped check (TAP 13's directive, which prove counts as skipped). A grade
  * that could not be made at all is one "not ok" line with its error.
  *
+ * A test's description is "student/lab/id", and a student is a folder
+ * name: any bytes. In a description an unescaped '#' starts a directive, so
+ * a student called "x # TODO" would turn each of their failures into a TODO
+ * that prove passes. '\' and '#' are escaped with a backslash (TAP 13), and
+ * the line goes through rt_text, so a newline or control character shows
+ * as an escape and cannot start a line of its own.
+ *
  * JUnit: <testsuites> with one <testsuite> per grade (name
  * "student/lab"), one <testcase> per check (classname the suite, name the
  * check id) holding <failure message="reason">hint</failure> or
  * <skipped message="reason"/>; an ungraded job is one testcase with an
- * <error>. The counts are attributes of each suite and of the root, as the
- * common readers (GitLab, Jenkins, the JUnit reporters GitHub Actions uses)
- * expect.
+ * <error>. The counts are attributes of each suite; the root has tests,
+ * failures and errors only, as the Jenkins and Ant schema has it (Jenkins
+ * refuses a "skipped" there; tests/data/junit/junit.xsd is that structure).
+ *
+ * CSV: a gradebook is opened in a spreadsheet, where a cell starting with
+ * '=', '+', '-' or '@' is a formula (=HYPERLINK() leaks data, DDE runs
+ * programs). Text cells are escaped as OWASP's CSV injection advice says;
+ * see csv_text(). Numeric cells stay unquoted numbers.
  */
 #include "grade_format.h"
 
@@ -22,6 +34,7 @@
 #include <string.h>
 
 #include "core/rt_text.h"
+#include "core/rt_utf8.h"
 
 int grade_format_parse(const char *name, enum grade_format *out)
 {
@@ -129,6 +142,17 @@ int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
 
 /* ---- TAP ------------------------------------------------------------------------------ */
 
+/* @s as part of a TAP description: '\' and '#' escaped with a backslash. */
+static int tap_escape(struct rt_buf *out, const char *s)
+{
+	int ret = 0;
+
+	for (; s && *s && !ret; s++)
+		ret = *s == '\\' || *s == '#' ? rt_buf_printf(out, "\\%c", *s) :
+		      rt_buf_append(out, s, 1);
+	return ret;
+}
+
 static size_t count_tests(const json_t *grades)
 {
 	size_t n = 0, i;
@@ -142,12 +166,14 @@ static size_t count_tests(const json_t *grades)
 
 int grade_format_tap(const json_t *grades, struct rt_buf *out)
 {
-	struct rt_buf name;
+	struct rt_buf name, tname, tid;	/* tname, tid: escaped for TAP */
 	size_t i, j, n = 0;
 	json_t *g, *c;
 	int ret;
 
 	rt_buf_init(&name);
+	rt_buf_init(&tname);
+	rt_buf_init(&tid);
 	ret = rt_buf_printf(out, "TAP version 13\n1..%zu\n", count_tests(grades));
 	json_array_foreach(grades, i, g) {
 		const json_t *checks = json_object_get(g, "checks");
@@ -155,9 +181,12 @@ int grade_format_tap(const json_t *grades, struct rt_buf *out)
 		if (ret)
 			break;
 		rt_buf_reset(&name);
+		rt_buf_reset(&tname);
 		ret = grade_name(g, &name);
+		if (!ret)
+			ret = tap_escape(&tname, rt_buf_str(&name));
 		if (!ret && (str(g, "error") || !json_array_size(checks))) {
-			ret = rt_text_printf(out, "not ok %zu - %s\n", ++n, rt_buf_str(&name));
+			ret = rt_text_printf(out, "not ok %zu - %s\n", ++n, rt_buf_str(&tname));
 			if (!ret)
 				ret = rt_text_printf(out, "# not graded: %s\n", str(g, "error") ?
 						     str(g, "error") : "no checks");
@@ -168,16 +197,19 @@ int grade_format_tap(const json_t *grades, struct rt_buf *out)
 
 			if (ret)
 				break;
-			if (status && !strcmp(status, "skip"))
+			rt_buf_reset(&tid);
+			ret = tap_escape(&tid, str(c, "id") ? str(c, "id") : "?");
+			if (!ret && status && !strcmp(status, "skip"))
 				ret = rt_text_printf(out, "ok %zu - %s/%s # SKIP %s\n", ++n,
-						     rt_buf_str(&name), str(c, "id"), str(c, "reason"));
-			else
+						     rt_buf_str(&tname), rt_buf_str(&tid),
+						     str(c, "reason") ? str(c, "reason") : "");
+			else if (!ret)
 				ret = rt_text_printf(out, "%s %zu - %s/%s (%g/%g)\n", status &&
 						     !strcmp(status, "pass") ? "ok" : "not ok", ++n,
-						     rt_buf_str(&name), str(c, "id"),
+						     rt_buf_str(&tname), rt_buf_str(&tid),
 						     num(c, "points"), num(c, "max_points"));
 			if (!ret && status && !strcmp(status, "fail"))
-				ret = rt_text_printf(out, "# %s\n", str(c, "reason"));
+				ret = rt_text_printf(out, "# %s\n", str(c, "reason") ? str(c, "reason") : "");
 			if (!ret && str(c, "hint"))
 				ret = rt_text_printf(out, "# hint: %s\n", str(c, "hint"));
 		}
@@ -186,6 +218,8 @@ int grade_format_tap(const json_t *grades, struct rt_buf *out)
 					     rt_buf_str(&name), num(g, "score_pct"),
 					     num(g, "points"), num(g, "max_points"));
 	}
+	rt_buf_fini(&tid);
+	rt_buf_fini(&tname);
 	rt_buf_fini(&name);
 	return ret;
 }
@@ -194,18 +228,21 @@ int grade_format_tap(const json_t *grades, struct rt_buf *out)
 
 /*
  * @s escaped for an XML attribute or text: the five entities, newlines and
- * tabs as character references in attributes, and what XML 1.0 forbids
- * (C0 controls, U+FFFE/FFFF, bytes that are not UTF-8) as U+FFFD.
+ * tabs as character references in attributes, and as U+FFFD what XML 1.0
+ * forbids (the other C0 controls, U+FFFE, U+FFFF, bytes that are not UTF-8;
+ * one of them and the file does not parse) and what rt_text would escape
+ * (DEL, C1 controls, bidi overrides), which a report viewer would show raw.
  */
 static int xml_escape(struct rt_buf *out, const char *s, bool attr)
 {
+	size_t len = s ? strlen(s) : 0;
 	int ret = 0;
 
-	for (size_t i = 0; s && s[i] && !ret; ) {
+	for (size_t i = 0; i < len && !ret; ) {
 		unsigned char ch = (unsigned char)s[i];
 		char esc[RT_TEXT_ESC_MAX];
 		unsigned int cp;
-		size_t n = rt_text_char(s + i, strlen(s + i), RT_TEXT_KEEP_NL, esc, &cp);
+		size_t n = rt_text_char(s + i, len - i, RT_TEXT_KEEP_NL, esc, &cp);
 
 		if (ch == '&')
 			ret = rt_buf_puts(out, "&amp;");
@@ -219,8 +256,7 @@ static int xml_escape(struct rt_buf *out, const char *s, bool attr)
 			ret = rt_buf_puts(out, "&apos;");
 		else if (ch == '\n' || ch == '\t')
 			ret = attr ? rt_buf_printf(out, "&#%u;", ch) : rt_buf_append(out, &s[i], 1);
-		else if (ch < 0x20 || ch == 0x7f || (esc[0] && (cp < 0x80 || cp == 0xfffe ||
-								 cp == 0xffff || n == 1)))
+		else if (esc[0] || cp == 0xfffe || cp == 0xffff)
 			ret = rt_buf_puts(out, "\xef\xbf\xbd");
 		else
 			ret = rt_buf_append(out, &s[i], n);
@@ -307,7 +343,7 @@ static int junit_suite(const json_t *g, struct rt_buf *out)
 
 int grade_format_junit(const json_t *grades, struct rt_buf *out)
 {
-	size_t i, tests = 0, failures = 0, errors = 0, skipped = 0;
+	size_t i, tests = 0, failures = 0, errors = 0;
 	json_t *g, *c;
 	int ret;
 
@@ -323,12 +359,12 @@ int grade_format_junit(const json_t *grades, struct rt_buf *out)
 		json_array_foreach(checks, j, c) {
 			tests++;
 			failures += str(c, "status") && !strcmp(str(c, "status"), "fail");
-			skipped += str(c, "status") && !strcmp(str(c, "status"), "skip");
 		}
 	}
+	/* No "skipped" on the root: only each testsuite has one (see the top). */
 	ret = rt_buf_printf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites "
-			    "name=\"rtlab grade\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" "
-			    "skipped=\"%zu\">\n", tests, failures, errors, skipped);
+			    "name=\"rtlab grade\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\">\n",
+			    tests, failures, errors);
 	json_array_foreach(grades, i, g) {
 		if (ret)
 			break;
@@ -341,19 +377,52 @@ int grade_format_junit(const json_t *grades, struct rt_buf *out)
 
 /* ---- CSV and the summary ------------------------------------------------------------------ */
 
-static int csv_field(struct rt_buf *out, const char *s, bool last)
+/* A number of the gradebook: as printed, unquoted, so that it stays a number. */
+static int csv_number(struct rt_buf *out, const char *s)
 {
+	int ret = rt_buf_puts(out, s);
+
+	return ret ? ret : rt_buf_puts(out, ",");
+}
+
+/*
+ * A text cell of the gradebook (a student's folder name, an error), made
+ * safe as OWASP's CSV injection advice says:
+ *   - a control character (C0 with TAB, CR and LF, DEL, C1), a bidi
+ *     override or isolate, U+FFFE, U+FFFF and a byte that is not UTF-8
+ *     become U+FFFD, so the cell is valid UTF-8 text and its row one line;
+ *   - a cell whose first character after any spaces is '=', '+', '-', '@',
+ *     TAB or CR starts with "'", so no spreadsheet reads it as a formula;
+ *   - the cell is quoted (RFC 4180, '"' doubled) when it has that "'", or
+ *     holds ',', '"' or ';' (where ';' separates cells, as in many locales,
+ *     an unquoted ";=..." would start a cell of its own).
+ * Anything else is written as it is, so "ann" stays ann.
+ */
+static int csv_text(struct rt_buf *out, const char *s, bool last)
+{
+	struct rt_buf cell = RT_BUF_INIT;
+	size_t len = strlen(s), i = 0, lead = strspn(s, " ");
+	bool formula = s[lead] && strchr("=+-@\t\r", s[lead]);
 	int ret = 0;
 
-	if (s && strpbrk(s, ",\"\r\n")) {
-		ret = rt_buf_puts(out, "\"");
-		for (; !ret && *s; s++)
-			ret = *s == '"' ? rt_buf_puts(out, "\"\"") : rt_buf_append(out, s, 1);
-		if (!ret)
-			ret = rt_buf_puts(out, "\"");
-	} else if (s) {
-		ret = rt_buf_puts(out, s);
+	while (i < len && !ret) {
+		char esc[RT_TEXT_ESC_MAX];
+		unsigned int cp;
+		size_t n = rt_text_char(s + i, len - i, 0, esc, &cp);
+
+		if (esc[0] || cp == 0xfffe || cp == 0xffff)
+			ret = rt_buf_puts(&cell, "\xef\xbf\xbd");
+		else if (s[i] == '"')
+			ret = rt_buf_puts(&cell, "\"\"");
+		else
+			ret = rt_buf_append(&cell, s + i, n);
+		i += n;
 	}
+	if (!ret && (formula || strpbrk(rt_buf_str(&cell), ",\";")))
+		ret = rt_buf_printf(out, "\"%s%s\"", formula ? "'" : "", rt_buf_str(&cell));
+	else if (!ret)
+		ret = rt_buf_puts(out, rt_buf_str(&cell));
+	rt_buf_fini(&cell);
 	return ret ? ret : rt_buf_puts(out, last ? "\r\n" : ",");
 }
 
@@ -380,30 +449,58 @@ int grade_format_csv(const json_t *grades, struct rt_buf *out)
 			 (long long)json_integer_value(json_object_get(g, "checks_failed")));
 		snprintf(nums[5], sizeof(nums[5]), "%lld",
 			 (long long)json_integer_value(json_object_get(g, "checks_skipped")));
-		ret = csv_field(out, str(g, "student") ? str(g, "student") : "", false);
+		ret = csv_text(out, str(g, "student") ? str(g, "student") : "", false);
 		if (!ret)
-			ret = csv_field(out, str(g, "lab") ? str(g, "lab") : "", false);
+			ret = csv_text(out, str(g, "lab") ? str(g, "lab") : "", false);
 		for (int k = 0; !ret && k < 6; k++)
-			ret = csv_field(out, nums[k], false);
+			ret = csv_number(out, nums[k]);
 		if (!ret)
-			ret = csv_field(out, !build ? "" : json_is_true(json_object_get(build, "ok")) ?
-					"ok" : "failed", false);
+			ret = csv_text(out, !build ? "" : json_is_true(json_object_get(build, "ok")) ?
+				       "ok" : "failed", false);
 		if (!ret)
-			ret = csv_field(out, str(g, "error") ? str(g, "error") : "", true);
+			ret = csv_text(out, str(g, "error") ? str(g, "error") : "", true);
 	}
 	return ret;
 }
 
+/* The summary's student column: the name escaped (rt_text), then spaces up to @w columns. */
+static int summary_name(struct rt_buf *out, const json_t *g, size_t w)
+{
+	const char *s = str(g, "student") ? str(g, "student") : "-";
+	size_t start = out->len, cols;
+	int ret = rt_text_escape(out, s, strlen(s), 0);
+
+	cols = rt_utf8_width(rt_buf_str(out) + start, out->len - start);
+	while (!ret && cols++ < w)
+		ret = rt_buf_puts(out, " ");
+	return ret;
+}
+
+/* The columns the escaped @s takes on a terminal. */
+static size_t name_width(const char *s)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	size_t w = 0;
+
+	if (!rt_text_escape(&b, s, strlen(s), 0))
+		w = rt_utf8_width(rt_buf_str(&b), b.len);
+	rt_buf_fini(&b);
+	return w;
+}
+
 int grade_format_summary(const json_t *grades, struct rt_buf *out)
 {
-	size_t i, n = 0, w = 7, graded = 0, full = 0, broken = 0;
+	size_t i, w = 7, graded = 0, full = 0, broken = 0;
 	double sum = 0;
 	json_t *g;
 	int ret;
 
-	json_array_foreach(grades, i, g)
-		if (str(g, "student") && strlen(str(g, "student")) > w)
-			w = strlen(str(g, "student")) > 40 ? 40 : strlen(str(g, "student"));
+	json_array_foreach(grades, i, g) {
+		size_t nw = str(g, "student") ? name_width(str(g, "student")) : 0;
+
+		if (nw > w)
+			w = nw > 40 ? 40 : nw;
+	}
 	ret = rt_text_printf(out, "%-*s  %-12s %7s %9s  %s\n", (int)w, "student", "lab", "score",
 			     "points", "checks (pass/fail/skip), note");
 	json_array_foreach(grades, i, g) {
@@ -412,12 +509,13 @@ int grade_format_summary(const json_t *grades, struct rt_buf *out)
 
 		if (ret)
 			break;
-		n++;
+		ret = summary_name(out, g, w);
+		if (ret)
+			break;
 		snprintf(pts, sizeof(pts), "%g/%g", num(g, "points"), num(g, "max_points"));
 		if (str(g, "error")) {
 			broken++;
-			ret = rt_text_printf(out, "%-*s  %-12s %7s %9s  not graded: %s\n", (int)w,
-					     str(g, "student") ? str(g, "student") : "-",
+			ret = rt_text_printf(out, "  %-12s %7s %9s  not graded: %s\n",
 					     str(g, "lab") ? str(g, "lab") : "-", "-", "-",
 					     str(g, "error"));
 			continue;
@@ -425,8 +523,7 @@ int grade_format_summary(const json_t *grades, struct rt_buf *out)
 		graded++;
 		sum += num(g, "score_pct");
 		full += num(g, "score_pct") >= 100;
-		ret = rt_text_printf(out, "%-*s  %-12s %6g%% %9s  %lld/%lld/%lld%s\n", (int)w,
-				     str(g, "student") ? str(g, "student") : "-",
+		ret = rt_text_printf(out, "  %-12s %6g%% %9s  %lld/%lld/%lld%s\n",
 				     str(g, "lab") ? str(g, "lab") : "-", num(g, "score_pct"), pts,
 				     (long long)json_integer_value(json_object_get(g, "checks_passed")),
 				     (long long)json_integer_value(json_object_get(g, "checks_failed")),
@@ -437,7 +534,6 @@ int grade_format_summary(const json_t *grades, struct rt_buf *out)
 	if (!ret)
 		ret = rt_text_printf(out, "%zu graded, %zu at 100%%, %zu not graded; average %.1f%%\n",
 				     graded, full, broken, graded ? sum / (double)graded : 0.0);
-	(void)n;
 	return ret;
 }
 

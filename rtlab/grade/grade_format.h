@@ -6,8 +6,10 @@
  *
  * Every form reads only the JSON, so a grade made in this process and one
  * handed over by a class-mode job print alike. Text fields from documents,
- * compilers and check programs are escaped for the terminal (rt_text) or
- * for XML; the JUnit form keeps only characters XML 1.0 allows.
+ * compilers and check programs, and students' folder names (any bytes), are
+ * escaped for the terminal (rt_text), for TAP (a '#' in a name is "\#", not
+ * a directive), for XML (the JUnit form keeps only characters XML 1.0
+ * allows) or for a spreadsheet (see grade_format_csv()).
  */
 #ifndef RTLAB_GRADE_GRADE_FORMAT_H
 #define RTLAB_GRADE_GRADE_FORMAT_H
@@ -41,15 +43,21 @@ int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out);
 /*
  * The grades of the array @grades in one form. A check is named
  * "<student>/<lab>/<id>" when the grade has a student, else "<lab>/<id>".
- * Each returns 0 or -ENOMEM.
+ * The JUnit form is valid against the Jenkins/Ant JUnit structure
+ * (tests/data/junit/junit.xsd). Each returns 0 or -ENOMEM.
  */
 int grade_format_tap(const json_t *grades, struct rt_buf *out);
 int grade_format_junit(const json_t *grades, struct rt_buf *out);
 
 /*
  * grade_format_csv - a gradebook: one row per student and lab, "student,
- * lab,score_pct,points,max_points,passed,failed,skipped,build,error"
- * (RFC 4180 quoting).
+ * lab,score_pct,points,max_points,passed,failed,skipped,build,error",
+ * rows ended by CRLF (RFC 4180). The six numbers are unquoted numbers.
+ * A text cell is safe to open in a spreadsheet (OWASP's CSV injection
+ * advice): control characters, bidi controls, U+FFFE, U+FFFF and bytes
+ * that are not UTF-8 become U+FFFD; a cell starting with '=', '+', '-', '@', TAB or CR (after
+ * any spaces) gets a "'" in front; a cell with that "'", a ',', '"' or ';'
+ * is quoted, its '"' doubled.
  */
 int grade_format_csv(const json_t *grades, struct rt_buf *out);
 

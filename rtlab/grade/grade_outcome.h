@@ -32,6 +32,8 @@ struct grade_outcome {
 	bool build_ok;		/* its subject compiled */
 	char *build_log;	/* owned; the compiler's messages (capped), or NULL */
 	char *sandbox;		/* owned; what the sandbox gave the runs, or NULL */
+	bool unisolated;	/* the runs could reach the grader: a submission could forge
+				 * this grade (grade_sandbox_isolated()) */
 	char *error;		/* owned; why nothing could be graded, or NULL */
 	struct grade_report rep;
 	double wall_s;		/* how long grading took */

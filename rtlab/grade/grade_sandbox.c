@@ -44,7 +44,10 @@
 
 #include "core/rt_err.h"
 #include "core/rt_file.h"
+#include "core/rt_paths.h"
 #include "core/rt_which.h"
+#include "grade/grade_fence.h"
+#include "grade/grade_stop.h"
 
 #define KILL_WAIT_MS 3000u	/* after SIGKILL, the most we wait for the run's end */
 #define DRAIN_MS 300u		/* after the end, the most we read what is left in the pipes */
@@ -56,7 +59,7 @@
 enum sb_step {
 	STEP_UNSHARE, STEP_USERMAP, STEP_FORK, STEP_PRIVATE, STEP_ROOT, STEP_BIND, STEP_DEV,
 	STEP_PROC, STEP_TMP, STEP_JOB, STEP_PIVOT, STEP_CHDIR, STEP_RLIMIT, STEP_IDS,
-	STEP_EXEC,
+	STEP_FENCE, STEP_SESSION, STEP_HIDE, STEP_EXEC,
 };
 
 static const char *const step_names[] = {
@@ -66,18 +69,24 @@ static const char *const step_names[] = {
 	[STEP_DEV] = "bind /dev", [STEP_PROC] = "mount /proc", [STEP_TMP] = "mount /tmp",
 	[STEP_JOB] = "bind the job folder", [STEP_PIVOT] = "pivot_root",
 	[STEP_CHDIR] = "enter the job folder", [STEP_RLIMIT] = "set the rlimits",
-	[STEP_IDS] = "drop to the box's uid", [STEP_EXEC] = "start the program",
+	[STEP_IDS] = "drop to the box's uid", [STEP_FENCE] = "put up the Landlock fence",
+	[STEP_SESSION] = "leave the grader's session",
+	[STEP_HIDE] = "hide rtlab's data folder", [STEP_EXEC] = "start the program",
 };
 
 struct sb_msg {
-	char kind;		/* 'P' started, 'S' stopped, 'X' ended, 'E' setup failed */
-	int a, b, c;		/* P: pid, ns. S: policy, prio. X: signaled, code. E: step, errno */
+	char kind;		/* 'P' started, 'S' stopped, 'X' ended, 'E' setup failed,
+				 * 'F' fenced (just before exec) */
+	int a, b, c;		/* P: pid, ns. S: policy, prio. X: signaled, code. E: step, errno.
+				 * F: GRADE_FENCE_* */
 	long d;			/* S: VmLck kB. X: CPU ms */
 };
 
 /* ---- What the children need, prepared before the fork ---------------------------- */
 
 #define NSYS 8
+#define NDEV 6
+#define NHIDE 4
 
 struct sb_sys {
 	char *dst;		/* root/<name> */
@@ -98,13 +107,24 @@ struct sb_child {
 	char *tmp_opts;
 	struct sb_sys sys[NSYS];
 	size_t nsys;
-	char *dev_dst[5];
+	char *dev_dst[NDEV];
+	char *hide[NHIDE];		/* rtlab's data folders under a bound one, in root/ */
+	size_t nhide;
 	char *proc_dst, *tmp_dst, *job_dst, *dev_dir;
 };
 
 static const char *const sys_dirs[NSYS] = { "usr", "bin", "sbin", "lib", "lib32", "lib64",
 					    "libx32", "etc" };
-static const char *const dev_names[5] = { "null", "zero", "full", "random", "urandom" };
+/* /dev/tty too, so that a run opens it and finds no terminal (ENXIO), as it would outside. */
+static const char *const dev_names[NDEV] = { "null", "zero", "full", "random", "urandom", "tty" };
+
+/*
+ * Where an installed rtlab keeps its data (labs with their checks, data/
+ * and, with WITH_SOLUTIONS=1, references): hidden in the run's root even
+ * though /usr is bound into it. The folder the running rtlab reads
+ * (RTLAB_DATADIR, the install prefix or a source tree) is added to these.
+ */
+static const char *const data_dirs[] = { "/usr/local/share/rtlab", "/usr/share/rtlab" };
 
 static char *path_join(const char *a, const char *b)
 {
@@ -127,12 +147,58 @@ static void child_fini(struct sb_child *c)
 		free(c->sys[i].src);
 		free(c->sys[i].link);
 	}
-	for (size_t i = 0; i < 5; i++)
+	for (size_t i = 0; i < NDEV; i++)
 		free(c->dev_dst[i]);
+	for (size_t i = 0; i < c->nhide; i++)
+		free(c->hide[i]);
 	free(c->proc_dst);
 	free(c->tmp_dst);
 	free(c->job_dst);
 	free(c->dev_dir);
+}
+
+/* True when @path is @dir or inside it. */
+static bool path_under(const char *path, const char *dir)
+{
+	size_t n = strlen(dir);
+
+	return !strncmp(path, dir, n) && (path[n] == '\0' || path[n] == '/');
+}
+
+/* The data folders that exist and lie in a bound system folder: root/<path> to mask. */
+static int hide_prepare(struct sb_child *c)
+{
+	const char *cand[NHIDE];
+	char *own = rt_paths_data_dir(), real[PATH_MAX];
+	size_t n = 0;
+	int ret = 0;
+
+	for (size_t i = 0; i < sizeof(data_dirs) / sizeof(data_dirs[0]); i++)
+		cand[n++] = data_dirs[i];
+	if (own)
+		cand[n++] = own;
+	for (size_t i = 0; !ret && i < n && c->nhide < NHIDE; i++) {
+		bool bound = false, dup = false;
+
+		if (!realpath(cand[i], real))
+			continue;
+		for (size_t k = 0; k < NSYS; k++) {
+			char top[16];
+
+			snprintf(top, sizeof(top), "/%s", sys_dirs[k]);
+			bound |= path_under(real, top);
+		}
+		for (size_t k = 0; k < c->nhide; k++)
+			dup |= !strcmp(c->hide[k] + strlen(c->sb->root), real);
+		if (!bound || dup)
+			continue;
+		if (asprintf(&c->hide[c->nhide], "%s%s", c->sb->root, real) < 0)
+			ret = -ENOMEM;
+		else
+			c->nhide++;
+	}
+	free(own);
+	return ret;
 }
 
 static int child_prepare(struct sb_child *c, char **cause)
@@ -206,9 +272,11 @@ static int child_prepare(struct sb_child *c, char **cause)
 			return -ENOMEM;
 	}
 	c->dev_dir = path_join(sb->root, "dev");
-	for (size_t i = 0; i < 5; i++)
+	for (size_t i = 0; i < NDEV; i++)
 		if (asprintf(&c->dev_dst[i], "%s/dev/%s", sb->root, dev_names[i]) < 0)
 			return -ENOMEM;
+	if (hide_prepare(c))
+		return -ENOMEM;
 	c->proc_dst = path_join(sb->root, "proc");
 	c->tmp_dst = path_join(sb->root, "tmp");
 	c->job_dst = path_join(sb->root, "job");
@@ -298,7 +366,7 @@ static void build_root(const struct sb_child *c)
 	}
 	if (mkdir(c->dev_dir, 0755))
 		die_step(fd, STEP_DEV);
-	for (size_t i = 0; i < 5; i++) {
+	for (size_t i = 0; i < NDEV; i++) {
 		char src[32];
 		int f;
 
@@ -310,6 +378,11 @@ static void build_root(const struct sb_child *c)
 		if (mount(src, c->dev_dst[i], NULL, MS_BIND, NULL))
 			die_step(fd, STEP_DEV);
 	}
+	/* An empty, read-only folder over each of rtlab's data folders. */
+	for (size_t i = 0; i < c->nhide; i++)
+		if (mount("rtlab-hidden", c->hide[i], "tmpfs",
+			  MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0555"))
+			die_step(fd, STEP_HIDE);
 	/* Without a PID namespace, no /proc: the host's would show every process. */
 	if (mkdir(c->proc_dst, 0555))
 		die_step(fd, STEP_PROC);
@@ -380,6 +453,35 @@ static void set_limit(int res, rlim_t soft, rlim_t hard, int fd)
 		die_step(fd, STEP_RLIMIT);
 }
 
+/*
+ * S's fences, before its limits and ids: Landlock (files, ptrace and signals outside
+ * the run) and the system-call filter. A kernel without either goes on
+ * without it; the grader learns which it got ('F') and says so.
+ */
+static void fence(const struct sb_child *c, int fd)
+{
+	bool mnt = c->ns & GRADE_NS_MOUNT;
+	struct grade_fence_paths p = {
+		.job = mnt ? "/job" : c->sb->job, .tmp = mnt ? "/tmp" : c->sb->tmp,
+		.job_readonly = !c->req->job_writable, .no_tcp = !(c->ns & GRADE_NS_NET),
+	};
+	unsigned int got = 0;
+	int ret;
+
+	if (grade_fence_landlock(&p, &got)) {
+		errno = EPERM;
+		die_step(fd, STEP_FENCE);
+	}
+	ret = grade_fence_seccomp();
+	if (!ret)
+		got |= GRADE_FENCE_SECCOMP;
+	else if (ret != -ENOSYS) {
+		errno = -ret;
+		die_step(fd, STEP_FENCE);
+	}
+	send_msg(fd, 'F', (int)got, 0, 0, 0);
+}
+
 /* S: limits, ids, exec. Never returns. */
 static __attribute__((noreturn)) void run_program(const struct sb_child *c)
 {
@@ -387,6 +489,8 @@ static __attribute__((noreturn)) void run_program(const struct sb_child *c)
 	const struct grade_limits *l = &req->lim;
 	int fd = c->st_fd;
 
+	/* First: libseccomp allocates, which the address-space limit may not allow. */
+	fence(c, fd);
 	set_limit(RLIMIT_CORE, 0, 0, fd);
 	set_limit(RLIMIT_CPU, l->cpu_s, l->cpu_s + 1, fd);
 	set_limit(RLIMIT_AS, (rlim_t)l->mem_mb << 20, (rlim_t)l->mem_mb << 20, fd);
@@ -488,6 +592,8 @@ static __attribute__((noreturn)) void run_init(const struct sb_child *c)
 	 * namespace, the host's /proc, kept open across the new root (the
 	 * program never sees it); with one, the run's own /proc.
 	 */
+	/* F is gone (killed, or its grader stopped): so is the run. */
+	prctl(PR_SET_PDEATHSIG, SIGKILL, 0, 0, 0);
 	procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (c->ns & GRADE_NS_MOUNT)
 		build_root(c);
@@ -552,7 +658,16 @@ static __attribute__((noreturn)) void run_outer(const struct sb_child *c)
 	sigset_t all;
 	pid_t i;
 
-	setpgid(0, 0);		/* the grader does it too: whoever is first */
+	/*
+	 * A session of its own, without a controlling terminal: no run can
+	 * type into the grader's (TIOCSTI) or get its signals. Only F sets its
+	 * group (the grader's setpgid() would make F a group leader, which
+	 * setsid() refuses).
+	 */
+	if (setsid() < 0) {
+		send_msg(c->st_fd, 'E', STEP_SESSION, errno, 0, 0);
+		_exit(126);
+	}
 	sigemptyset(&all);
 	sigprocmask(SIG_SETMASK, &all, NULL);
 	for (int s = 1; s < NSIG; s++)
@@ -571,10 +686,18 @@ static __attribute__((noreturn)) void run_outer(const struct sb_child *c)
 			flags |= flag_of[b];
 	if (flags && unshare(flags))
 		die_step(3, STEP_UNSHARE);
-	if ((c->ns & GRADE_NS_USER) && (write_file("/proc/self/setgroups", "deny") ||
-					write_file("/proc/self/uid_map", c->uid_map) ||
-					write_file("/proc/self/gid_map", c->gid_map)))
-		die_step(3, STEP_USERMAP);
+	/*
+	 * The grader is undumpable (its /proc files are root's), which would
+	 * keep us from writing our own maps: dumpable for as long as that takes.
+	 */
+	if (c->ns & GRADE_NS_USER) {
+		prctl(PR_SET_DUMPABLE, 1, 0, 0, 0);
+		if (write_file("/proc/self/setgroups", "deny") ||
+		    write_file("/proc/self/uid_map", c->uid_map) ||
+		    write_file("/proc/self/gid_map", c->gid_map))
+			die_step(3, STEP_USERMAP);
+		prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	}
 	i = fork();
 	if (i < 0)
 		die_step(3, STEP_FORK);
@@ -722,6 +845,7 @@ static char *stream_take(struct sb_stream *s)
 static void kill_run(const struct grade_sandbox *sb, pid_t f, pid_t s, unsigned int ns)
 {
 	kill(-f, SIGKILL);
+	kill(f, SIGKILL);	/* before its setsid(), F is in no group of its own */
 	if (!(ns & GRADE_NS_PID) && s > 0)
 		kill(-s, SIGKILL), kill(s, SIGKILL);
 	if (!(ns & GRADE_NS_PID) && sb->drop && geteuid() == 0) {
@@ -780,7 +904,7 @@ int grade_sandbox_run(const struct grade_sandbox *sb, const struct grade_run_req
 	struct sb_msg msgs[8];
 	size_t msg_have = 0;
 	pid_t f = -1, s = -1;
-	int pidfd = -1, ret, nulfd = -1, setup_err = 0, setup_step = 0;
+	int pidfd = -1, ret, nulfd = -1, setup_err = 0, setup_step = 0, stop_slot = -1;
 
 	memset(r, 0, sizeof(*r));
 	r->exit_code = -1;
@@ -822,7 +946,7 @@ int grade_sandbox_run(const struct grade_sandbox *sb, const struct grade_run_req
 	}
 	if (f == 0)
 		run_outer(&c);
-	setpgid(f, f);
+	stop_slot = grade_stop_add(f, sb->drop ? sb->uid : (uid_t)-1);
 	close(out[1]);
 	close(err[1]);
 	close(st[1]);
@@ -919,6 +1043,8 @@ int grade_sandbox_run(const struct grade_sandbox *sb, const struct grade_run_req
 						else
 							r->exit_code = m->b;
 						r->cpu_s = (double)m->d / 1000.0;
+					} else if (m->kind == 'F') {
+						r->fences = (unsigned int)m->a;
 					} else if (m->kind == 'E') {
 						setup_step = m->a;
 						setup_err = m->b;
@@ -984,6 +1110,7 @@ out:
 		close(pidfd);
 	if (nulfd >= 0)
 		close(nulfd);
+	grade_stop_del(stop_slot);
 	child_fini(&c);
 	return ret;
 }
@@ -1167,21 +1294,37 @@ void grade_sandbox_fini(struct grade_sandbox *sb)
 	memset(sb, 0, sizeof(*sb));
 }
 
-char *grade_sandbox_describe(const struct grade_sandbox *sb, unsigned int ns)
+bool grade_sandbox_would_isolate(unsigned int ns)
 {
-	char nsb[64], *s;
+	return geteuid() == 0 || (ns_available(ns) & GRADE_NS_MOUNT) ||
+	       (grade_fence_probe() & GRADE_FENCE_LANDLOCK);
+}
 
-	char who[48];
+bool grade_sandbox_isolated(const struct grade_sandbox *sb, unsigned int ns, unsigned int fences)
+{
+	return sb->drop || (ns & GRADE_NS_MOUNT) || (fences & GRADE_FENCE_LANDLOCK);
+}
+
+char *grade_sandbox_describe(const struct grade_sandbox *sb, unsigned int ns, unsigned int fences)
+{
+	const char *files;
+	char nsb[64], who[48], *s;
 
 	if (sb->drop)
 		snprintf(who, sizeof(who), "own uid %u", (unsigned)sb->uid);
 	else
 		snprintf(who, sizeof(who), "the grader's uid");
-	if (asprintf(&s, "%s; namespaces: %s%s; rlimits: %u s CPU, %u MiB memory, %u MiB "
-		     "files, %u processes; %u s wall clock; %u KiB output", who,
-		     grade_ns_name(ns, nsb),
-		     ns & GRADE_NS_MOUNT ? " (own root: no home, labs or other students)" :
-		     " (no own root: it sees what the uid may read)", sb->lim.cpu_s,
+	if (ns & GRADE_NS_MOUNT)
+		files = " (own root: no home, rtlab data, labs or other students)";
+	else if (fences & GRADE_FENCE_LANDLOCK)
+		files = " (no own root; Landlock: only system folders, its job and tmp)";
+	else
+		files = " (no own root: it sees what the uid may read, rtlab's data too)";
+	if (asprintf(&s, "%s%s; namespaces: %s%s; fences: %s; rlimits: %u s CPU, %u MiB memory, "
+		     "%u MiB files, %u processes; %u s wall clock; %u KiB output",
+		     grade_sandbox_isolated(sb, ns, fences) ? "" :
+		     "UNISOLATED (a submission could forge this grade): ", who,
+		     grade_ns_name(ns, nsb), files, grade_fence_name(fences), sb->lim.cpu_s,
 		     sb->lim.mem_mb, sb->lim.fsize_mb, sb->lim.nproc, sb->lim.wall_s,
 		     sb->lim.output_kb) < 0)
 		return NULL;

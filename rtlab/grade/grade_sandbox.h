@@ -23,7 +23,15 @@
  *     RLIMIT_RTPRIO and RLIMIT_MEMLOCK only as granted (0 otherwise);
  *   - a wall-clock limit and an output cap, past which the whole run (every
  *     process it started) is killed;
- *   - an empty environment but PATH, HOME, TMPDIR and LC_ALL.
+ *   - an empty environment but PATH, HOME, TMPDIR and LC_ALL;
+ *   - a session of its own, with no controlling terminal (nothing it does
+ *     reaches the grader's terminal), stdin from /dev/null or a sealed
+ *     memfd, and no descriptor of the grader's but its own pipes;
+ *   - rtlab's data folders (the installed labs with their checks, data and
+ *     references) hidden under an empty folder in its own root;
+ *   - the fences of grade_fence.h, in every mode: a system-call filter and,
+ *     where the kernel has Landlock, a file fence that also keeps it from
+ *     /proc/PID of, ptrace of and signals to any process outside the run.
  *
  * The child that sets this up is the PID namespace's init: it starts the
  * program, reaps what the program leaves, reports the program's stops
@@ -99,6 +107,7 @@ struct grade_run_res {
 	int policy, rtprio;		/* at the last stop, else -1 */
 	double wall_s, cpu_s;
 	unsigned int ns;		/* the namespaces it got */
+	unsigned int fences;		/* GRADE_FENCE_* it got (grade/grade_fence.h) */
 	char reason[256];		/* how it ended, for a person */
 };
 
@@ -150,13 +159,29 @@ unsigned int grade_sandbox_ns(const struct grade_sandbox *sb);
 const char *grade_ns_name(unsigned int ns, char buf[64]);
 
 /**
+ * grade_sandbox_isolated - whether a run could reach the grader
+ * @ns, @fences: what a run got (grade_run_res.ns and .fences)
+ *
+ * False when the run is the grader's own uid with neither a mount namespace
+ * nor Landlock: it could open the grader's /proc/PID/fd, write its verdict
+ * pipes and replace the class's check program. Such a grade is labelled
+ * unisolated, and class mode refuses it unless told otherwise.
+ */
+bool grade_sandbox_isolated(const struct grade_sandbox *sb, unsigned int ns, unsigned int fences);
+
+/* Whether a box asking for namespaces @ns would be isolated here (before making one). */
+bool grade_sandbox_would_isolate(unsigned int ns);
+
+/**
  * grade_sandbox_describe - what the box gives a run, for reports
  * @ns: the namespaces a run got (grade_run_res.ns)
+ * @fences: the fences it got (grade_run_res.fences)
  *
- * "own uid 2000001; namespaces: mount+pid+...; rlimits: ...; 10 s wall clock; ...".
- * Returns a string the caller frees, or NULL.
+ * "own uid 2000001; namespaces: mount+pid+...; fences: seccomp+landlock;
+ * rlimits: ...", opening with "UNISOLATED ..." when grade_sandbox_isolated()
+ * says no. Returns a string the caller frees, or NULL.
  */
-char *grade_sandbox_describe(const struct grade_sandbox *sb, unsigned int ns);
+char *grade_sandbox_describe(const struct grade_sandbox *sb, unsigned int ns, unsigned int fences);
 
 /* grade_sandbox_spec - @sb as the string `rtlab grade --run-subject` reads. Caller frees. */
 char *grade_sandbox_spec(const struct grade_sandbox *sb);

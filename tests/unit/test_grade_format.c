@@ -3,7 +3,10 @@
  * built with grade_report_append() counts points and leaves skipped checks
  * out of the score; grade_outcome_json() gives rtlab.grade/1; the text,
  * TAP, JUnit and CSV forms escape what comes from outside (a reason with a
- * terminal escape, XML specials, a comma in a name) and count right.
+ * terminal escape, XML specials, a comma in a name) and count right. Then
+ * students named to attack each form: a spreadsheet formula, a '#' that
+ * TAP would read as a TODO, control bytes, U+FFFE (not XML 1.0), UTF-8
+ * that must keep the summary's columns.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -153,8 +156,9 @@ static void test_junit_and_csv(void **state)
 	(void)state;
 	assert_int_equal(grade_format_junit(a, &b), 0);
 	s = rt_buf_str(&b);
+	/* No "skipped" on the root: the Jenkins schema refuses it there. */
 	assert_non_null(strstr(s, "<testsuites name=\"rtlab grade\" tests=\"5\" failures=\"1\" "
-				  "errors=\"1\" skipped=\"1\">"));
+				  "errors=\"1\">"));
 	assert_non_null(strstr(s, "<testsuite name=\"o&apos;neil, jr/toy\" tests=\"4\" "
 				  "failures=\"1\" errors=\"0\" skipped=\"1\""));
 	assert_non_null(strstr(s, "<failure message=\"expected &lt;40&gt; &amp; got "
@@ -177,6 +181,108 @@ static void test_junit_and_csv(void **state)
 	json_decref(a);
 }
 
+/* One grade of @student: one failed check "max". */
+static json_t *hostile(const char *student)
+{
+	struct grade_outcome o = { 0 };
+	json_t *g;
+
+	o.lab = strdup("toy");
+	o.student = strdup(student);
+	assert_int_equal(grade_report_append(&o.rep, &(struct grade_check){ .name = "max",
+		.status = GRADE_FAIL, .max_points = 2, .part = "code", .detail = "wrong" }), 0);
+	g = grade_outcome_json(&o);
+	assert_non_null(g);
+	grade_outcome_fini(&o);
+	return g;
+}
+
+static json_t *hostile_class(void)
+{
+	static const char *const names[] = {
+		"=HYPERLINK(\"http://x\",\"y\")", "@SUM(1+1)", "+1", "-2", " =1", "\tx",
+		"a;=1", "x # TODO", "y \\# TODO", "esc\x1b[2J bel\x07", "c1 \xc2\x9b",
+		"no \xef\xbf\xbe char", "Zo\xc3\xab", "ok",
+	};
+	json_t *a = json_array();
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_int_equal(json_array_append_new(a, hostile(names[i])), 0);
+	return a;
+}
+
+static void test_hostile_csv(void **state)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	json_t *a = hostile_class();
+	const char *s;
+
+	(void)state;
+	assert_int_equal(grade_format_csv(a, &b), 0);
+	s = rt_buf_str(&b);
+	/* A formula is text after a "'" in a quoted cell; the numbers stay numbers. */
+	assert_non_null(strstr(s, "\r\n\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\","
+				  "toy,0,0,2,0,1,0,,\r\n"));
+	assert_non_null(strstr(s, "\r\n\"'@SUM(1+1)\",toy,"));
+	assert_non_null(strstr(s, "\r\n\"'+1\",toy,"));
+	assert_non_null(strstr(s, "\r\n\"'-2\",toy,"));
+	assert_non_null(strstr(s, "\r\n\"' =1\",toy,"));
+	/* A TAB starts a formula too; it is a control character, so U+FFFD. */
+	assert_non_null(strstr(s, "\r\n\"'\xef\xbf\xbdx\",toy,"));
+	assert_non_null(strstr(s, "\r\n\"a;=1\",toy,"));
+	assert_non_null(strstr(s, "\r\nx # TODO,toy,"));
+	assert_non_null(strstr(s, "\r\nesc\xef\xbf\xbd[2J bel\xef\xbf\xbd,toy,"));
+	assert_non_null(strstr(s, "\r\nc1 \xef\xbf\xbd,toy,"));
+	assert_non_null(strstr(s, "\r\nno \xef\xbf\xbd char,toy,"));
+	assert_non_null(strstr(s, "\r\nZo\xc3\xab,toy,"));
+	assert_non_null(strstr(s, "\r\nok,toy,0,0,2,0,1,0,,\r\n"));
+	for (const char *p = s; *p; p++)
+		assert_true((unsigned char)*p >= 0x20 || (*p == '\r' && p[1] == '\n') ||
+			    (*p == '\n' && p > s && p[-1] == '\r'));
+	json_decref(a);
+	rt_buf_fini(&b);
+}
+
+static void test_hostile_tap_junit_summary(void **state)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	json_t *a = hostile_class();
+	const char *s, *zoe, *ok;
+
+	(void)state;
+	assert_int_equal(grade_format_tap(a, &b), 0);
+	s = rt_buf_str(&b);
+	/* '#' and '\' escaped, so TAP::Parser sees no directive: a failure stays one. */
+	assert_non_null(strstr(s, "\nnot ok 8 - x \\# TODO/toy/max (0/2)\n"));
+	assert_non_null(strstr(s, "\nnot ok 9 - y \\\\\\# TODO/toy/max (0/2)\n"));
+	assert_non_null(strstr(s, "\nnot ok 10 - esc\\x1b[2J bel\\x07/toy/max (0/2)\n"));
+	assert_null(strchr(s, '\x1b'));
+	assert_null(strchr(s, '\x07'));
+	rt_buf_reset(&b);
+
+	assert_int_equal(grade_format_junit(a, &b), 0);
+	s = rt_buf_str(&b);
+	assert_null(strstr(s, "\xef\xbf\xbe"));	/* U+FFFE: not a character in XML 1.0 */
+	assert_non_null(strstr(s, "<testsuite name=\"no \xef\xbf\xbd char/toy\""));
+	assert_null(strstr(s, "\xc2\x9b"));		/* C1 */
+	assert_null(strchr(s, '\x1b'));
+	rt_buf_reset(&b);
+
+	assert_int_equal(grade_format_summary(a, &b), 0);
+	s = rt_buf_str(&b);
+	assert_null(strchr(s, '\x1b'));
+	assert_null(strchr(s, '\t'));
+	/* The lab column lines up: "Zoë" takes 4 bytes but 3 columns, so its
+	 * " toy " is one byte further on than in the row of "ok". */
+	zoe = strstr(s, "\nZo\xc3\xab ");
+	ok = strstr(s, "\nok ");
+	assert_non_null(zoe);
+	assert_non_null(ok);
+	assert_int_equal(strstr(zoe, " toy ") - zoe, strstr(ok, " toy ") - ok + 1);
+	rt_buf_fini(&b);
+	json_decref(a);
+}
+
 static void test_format_names(void **state)
 {
 	enum grade_format f;
@@ -195,6 +301,8 @@ int main(void)
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_text_and_tap),
 		cmocka_unit_test(test_junit_and_csv),
+		cmocka_unit_test(test_hostile_csv),
+		cmocka_unit_test(test_hostile_tap_junit_summary),
 		cmocka_unit_test(test_format_names),
 	};
 
