@@ -270,8 +270,10 @@ run:
 
 DATA_DIRS = lessons labs slides vm kernel-patches
 
-# The labs' reference solutions (labs/*/reference) are for teachers: a learner's
-# installation leaves them out unless WITH_SOLUTIONS=1 (doc/grading.md).
+# The labs' reference solutions (labs/*/reference) and the wrong solutions that
+# measure the checks (labs/*/mutants, each one change away from the reference)
+# are for teachers: a learner's installation leaves them out unless
+# WITH_SOLUTIONS=1 (doc/grading.md).
 WITH_SOLUTIONS ?= 0
 
 install: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
@@ -283,7 +285,7 @@ install: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
 		chmod -R u=rwX,go=rX $(DESTDIR)$(DATADIR)/$$d; \
 	done
 	[ "$(WITH_SOLUTIONS)" = 1 ] || find $(DESTDIR)$(DATADIR)/labs -mindepth 2 -maxdepth 2 \
-		-type d -name reference -exec rm -rf {} +
+		-type d \( -name reference -o -name mutants \) -exec rm -rf {} +
 	install -m 0644 doc/rtlab.1 $(DESTDIR)$(MANDIR)/man1/rtlab.1
 
 # The labs' options in the man page come from their tables (rtlab/labs/); the

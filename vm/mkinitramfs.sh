@@ -7,7 +7,7 @@
 # (release, and for Debian kernels modules/ and modules.load); RTLAB_BIN is the rtlab
 # binary, copied with the shared libraries ldd lists; DATA_ROOT holds lessons/, labs/,
 # slides/ and vm/ (the source tree or an installed data dir); BUSYBOX is a static busybox.
-# The labs' reference solutions (labs/*/reference) stay out unless WITH_SOLUTIONS=1.
+# The labs' reference solutions and mutants stay out unless WITH_SOLUTIONS=1.
 # Writes OUT, a gzip-compressed newc cpio archive.
 set -euo pipefail
 
@@ -85,10 +85,11 @@ SHELL
 for d in lessons labs slides; do
 	[ -d "$data/$d" ] && cp -RL "$data/$d" "$root/usr/share/rtlab/$d"
 done
-# The labs' reference solutions are for teachers: not in the image unless WITH_SOLUTIONS=1.
+# The labs' reference solutions and mutants (each one change away from the
+# reference) are for teachers: not in the image unless WITH_SOLUTIONS=1.
 if [ "${WITH_SOLUTIONS:-0}" != 1 ] && [ -d "$root/usr/share/rtlab/labs" ]; then
-	find "$root/usr/share/rtlab/labs" -mindepth 2 -maxdepth 2 -type d -name reference \
-		-exec rm -rf {} +
+	find "$root/usr/share/rtlab/labs" -mindepth 2 -maxdepth 2 -type d \
+		\( -name reference -o -name mutants \) -exec rm -rf {} +
 fi
 
 # Terminal descriptions for the serial console and the usual host terminals: the first

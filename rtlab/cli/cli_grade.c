@@ -48,7 +48,7 @@ struct grade_args {
 	const char *work, *result, *exercise, *class_dir, *lab, *out_dir, *build_only;
 	enum grade_format format;
 	unsigned int jobs;
-	bool format_given, verbose, keep, no_quiz, lint, no_ns;
+	bool format_given, verbose, keep, no_quiz, lint, no_ns, allow_unisolated;
 };
 
 /* ---- Printing ------------------------------------------------------------------------- */
@@ -427,7 +427,8 @@ static int write_class(const char *dir, json_t *doc, json_t *grades)
 static int grade_class(const struct cli_cmd *cmd, const struct grade_args *a)
 {
 	struct grade_class_opts co = { .dir = a->class_dir, .lab = a->lab,
-				       .exercise = a->exercise, .jobs = a->jobs };
+				       .exercise = a->exercise, .jobs = a->jobs,
+				       .allow_unisolated = a->allow_unisolated };
 	struct rt_buf b = RT_BUF_INIT;
 	json_t *grades = NULL, *doc = NULL;
 	char *cause = NULL, *runner = self_exe();
@@ -532,6 +533,8 @@ static int parse_args(const struct cli_cmd *cmd, int argc, char **argv, struct g
 			a->lint = true;
 		} else if (!strcmp(arg, "--no-namespaces")) {
 			a->no_ns = true;
+		} else if (!strcmp(arg, "--allow-unisolated")) {
+			a->allow_unisolated = true;
 		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
 			cli_cmd_help(cmd, stdout);
 			return -1;
@@ -620,6 +623,9 @@ const struct cli_cmd cli_cmd_grade = {
 		"  jobs (default: the number of CPUs), each with its own uid (as root) or user\n"
 		"  namespace; timing checks run one at a time. Prints a summary table; --out\n"
 		"  writes gradebook.csv, junit.xml, grades.tap, grades.json and summary.txt.\n"
+		"  --allow-unisolated  grade even where the sandbox cannot isolate the code\n"
+		"                     (not root, no user namespaces, no Landlock): refused\n"
+		"                     otherwise, since a submission could forge grades\n"
 		"\n"
 		"Options:\n"
 		"  --format F   text (default), tap, junit, json (rtlab.grade/1, doc/cli-json.md)\n"
@@ -627,14 +633,19 @@ const struct cli_cmd cli_cmd_grade = {
 		"  --json       the same as --format json\n"
 		"  -v, --verbose  the compiler's messages and what the sandbox gave the runs\n"
 		"  --keep       keep the sandbox's folders (to debug an exercise)\n"
+		"  --no-namespaces  run the code without namespaces (the file fence and the\n"
+		"               system-call filter still apply where the kernel has them)\n"
 		"  -h, --help   show this help\n"
 		"\n"
-		"The sandbox: the learner's code is compiled and run as its own process with\n"
-		"rlimits (CPU, memory, file size, processes), a wall-clock limit and an output\n"
-		"cap, in new user/mount/PID/network namespaces where the kernel allows and as an\n"
-		"unprivileged uid when rtlab is root; it sees neither the reference solution nor\n"
-		"other students' folders. Checks that need SCHED_FIFO or mlock are skipped (not\n"
-		"failed) when rtlab cannot grant them (not root). doc/grading.md has the details.\n"
+		"The sandbox: the learner's code is compiled and run as its own process, in a\n"
+		"session of its own with no terminal, with rlimits (CPU, memory, file size,\n"
+		"processes), a wall-clock limit and an output cap, in new user/mount/PID/network\n"
+		"namespaces where the kernel allows, as an unprivileged uid when rtlab is root,\n"
+		"behind a system-call filter and (where the kernel has Landlock) a file fence; it\n"
+		"sees neither rtlab's data (references, checks) nor other students' folders. A\n"
+		"grade whose code could not be isolated says \"unisolated\". Checks that need\n"
+		"SCHED_FIFO or mlock are skipped (not failed) when rtlab cannot grant them (not\n"
+		"root). doc/grading.md has the details.\n"
 		"\n"
 		"Exit status: 0 when no check failed (--class: when every job was graded); 1 when\n"
 		"one failed or nothing could be graded; 2 on bad usage.\n",

@@ -42,6 +42,7 @@ struct class_ex {
 	struct grade_exercise ex;
 	char *program;			/* owned: its check program, built once */
 	char *subject_obj;		/* owned: its subject source compiled once, or NULL */
+	int program_fd;			/* owned: a sealed copy of program, or -1 */
 	char *error;			/* owned: why it cannot be graded, or NULL */
 };
 
@@ -121,6 +122,7 @@ static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
 	setpgid(0, 0);
 	opts.slot = o->base.slot + slot;	/* the run's base (its pid's) plus the job's */
 	opts.program = cx->program;
+	opts.program_fd = cx->program_fd;
 	opts.subject_obj = cx->subject_obj;
 	opts.timing_fd = open(lock, O_RDWR | O_CLOEXEC);	/* its own open file: its own lock */
 	out.student = strdup(student);
@@ -212,6 +214,7 @@ static int open_exercises(const struct grade_class_opts *o, const char *box,
 		}
 		c = &v[*n];
 		memset(c, 0, sizeof(*c));
+		c->program_fd = -1;
 		ret = o->exercise ? grade_exercise_open(&c->ex, o->exercise, cause) :
 		      grade_exercise_find(&c->ex, lab, cause);
 		if (ret)
@@ -233,6 +236,11 @@ static int open_exercises(const struct grade_class_opts *o, const char *box,
 		ret = grade_program_build(&c->ex, c->program, false, &log, cause);
 		free(log);
 		log = NULL;
+		/* Sealed before any job runs: no job's code can change another's judge. */
+		if (!ret) {
+			c->program_fd = grade_program_seal(c->program, cause);
+			ret = c->program_fd < 0 ? c->program_fd : 0;
+		}
 		/* The trusted subject once for the class; each job links it with its learner's. */
 		if (!ret && asprintf(&c->subject_obj, "%s/subject-%s.o", box, c->ex.m.lab) < 0)
 			c->subject_obj = NULL;
@@ -263,6 +271,13 @@ int grade_class_run(const struct grade_class_opts *o, json_t **grades, double *w
 	int ret, fd;
 
 	*grades = NULL;
+	if (!o->allow_unisolated && !grade_sandbox_would_isolate(o->base.ns))
+		return rt_err(cause, -EPERM, "the sandbox cannot isolate the graded code here "
+			      "(not root, no user namespaces%s, no Landlock): a submission could "
+			      "forge its grade or another student's. Run as root, allow user "
+			      "namespaces or use a kernel with Landlock; or pass "
+			      "--allow-unisolated to grade anyway (each grade then says so)",
+			      o->base.ns ? "" : " asked for");
 	if (!tmpdir)
 		tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
 	ret = list_students(o->dir, &students, &nstudents, cause);
@@ -387,6 +402,8 @@ out:
 		grade_exercise_fini(&exs[e].ex);
 		free(exs[e].program);
 		free(exs[e].subject_obj);
+		if (exs[e].program_fd >= 0)
+			close(exs[e].program_fd);
 		free(exs[e].error);
 	}
 	free(exs);

@@ -46,6 +46,8 @@ struct grade_opts {
 				 * grade_slot_base(), plus the job's number in class mode */
 	unsigned int ns;	/* GRADE_NS_* to try */
 	const char *program;	/* a check program already built for this exercise, or NULL */
+	int program_fd;		/* class mode: a sealed copy of it (grade_program_seal()),
+				 * made before any job ran, executed instead; -1: none */
 	const char *subject_obj;	/* class mode: the trusted subject source compiled once
 					 * (grade_subject_obj_build()), linked with each
 					 * learner's code in the box; NULL: compiled there */
@@ -53,6 +55,16 @@ struct grade_opts {
 				 * checks, exclusive for timing ones; -1: none */
 	bool keep;		/* keep the box (debugging) */
 };
+
+/**
+ * grade_program_seal - a sealed in-memory copy of the check program @path
+ *
+ * What the check runs are executed from: nothing a graded run does to the
+ * file (in a folder of the grader's uid) changes the program that judges
+ * it or, in class mode, another student. Returns a close-on-exec
+ * descriptor, or a negative errno with @cause.
+ */
+int grade_program_seal(const char *path, char **cause);
 
 /* grade_opts_init - the defaults: every namespace, no timing lock, this process's slot. */
 void grade_opts_init(struct grade_opts *o);

@@ -135,6 +135,13 @@ int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
 				     "passed%s)\n", num(g, "score_pct"), num(g, "points"),
 				     num(g, "max_points"), passed, passed + failed, skip);
 	}
+	for (size_t k = 0; !ret && k < json_array_size(json_object_get(g, "notes")); k++)
+		ret = rt_text_printf(out, "note: %s\n", json_string_value(json_array_get(
+						json_object_get(g, "notes"), k)) ?: "");
+	if (!ret && json_is_false(json_object_get(g, "isolated")))
+		ret = rt_text_printf(out, "unisolated: the graded code ran as the grader's user "
+				     "with no namespace or Landlock around it; a submission could "
+				     "forge this grade\n");
 	if (!ret && verbose && str(g, "sandbox"))
 		ret = rt_text_printf(out, "sandbox: %s\n", str(g, "sandbox"));
 	return ret;

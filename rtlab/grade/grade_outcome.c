@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +34,32 @@ void grade_outcome_fini(struct grade_outcome *o)
 	free(o->build_log);
 	free(o->sandbox);
 	free(o->error);
+	free(o->notes);
 	grade_report_fini(&o->rep);
 	memset(o, 0, sizeof(*o));
+}
+
+int grade_outcome_note(struct grade_outcome *o, const char *fmt, ...)
+{
+	char *line = NULL, *all = NULL;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&line, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return -ENOMEM;
+	for (char *p = line; *p; p++)
+		if (*p == '\n')
+			*p = ' ';
+	n = asprintf(&all, "%s%s%s", o->notes ? o->notes : "", o->notes ? "\n" : "", line);
+	free(line);
+	if (n < 0)
+		return -ENOMEM;
+	free(o->notes);
+	o->notes = all;
+	return 0;
 }
 
 int grade_outcome_add_part(struct grade_outcome *o, const struct grade_report *rep,
@@ -295,8 +320,21 @@ json_t *grade_outcome_json(const struct grade_outcome *o)
 		goto out_nomem;
 	if (o->sandbox && json_object_set_new(doc, "sandbox", str_or_null(o->sandbox)))
 		goto out_nomem;
+	if (o->sandbox && json_object_set_new(doc, "isolated", json_boolean(!o->unisolated)))
+		goto out_nomem;
 	if (o->error && json_object_set_new(doc, "error", str_or_null(o->error)))
 		goto out_nomem;
+	if (o->notes) {
+		json_t *notes = json_array();
+		char *copy = strdup(o->notes), *save = NULL;
+
+		for (char *l = copy ? strtok_r(copy, "\n", &save) : NULL; l;
+		     l = strtok_r(NULL, "\n", &save))
+			json_array_append_new(notes, json_string(l));
+		free(copy);
+		if (!notes || json_object_set_new(doc, "notes", notes))
+			goto out_nomem;
+	}
 	return doc;
 
 out_nomem:

@@ -35,11 +35,17 @@ struct grade_outcome {
 	bool unisolated;	/* the runs could reach the grader: a submission could forge
 				 * this grade (grade_sandbox_isolated()) */
 	char *error;		/* owned; why nothing could be graded, or NULL */
+	char *notes;		/* owned; for the teacher, one a line (a retried job, a timing
+				 * pass run again, a link not followed), or NULL */
 	struct grade_report rep;
 	double wall_s;		/* how long grading took */
 };
 
 void grade_outcome_fini(struct grade_outcome *o);
+
+/* grade_outcome_note - add a line to @o's notes (printf-style). 0 or -ENOMEM. */
+int grade_outcome_note(struct grade_outcome *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 
 /**
  * grade_outcome_add_document - grade a results document and add its checks

@@ -44,6 +44,8 @@ check "the binary looks for data under PREFIX" \
 	grep -q '/usr/share/rtlab' "$stage/usr/bin/rtlab"
 check "no lab's reference solution is installed" \
 	bash -c "[ -z \"\$(find '$stage/usr/share/rtlab/labs' -name reference)\" ]"
+check "nor its mutants (wrong solutions one change away from it)" \
+	bash -c "[ -z \"\$(find '$stage/usr/share/rtlab/labs' -name mutants)\" ]"
 check "the check programs' common files are" test -f "$stage/usr/share/rtlab/labs/common/rtlab_check.c"
 check "installed binary runs" bash -c "'$stage/usr/bin/rtlab' --version >/dev/null"
 check "installed binary lists doctor" bash -c "'$stage/usr/bin/rtlab' --help | grep -q doctor"
