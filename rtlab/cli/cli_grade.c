@@ -560,6 +560,7 @@ static int grade_main(const struct cli_cmd *cmd, int argc, char **argv)
 	grade_stop_install();
 	if (argc > 1 && !strcmp(argv[1], "--run-subject"))
 		return run_subject_main(cmd, argc, argv);
+	grade_sweep_left(NULL);
 	ret = parse_args(cmd, argc, argv, &a);
 	if (ret)
 		return ret < 0 ? CLI_EXIT_OK : ret;

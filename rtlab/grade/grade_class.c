@@ -35,6 +35,8 @@ struct class_job {
 	unsigned int slot;
 	long long started_ms;
 	int stop_slot;			/* grade_stop's, while it runs */
+	bool retried;			/* killed from outside once, and started again */
+	int killed_by;			/* the signal of that first end */
 	json_t *grade;			/* owned, once done */
 };
 
@@ -61,6 +63,25 @@ static bool is_dir(const char *path)
 	return !lstat(path, &st) && S_ISDIR(st.st_mode);
 }
 
+static bool is_link(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && S_ISLNK(st.st_mode);
+}
+
+/*
+ * A student of the class: a folder of DIR, or a symbolic link in DIR (as
+ * teachers make when collecting), followed here and only here: inside a
+ * student's folder no link is ever followed.
+ */
+static bool is_student(const char *path)
+{
+	struct stat st;
+
+	return !lstat(path, &st) && (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode));
+}
+
 static int list_students(const char *dir, char ***out, size_t *n, char **cause)
 {
 	struct dirent **names = NULL;
@@ -79,7 +100,7 @@ static int list_students(const char *dir, char ***out, size_t *n, char **cause)
 
 		if (!ret && names[i]->d_name[0] != '.' && *n < GRADE_CLASS_MAX_STUDENTS &&
 		    asprintf(&p, "%s/%s", dir, names[i]->d_name) >= 0) {
-			if (is_dir(p) && !((*out)[*n] = strdup(names[i]->d_name)))
+			if (is_student(p) && !((*out)[*n] = strdup(names[i]->d_name)))
 				ret = -ENOMEM;
 			else if ((*out)[*n])
 				(*n)++;
@@ -93,29 +114,74 @@ static int list_students(const char *dir, char ***out, size_t *n, char **cause)
 	return ret;
 }
 
-/* The folder of @student's code for @ex: <dir>/<student>/<lab>, else <dir>/<student> when alone. */
-static char *work_of(const char *dir, const char *student, const struct grade_exercise *ex,
-		     bool alone)
+/* The folder of a student's code for @ex: <sdir>/<lab>, else <sdir> itself when alone. */
+static char *work_of(const char *sdir, const struct grade_exercise *ex, bool alone)
 {
 	char *w = NULL;
 
-	if (asprintf(&w, "%s/%s/%s", dir, student, ex->m.lab) < 0)
+	if (asprintf(&w, "%s/%s", sdir, ex->m.lab) < 0)
 		return NULL;
-	if (is_dir(w) || !alone)
+	if (is_dir(w) || is_link(w) || !alone)
 		return w;
 	free(w);
-	return asprintf(&w, "%s/%s", dir, student) < 0 ? NULL : w;
+	return strdup(sdir);
+}
+
+/* @student's own folder, a link to one followed (NULL, errno set, when it is neither). */
+static char *student_dir(const char *dir, const char *student)
+{
+	char *p = NULL, *real;
+	struct stat st;
+
+	if (asprintf(&p, "%s/%s", dir, student) < 0)
+		return NULL;
+	real = !stat(p, &st) && S_ISDIR(st.st_mode) ? realpath(p, NULL) : NULL;
+	if (!real && !errno)
+		errno = ENOTDIR;
+	free(p);
+	return real;
+}
+
+/*
+ * The results document of @work for @out, if handed in. A link is reported
+ * and not followed: nothing outside a student's folder is ever opened on
+ * its behalf (as root, a link to /root/secret would be read).
+ */
+static void add_results(struct grade_outcome *out, const char *work)
+{
+	char *doc = NULL, *cause = NULL;
+	struct stat st;
+
+	if (asprintf(&doc, "%s/results.json", work) < 0 || lstat(doc, &st)) {
+		free(doc);
+		return;
+	}
+	if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
+		grade_report_append(&out->rep, &(struct grade_check){ .name = "results",
+			.status = GRADE_FAIL, .max_points = 1, .part = "results",
+			.detail = S_ISLNK(st.st_mode) ? "results.json is a symbolic link: not "
+				  "followed (hand in the file itself)" :
+				  "results.json is not a regular file",
+			.hint = "hand in the results document rtlab saved, unedited" });
+	} else if (grade_outcome_add_document(out, doc, &cause)) {
+		grade_report_append(&out->rep, &(struct grade_check){ .name = "results",
+			.status = GRADE_FAIL, .max_points = 1, .part = "results",
+			.detail = cause ? cause : "results.json could not be read",
+			.hint = "hand in the results document rtlab saved, unedited" });
+	}
+	free(cause);
+	free(doc);
 }
 
 /* In the job's process: grade one (student, lab) and write its JSON to @out_path. */
 static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
 					       const struct class_ex *cx, const char *student,
 					       bool alone, unsigned int slot, const char *lock,
-					       const char *out_path)
+					       const char *tmpdir, const char *out_path)
 {
 	struct grade_outcome out = { 0 };
 	struct grade_opts opts = o->base;
-	char *work = work_of(o->dir, student, &cx->ex, alone), *cause = NULL, *doc = NULL;
+	char *sdir = student_dir(o->dir, student), *work = NULL, *cause = NULL;
 	json_t *j;
 	int ret;
 
@@ -124,10 +190,21 @@ static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
 	opts.program = cx->program;
 	opts.program_fd = cx->program_fd;
 	opts.subject_obj = cx->subject_obj;
+	opts.tmpdir = tmpdir;
 	opts.timing_fd = open(lock, O_RDWR | O_CLOEXEC);	/* its own open file: its own lock */
 	out.student = strdup(student);
+	if (sdir)
+		work = work_of(sdir, &cx->ex, alone);
 	if (cx->error) {
 		out.error = strdup(cx->error);
+	} else if (!sdir) {
+		if (asprintf(&out.error, "%s is a link to nothing (or not a folder)", student) < 0)
+			out.error = NULL;
+	} else if (work && is_link(work)) {
+		if (asprintf(&out.error, "%s/%s is a symbolic link: not followed (a link inside a "
+			     "student's folder never is; hand in the folder itself)", student,
+			     cx->ex.m.lab) < 0)
+			out.error = NULL;
 	} else if (!work || !is_dir(work)) {
 		if (asprintf(&out.error, "nothing handed in: no folder %s/%s", student,
 			     cx->ex.m.lab) < 0)
@@ -138,12 +215,8 @@ static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
 			out.error = strdup(cause ? cause : strerror(-ret));
 		free(cause);
 		cause = NULL;
-		if (!ret && asprintf(&doc, "%s/results.json", work) >= 0 && !access(doc, F_OK) &&
-		    grade_outcome_add_document(&out, doc, &cause))
-			grade_report_append(&out.rep, &(struct grade_check){ .name = "results",
-				.status = GRADE_FAIL, .max_points = 1, .part = "results",
-				.detail = cause ? cause : "results.json could not be read",
-				.hint = "hand in the results document rtlab saved, unedited" });
+		if (!ret)
+			add_results(&out, work);
 	}
 	if (!out.lab)
 		out.lab = strdup(cx->ex.m.lab);
@@ -183,6 +256,18 @@ static json_t *job_collect(const struct class_ex *cx, struct class_job *jb, int 
 		rt_json_load(text, len, path, &j, NULL);
 	free(text);
 	unlink(path);
+	if (j && jb->retried) {
+		json_t *notes = json_object_get(j, "notes");
+		char *note = NULL;
+
+		if (!notes && !json_object_set_new(j, "notes", json_array()))
+			notes = json_object_get(j, "notes");
+		if (notes && asprintf(&note, "the first grading job was killed by signal %d from "
+				      "outside (an out-of-memory kill, an operator): it was run "
+				      "again", jb->killed_by) >= 0)
+			json_array_append_new(notes, json_string(note));
+		free(note);
+	}
 	return j ? j : job_error(cx, jb->student, "the grading job left no grade (exit %d)",
 				 WIFEXITED(status) ? WEXITSTATUS(status) : -1);
 }
@@ -257,6 +342,49 @@ static int open_exercises(const struct grade_class_opts *o, const char *box,
 	return ret;
 }
 
+/* The job's own folder for its boxes: removed whole when it ends, however it ends. */
+static int job_tmp(const char *box, size_t k, char *path, size_t size)
+{
+	return snprintf(path, size, "%s/job-%zu.tmp", box, k) >= (int)size ? -ENAMETOOLONG : 0;
+}
+
+static void job_clean(const char *box, size_t k)
+{
+	char path[4096];
+
+	if (!job_tmp(box, k, path, sizeof(path)))
+		grade_rm_rf(path);
+}
+
+/* Fork job @k (its slot set); 0, or -1 with its grade an error. */
+static int job_start(const struct grade_class_opts *o, struct class_ex *exs, size_t nex,
+		     const char *box, const char *lock, struct class_job *jobs, size_t k)
+{
+	struct class_job *jb = &jobs[k];
+	char path[4096], tmp[4096];
+
+	snprintf(path, sizeof(path), "%s/job-%zu.json", box, k);
+	if (job_tmp(box, k, tmp, sizeof(tmp)) || (mkdir(tmp, 0711) && errno != EEXIST)) {
+		jb->grade = job_error(&exs[jb->ex], jb->student, "cannot make the job's folder "
+				      "(errno %d)", errno);
+		return -1;
+	}
+	jb->started_ms = now_ms();
+	jb->pid = fork();
+	if (jb->pid == 0) {
+		grade_stop_reset();	/* its own runs, not its siblings */
+		job_main(o, &exs[jb->ex], jb->student, nex == 1, jb->slot, lock, tmp, path);
+	}
+	if (jb->pid < 0) {
+		jb->grade = job_error(&exs[jb->ex], jb->student, "cannot fork a job (errno %d)",
+				      errno);
+		return -1;
+	}
+	setpgid(jb->pid, jb->pid);
+	jb->stop_slot = grade_stop_add(jb->pid, (uid_t)-1);
+	return 0;
+}
+
 int grade_class_run(const struct grade_class_opts *o, json_t **grades, double *wall_s,
 		    char **cause)
 {
@@ -283,11 +411,17 @@ int grade_class_run(const struct grade_class_opts *o, json_t **grades, double *w
 	ret = list_students(o->dir, &students, &nstudents, cause);
 	if (ret)
 		goto out;
-	if (asprintf(&tmpl, "%s/rtlab-class.XXXXXX", tmpdir) < 0 || !(box = mkdtemp(tmpl))) {
+	if (asprintf(&tmpl, "%s/rtlab-class.%d.XXXXXX", tmpdir, (int)getpid()) < 0 ||
+	    !(box = mkdtemp(tmpl))) {
 		ret = tmpl ? rt_err(cause, -errno, "%s: %s", tmpl, strerror(errno)) : -ENOMEM;
 		goto out;
 	}
 	tmpl = NULL;
+	/* Box uids pass through it to their job's boxes (listing it stays ours). */
+	if (geteuid() == 0 && chmod(box, 0711)) {
+		ret = rt_err(cause, -errno, "%s: %s", box, strerror(errno));
+		goto out;
+	}
 	ret = open_exercises(o, box, &exs, &nex, cause);
 	if (ret)
 		goto out;
@@ -319,27 +453,12 @@ int grade_class_run(const struct grade_class_opts *o, json_t **grades, double *w
 		pid_t p;
 
 		while (running < width && next < njobs) {
-			struct class_job *jb = &jobs[next];
-			char path[4096];
 			unsigned int slot = 0;
 
 			while (slot_busy[slot])
 				slot++;
-			snprintf(path, sizeof(path), "%s/job-%zu.json", box, next);
-			jb->slot = slot;
-			jb->started_ms = now_ms();
-			jb->pid = fork();
-			if (jb->pid == 0) {
-				grade_stop_reset();	/* its own runs, not its siblings */
-				job_main(o, &exs[jb->ex], jb->student, nex == 1, slot, lock, path);
-			}
-			if (jb->pid > 0) {
-				setpgid(jb->pid, jb->pid);
-				jb->stop_slot = grade_stop_add(jb->pid, (uid_t)-1);
-			}
-			if (jb->pid < 0) {
-				jb->grade = job_error(&exs[jb->ex], jb->student, "cannot fork a job "
-						      "(errno %d)", errno);
+			jobs[next].slot = slot;
+			if (job_start(o, exs, nex, box, lock, jobs, next)) {
 				done++;
 			} else {
 				slot_busy[slot] = true;
@@ -365,15 +484,26 @@ int grade_class_run(const struct grade_class_opts *o, json_t **grades, double *w
 		}
 		for (size_t k = 0; k < next; k++) {
 			struct class_job *jb = &jobs[k];
+			bool overran = now_ms() - jb->started_ms > GRADE_JOB_WALL_S * 1000LL;
 			char path[4096];
 
 			if (jb->pid != p || jb->grade)
 				continue;
 			snprintf(path, sizeof(path), "%s/job-%zu.json", box, k);
-			jb->grade = job_collect(&exs[jb->ex], jb, status, path,
-						now_ms() - jb->started_ms > GRADE_JOB_WALL_S * 1000LL);
 			kill(-jb->pid, SIGKILL);	/* whatever the job left behind */
 			grade_stop_del(jb->stop_slot);
+			job_clean(box, k);
+			/*
+			 * Killed by a signal we did not send (the OOM killer, an
+			 * operator): not the student's doing. Once more, same slot.
+			 */
+			if (WIFSIGNALED(status) && !overran && !jb->retried) {
+				jb->retried = true;
+				jb->killed_by = WTERMSIG(status);
+				if (!job_start(o, exs, nex, box, lock, jobs, k))
+					break;
+			}
+			jb->grade = job_collect(&exs[jb->ex], jb, status, path, overran);
 			slot_busy[jb->slot] = false;
 			running--;
 			done++;

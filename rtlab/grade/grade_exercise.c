@@ -760,13 +760,20 @@ static void timing_unlock(const struct grade_opts *o)
 
 /*
  * The wall-clock turn of a class's timing pass under the exclusive lock:
- * one run of the subject per timing check, plus the program's start. A
- * pass past it (code that hangs only when timed) gives the lock up and is
- * run again beside the other jobs, so it never stalls the class.
+ * TIMING_TURN_S per timing check (at most its wall limit), plus the
+ * program's start. A correct solution's timing run takes a fraction of it
+ * on an idle machine. A pass past it (code that hangs only when timed, or
+ * a machine loaded from outside) gives the lock up and is run again beside
+ * the other jobs with its full limits: the class is not held up, and load
+ * changes how long grading takes, not the verdict.
  */
+#define TIMING_TURN_S 5u
+
 static unsigned int timing_turn_s(const struct grade_sandbox *sb, size_t ntiming)
 {
-	return 5 + (unsigned int)ntiming * sb->lim.wall_s;
+	unsigned int per = sb->lim.wall_s < TIMING_TURN_S ? sb->lim.wall_s : TIMING_TURN_S;
+
+	return 2 + (unsigned int)ntiming * per;
 }
 
 /* Run the checks of one kind (timing or not) that are not skipped; verdicts into @tap. */

@@ -16,6 +16,7 @@
  */
 #include "grade_sandbox.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -1221,7 +1222,7 @@ int grade_sandbox_new(struct grade_sandbox *sb, const char *tmpdir, unsigned int
 	memset(sb, 0, sizeof(*sb));
 	if (!tmpdir)
 		tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	if (asprintf(&tmpl, "%s/rtlab-grade.XXXXXX", tmpdir) < 0)
+	if (asprintf(&tmpl, "%s/rtlab-grade.%d.XXXXXX", tmpdir, (int)getpid()) < 0)
 		return -ENOMEM;
 	if (!mkdtemp(tmpl)) {
 		ret = rt_err(cause, -errno, "%s: cannot make a folder: %s", tmpl,
@@ -1329,6 +1330,52 @@ char *grade_sandbox_describe(const struct grade_sandbox *sb, unsigned int ns, un
 		     sb->lim.output_kb) < 0)
 		return NULL;
 	return s;
+}
+
+/* ---- Folders left by graders that were killed ------------------------------------------ */
+
+/* "rtlab-grade.PID.XXXXXX" or "rtlab-class.PID.XXXXXX": PID, else 0. */
+static pid_t left_by(const char *name)
+{
+	const char *p = !strncmp(name, "rtlab-grade.", 12) ? name + 12 :
+			!strncmp(name, "rtlab-class.", 12) ? name + 12 : NULL;
+	char *end;
+	long pid;
+
+	if (!p)
+		return 0;
+	pid = strtol(p, &end, 10);
+	return end != p && *end == '.' && strlen(end) == 7 && pid > 0 && pid < INT_MAX ?
+	       (pid_t)pid : 0;
+}
+
+int grade_sweep_left(const char *tmpdir)
+{
+	struct dirent *e;
+	int removed = 0;
+	DIR *d;
+
+	if (!tmpdir)
+		tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+	d = opendir(tmpdir);
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		pid_t pid = left_by(e->d_name);
+		char *path;
+		struct stat st;
+
+		/* Only ours, and only when its grader is gone (a reused pid keeps it). */
+		if (!pid || (kill(pid, 0) == 0 || errno != ESRCH) ||
+		    asprintf(&path, "%s/%s", tmpdir, e->d_name) < 0)
+			continue;
+		if (!lstat(path, &st) && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+		    !grade_rm_rf(path))
+			removed++;
+		free(path);
+	}
+	closedir(d);
+	return removed;
 }
 
 /* ---- The box as a string, for the runner ---------------------------------------------- */

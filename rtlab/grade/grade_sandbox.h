@@ -197,6 +197,16 @@ int grade_sandbox_parse(const char *spec, struct grade_sandbox *sb, char **cause
 /* True when the grader can grant @need (GRADE_NEED_*) to a run of @sb. */
 bool grade_sandbox_can(const struct grade_sandbox *sb, unsigned int need);
 
+/**
+ * grade_sweep_left - remove the boxes and class folders of killed graders
+ * @tmpdir: where they are; NULL: $TMPDIR, else /tmp
+ *
+ * A grader names its folders rtlab-grade.PID.* and rtlab-class.PID.*; a
+ * grader killed by SIGKILL (or the machine's end) cannot remove them. Those
+ * of this uid whose PID no longer runs are removed. Returns how many.
+ */
+int grade_sweep_left(const char *tmpdir);
+
 /* grade_rm_rf - remove @path and what it holds, never following a link. */
 int grade_rm_rf(const char *path);
 
