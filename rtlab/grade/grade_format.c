@@ -72,7 +72,7 @@ static int grade_name(const json_t *g, struct rt_buf *out)
 static const char *label(const char *status)
 {
 	return !status ? "????" : !strcmp(status, "pass") ? "PASS" : !strcmp(status, "skip") ?
-	       "SKIP" : "FAIL";
+	       "SKIP" : !strcmp(status, "review") ? "READ" : "FAIL";
 }
 
 int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
@@ -113,7 +113,7 @@ int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
 
 		if (ret)
 			break;
-		if (status && !strcmp(status, "skip"))
+		if (status && (!strcmp(status, "skip") || !strcmp(status, "review")))
 			snprintf(pts, sizeof(pts), "-/%g", num(c, "max_points"));
 		else
 			snprintf(pts, sizeof(pts), "%g/%g", num(c, "points"), num(c, "max_points"));
@@ -127,10 +127,14 @@ int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
 		long long passed = json_integer_value(json_object_get(g, "checks_passed"));
 		long long failed = json_integer_value(json_object_get(g, "checks_failed"));
 		long long skipped = json_integer_value(json_object_get(g, "checks_skipped"));
-		char skip[40] = "";
+		long long review = json_integer_value(json_object_get(g, "checks_review"));
+		char skip[80] = "";
 
 		if (skipped)
 			snprintf(skip, sizeof(skip), ", %lld skipped", skipped);
+		if (review)
+			snprintf(skip + strlen(skip), sizeof(skip) - strlen(skip),
+				 ", %lld for the teacher to read", review);
 		ret = rt_text_printf(out, "score: %g%% (%g of %g points; %lld of %lld checks "
 				     "passed%s)\n", num(g, "score_pct"), num(g, "points"),
 				     num(g, "max_points"), passed, passed + failed, skip);
@@ -210,6 +214,11 @@ int grade_format_tap(const json_t *grades, struct rt_buf *out)
 				ret = rt_text_printf(out, "ok %zu - %s/%s # SKIP %s\n", ++n,
 						     rt_buf_str(&tname), rt_buf_str(&tid),
 						     str(c, "reason") ? str(c, "reason") : "");
+			else if (!ret && status && !strcmp(status, "review"))
+				/* TAP's TODO: reported, never counted as a failure. */
+				ret = rt_text_printf(out, "not ok %zu - %s/%s # TODO %s\n", ++n,
+						     rt_buf_str(&tname), rt_buf_str(&tid),
+						     str(c, "reason") ? str(c, "reason") : "");
 			else if (!ret)
 				ret = rt_text_printf(out, "%s %zu - %s/%s (%g/%g)\n", status &&
 						     !strcmp(status, "pass") ? "ok" : "not ok", ++n,
@@ -284,7 +293,8 @@ static int junit_suite(const json_t *g, struct rt_buf *out)
 	ret = grade_name(g, &name);
 	json_array_foreach(checks, j, c) {
 		failures += str(c, "status") && !strcmp(str(c, "status"), "fail");
-		skipped += str(c, "status") && !strcmp(str(c, "status"), "skip");
+		skipped += str(c, "status") && (!strcmp(str(c, "status"), "skip") ||
+						!strcmp(str(c, "status"), "review"));
 	}
 	if (!ret)
 		ret = rt_buf_puts(out, "  <testsuite name=\"");
@@ -324,13 +334,14 @@ static int junit_suite(const json_t *g, struct rt_buf *out)
 			ret = rt_buf_puts(out, "\"/>\n");
 			continue;
 		}
+		bool skip = status && (!strcmp(status, "skip") || !strcmp(status, "review"));
+
 		if (!ret)
-			ret = rt_buf_puts(out, status && !strcmp(status, "skip") ?
-					  "\">\n      <skipped message=\"" :
+			ret = rt_buf_puts(out, skip ? "\">\n      <skipped message=\"" :
 					  "\">\n      <failure message=\"");
 		if (!ret)
 			ret = xml_escape(out, str(c, "reason"), true);
-		if (!ret && status && !strcmp(status, "skip")) {
+		if (!ret && skip) {
 			ret = rt_buf_puts(out, "\"/>\n    </testcase>\n");
 			continue;
 		}
@@ -537,10 +548,29 @@ int grade_format_summary(const json_t *grades, struct rt_buf *out)
 				     (long long)json_integer_value(json_object_get(g, "checks_skipped")),
 				     build && !json_is_true(json_object_get(build, "ok")) ?
 				     ", does not compile" : "");
+		if (!ret && json_integer_value(json_object_get(g, "checks_review")))
+			ret = rt_text_printf(out, "%*s  %lld written answer(s) to read\n", (int)w,
+					     "", (long long)json_integer_value(json_object_get(
+						     g, "checks_review")));
 	}
 	if (!ret)
 		ret = rt_text_printf(out, "%zu graded, %zu at 100%%, %zu not graded; average %.1f%%\n",
 				     graded, full, broken, graded ? sum / (double)graded : 0.0);
+	/* The written answers: the teacher's to read, with no automatic points. */
+	json_array_foreach(grades, i, g) {
+		const json_t *c;
+		size_t j;
+
+		json_array_foreach(json_object_get(g, "checks"), j, c) {
+			if (ret || !str(c, "status") || strcmp(str(c, "status"), "review"))
+				continue;
+			ret = rt_text_printf(out, "to read: %s/%s %s: %s\n",
+					     str(g, "student") ? str(g, "student") : "-",
+					     str(g, "lab") ? str(g, "lab") : "-",
+					     str(c, "id") ? str(c, "id") : "?",
+					     str(c, "reason") ? str(c, "reason") : "");
+		}
+	}
 	return ret;
 }
 

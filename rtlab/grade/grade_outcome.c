@@ -239,7 +239,8 @@ static double round1(double v)
 
 static const char *status_name(enum grade_status s)
 {
-	return s == GRADE_PASS ? "pass" : s == GRADE_SKIP ? "skip" : "fail";
+	return s == GRADE_PASS ? "pass" : s == GRADE_SKIP ? "skip" : s == GRADE_REVIEW ? "review" :
+	       "fail";
 }
 
 static json_t *parts_json(const struct grade_report *rep)
@@ -258,7 +259,7 @@ static json_t *parts_json(const struct grade_report *rep)
 				return NULL;
 			}
 		}
-		if (c->status == GRADE_SKIP)
+		if (c->status == GRADE_SKIP || c->status == GRADE_REVIEW)
 			continue;
 		json_object_set_new(p, "points", json_real(json_real_value(json_object_get(p,
 			"points")) + c->points));
@@ -294,7 +295,7 @@ json_t *grade_outcome_json(const struct grade_outcome *o)
 {
 	const struct grade_report *r = &o->rep;
 	json_t *doc, *checks = checks_json(r), *parts = parts_json(r);
-	size_t failed = r->nchecks - r->npassed - r->nskipped;
+	size_t failed = r->nchecks - r->npassed - r->nskipped - r->nreview;
 
 	if (!checks || !parts) {
 		json_decref(checks);
@@ -323,6 +324,8 @@ json_t *grade_outcome_json(const struct grade_outcome *o)
 	if (o->sandbox && json_object_set_new(doc, "isolated", json_boolean(!o->unisolated)))
 		goto out_nomem;
 	if (o->error && json_object_set_new(doc, "error", str_or_null(o->error)))
+		goto out_nomem;
+	if (json_object_set_new(doc, "checks_review", json_integer((json_int_t)r->nreview)))
 		goto out_nomem;
 	if (o->notes) {
 		json_t *notes = json_array();

@@ -84,6 +84,7 @@ enum grade_status {
 	GRADE_FAIL,		/* counted, earned nothing */
 	GRADE_PASS,		/* counted, earned its points */
 	GRADE_SKIP,		/* not counted: the grader could not run it (the detail says why) */
+	GRADE_REVIEW,		/* not counted: for the teacher to read (a written answer) */
 };
 
 /* One named check of a grade. */
@@ -110,6 +111,7 @@ struct grade_report {
 	size_t nchecks;
 	size_t npassed;
 	size_t nskipped;
+	size_t nreview;			/* checks left to the teacher (GRADE_REVIEW) */
 	double points;			/* earned, over the checks not skipped */
 	double max_points;		/* possible, over the checks not skipped */
 	double score;			/* 0..100: points / max_points */
@@ -359,6 +361,20 @@ bool lab_ctx_stopped(const struct lab_ctx *ctx);
  */
 int grade_report_add(struct grade_report *rep, const char *name, bool passed,
 		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+/**
+ * grade_report_review - a written answer, left to the teacher
+ * @name: the question's id (the check's name)
+ * @answer: the learner's text, or NULL when there is none
+ * @lab: for the way to answer, in the detail
+ *
+ * No automatic points either way: a written answer is read by a person,
+ * never scored for being there ("x" would earn as much as an essay). The
+ * check is GRADE_REVIEW with the answer (cut to 300 bytes) in its detail,
+ * or "not answered" and how to answer. Returns 0 or -ENOMEM.
+ */
+int grade_report_review(struct grade_report *rep, const char *name, const char *answer,
+			const char *lab);
 
 /**
  * grade_report_append - append a copy of @c to @rep and update the score

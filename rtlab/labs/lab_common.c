@@ -53,7 +53,7 @@ int grade_report_append(struct grade_report *rep, const struct grade_check *c)
 	struct grade_check n = { .status = c->status, .max_points = c->max_points };
 	struct grade_check *v;
 
-	if (!c->name || !(c->max_points >= 0) || c->status > GRADE_SKIP)
+	if (!c->name || !(c->max_points >= 0) || c->status > GRADE_REVIEW)
 		return -EINVAL;
 	n.name = strdup(c->name);
 	n.detail = strdup(c->detail ? c->detail : "");
@@ -70,6 +70,8 @@ int grade_report_append(struct grade_report *rep, const struct grade_check *c)
 	v[rep->nchecks++] = n;
 	if (n.status == GRADE_SKIP) {
 		rep->nskipped++;
+	} else if (n.status == GRADE_REVIEW) {
+		rep->nreview++;
 	} else {
 		rep->npassed += n.passed;
 		rep->points += n.points;
@@ -120,7 +122,31 @@ void grade_report_fini(struct grade_report *rep)
 
 bool grade_report_passed(const struct grade_report *rep)
 {
-	return rep->nchecks > rep->nskipped && rep->npassed == rep->nchecks - rep->nskipped;
+	size_t counted = rep->nchecks - rep->nskipped - rep->nreview;
+
+	return counted > 0 && rep->npassed == counted;
+}
+
+int grade_report_review(struct grade_report *rep, const char *name, const char *answer,
+			const char *lab)
+{
+	char *d = NULL;
+	int ret;
+
+	while (answer && (*answer == ' ' || *answer == '\t' || *answer == '\n'))
+		answer++;
+	if (answer && *answer)
+		ret = asprintf(&d, "to be reviewed by the teacher: \"%.300s%s\"", answer,
+			       strlen(answer) > 300 ? "..." : "");
+	else
+		ret = asprintf(&d, "not answered (rtlab lab answer %s %s TEXT, then run the lab "
+			       "again); to be reviewed by the teacher", lab, name);
+	if (ret < 0)
+		return -ENOMEM;
+	ret = grade_report_append(rep, &(struct grade_check){ .name = (char *)name,
+		.status = GRADE_REVIEW, .max_points = 0, .detail = d });
+	free(d);
+	return ret;
 }
 
 /* ---- Written answers ------------------------------------------------------- */

@@ -786,15 +786,12 @@ static int fcse_grade(const struct lab_result *r, struct grade_report *rep)
 		ret = grade_report_add(rep, "flush-every-switch", f_ok && (modes & 1),
 				       "without FCSE every switch between address spaces flushes");
 	if (!ret)
-		ret = grade_report_add(rep, "why-best-effort-flushes",
-				       json_object_get(ans, "why-best-effort-flushes") != NULL,
-				       "answer the handout's question with rtlab lab answer fcse "
-				       "why-best-effort-flushes TEXT, then run the lab again");
+		ret = grade_report_review(rep, "why-best-effort-flushes", json_string_value(
+						  json_object_get(ans, "why-best-effort-flushes")),
+					  "fcse");
 	if (!ret)
-		ret = grade_report_add(rep, "when-fcse-no-help",
-				       json_object_get(ans, "when-fcse-no-help") != NULL,
-				       "answer the handout's question with rtlab lab answer fcse "
-				       "when-fcse-no-help TEXT, then run the lab again");
+		ret = grade_report_review(rep, "when-fcse-no-help", json_string_value(
+						  json_object_get(ans, "when-fcse-no-help")), "fcse");
 	return ret;
 }
 

@@ -675,10 +675,8 @@ static int hv_live_grade(const struct lab_result *r, struct grade_report *rep)
 				       "QEMU's own threads must serve");
 	}
 	for (int i = 0; !ret && questions[i]; i++)
-		ret = grade_report_add(rep, questions[i],
-				       json_object_get(ans, questions[i]) != NULL,
-				       "answer the handout's question with rtlab lab answer "
-				       "hypervisor %s TEXT, then run the lab again", questions[i]);
+		ret = grade_report_review(rep, questions[i], json_string_value(
+						  json_object_get(ans, questions[i])), "hypervisor");
 	return ret;
 }
 
@@ -714,15 +712,13 @@ static int hv_grade(const struct lab_result *r, struct grade_report *rep)
 				       "the bound", name);
 	}
 	if (!ret)
-		ret = grade_report_add(rep, "why-vcpu-fifo-trap",
-				       json_object_get(ans, "why-vcpu-fifo-trap") != NULL,
-				       "answer the handout's question with rtlab lab answer "
-				       "hypervisor why-vcpu-fifo-trap TEXT, then run the lab again");
+		ret = grade_report_review(rep, "why-vcpu-fifo-trap", json_string_value(
+						  json_object_get(ans, "why-vcpu-fifo-trap")),
+					  "hypervisor");
 	if (!ret)
-		ret = grade_report_add(rep, "what-budget-bounds",
-				       json_object_get(ans, "what-budget-bounds") != NULL,
-				       "answer the handout's question with rtlab lab answer "
-				       "hypervisor what-budget-bounds TEXT, then run the lab again");
+		ret = grade_report_review(rep, "what-budget-bounds", json_string_value(
+						  json_object_get(ans, "what-budget-bounds")),
+					  "hypervisor");
 	return ret;
 }
 

@@ -470,6 +470,15 @@ static void test_grade_samples_say_duration(void **state)
 	lab_result_fini(&lr);
 }
 
+static size_t nquestions(void)
+{
+	size_t n = 0;
+
+	while (latency_questions[n])
+		n++;
+	return n;
+}
+
 static void test_grade_all_pass(void **state)
 {
 	struct lab_result lr = { .res = make_doc(&good) };
@@ -482,7 +491,8 @@ static void test_grade_all_pass(void **state)
 	assert_non_null(text);
 	free(text);
 	assert_int_equal(latency_grade(&lr, &rep), 0);
-	assert_int_equal(rep.nchecks, 7);
+	assert_int_equal(rep.nchecks, 6 + nquestions());
+	assert_int_equal(rep.nreview, nquestions());	/* the written answers: read, not scored */
 	assert_true(grade_report_passed(&rep));
 	assert_true(rep.score == 100.0);
 	grade_report_fini(&rep);
@@ -534,9 +544,44 @@ static void test_grade_each_fails(void **state)
 	d = good;
 	d.predictions = false;
 	assert_false(check_result(&d, "predictions", NULL));
+	/* Written answers earn nothing for being there, and cost nothing when missing. */
 	d = good;
 	d.answers = false;
-	assert_false(check_result(&d, "answers", NULL));
+	assert_true(check_result(&d, "scenario-idle-other", &all));
+	assert_true(all);
+}
+
+/* "x" and "." are not answers: a written answer is the teacher's to read, never points. */
+static void test_grade_answers_for_review(void **state)
+{
+	struct docspec d = good;
+	struct lab_result lr;
+	struct grade_report rep = { 0 }, none = { 0 };
+
+	(void)state;
+	lr.res = make_doc(&d);
+	lr.interrupted = false;
+	assert_int_equal(rt_result_set_answer_str(lr.res, "Q1", "x"), 0);
+	assert_int_equal(rt_result_set_answer_str(lr.res, "Q2", "."), 0);
+	assert_int_equal(latency_grade(&lr, &rep), 0);
+	lab_result_fini(&lr);
+	d.answers = false;
+	lr.res = make_doc(&d);
+	assert_int_equal(latency_grade(&lr, &none), 0);
+	lab_result_fini(&lr);
+	assert_true(rep.points == none.points && rep.max_points == none.max_points);
+	for (size_t i = 0; i < rep.nchecks; i++) {
+		if (strcmp(rep.checks[i].name, "Q1"))
+			continue;
+		assert_int_equal(rep.checks[i].status, GRADE_REVIEW);
+		assert_true(rep.checks[i].max_points == 0);
+		assert_non_null(strstr(rep.checks[i].detail, "to be reviewed by the teacher: \"x\""));
+	}
+	for (size_t i = 0; i < none.nchecks; i++)
+		if (!strcmp(none.checks[i].name, "Q1"))
+			assert_non_null(strstr(none.checks[i].detail, "not answered"));
+	grade_report_fini(&rep);
+	grade_report_fini(&none);
 }
 
 /* The grade's sample rule is lesson 03's: 100 samples beyond the p99. */
@@ -558,7 +603,7 @@ static void test_grade_ignores_throughput(void **state)
 		json_pack("{s:s, s:s, s:s, s:f}", "name", "throughput", "kind", "throughput",
 			  "summary", "work per second", "msg_per_s", 1234.5)), 0);
 	assert_int_equal(latency_grade(&lr, &rep), 0);
-	assert_int_equal(rep.nchecks, 7);
+	assert_int_equal(rep.nchecks, 6 + nquestions());
 	assert_true(grade_report_passed(&rep));
 	grade_report_fini(&rep);
 	lab_result_fini(&lr);
@@ -916,6 +961,7 @@ int main(void)
 		cmocka_unit_test(test_grade_all_pass),
 		cmocka_unit_test(test_grade_samples_say_duration),
 		cmocka_unit_test(test_grade_each_fails),
+		cmocka_unit_test(test_grade_answers_for_review),
 		cmocka_unit_test(test_grade_rule_is_the_hist_rule),
 		cmocka_unit_test(test_grade_ignores_throughput),
 		cmocka_unit_test(test_grade_other_lab),
