@@ -323,6 +323,15 @@ static int grade_lab(const struct cli_cmd *cmd, const struct grade_args *a)
 	if (have_ex && !work && !ex.bin)
 		cli_text_printf(stderr, "rtlab grade: no working copy of %s's exercise (`rtlab lab "
 				"start %s`, or --work DIR): the code is not graded\n", lab, lab);
+	/* `rtlab grade LAB`: the whole lab, each part by the manifest's weight. */
+	if (from_state && have_ex && ex.m.weights_given && lab_find(lab)) {
+		unsigned int w[3];
+
+		memcpy(w, ex.m.weights, sizeof(w));
+		if (a->no_quiz)
+			w[GRADE_PART_QUIZ] = 0;
+		grade_outcome_weigh(&o, w);
+	}
 	if (have_ex && (work || ex.bin)) {
 		ret = grade_exercise_run(&ex, work, &opts, &o, &cause);
 		if (ret)

@@ -173,6 +173,66 @@ static void add_results(struct grade_outcome *out, const char *work)
 	free(doc);
 }
 
+/*
+ * The quiz of the lab's lesson from <student>/progress.json, the learner's
+ * own progress file, if handed in (never through a link); its answers are
+ * scored again against the lesson's key.
+ */
+static void add_quiz(struct grade_outcome *out, const char *sdir)
+{
+	char *path = NULL, *cause = NULL;
+	struct stat st;
+
+	if (asprintf(&path, "%s/progress.json", sdir) < 0)
+		return;
+	if (!lstat(path, &st) && S_ISREG(st.st_mode) &&
+	    grade_outcome_add_quiz(out, path, &cause))
+		grade_outcome_note(out, "progress.json could not be read: %s",
+				   cause ? cause : "invalid");
+	else if (!lstat(path, &st) && !S_ISREG(st.st_mode))
+		grade_outcome_note(out, "progress.json is %s: not read",
+				   S_ISLNK(st.st_mode) ? "a symbolic link" : "not a regular file");
+	free(cause);
+	free(path);
+}
+
+/*
+ * Whether @work holds any of the exercise's sources. None: the code was not
+ * handed in (one note saying what was expected and what is there), rather
+ * than a compiler error repeated on every check.
+ */
+static bool has_sources(struct grade_outcome *out, const struct grade_exercise *ex,
+			const char *student, const char *work)
+{
+	const struct grade_manifest *m = &ex->m;
+	char found[256] = "";
+	struct dirent *e;
+	DIR *d;
+
+	for (size_t i = 0; i < m->sources.n; i++) {
+		char *p = NULL;
+		bool there;
+
+		if (asprintf(&p, "%s/%s", work, m->sources.v[i]) < 0)
+			return true;
+		there = !access(p, F_OK);
+		free(p);
+		if (there)
+			return true;
+	}
+	d = opendir(work);
+	while (d && (e = readdir(d)))
+		if (e->d_name[0] != '.' && strlen(found) + strlen(e->d_name) + 3 < sizeof(found))
+			snprintf(found + strlen(found), sizeof(found) - strlen(found), "%s%s",
+				 found[0] ? ", " : "", e->d_name);
+	if (d)
+		closedir(d);
+	grade_outcome_note(out, "expected %s in %s/%s: not found (%s%s)", m->sources.v[0],
+			   student, strcmp(work + strlen(work) - strlen(m->lab), m->lab) ? "" : m->lab,
+			   found[0] ? "found: " : "the folder is empty", found);
+	return false;
+}
+
 /* In the job's process: grade one (student, lab) and write its JSON to @out_path. */
 static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
 					       const struct class_ex *cx, const char *student,
@@ -205,18 +265,26 @@ static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
 			     "student's folder never is; hand in the folder itself)", student,
 			     cx->ex.m.lab) < 0)
 			out.error = NULL;
-	} else if (!work || !is_dir(work)) {
+	} else if (!cx->ex.m.weights_given && (!work || !is_dir(work))) {
 		if (asprintf(&out.error, "nothing handed in: no folder %s/%s", student,
 			     cx->ex.m.lab) < 0)
 			out.error = NULL;
 	} else {
-		ret = grade_exercise_run(&cx->ex, work, &opts, &out, &cause);
+		/* The whole lab: code, results and quiz by weight; a part not there counts 0. */
+		if (cx->ex.m.weights_given) {
+			out.lab = strdup(cx->ex.m.lab);
+			grade_outcome_weigh(&out, cx->ex.m.weights);
+		}
+		ret = work && is_dir(work) && has_sources(&out, &cx->ex, student, work) ?
+		      grade_exercise_run(&cx->ex, work, &opts, &out, &cause) : 0;
 		if (ret && !out.error)
 			out.error = strdup(cause ? cause : strerror(-ret));
 		free(cause);
 		cause = NULL;
-		if (!ret)
+		if (!ret && work && is_dir(work))
 			add_results(&out, work);
+		if (!ret && cx->ex.m.weights_given)
+			add_quiz(&out, sdir);
 	}
 	if (!out.lab)
 		out.lab = strdup(cx->ex.m.lab);

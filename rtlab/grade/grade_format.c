@@ -139,6 +139,33 @@ int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
 				     "passed%s)\n", num(g, "score_pct"), num(g, "points"),
 				     num(g, "max_points"), passed, passed + failed, skip);
 	}
+	if (!ret && !err && json_object_get(g, "weights")) {
+		static const char *const names[] = { "code", "results", "quiz" };
+		const json_t *parts = json_object_get(g, "parts");
+
+		ret = rt_text_printf(out, "parts by weight:");
+		for (int k = 0; !ret && k < 3; k++) {
+			const json_t *p = json_object_get(parts, names[k]);
+			long long wt = json_integer_value(json_object_get(json_object_get(g, "weights"),
+									    names[k]));
+			char what[48];
+
+			if (!wt)
+				continue;
+			if (!p || json_is_true(json_object_get(p, "missing")))
+				snprintf(what, sizeof(what), "missing (0%%)");
+			else if (json_is_number(json_object_get(p, "score_pct")))
+				snprintf(what, sizeof(what), "%g%%", num(p, "score_pct"));
+			else
+				snprintf(what, sizeof(what), "not counted (skipped)");
+			ret = rt_text_printf(out, " %s %s x %lld%%", names[k], what, wt);
+		}
+		if (!ret)
+			ret = rt_text_printf(out, "\n");
+		if (!ret && json_is_false(json_object_get(g, "handed_in")))
+			ret = rt_text_printf(out, "not handed in: no code, results document or quiz "
+					     "answer of this lab\n");
+	}
 	for (size_t k = 0; !ret && k < json_array_size(json_object_get(g, "notes")); k++)
 		ret = rt_text_printf(out, "note: %s\n", json_string_value(json_array_get(
 						json_object_get(g, "notes"), k)) ?: "");
@@ -458,7 +485,11 @@ int grade_format_csv(const json_t *grades, struct rt_buf *out)
 
 		if (ret)
 			break;
-		snprintf(nums[0], sizeof(nums[0]), "%g", num(g, "score_pct"));
+		/* Blank, not 0, where nothing was handed in (or nothing could be graded). */
+		if (json_is_number(json_object_get(g, "score_pct")) && !str(g, "error"))
+			snprintf(nums[0], sizeof(nums[0]), "%g", num(g, "score_pct"));
+		else
+			nums[0][0] = '\0';
 		snprintf(nums[1], sizeof(nums[1]), "%g", num(g, "points"));
 		snprintf(nums[2], sizeof(nums[2]), "%g", num(g, "max_points"));
 		snprintf(nums[3], sizeof(nums[3]), "%lld",
@@ -476,7 +507,9 @@ int grade_format_csv(const json_t *grades, struct rt_buf *out)
 			ret = csv_text(out, !build ? "" : json_is_true(json_object_get(build, "ok")) ?
 				       "ok" : "failed", false);
 		if (!ret)
-			ret = csv_text(out, str(g, "error") ? str(g, "error") : "", true);
+			ret = csv_text(out, str(g, "error") ? str(g, "error") :
+				       json_is_false(json_object_get(g, "handed_in")) ?
+				       "not handed in" : "", true);
 	}
 	return ret;
 }
@@ -523,7 +556,9 @@ int grade_format_summary(const json_t *grades, struct rt_buf *out)
 			     "points", "checks (pass/fail/skip), note");
 	json_array_foreach(grades, i, g) {
 		const json_t *build = json_object_get(g, "build");
-		char pts[32];
+		char pts[32], missing[64];
+		const char *pname;
+		json_t *part;
 
 		if (ret)
 			break;
@@ -538,16 +573,26 @@ int grade_format_summary(const json_t *grades, struct rt_buf *out)
 					     str(g, "error"));
 			continue;
 		}
+		if (json_is_false(json_object_get(g, "handed_in"))) {
+			ret = rt_text_printf(out, "  %-12s %7s %9s  not handed in\n",
+					     str(g, "lab") ? str(g, "lab") : "-", "-", "-");
+			continue;
+		}
 		graded++;
 		sum += num(g, "score_pct");
 		full += num(g, "score_pct") >= 100;
-		ret = rt_text_printf(out, "  %-12s %6g%% %9s  %lld/%lld/%lld%s\n",
+		missing[0] = '\0';
+		json_object_foreach((json_t *)json_object_get(g, "parts"), pname, part)
+			if (json_is_true(json_object_get(part, "missing")))
+				snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
+					 "%s%s", missing[0] ? "+" : ", missing: ", pname);
+		ret = rt_text_printf(out, "  %-12s %6g%% %9s  %lld/%lld/%lld%s%s\n",
 				     str(g, "lab") ? str(g, "lab") : "-", num(g, "score_pct"), pts,
 				     (long long)json_integer_value(json_object_get(g, "checks_passed")),
 				     (long long)json_integer_value(json_object_get(g, "checks_failed")),
 				     (long long)json_integer_value(json_object_get(g, "checks_skipped")),
 				     build && !json_is_true(json_object_get(build, "ok")) ?
-				     ", does not compile" : "");
+				     ", does not compile" : "", missing);
 		if (!ret && json_integer_value(json_object_get(g, "checks_review")))
 			ret = rt_text_printf(out, "%*s  %lld written answer(s) to read\n", (int)w,
 					     "", (long long)json_integer_value(json_object_get(

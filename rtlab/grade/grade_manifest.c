@@ -301,6 +301,49 @@ static int read_checks(json_t *v, const char *name, struct grade_manifest *m, ch
 	return 0;
 }
 
+/* ---- Weights --------------------------------------------------------------- */
+
+const char *grade_part_name(enum grade_part p)
+{
+	static const char *const names[] = { "code", "results", "quiz" };
+
+	return (unsigned int)p < 3 ? names[p] : "?";
+}
+
+static int read_weights(json_t *v, const char *name, struct grade_manifest *m, char **cause)
+{
+	unsigned int sum = 0, seen = 0;
+	const char *key;
+	json_t *e;
+	int ret;
+
+	if (!json_is_object(v))
+		return rt_err(cause, -EINVAL, "%s: weights: must be an object {\"code\": N, "
+			      "\"results\": N, \"quiz\": N}", name);
+	json_object_foreach(v, key, e) {
+		char field[32];
+		int p = -1;
+
+		for (int i = 0; i < 3; i++)
+			if (!strcmp(key, grade_part_name((enum grade_part)i)))
+				p = i;
+		if (p < 0)
+			return rt_err(cause, -EINVAL, "%s: weights.%s: not a part (code, results, "
+				      "quiz)", name, key);
+		snprintf(field, sizeof(field), "weights.%s", key);
+		ret = want_uint(e, name, field, 0, 100, &m->weights[p], cause);
+		if (ret)
+			return ret;
+		sum += m->weights[p];
+		seen |= 1u << p;
+	}
+	if (seen != 7 || sum != 100)
+		return rt_err(cause, -EINVAL, "%s: weights: code, results and quiz must each be "
+			      "given and add up to 100 (they add up to %u)", name, sum);
+	m->weights_given = true;
+	return 0;
+}
+
 /* ---- The manifest -------------------------------------------------------- */
 
 static int read_member(const char *key, json_t *v, const char *name, struct grade_manifest *m,
@@ -340,6 +383,8 @@ static int read_member(const char *key, json_t *v, const char *name, struct grad
 		return read_limits(v, name, &m->limits, cause);
 	if (!strcmp(key, "checks"))
 		return read_checks(v, name, m, cause);
+	if (!strcmp(key, "weights"))
+		return read_weights(v, name, m, cause);
 	return rt_err(cause, -EINVAL, "%s: \"%s\" is not a field of %s (doc/exercises.md)", name,
 		      key, GRADE_EXERCISE_SCHEMA);
 }
@@ -376,6 +421,7 @@ int grade_manifest_parse(const char *text, size_t len, const char *name,
 
 	memset(m, 0, sizeof(*m));
 	grade_limits_default(&m->limits);
+	m->weights[GRADE_PART_CODE] = 100;
 	if (!name)
 		name = "exercise.json";
 	ret = rt_json_load(text, len, name, &doc, cause);

@@ -70,7 +70,20 @@ struct grade_manifest {
 	struct grade_limits limits;
 	struct grade_mcheck *checks;	/* owned */
 	size_t nchecks;
+	/*
+	 * The share of a lab's grade, in percent, of each part (GRADE_PART_*):
+	 * "weights" in the manifest, adding up to 100. Without one, the code
+	 * alone (100, 0, 0): an exercise outside rtlab's labs.
+	 */
+	unsigned int weights[3];
+	bool weights_given;
 };
+
+/* The parts of a lab's grade, in the order of grade_manifest.weights. */
+enum grade_part { GRADE_PART_CODE, GRADE_PART_RESULTS, GRADE_PART_QUIZ };
+
+/* "code", "results", "quiz" */
+const char *grade_part_name(enum grade_part p);
 
 /**
  * grade_manifest_parse - read an exercise manifest

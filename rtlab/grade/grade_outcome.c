@@ -20,6 +20,7 @@
 #include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
 #include "lesson/quiz.h"
+#include "lesson/quiz_input.h"
 
 void grade_outcome_fini(struct grade_outcome *o)
 {
@@ -154,6 +155,17 @@ out:
 
 /* ---- The quiz ------------------------------------------------------------------------ */
 
+/* @text, a stored answer, is right for @q by the lesson's own key. */
+static bool answer_right(const struct quiz *q, const char *text)
+{
+	struct quiz_input in;
+	struct quiz_verdict v;
+
+	if (quiz_input_parse(q, text, &in, NULL))
+		return false;
+	return !quiz_check_answer(q, &in.answer, &v) && v.correct;
+}
+
 int grade_outcome_add_quiz(struct grade_outcome *o, const char *progress, char **cause)
 {
 	const struct lab_ops *lab = o->lab ? lab_find(o->lab) : NULL;
@@ -179,6 +191,19 @@ int grade_outcome_add_quiz(struct grade_outcome *o, const char *progress, char *
 	if (ret)
 		goto out;
 	snprintf(id, sizeof(id), "%02d", lab->lesson);
+	/* A whole lab's grade: a quiz never touched is a part not handed in ("missing"). */
+	if (o->weighted) {
+		bool any = false;
+
+		for (size_t i = 0; i < doc->nquizzes; i++) {
+			struct rt_progress_quiz rq;
+
+			any |= doc->quizzes[i]->kind != QUIZ_PREDICT &&
+			       !rt_progress_quiz_get(p, id, doc->quizzes[i]->id, &rq);
+		}
+		if (!any)
+			goto out;
+	}
 	for (size_t i = 0; !ret && i < doc->nquizzes; i++) {
 		const struct quiz *q = doc->quizzes[i];
 		struct rt_progress_quiz rq;
@@ -188,7 +213,11 @@ int grade_outcome_add_quiz(struct grade_outcome *o, const char *progress, char *
 		if (q->kind == QUIZ_PREDICT)
 			continue;
 		have = !rt_progress_quiz_get(p, id, q->id, &rq);
-		right = have && rq.score >= 1;
+		/*
+		 * Scored again from the stored answer against the lesson's key: the
+		 * stored score is the learner's file, and a file can be edited.
+		 */
+		right = have && rq.answer && answer_right(q, rq.answer);
 		if (asprintf(&name, "quiz-%s", q->id) < 0)
 			name = NULL;
 		if (asprintf(&detail, !have ? "not answered yet" : right ?
@@ -243,6 +272,60 @@ static const char *status_name(enum grade_status s)
 	       "fail";
 }
 
+void grade_outcome_weigh(struct grade_outcome *o, const unsigned int weights[3])
+{
+	o->weighted = true;
+	memcpy(o->weights, weights, sizeof(o->weights));
+}
+
+/* The score of a part: its points over its possible points, or -1 when nothing counted. */
+static double part_score(const json_t *p)
+{
+	double max = json_real_value(json_object_get(p, "max_points"));
+
+	return p && max > 0 ? 100.0 * json_real_value(json_object_get(p, "points")) / max : -1;
+}
+
+/*
+ * A whole lab's score from @parts (each given "weight", "score_pct" and
+ * "missing"): the weighted mean over the parts with a weight whose checks
+ * counted; a missing part counts 0. *handed_in: some part was there.
+ */
+static double weigh(const struct grade_outcome *o, json_t *parts, bool *handed_in)
+{
+	double sum = 0, wsum = 0;
+
+	*handed_in = false;
+	for (int i = 0; i < 3; i++) {
+		const char *name = grade_part_name((enum grade_part)i);
+		json_t *p = json_object_get(parts, name);
+		double s = part_score(p);
+
+		*handed_in |= p != NULL;
+		if (!o->weights[i] && !p)
+			continue;
+		if (!p) {
+			p = json_pack("{s:f, s:f}", "points", 0.0, "max_points", 0.0);
+			if (!p || json_object_set_new(parts, name, p))
+				continue;
+		}
+		json_object_set_new(p, "weight", json_integer(o->weights[i]));
+		json_object_set_new(p, "missing", json_boolean(!json_object_get(p, "present")));
+		json_object_del(p, "present");
+		if (json_is_true(json_object_get(p, "missing"))) {
+			json_object_set_new(p, "score_pct", json_real(0));
+			wsum += o->weights[i];
+			continue;
+		}
+		json_object_set_new(p, "score_pct", s < 0 ? json_null() : json_real(round(s * 10) / 10));
+		if (s >= 0) {
+			sum += o->weights[i] * s;
+			wsum += o->weights[i];
+		}
+	}
+	return wsum > 0 ? sum / wsum : 0;
+}
+
 static json_t *parts_json(const struct grade_report *rep)
 {
 	json_t *parts = json_object();
@@ -253,7 +336,8 @@ static json_t *parts_json(const struct grade_report *rep)
 		json_t *p = json_object_get(parts, name);
 
 		if (!p) {
-			p = json_pack("{s:f, s:f}", "points", 0.0, "max_points", 0.0);
+			p = json_pack("{s:f, s:f, s:b}", "points", 0.0, "max_points", 0.0,
+				      "present", 1);
 			if (!p || json_object_set_new(parts, name, p)) {
 				json_decref(parts);
 				return NULL;
@@ -294,21 +378,33 @@ static json_t *checks_json(const struct grade_report *rep)
 json_t *grade_outcome_json(const struct grade_outcome *o)
 {
 	const struct grade_report *r = &o->rep;
-	json_t *doc, *checks = checks_json(r), *parts = parts_json(r);
+	json_t *doc, *checks = checks_json(r), *parts = parts_json(r), *p;
 	size_t failed = r->nchecks - r->npassed - r->nskipped - r->nreview;
+	bool handed_in = true, missing = false;
+	double score = r->score;
+	const char *key;
 
 	if (!checks || !parts) {
 		json_decref(checks);
 		json_decref(parts);
 		return NULL;
 	}
+	if (o->weighted) {
+		score = weigh(o, parts, &handed_in);
+		json_object_foreach(parts, key, p)
+			missing |= json_is_true(json_object_get(p, "missing"));
+	} else {
+		json_object_foreach(parts, key, p)
+			json_object_del(p, "present");
+	}
 	doc = json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:b, s:f, s:f, s:f, s:f, s:I, s:I, "
 			"s:I, s:f, s:o, s:o}",
 			"schema", GRADE_SCHEMA, "lab", str_or_null(o->lab), "title",
 			str_or_null(o->title), "student", str_or_null(o->student), "work",
 			str_or_null(o->work), "file", str_or_null(o->result), "tier",
-			str_or_null(o->tier), "passed", !o->error && grade_report_passed(r),
-			"score_pct", round1(r->score), "score", round1(r->score), "points",
+			str_or_null(o->tier), "passed", !o->error && handed_in && !missing &&
+			grade_report_passed(r),
+			"score_pct", round1(score), "score", round1(score), "points",
 			r->points, "max_points", r->max_points, "checks_passed",
 			(json_int_t)r->npassed, "checks_failed", (json_int_t)failed,
 			"checks_skipped", (json_int_t)r->nskipped, "wall_s",
@@ -326,6 +422,16 @@ json_t *grade_outcome_json(const struct grade_outcome *o)
 	if (o->error && json_object_set_new(doc, "error", str_or_null(o->error)))
 		goto out_nomem;
 	if (json_object_set_new(doc, "checks_review", json_integer((json_int_t)r->nreview)))
+		goto out_nomem;
+	if (o->weighted && (json_object_set_new(doc, "weights", json_pack("{s:i, s:i, s:i}",
+				"code", o->weights[0], "results", o->weights[1], "quiz",
+				o->weights[2])) ||
+			    json_object_set_new(doc, "handed_in", json_boolean(handed_in))))
+		goto out_nomem;
+	/* Nothing handed in: no score at all (blank in a gradebook), not 0. */
+	if (o->weighted && !handed_in && !o->error &&
+	    (json_object_set_new(doc, "score_pct", json_null()) ||
+	     json_object_set_new(doc, "score", json_null())))
 		goto out_nomem;
 	if (o->notes) {
 		json_t *notes = json_array();

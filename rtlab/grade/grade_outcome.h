@@ -17,6 +17,7 @@
 
 #include <jansson.h>
 
+#include "grade/grade_manifest.h"
 #include "labs/lab.h"
 
 #define GRADE_SCHEMA "rtlab.grade/1"
@@ -39,7 +40,19 @@ struct grade_outcome {
 				 * pass run again, a link not followed), or NULL */
 	struct grade_report rep;
 	double wall_s;		/* how long grading took */
+	/*
+	 * A whole lab's grade (`rtlab grade LAB`, class mode): each part
+	 * counts by its weight (the exercise manifest's, percent), a part not
+	 * handed in counts 0 and says "missing"; with nothing handed in at
+	 * all the grade is "not handed in", with no score. Otherwise (--work,
+	 * a document alone) the score is the points of what was asked.
+	 */
+	bool weighted;
+	unsigned int weights[3];	/* GRADE_PART_* (grade/grade_manifest.h) */
 };
+
+/* grade_outcome_weigh - make @o a whole lab's grade with @weights (see weighted). */
+void grade_outcome_weigh(struct grade_outcome *o, const unsigned int weights[3]);
 
 void grade_outcome_fini(struct grade_outcome *o);
 

@@ -67,6 +67,10 @@ static void test_defaults(void **state)
 	assert_false(m.checks[0].timing);
 	assert_int_equal(m.checks[0].needs, 0);
 	assert_null(m.checks[0].title);
+	/* No weights: the code alone (an exercise outside rtlab's labs). */
+	assert_false(m.weights_given);
+	assert_int_equal(m.weights[GRADE_PART_CODE], 100);
+	assert_int_equal(m.weights[GRADE_PART_RESULTS] + m.weights[GRADE_PART_QUIZ], 0);
 	grade_manifest_fini(&m);
 }
 
@@ -140,6 +144,31 @@ static void test_refused(void **state)
 	expect_refused("{\"schema\": \"rtlab.exercise/1\", \"schema\": \"x\"}", "m:");
 }
 
+/* Declared weights, read strictly: every part, adding up to 100. */
+static void test_weights(void **state)
+{
+	static const char text[] = HEAD "\"weights\": {\"code\": 60, \"results\": 30, "
+				   "\"quiz\": 10}, " ONE_CHECK "}";
+	struct grade_manifest m;
+
+	(void)state;
+	assert_int_equal(grade_manifest_parse(text, strlen(text), "m", &m, NULL), 0);
+	assert_true(m.weights_given);
+	assert_int_equal(m.weights[GRADE_PART_CODE], 60);
+	assert_int_equal(m.weights[GRADE_PART_RESULTS], 30);
+	assert_int_equal(m.weights[GRADE_PART_QUIZ], 10);
+	grade_manifest_fini(&m);
+	expect_refused(HEAD "\"weights\": {\"code\": 60, \"results\": 30}, " ONE_CHECK "}",
+		       "add up to 100");
+	expect_refused(HEAD "\"weights\": {\"code\": 60, \"results\": 30, \"quiz\": 20}, "
+		       ONE_CHECK "}", "add up to 100");
+	expect_refused(HEAD "\"weights\": {\"code\": 100, \"results\": 0, \"quiz\": 0, "
+		       "\"style\": 0}, " ONE_CHECK "}", "weights.style");
+	expect_refused(HEAD "\"weights\": {\"code\": 101, \"results\": 0, \"quiz\": 0}, "
+		       ONE_CHECK "}", "weights.code");
+	expect_refused(HEAD "\"weights\": [60, 30, 10], " ONE_CHECK "}", "weights");
+}
+
 static void test_file_names(void **state)
 {
 	(void)state;
@@ -159,6 +188,7 @@ int main(void)
 		cmocka_unit_test(test_toy_manifest),
 		cmocka_unit_test(test_memlock),
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_weights),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_file_names),
 	};
