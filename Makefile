@@ -217,7 +217,14 @@ check:
 	$(Q)$(MAKE) --no-print-directory deps
 	$(Q)$(MAKE) --no-print-directory check-only
 
-check-only test: layers unit fuzz-replay lint-lessons lint-slides sim-purity cli-test
+check-only test: layers unit fuzz-replay lint-lessons lint-slides sim-purity mutants cli-test
+
+# The exercises' checks measured like a test suite: every wrong solution in
+# labs/*/mutants must fail the check it names while the reference keeps
+# 100 % (scripts/grade-mutants prints the table per lab).
+.PHONY: mutants
+mutants: $(RTLAB)
+	$(Q)RTLAB_DATADIR=$(CURDIR) scripts/grade-mutants $(RTLAB)
 
 # No folder of rtlab/ includes one of a higher layer (doc/architecture.md).
 .PHONY: layers

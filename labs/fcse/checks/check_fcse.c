@@ -4,12 +4,17 @@
  * runs the subject (subject.c linked with the learner's fcse_pid.c)
  * through the grading harness's rtlab_run_subject(), writes its requests
  * on the subject's stdin and judges the answers here; the subject decides
- * nothing (doc/exercises.md of the harness).
+ * nothing (doc/exercises.md of the harness). `rtlab grade fcse` runs it.
  *
- * Until the harness is on main, `make exercise-fcse` links this program
- * with tests/fcse/rtlab_check_standin.c instead of labs/common/rtlab_check.c:
- * a stand-in with the same interface that starts the subject named by
- * RTLAB_CHECK_SUBJECT itself (no sandbox), for the reference and the starter.
+ * Inputs a learner cannot have: this file is installed with rtlab, so a
+ * learner may read it before writing fcse_pid.c, and fixed addresses or
+ * alloc/free sequences could be answered from a table. Each run of the
+ * program draws a seed (getrandom(), or RTLAB_CHECK_SEED=N to repeat a
+ * run) and every check asks, beside the boundary cases it always keeps
+ * (32 MB - 1, 32 MB, the 95th and 96th fork), about addresses, PIDs, task
+ * sizes and alloc/free sequences drawn from it. The expected answers come
+ * from the header's rule, computed here (model_mva(), struct model), so
+ * only the rule passes. A failure names the seed.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -17,147 +22,419 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "rtlab_check.h"
 
-/* The subject's answers to @script must be @want, line for line. */
-static void expect(const char *what, const char *script, const char *want)
-{
-	struct rtlab_run_opts o = { .stdin_data = script, .stdin_len = strlen(script) };
-	struct rtlab_run r = { 0 };
-	const char *a, *b, *la, *lb;
-	unsigned int line = 1;
+#define MB32 UINT32_C(0x02000000)	/* one FCSE slot */
+#define DEFAULT_TASK_SIZE UINT32_C(0xBF000000)	/* the subject's, until "init" */
 
-	if (rtlab_run_subject(&o, &r))
-		rtlab_fail("the subject could not be run: %s", r.reason);
-	if (!rtlab_run_ok(&r)) {
-		rtlab_check_reason("%s: the subject did not finish normally: %s", what, r.reason);
-		rtlab_run_fini(&r);
-		fail();
+/* ---- The seed ----------------------------------------------------------------------- */
+
+static uint64_t seed;
+static uint64_t rng;
+
+/* The seed of this run: RTLAB_CHECK_SEED when it is a number, else a fresh one. */
+static uint64_t pick_seed(void)
+{
+	const char *env = getenv("RTLAB_CHECK_SEED");
+	struct timespec ts;
+	uint64_t s;
+
+	if (env && *env) {
+		char *end;
+
+		errno = 0;
+		s = strtoull(env, &end, 0);
+		if (!errno && !*end)
+			return s;
+		fprintf(stderr, "check_fcse: RTLAB_CHECK_SEED=%s is no number: a fresh seed\n",
+			env);
 	}
-	if (!strcmp(r.out, want)) {
-		rtlab_run_fini(&r);
-		return;
-	}
-	for (a = la = r.out, b = lb = want; *a && *a == *b; a++, b++) {
-		if (*a == '\n') {
-			line++;
-			la = a + 1;
-			lb = b + 1;
+	if (getrandom(&s, sizeof(s), 0) == (ssize_t)sizeof(s))
+		return s;
+	/* No getrandom() (an old kernel): the clock still differs between runs. */
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (uint64_t)ts.tv_sec * 1000000007u ^ (uint64_t)ts.tv_nsec ^ (uint64_t)getpid() << 40;
+}
+
+/*
+ * Each check draws from a stream of its own, so that a check run alone
+ * (RTLAB_CHECK_ONLY) asks what it asks in a full run with the same seed.
+ */
+static void rng_start(unsigned int check)
+{
+	rng = seed ^ (UINT64_C(0xd1b54a32d192ed03) * (check + 1));
+}
+
+/* splitmix64: small, and the same numbers on every machine. */
+static uint64_t rnd(void)
+{
+	uint64_t z = (rng += UINT64_C(0x9e3779b97f4a7c15));
+
+	z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
+	z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
+	return z ^ (z >> 31);
+}
+
+/* A number from @lo to @hi, both included. */
+static uint32_t rnd_in(uint32_t lo, uint32_t hi)
+{
+	return lo + (uint32_t)(rnd() % ((uint64_t)hi - lo + 1));
+}
+
+/* ---- The rule, as the header states it ----------------------------------------------- */
+
+static uint32_t model_mva(uint32_t va, unsigned int pid)
+{
+	return va < MB32 ? va + pid * MB32 : va;
+}
+
+/* The allocator: nr PIDs, the lowest free one from 1 up, PID 0 last. */
+struct model {
+	unsigned int nr;
+	bool used[128];
+};
+
+static void model_init(struct model *m, uint32_t task_size)
+{
+	memset(m, 0, sizeof(*m));
+	m->nr = task_size / MB32;
+}
+
+static int model_alloc(struct model *m)
+{
+	for (unsigned int i = 1; i <= m->nr; i++) {
+		unsigned int pid = i % m->nr;	/* 1, 2 ... nr - 1, then 0 */
+
+		if (!m->used[pid]) {
+			m->used[pid] = true;
+			return (int)pid;
 		}
 	}
-	rtlab_check_reason("%s: answer %u: expected \"%.*s\", the subject printed \"%.*s\"",
-			   what, line, (int)strcspn(lb, "\n"), lb, (int)strcspn(la, "\n"), la);
+	return -EAGAIN;
+}
+
+/* ---- A conversation with the subject ------------------------------------------------- */
+
+/* The requests to send and the answers they must get, line for line. */
+struct talk {
+	FILE *req, *ans;
+	char *req_s, *ans_s;
+	size_t req_len, ans_len;
+	struct model m;
+	bool drawn;		/* some of the requests come from the seed */
+};
+
+static void talk_open(struct talk *t, bool drawn)
+{
+	memset(t, 0, sizeof(*t));
+	t->drawn = drawn;
+	t->req = open_memstream(&t->req_s, &t->req_len);
+	t->ans = open_memstream(&t->ans_s, &t->ans_len);
+	assert_non_null(t->req);
+	assert_non_null(t->ans);
+	model_init(&t->m, DEFAULT_TASK_SIZE);
+}
+
+static void ask_mva(struct talk *t, unsigned int pid, uint32_t va)
+{
+	fprintf(t->req, "mva %u %08x\n", pid, (unsigned int)va);
+	fprintf(t->ans, "%08x\n", (unsigned int)model_mva(va, pid));
+}
+
+static void ask_init(struct talk *t, uint32_t task_size)
+{
+	fprintf(t->req, "init %08x\n", (unsigned int)task_size);
+	fprintf(t->ans, "ok\n");
+	model_init(&t->m, task_size);
+}
+
+static int ask_alloc(struct talk *t)
+{
+	int pid = model_alloc(&t->m);
+
+	fprintf(t->req, "alloc\n");
+	fprintf(t->ans, "%d\n", pid);
+	return pid;
+}
+
+static void ask_free(struct talk *t, unsigned int pid)
+{
+	fprintf(t->req, "free %u\n", pid);
+	fprintf(t->ans, "ok\n");
+	t->m.used[pid] = false;
+}
+
+/* Line @n (from 1) of @s, and its length in @len. */
+static const char *line_of(const char *s, unsigned int n, int *len)
+{
+	while (--n && (s = strchr(s, '\n')))
+		s++;
+	if (!s)
+		s = "";
+	*len = (int)strcspn(s, "\n");
+	return s;
+}
+
+/*
+ * The requests before line @n of @s, up to three, as ' after "a", "b", "c"':
+ * an allocator's answer depends on what came before it.
+ */
+static void before(const char *s, unsigned int n, char *buf, size_t size)
+{
+	const char *l;
+	size_t len = 0;
+	int l_n;
+
+	buf[0] = '\0';
+	for (unsigned int i = n > 4 ? n - 3 : 1; i < n && len < size; i++) {
+		l = line_of(s, i, &l_n);
+		len += (size_t)snprintf(buf + len, size - len, "%s\"%.*s\"",
+					len ? ", " : " after ", l_n, l);
+	}
+}
+
+/* Send @t's requests: the subject's answers must be the model's, line for line. */
+static void talk_expect(struct talk *t, const char *what)
+{
+	struct rtlab_run_opts o = { 0 };
+	struct rtlab_run r = { 0 };
+	const char *a, *b, *req, *got, *want;
+	unsigned int line = 1;
+	int req_n, got_n, want_n;
+	char from[128] = "", after[128];
+
+	assert_int_equal(fclose(t->req), 0);
+	assert_int_equal(fclose(t->ans), 0);
+	o.stdin_data = t->req_s;
+	o.stdin_len = t->req_len;
+	if (rtlab_run_subject(&o, &r)) {
+		free(t->req_s);
+		free(t->ans_s);
+		rtlab_fail("the subject could not be run: %s", r.reason);
+	}
+	if (t->drawn)
+		snprintf(from, sizeof(from), " (seed %llu: RTLAB_CHECK_SEED=%llu repeats these "
+			 "requests)", (unsigned long long)seed, (unsigned long long)seed);
+	if (!rtlab_run_ok(&r)) {
+		rtlab_check_reason("%s: the subject did not finish normally: %s%s", what,
+				   r.reason, from);
+		goto fail;
+	}
+	if (!strcmp(r.out, t->ans_s)) {
+		rtlab_run_fini(&r);
+		free(t->req_s);
+		free(t->ans_s);
+		return;
+	}
+	for (a = r.out, b = t->ans_s; *a && *a == *b; a++, b++)
+		if (*a == '\n')
+			line++;
+	req = line_of(t->req_s, line, &req_n);
+	got = line_of(r.out, line, &got_n);
+	want = line_of(t->ans_s, line, &want_n);
+	before(t->req_s, line, after, sizeof(after));
+	rtlab_check_reason("%s: to request %u, \"%.*s\"%s, expected \"%.*s\", the subject "
+			   "printed \"%.*s\"%s", what, line, req_n, req, after, want_n, want,
+			   got_n, got, from);
+fail:
 	rtlab_run_fini(&r);
+	free(t->req_s);
+	free(t->ans_s);
 	fail();
 }
 
+/* ---- The checks ------------------------------------------------------------------------ */
+
 static void mva_below_32mb(void **state)
 {
+	struct talk t;
+
 	(void)state;
-	expect("VA 32 MB - 1 and below, PIDs 1, 5, 94, 127",
-	       "mva 1 01ffffff\nmva 5 00008000\nmva 94 01ffffff\nmva 127 00000000\n"
-	       "mva 2 00100000\n",
-	       "03ffffff\n0a008000\nbdffffff\nfe000000\n04100000\n");
+	rng_start(0);
+	talk_open(&t, true);
+	/* The last byte that moves, under the lowest, the highest and the 95th PID. */
+	ask_mva(&t, 1, MB32 - 1);
+	ask_mva(&t, 127, 0);
+	ask_mva(&t, 94, MB32 - 1);
+	/* Half of them in the upper 16 MB, where a boundary at 16 MB shows. */
+	for (unsigned int i = 0; i < 24; i++)
+		ask_mva(&t, rnd_in(1, 127), rnd_in(i & 1 ? MB32 / 2 : 0, MB32 - 1));
+	talk_expect(&t, "VAs below 32 MB, PIDs 1 to 127");
 }
 
 static void mva_at_32mb(void **state)
 {
+	struct talk t;
+
 	(void)state;
-	expect("VA 32 MB and above are left alone",
-	       "mva 1 02000000\nmva 94 02000000\nmva 5 40000000\nmva 127 ffffffff\n",
-	       "02000000\n02000000\n40000000\nffffffff\n");
+	rng_start(1);
+	talk_open(&t, true);
+	ask_mva(&t, 1, MB32);
+	ask_mva(&t, rnd_in(2, 127), MB32);
+	ask_mva(&t, 127, UINT32_MAX);
+	/* Some just above the boundary, the rest anywhere above it. */
+	for (unsigned int i = 0; i < 24; i++)
+		ask_mva(&t, rnd_in(1, 127), i % 3 ? rnd_in(MB32, UINT32_MAX) :
+			MB32 + rnd_in(0, 0xffff));
+	talk_expect(&t, "VAs of 32 MB and above are left alone");
 }
 
 static void mva_pid0(void **state)
 {
+	struct talk t;
+
 	(void)state;
-	expect("PID 0 is the flat mapping", "mva 0 00008000\nmva 0 01ffffff\nmva 0 02000000\n",
-	       "00008000\n01ffffff\n02000000\n");
+	rng_start(2);
+	talk_open(&t, true);
+	ask_mva(&t, 0, MB32 - 1);
+	ask_mva(&t, 0, MB32);
+	for (unsigned int i = 0; i < 16; i++)
+		ask_mva(&t, 0, i & 1 ? rnd_in(0, MB32 - 1) : rnd_in(0, UINT32_MAX));
+	talk_expect(&t, "PID 0 is the flat mapping");
 }
 
-/* @n "alloc" lines. */
-static char *allocs(unsigned int n, const char *before, const char *after)
+/*
+ * The three checks of the 3G/1G split's boundary keep the inputs the
+ * handout names: the answers follow from the header alone, and an
+ * allocator that only counts forks fails free-reuse and task-size.
+ */
+static void allocs(unsigned int n, const char *what)
 {
-	size_t len = strlen(before) + strlen(after) + 6 * n + 1;
-	char *s = malloc(len);
+	struct talk t;
 
-	assert_non_null(s);
-	strcpy(s, before);
+	talk_open(&t, false);
 	for (unsigned int i = 0; i < n; i++)
-		strcat(s, "alloc\n");
-	strcat(s, after);
-	return s;
-}
-
-static char *answers(unsigned int from, unsigned int to, const char *after)
-{
-	char *s = malloc(8 * (to - from + 1) + strlen(after) + 1);
-	size_t len = 0;
-
-	assert_non_null(s);
-	for (unsigned int pid = from; pid <= to; pid++)
-		len += (size_t)sprintf(s + len, "%u\n", pid);
-	strcpy(s + len, after);
-	return s;
+		ask_alloc(&t);
+	talk_expect(&t, what);
 }
 
 static void alloc_order(void **state)
 {
-	char *script = allocs(94, "", ""), *want = answers(1, 94, "");
-
 	(void)state;
-	expect("the first 94 forks get PIDs 1, 2 ... 94", script, want);
-	free(script);
-	free(want);
+	allocs(94, "the first 94 forks get PIDs 1, 2 ... 94");
 }
 
 static void alloc_95th(void **state)
 {
-	char *script = allocs(95, "", ""), *want = answers(1, 94, "0\n");
-
 	(void)state;
-	expect("the 95th fork gets PID 0, kept for last", script, want);
-	free(script);
-	free(want);
+	allocs(95, "the 95th fork gets PID 0, kept for last");
 }
 
 static void alloc_96th(void **state)
 {
-	char *script = allocs(96, "", ""), *want = answers(1, 94, "0\n-11\n");
-
 	(void)state;
-	expect("the 96th fork fails with -EAGAIN (-11)", script, want);
-	free(script);
-	free(want);
+	allocs(96, "the 96th fork fails with -EAGAIN (-11)");
+}
+
+/* A used PID drawn at random (PID 0 too), or -1 when none is used. */
+static int rnd_used(const struct model *m)
+{
+	unsigned int n = 0, k;
+
+	for (unsigned int pid = 0; pid < m->nr; pid++)
+		n += m->used[pid];
+	if (!n)
+		return -1;
+	k = rnd_in(0, n - 1);
+	for (unsigned int pid = 0; pid < m->nr; pid++)
+		if (m->used[pid] && !k--)
+			return (int)pid;
+	return -1;
 }
 
 static void free_reuse(void **state)
 {
-	char *script = allocs(95, "", "free 37\nalloc\nalloc\nfree 0\nfree 5\nalloc\nalloc\nalloc\n");
-	char *want = answers(1, 94, "0\nok\n37\n-11\nok\nok\n5\n0\n-11\n");
+	unsigned int x, y, z, w;
+	struct talk t;
 
 	(void)state;
-	expect("a freed PID is handed out again, lowest first, 0 last", script, want);
-	free(script);
-	free(want);
+	rng_start(6);
+	talk_open(&t, true);
+	while (ask_alloc(&t) >= 0)
+		;
+	/*
+	 * z < x < y: free x and y, fork (x), free z, fork: z, the lowest,
+	 * not y, the next one up from the last PID handed out.
+	 */
+	z = rnd_in(1, 92);
+	x = rnd_in(z + 1, 93);
+	y = rnd_in(x + 1, 94);
+	ask_free(&t, x);
+	ask_free(&t, y);
+	ask_alloc(&t);
+	ask_free(&t, z);
+	ask_alloc(&t);
+	ask_alloc(&t);
+	ask_alloc(&t);
+	/*
+	 * PID 0 freed, and w below the highest PID: 0 comes back only when no
+	 * other PID is free, not as soon as the highest one is taken.
+	 */
+	w = rnd_in(1, 93);
+	ask_free(&t, 0);
+	ask_free(&t, w);
+	ask_alloc(&t);
+	ask_alloc(&t);
+	ask_alloc(&t);
+	/* Exits and forks at random... */
+	for (unsigned int i = 0; i < 160; i++) {
+		int pid = rnd() & 1 ? rnd_used(&t.m) : -1;
+
+		if (pid >= 0)
+			ask_free(&t, (unsigned int)pid);
+		else
+			ask_alloc(&t);
+	}
+	/* ...then forks until none is left: whatever is free comes back, 0 last. */
+	while (ask_alloc(&t) >= 0)
+		;
+	talk_expect(&t, "freed PIDs are handed out again, lowest first, 0 last");
 }
 
 static void task_size(void **state)
 {
-	char *script = allocs(64, "init 7f000000\n", ""), *want = answers(1, 62, "0\n-11\n");
-	char *w = malloc(strlen(want) + 4);
+	uint32_t size[3], s;
+	unsigned int nr, k;
+	char what[128];
+	struct talk t;
 
 	(void)state;
-	assert_non_null(w);
-	sprintf(w, "ok\n%s", want);
-	expect("a 2G/2G split has 63 PIDs", script, w);
-	free(script);
-	free(want);
-	free(w);
+	rng_start(7);
+	/*
+	 * A split with a part-slot and not 95 PIDs, a user space below 32 MB
+	 * (no PID at all, not even 0) and any split, in a random order, each
+	 * initialised over the PIDs the one before handed out.
+	 */
+	nr = rnd_in(1, 126);
+	size[0] = (nr < 95 ? nr : nr + 1) * MB32 + rnd_in(1, MB32 - 1);
+	size[1] = rnd_in(0, MB32 - 1);
+	size[2] = rnd_in(1, 127) * MB32 + rnd_in(0, MB32 - 1);
+	for (unsigned int i = 2; i > 0; i--) {
+		k = rnd_in(0, i);
+		s = size[i];
+		size[i] = size[k];
+		size[k] = s;
+	}
+	talk_open(&t, true);
+	for (unsigned int i = 0; i < 3; i++) {
+		ask_init(&t, size[i]);
+		while (ask_alloc(&t) >= 0)
+			;
+	}
+	snprintf(what, sizeof(what), "task sizes 0x%08x, 0x%08x and 0x%08x (%u, %u and %u PIDs)",
+		 (unsigned int)size[0], (unsigned int)size[1], (unsigned int)size[2],
+		 (unsigned int)(size[0] / MB32), (unsigned int)(size[1] / MB32),
+		 (unsigned int)(size[2] / MB32));
+	talk_expect(&t, what);
 }
 
 int main(void)
@@ -173,5 +450,6 @@ int main(void)
 		cmocka_unit_test(task_size),
 	};
 
+	seed = pick_seed();
 	return rtlab_check_main("fcse", tests, sizeof(tests) / sizeof(tests[0]));
 }

@@ -10,11 +10,12 @@
  *
  * 2. The PID allocator of guaranteed mode. User space is task_size bytes
  *    (0xBF000000 with the usual 3G/1G split), so task_size / 32 MB PIDs
- *    exist (95). fork() asks for a PID: hand out the lowest free PID from
- *    1 up, and PID 0 only when every other one is taken (in best-effort
- *    mode PID 0 is where large processes go, so it is kept for last). When
- *    none is free, fork() fails: return -EAGAIN. exit() frees the PID,
- *    which the next fork() may get again.
+ *    exist (95; none, not even PID 0, below 32 MB). fork() asks for a
+ *    PID: hand out the lowest free PID from 1 up, and PID 0 only when
+ *    every other one is taken (in best-effort mode PID 0 is where large
+ *    processes go, so it is kept for last). When none is free, fork()
+ *    fails: return -EAGAIN. exit() frees the PID, which the next fork()
+ *    may get again. A new fcse_pids_init() starts with every PID free.
  */
 #ifndef FCSE_PID_H
 #define FCSE_PID_H

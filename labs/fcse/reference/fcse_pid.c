@@ -1,6 +1,8 @@
 /*
  * fcse_pid.c: the reference solution of the FCSE lab's exercise (teachers
- * only; see ../checks/fcse_pid.h for the task).
+ * only; see ../checks/fcse_pid.h for the task). ../mutants/ holds copies
+ * of it with one mistake each that the checks must catch
+ * (scripts/grade-mutants).
  */
 #include <errno.h>
 #include <string.h>

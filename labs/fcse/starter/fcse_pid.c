@@ -1,8 +1,15 @@
 /*
- * fcse_pid.c: your FCSE translation and guaranteed-mode PID allocator.
- * Read fcse_pid.h (in ../checks) for what each function must do, then
- * replace the bodies marked TODO. `rtlab grade fcse --work DIR` (once the
- * grader is there) or `make exercise-fcse` checks them.
+ * fcse_pid.c: your FCSE translation and guaranteed-mode PID allocator
+ * (labs/fcse/README.md, "The exercise").
+ *
+ * fcse_pid.h says what each function must do. `rtlab lab start fcse`
+ * copies this file alone to your work folder: the header stays with the
+ * lab's checks, in labs/fcse/checks/ of rtlab's sources, or
+ * PREFIX/share/rtlab/labs/fcse/checks/ once installed (PREFIX is
+ * /usr/local by default); the grader compiles your file with that copy
+ * and ignores one of your own. Replace the bodies marked TODO, then
+ * run `rtlab grade fcse` (or `rtlab grade fcse --work DIR`): each check
+ * that fails says what it expected and gives a hint.
  */
 #include <errno.h>
 #include <string.h>

@@ -6,8 +6,8 @@
  * beyond its type: strings are cut and cleaned before they are printed.
  *
  * `subject run`: stdin holds one or more traces, each after a line
- * "KIND NAME PID LEN", then LEN bytes. It prints "begin", then for each
- * trace "file NAME", then
+ * "KIND NAME PID LEN [MAX]", then LEN bytes. It prints "begin", then for
+ * each trace "file NAME", then
  * for KIND
  *
  *   lt   (a latency trace; PID is 0) "rc R", "tracer S", "latency N",
@@ -16,7 +16,9 @@
  *   wm   (a trace of sched_waking, sched_wakeup and sched_switch in the
  *        normal format; PID is the task to follow) "events N", "rc R",
  *        "counts MATCHED UNMATCHED PENDING" and
- *        "wake WAKE_NS RUN_NS LATENCY_NS" per wake-up
+ *        "wake WAKE_NS RUN_NS LATENCY_NS" per wake-up written; wm_match()
+ *        gets room for MAX wake-ups (without MAX: one per sched_switch
+ *        and one more), right before an unmapped page
  *
  * lt_parse() gets each trace exactly as long as it is, right before an
  * unmapped page: code that reads past the end (looking for a NUL that is
@@ -37,21 +39,25 @@
 
 /*
  * The next trace on stdin: its header line (kind "lt" or "wm"), then *len
- * bytes (malloc'ed).
+ * bytes (malloc'ed); *max is -1 when the line names no MAX.
  * NULL at the end of the input or on a broken frame (*len is then -1).
  */
-static char *read_next(char *kind, char *name, size_t name_len, int *pid, long *len)
+static char *read_next(char *kind, char *name, size_t name_len, int *pid, long *len, long *max)
 {
 	char line[256], fmt[40];
 	char *buf;
+	int n;
 
 	*len = -1;
+	*max = -1;
 	if (!fgets(line, sizeof(line), stdin)) {
 		*len = 0;
 		return NULL;
 	}
-	snprintf(fmt, sizeof(fmt), "%%2s %%%zus %%d %%ld", name_len - 1);
-	if (sscanf(line, fmt, kind, name, pid, len) != 4 || *len < 0 || *len > (long)MAX_INPUT)
+	snprintf(fmt, sizeof(fmt), "%%2s %%%zus %%d %%ld %%ld", name_len - 1);
+	n = sscanf(line, fmt, kind, name, pid, len, max);
+	if (n < 4 || *len < 0 || *len > (long)MAX_INPUT || (n == 5 && (*max < 0 ||
+	    *max > (long)MAX_EVENTS)))
 		return NULL;
 	buf = malloc((size_t)*len + 1);
 	if (!buf || fread(buf, 1, (size_t)*len, stdin) != (size_t)*len) {
@@ -62,8 +68,8 @@ static char *read_next(char *kind, char *name, size_t name_len, int *pid, long *
 	return buf;
 }
 
-/* @len bytes of @src ending right before a page that cannot be read. */
-static const char *guarded_copy(const char *src, size_t len)
+/* @len bytes of memory ending right before a page that cannot be touched. */
+static void *guarded(size_t len)
 {
 	long page = sysconf(_SC_PAGESIZE);
 	size_t span = (len + (size_t)page - 1) / (size_t)page * (size_t)page;
@@ -72,8 +78,17 @@ static const char *guarded_copy(const char *src, size_t len)
 
 	if (map == MAP_FAILED || mprotect(map + span, (size_t)page, PROT_NONE))
 		return NULL;
-	memcpy(map + span - len, src, len);
 	return map + span - len;
+}
+
+/* @len bytes of @src ending right before a page that cannot be read. */
+static const char *guarded_copy(const char *src, size_t len)
+{
+	char *copy = guarded(len);
+
+	if (copy)
+		memcpy(copy, src, len);
+	return copy;
 }
 
 /* A string of the learner's, at most LT_NAME_MAX - 1 characters, printable. */
@@ -175,8 +190,12 @@ static int parse_event(const char *line, struct wm_event *e)
 	return e->pid < 0 || e->prev_pid < 0 ? -1 : 1;
 }
 
-/* The events of @buf (NUL-terminated), one per line that is one. */
-static int one_wm(char *buf, int pid)
+/*
+ * The events of @buf (NUL-terminated), one per line that is one; room for
+ * @room wake-ups (-1: one per switch and one more), and not one byte more:
+ * code that writes past it stops with SIGSEGV.
+ */
+static int one_wm(char *buf, int pid, long room)
 {
 	static struct wm_event ev[MAX_EVENTS];
 	struct wm_wakeup *out;
@@ -194,8 +213,8 @@ static int one_wm(char *buf, int pid)
 		if (r > 0)
 			nswitch += ev[n++].kind == WM_SWITCH;
 	}
-	max = nswitch + 1;
-	out = calloc(max, sizeof(*out));
+	max = room < 0 ? nswitch + 1 : (size_t)room;
+	out = guarded(max * sizeof(*out));
 	if (!out)
 		return -1;
 	memset(&c, 0, sizeof(c));
@@ -206,7 +225,6 @@ static int one_wm(char *buf, int pid)
 	printf("counts %zu %zu %zu\n", c.matched, c.unmatched_switches, c.pending);
 	for (size_t i = 0; i < c.matched && i < max; i++)
 		printf("wake %llu %llu %lld\n", out[i].wake_ns, out[i].run_ns, out[i].latency_ns);
-	free(out);
 	return 0;
 }
 
@@ -215,7 +233,7 @@ int main(int argc, char **argv)
 	static char outbuf[1 << 16];
 	char kind[3], name[64];
 	char *buf;
-	long len;
+	long len, max;
 	int pid;
 
 	setvbuf(stdout, outbuf, _IOFBF, sizeof(outbuf));
@@ -223,7 +241,7 @@ int main(int argc, char **argv)
 	printf("begin\n");
 	if (argc != 2 || strcmp(argv[1], "run"))
 		return 2;
-	while ((buf = read_next(kind, name, sizeof(name), &pid, &len))) {
+	while ((buf = read_next(kind, name, sizeof(name), &pid, &len, &max))) {
 		printf("file %s\n", name);
 		/* What comes before a crash must reach the check program. */
 		fflush(stdout);
@@ -231,7 +249,7 @@ int main(int argc, char **argv)
 			one_lt(buf, (size_t)len);
 		} else {
 			buf[len] = '\0';
-			if (strcmp(kind, "wm") || one_wm(buf, pid))
+			if (strcmp(kind, "wm") || one_wm(buf, pid, max))
 				return 4;
 		}
 		fflush(stdout);

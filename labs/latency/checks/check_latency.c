@@ -9,10 +9,18 @@
  * only when the loop sleeps, each wake-up comes a known 2..400 us late), so
  * the verdicts do not depend on how loaded the machine is: a relative sleep,
  * a plan that drifts or a wrong latency shows in the recorded timeline the
- * same way every time. One short run on the real clock checks the same
+ * same way every time. One simulated loop has its sleeps interrupted now
+ * and then (EINTR), and a read of another clock returns a time decades
+ * away, as CLOCK_REALTIME would. One short run on the real clock checks the same
  * rules where the machine's timing cannot change the verdict (every wake-up
  * on the grid, none before its time, latencies as read). Memory locking is
  * judged from VmLck as the kernel reports it while the subject is stopped.
+ *
+ * Every input is drawn from a seed chosen when the program starts (the
+ * additions and differences, the recorded timeline's offset, where and how
+ * late the simulated clock runs): checks/ is installed where a learner can
+ * read it, so nothing a submission could have looked up there may decide a
+ * verdict. RTLAB_CHECK_SEED fixes the seed; every failure names it.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* memmem, strndup */
@@ -30,13 +38,81 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "rtlab_check.h"
 
 #define NS_PER_SEC 1000000000LL
 #define PREFAULT_KB 512		/* probe_loop.h: PROBE_PREFAULT_STACK */
 #define MEMLOCK_KB 8192		/* RLIMIT_MEMLOCK asked for: Debian's default */
+
+/* ---- The seed of this run ---------------------------------------------------- */
+
+static uint64_t check_seed;
+
+/* RTLAB_CHECK_SEED when it is a number, else one from getrandom(). */
+static void seed_init(void)
+{
+	const char *s = getenv("RTLAB_CHECK_SEED");
+	char *end;
+
+	if (s && *s) {
+		errno = 0;
+		check_seed = strtoull(s, &end, 0);
+		if (!errno && !*end)
+			return;
+	}
+	if (getrandom(&check_seed, sizeof(check_seed), 0) != (ssize_t)sizeof(check_seed))
+		check_seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+}
+
+/* splitmix64: one stream of numbers per use, each from the seed and a salt. */
+struct rng {
+	uint64_t s;
+};
+
+static struct rng rng_for(uint64_t salt)
+{
+	struct rng g = { check_seed ^ (salt * 0x9e3779b97f4a7c15ull) };
+
+	return g;
+}
+
+static uint64_t rng_next(struct rng *g)
+{
+	uint64_t z = (g->s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* A number in [lo, hi]. */
+static long long rng_range(struct rng *g, long long lo, long long hi)
+{
+	return lo + (long long)(rng_next(g) % (uint64_t)(hi - lo + 1));
+}
+
+/*
+ * The reason a check fails, with the seed that made its inputs (the
+ * harness keeps 600 bytes of a reason: the seed must not be cut off).
+ */
+static void __attribute__((format(printf, 1, 2))) seed_reason(const char *fmt, ...)
+{
+	char text[480];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	rtlab_check_reason("%s (inputs from seed %llu; RTLAB_CHECK_SEED=%llu gives the same)",
+			   text, (unsigned long long)check_seed, (unsigned long long)check_seed);
+}
+
+#undef rtlab_fail
+#define rtlab_fail(...) do { seed_reason(__VA_ARGS__); fail(); } while (0)
 
 /* ---- Running the subject --------------------------------------------------- */
 
@@ -57,20 +133,19 @@ static void run_subject(const char *const *argv, const char *input, unsigned int
 
 	memset(r, 0, sizeof(*r));
 	if (rtlab_run_subject(&o, r)) {
-		rtlab_check_reason("the subject could not be run: %s", r->reason);
+		seed_reason("the subject could not be run: %s", r->reason);
 		rtlab_run_fini(r);
 		fail();
 	}
 	if (!rtlab_run_ok(r)) {
-		rtlab_check_reason("`subject %s` did not finish normally: %s%s", argv[0], r->reason,
-				   r->out_cut ? " (it printed too much: is the loop running away?)"
-					      : "");
+		seed_reason("`subject %s` did not finish normally: %s%s", argv[0], r->reason,
+			    r->out_cut ? " (it printed too much: is the loop running away?)" : "");
 		rtlab_run_fini(r);
 		fail();
 	}
 	if (expect_stop && !r->nstops) {
-		rtlab_check_reason("`subject %s` never reached the point where the kernel is "
-				   "asked (it printed \"%.60s\")", argv[0], r->out);
+		seed_reason("`subject %s` never reached the point where the kernel is asked (it "
+			    "printed \"%.60s\")", argv[0], r->out);
 		rtlab_run_fini(r);
 		fail();
 	}
@@ -107,7 +182,7 @@ struct sleep_rec {
 };
 
 struct loop_run {
-	const char *what;	/* "10,000 periods of 1 ms" */
+	char what[96];		/* "10,000 periods of 1 ms" */
 	long long period;
 	size_t loops;
 	bool ran;
@@ -131,6 +206,9 @@ static const char *kind_name(char kind)
 	case 'N': return "nanosleep(), a relative sleep";
 	case 'U': return "usleep(), a relative sleep";
 	case 'S': return "sleep(), a relative sleep";
+	case 'a': return "clock_nanosleep() with TIMER_ABSTIME, interrupted";
+	case 'r': return "clock_nanosleep() without TIMER_ABSTIME (a relative sleep), interrupted";
+	case 'n': return "nanosleep() (a relative sleep), interrupted";
 	default: return "a refused sleep";
 	}
 }
@@ -156,7 +234,7 @@ static bool parse_rec(const char *s, struct sleep_rec *r)
 	int clk, n;
 
 	memset(r, 0, sizeof(*r));
-	if (sscanf(s, "%c %d %n", &kind, &clk, &n) != 2 || !strchr("ARNUSE", kind))
+	if (sscanf(s, "%c %d %n", &kind, &clk, &n) != 2 || !strchr("ARNUSEarn", kind))
 		return false;
 	s += n;
 	r->kind = kind;
@@ -187,7 +265,7 @@ static bool parse_rec(const char *s, struct sleep_rec *r)
 /* Parse the subject's loop output into @lr; false with lr->failed set. */
 static bool parse_loop(const char *out, struct loop_run *lr)
 {
-	size_t cap = lr->loops + 64, lineno = 0;
+	size_t cap = 2 * lr->loops + 64, lineno = 0;	/* interrupted sleeps too */
 	bool have_rc = false, have_reads = false;
 
 	lr->rec = calloc(cap, sizeof(*lr->rec));
@@ -269,7 +347,8 @@ static const char *errno_name(int e)
 	case EPERM: return "EPERM";
 	case ENOMEM: return "ENOMEM";
 	case EAGAIN: return "EAGAIN";
-	case EINTR: return "EINTR";
+	case EINTR: return "EINTR: an interrupted sleep is no failure, sleep again until the "
+			   "same planned time";
 	default: return "an errno";
 	}
 }
@@ -280,93 +359,163 @@ struct add_case {
 	long long sec, nsec, add;
 };
 
-static const struct add_case add_cases[] = {
-	{ 0, 0, 1000000 },
-	{ 5, 999000000, 1000000 },		/* exactly one second: carries */
-	{ 5, 999000001, 1000000 },		/* just over */
-	{ 5, 998999999, 1000000 },		/* just under */
-	{ 259200, 999600000, 1000000 },
-	{ 7, 500000000, 1700000000 },		/* a period over a second */
-	{ 7, 999999999, 2999999999 },		/* carries three seconds */
-	{ 1, 0, 0 },
-	{ 100, 123456789, 10000000000 },	/* ten seconds exactly */
-	{ 2147483000, 999999999, 1 },		/* past 2^31 seconds: time_t is 64-bit */
-};
+/*
+ * The additions, drawn from the seed, each keeping what it tests: the
+ * exact carry, one nanosecond either side of it, periods of one to three
+ * seconds, whole seconds, seconds beyond 2^31 (time_t is 64-bit).
+ */
+#define N_ADD 14
+static struct add_case add_cases[N_ADD];
+
+static void make_add_cases(void)
+{
+	struct rng g = rng_for(1);
+	long long base = rng_range(&g, 1, 900000), a = rng_range(&g, 2, NS_PER_SEC - 2);
+	long long ms = rng_range(&g, 1, 999) * 1000000;
+	struct add_case *c = add_cases;
+
+	*c++ = (struct add_case){ base, rng_range(&g, 0, NS_PER_SEC - ms - 1), ms };
+	*c++ = (struct add_case){ base + 1, NS_PER_SEC - ms, ms };	/* exactly one second */
+	*c++ = (struct add_case){ base + 2, NS_PER_SEC - a, a };	/* the same, any length */
+	*c++ = (struct add_case){ base + 3, NS_PER_SEC - a + 1, a };	/* just over */
+	*c++ = (struct add_case){ base + 4, NS_PER_SEC - a - 1, a };	/* just under */
+	*c++ = (struct add_case){ rng_range(&g, 86400, 9999999), rng_range(&g, 0, NS_PER_SEC - 1),
+				  rng_range(&g, 1, NS_PER_SEC - 1) };
+	/* a period over a second, and one that carries three seconds */
+	*c++ = (struct add_case){ base + 5, rng_range(&g, 0, NS_PER_SEC - 1),
+				  rng_range(&g, NS_PER_SEC + 1, 2 * NS_PER_SEC - 1) };
+	*c++ = (struct add_case){ base + 6, NS_PER_SEC - 1 - rng_range(&g, 0, 999),
+				  3 * NS_PER_SEC - 1 - rng_range(&g, 0, 999) };
+	*c++ = (struct add_case){ base + 7, rng_range(&g, 0, NS_PER_SEC - 1), 0 };
+	*c++ = (struct add_case){ base + 8, rng_range(&g, 0, NS_PER_SEC - 1),
+				  rng_range(&g, 2, 10) * NS_PER_SEC };	/* whole seconds */
+	*c++ = (struct add_case){ 2147483647 - rng_range(&g, 0, 3), NS_PER_SEC - rng_range(&g, 1, 9),
+				  rng_range(&g, 10, 999999) };		/* across 2^31 s */
+	for (; c < add_cases + N_ADD; c++)
+		*c = (struct add_case){ rng_range(&g, 0, 99999999), rng_range(&g, 0, NS_PER_SEC - 1),
+					rng_range(&g, 0, 5 * NS_PER_SEC) };
+}
 
 struct diff_case {
 	long long as, an, bs, bn;
+	bool recorded;		/* from checks/data/timeline.txt */
 };
 
-static const struct diff_case diff_cases[] = {
-	{ 10, 500, 10, 200 },
-	{ 11, 100, 10, 999999900 },		/* a borrow across the second */
-	{ 10, 200, 10, 500 },			/* negative: woke before the plan */
-	{ 10, 999999900, 11, 100 },		/* negative across the second */
-	{ 259203, 1, 259200, 999600000 },
-	{ 5, 0, 5, 0 },
-	{ 4000000000, 5, 3999999999, 999999999 },	/* seconds beyond 32 bits */
-	{ 100, 0, 0, 0 },			/* 1e11 ns: needs 64 bits */
-};
+#define N_DIFF_SYN 12
+static struct diff_case *diff_cases;	/* N_DIFF_SYN synthetic, then the recorded */
+static size_t n_diff;
 
-/* The two loops on the simulated clock, and the one on the real clock. */
-static struct loop_run fake_short = {
-	.what = "10,000 periods of 1 ms", .period = 1000000, .loops = 10000,
-};
-static struct loop_run fake_long = {
-	.what = "30 periods of 1.7 s", .period = 1700000000, .loops = 30,
-};
+/* The synthetic differences from the seed: borrows, signs, 64-bit values. */
+static void make_diff_cases(struct diff_case *d)
+{
+	struct rng g = rng_for(2);
+	long long s = rng_range(&g, 1, 900000), lo = rng_range(&g, 0, 499999999);
+	long long hi = rng_range(&g, 500000000, NS_PER_SEC - 1);
+
+	d[0] = (struct diff_case){ s, hi, s, lo };			/* the same second */
+	d[1] = (struct diff_case){ s + 1, lo, s, hi };			/* a borrow */
+	d[2] = (struct diff_case){ s, lo, s, hi };			/* woke before the plan */
+	d[3] = (struct diff_case){ s, hi, s + 1, lo };			/* negative, borrowing */
+	d[4] = (struct diff_case){ s + rng_range(&g, 2, 400000), lo, s, hi };
+	d[5] = (struct diff_case){ s, lo, s, lo };
+	d[6] = (struct diff_case){ 4000000000LL + s, lo, 3999999999LL + s, hi };
+	d[7] = (struct diff_case){ s + rng_range(&g, 5, 99999), hi, s, hi };	/* > 2^32 ns */
+	d[8] = (struct diff_case){ s, hi, s + rng_range(&g, 5, 99999), lo };	/* far negative */
+	for (size_t i = 9; i < N_DIFF_SYN; i++)
+		d[i] = (struct diff_case){ rng_range(&g, 0, 99999999), rng_range(&g, 0, NS_PER_SEC - 1),
+					   rng_range(&g, 0, 99999999),
+					   rng_range(&g, 0, NS_PER_SEC - 1) };
+}
+
+/*
+ * The synthetic differences, then the recorded timeline (checks/data/
+ * timeline.txt, "PS PN WS WN" per wake-up: the subject computes woke -
+ * planned). The timeline is moved in time by an offset from the seed, so
+ * its numbers are not the file's; each difference stays what was measured.
+ * False when the file cannot be read.
+ */
+static bool make_diffs(void)
+{
+	FILE *f = fopen(rtlab_check_data("timeline.txt"), "r");
+	struct rng g = rng_for(3);
+	long long off_s = rng_range(&g, 1, 99999999), off_ns = rng_range(&g, 0, NS_PER_SEC - 1);
+	size_t cap = N_DIFF_SYN + 4096;
+	char line[128];
+
+	diff_cases = calloc(cap, sizeof(*diff_cases));
+	if (!f || !diff_cases) {
+		if (f)
+			fclose(f);
+		return false;
+	}
+	make_diff_cases(diff_cases);
+	n_diff = N_DIFF_SYN;
+	while (n_diff < cap && fgets(line, sizeof(line), f)) {
+		long long ps, pn, ws, wn;
+
+		if (line[0] == '#' || sscanf(line, "%lld %lld %lld %lld", &ps, &pn, &ws, &wn) != 4)
+			continue;
+		pn += off_ns;
+		wn += off_ns;
+		diff_cases[n_diff++] = (struct diff_case){
+			.as = ws + off_s + wn / NS_PER_SEC, .an = wn % NS_PER_SEC,
+			.bs = ps + off_s + pn / NS_PER_SEC, .bn = pn % NS_PER_SEC, .recorded = true,
+		};
+	}
+	fclose(f);
+	return n_diff >= N_DIFF_SYN + 100;
+}
+
+/* The loops on the simulated clock, one of them with interrupted sleeps, and the real one. */
+static struct loop_run fake_short = { .period = 1000000, .loops = 10000 };
+static struct loop_run fake_long = { .loops = 30 };
+static struct loop_run fake_intr = { .period = 1000000, .loops = 2000 };
 static struct loop_run real_run = {
 	.what = "100 periods of 1 ms on the real clock", .period = 1000000, .loops = 100,
 };
 
+#define INTR_ONE_IN 8	/* about one sleep in 8 of fake_intr is interrupted */
+
 /*
- * Where each simulated loop starts: 3 days and 999.6 ms, then 1 day and
- * 999,999,999 ns, so the first period already carries into tv_sec, and a
- * plan kept in floating-point seconds loses nanoseconds.
+ * The loop commands. Each simulated loop starts a seeded number of days in,
+ * less than one period before a whole second, so the first period already
+ * carries into tv_sec; the long loop's period (1.1 to 2.9 s) and how late
+ * each wake-up comes are seeded too.
  */
-static const char loop_commands[] =
-	"fake 1000000 10000 7 259200 999600000\n"
-	"fake 1700000000 30 11 86400 999999999\n"
-	"real 1000000 100\n";
+static int loop_commands(char *buf, size_t len)
+{
+	struct rng g = rng_for(4);
+	struct loop_run *fake[] = { &fake_short, &fake_long, &fake_intr };
+	size_t n = 0;
+
+	fake_long.period = rng_range(&g, 1100, 2900) * 1000000 + rng_range(&g, 1, 999999);
+	snprintf(fake_short.what, sizeof(fake_short.what), "10,000 periods of 1 ms");
+	snprintf(fake_long.what, sizeof(fake_long.what), "30 periods of %lld ns",
+		 fake_long.period);
+	snprintf(fake_intr.what, sizeof(fake_intr.what), "2,000 periods of 1 ms, some of "
+		 "the sleeps interrupted by a signal (EINTR)");
+	for (size_t i = 0; i < 3; i++) {
+		long long t0s = rng_range(&g, 86400, 99 * 86400);
+		long long t0n = NS_PER_SEC - rng_range(&g, 1, fake[i]->period % NS_PER_SEC ?
+						    fake[i]->period % NS_PER_SEC : NS_PER_SEC - 1);
+
+		n += (size_t)snprintf(buf + n, len - n, "fake %lld %zu %llu %lld %lld %d\n",
+				      fake[i]->period, fake[i]->loops,
+				      (unsigned long long)(rng_next(&g) >> 1), t0s, t0n,
+				      fake[i] == &fake_intr ? INTR_ONE_IN : 0);
+	}
+	n += (size_t)snprintf(buf + n, len - n, "real %lld %zu\n", real_run.period,
+			      real_run.loops);
+	return (int)n;
+}
 
 /* The run, kept for the program's life; why it did not finish, if it did not. */
 static struct rtlab_run all_run;
 static const char *all_lines;	/* the subject's own lines in all_run.out */
 static bool all_ran;
-static size_t all_ndiff_syn, all_ndiff;	/* "diff" commands: synthetic, in all */
 static char all_why[400];
 
-/*
- * The recorded timeline (checks/data/timeline.txt, "PS PN WS WN" per
- * wake-up) as "diff" commands (woke - planned) appended to @in at *len.
- */
-static char *add_timeline(char *in, size_t *len, size_t *n)
-{
-	FILE *f = fopen(rtlab_check_data("timeline.txt"), "r");
-	char line[128];
-
-	*n = 0;
-	if (!f)
-		return in;
-	while (in && fgets(line, sizeof(line), f)) {
-		long long ps, pn, ws, wn;
-		char *nin;
-
-		if (line[0] == '#' || sscanf(line, "%lld %lld %lld %lld", &ps, &pn, &ws, &wn) != 4)
-			continue;
-		nin = realloc(in, *len + 128);
-		if (!nin) {
-			free(in);
-			in = NULL;
-			break;
-		}
-		in = nin;
-		*len += (size_t)sprintf(in + *len, "diff %lld %lld %lld %lld\n", ws, wn, ps, pn);
-		(*n)++;
-	}
-	fclose(f);
-	return in;
-}
+#define N_LOOPS 4	/* fake_short, fake_long, fake_intr, real_run */
 
 /* Parse loop @k's lines ("run K" up to "run K+1") of the run into @lr. */
 static void loop_parse(struct loop_run *lr, size_t k)
@@ -386,7 +535,7 @@ static void loop_parse(struct loop_run *lr, size_t k)
 	p += strlen(tag);
 	snprintf(tag, sizeof(tag), "run %zu\n", k + 1);
 	next = strstr(p, tag);
-	if (!next && all_why[0] && k < 3) {
+	if (!next && all_why[0] && k < N_LOOPS) {
 		snprintf(lr->failed, sizeof(lr->failed), "%s", all_why);
 		return;
 	}
@@ -406,50 +555,40 @@ static void loop_parse(struct loop_run *lr, size_t k)
 
 /*
  * Run the subject once with every command: the additions, the differences
- * (synthetic, then the recorded timeline), then the three loops. The order
- * keeps what most likely crashes (the loop) last; what came before a crash
- * is still judged.
+ * (synthetic, then the recorded timeline), then the loops. The order keeps
+ * what most likely crashes (the loop) last; what came before a crash is
+ * still judged.
  */
 static void all_get(void)
 {
 	const char *argv[] = { "run", NULL };
 	struct rtlab_run_opts o = { .argv = argv };
-	size_t len = 0, nt = 0, n_add = sizeof(add_cases) / sizeof(add_cases[0]);
-	size_t n_diff = sizeof(diff_cases) / sizeof(diff_cases[0]);
+	size_t len = 0, cap;
 	char *in;
 
 	if (all_ran)
 		return;
 	all_ran = true;
-	in = malloc((n_add + n_diff) * 96 + 1);
-	if (!in) {
-		snprintf(all_why, sizeof(all_why), "the check program ran out of memory");
-		return;
-	}
-	for (size_t i = 0; i < n_add; i++)
-		len += (size_t)sprintf(in + len, "add %lld %lld %lld\n", add_cases[i].sec,
-				       add_cases[i].nsec, add_cases[i].add);
-	for (size_t i = 0; i < n_diff; i++)
-		len += (size_t)sprintf(in + len, "diff %lld %lld %lld %lld\n", diff_cases[i].as,
-				       diff_cases[i].an, diff_cases[i].bs, diff_cases[i].bn);
-	in = add_timeline(in, &len, &nt);
-	if (in) {
-		char *nin = realloc(in, len + sizeof(loop_commands));
-
-		if (!nin)
-			free(in);
-		in = nin;
-	}
-	if (!in || nt < 100) {
-		free(in);
+	make_add_cases();
+	if (!make_diffs()) {
 		snprintf(all_why, sizeof(all_why), "checks/data/timeline.txt is missing or short "
 			 "(a broken installation)");
 		return;
 	}
-	memcpy(in + len, loop_commands, sizeof(loop_commands));
-	len += sizeof(loop_commands) - 1;
-	all_ndiff_syn = n_diff;
-	all_ndiff = n_diff + nt;
+	cap = (N_ADD + n_diff) * 96 + 1024;
+	in = malloc(cap);
+	if (!in) {
+		snprintf(all_why, sizeof(all_why), "the check program ran out of memory");
+		return;
+	}
+	for (size_t i = 0; i < N_ADD; i++)
+		len += (size_t)snprintf(in + len, cap - len, "add %lld %lld %lld\n",
+					add_cases[i].sec, add_cases[i].nsec, add_cases[i].add);
+	for (size_t i = 0; i < n_diff; i++)
+		len += (size_t)snprintf(in + len, cap - len, "diff %lld %lld %lld %lld\n",
+					diff_cases[i].as, diff_cases[i].an, diff_cases[i].bs,
+					diff_cases[i].bn);
+	len += (size_t)loop_commands(in + len, cap - len);
 	o.stdin_data = in;
 	o.stdin_len = len;
 	if (rtlab_run_subject(&o, &all_run))
@@ -463,7 +602,8 @@ static void all_get(void)
 	all_lines = all_run.out ? subject_lines(&all_run) : NULL;
 	loop_parse(&fake_short, 1);
 	loop_parse(&fake_long, 2);
-	loop_parse(&real_run, 3);
+	loop_parse(&fake_intr, 3);
+	loop_parse(&real_run, 4);
 }
 
 static struct loop_run *loop_get(struct loop_run *lr)
@@ -491,7 +631,8 @@ static const char *judge_count(const struct loop_run *lr, char *why, size_t len)
 	return why;
 }
 
-static const char *judge_sleeps_absolute(const struct loop_run *lr, char *why, size_t len)
+/* Every sleep absolute, on the loop's clock, to a valid time. */
+static const char *judge_sleep_kinds(const struct loop_run *lr, char *why, size_t len)
 {
 	for (size_t i = 0; i < lr->nrec; i++) {
 		const struct sleep_rec *r = &lr->rec[i];
@@ -502,7 +643,7 @@ static const char *judge_sleeps_absolute(const struct loop_run *lr, char *why, s
 				 lr->what, i + 1, r->target, r->woke);
 			return why;
 		}
-		if (r->kind != 'A') {
+		if (r->kind != 'A' && r->kind != 'a') {
 			long long after = i ? r->target - lr->rec[i - 1].woke : r->target;
 
 			snprintf(why, len, "%s: sleep %zu was %s: it ended %lld ns after the "
@@ -518,7 +659,52 @@ static const char *judge_sleeps_absolute(const struct loop_run *lr, char *why, s
 			return why;
 		}
 	}
+	return NULL;
+}
+
+static const char *judge_sleeps_absolute(const struct loop_run *lr, char *why, size_t len)
+{
+	if (judge_sleep_kinds(lr, why, len))
+		return why;
 	return judge_count(lr, why, len);
+}
+
+/*
+ * The loop whose sleeps a signal interrupts now and then: each interrupted
+ * sleep is followed by one until the same planned time, and one sleep per
+ * wake-up reaches its time.
+ */
+static const char *judge_resumed(const struct loop_run *lr, char *why, size_t len)
+{
+	size_t done = 0, cut = 0;
+
+	if (judge_sleep_kinds(lr, why, len))
+		return why;
+	for (size_t i = 0; i < lr->nrec; i++) {
+		const struct sleep_rec *r = &lr->rec[i];
+
+		if (r->kind == 'A') {
+			done++;
+			continue;
+		}
+		cut++;
+		if (i + 1 < lr->nrec && lr->rec[i + 1].target == r->target)
+			continue;
+		snprintf(why, len, "%s: sleep %zu was interrupted (EINTR) %lld ns before its "
+			 "planned time, and the loop %s: sleep again until the same planned time",
+			 lr->what, i + 1, r->target - r->woke, i + 1 < lr->nrec ?
+			 "next slept until another time" : "never slept again");
+		return why;
+	}
+	if (!cut)
+		snprintf(why, len, "%s: no sleep was interrupted, so the loop cannot be judged "
+			 "(a broken subject)", lr->what);
+	else if (done != lr->loops)
+		snprintf(why, len, "%s: %zu sleeps reached their planned time for %zu wake-ups",
+			 lr->what, done, lr->loops);
+	else
+		return NULL;
+	return why;
 }
 
 static const char *judge_grid(const struct loop_run *lr, bool exact_start, char *why,
@@ -563,6 +749,14 @@ static const char *judge_grid(const struct loop_run *lr, bool exact_start, char 
 static const char *judge_latencies(const struct loop_run *lr, char *why, size_t len)
 {
 	size_t n = lr->nrec < lr->loops ? lr->nrec : lr->loops;
+
+	if (lr->wrong_clock) {
+		snprintf(why, len, "%s: %llu of the loop's %llu clock reads were of another clock "
+			 "than the one it was given (CLOCK_MONOTONIC): the planned times and the "
+			 "times read must come from the same clock", lr->what, lr->wrong_clock,
+			 lr->reads);
+		return why;
+	}
 
 	for (size_t i = 0; i < n; i++) {
 		const struct sleep_rec *r = &lr->rec[i];
@@ -633,53 +827,28 @@ static void timespec_add(void **state)
 
 static void latency_diff(void **state)
 {
-	size_t n = sizeof(diff_cases) / sizeof(diff_cases[0]);
-	FILE *f;
-	char line[128];
 	const char *p;
-	size_t i = 0;
 
 	(void)state;
 	all_get();
-	if (!all_ndiff)
+	if (!n_diff)
 		rtlab_fail("%s", all_why);
 	p = all_lines;
-	f = fopen(rtlab_check_data("timeline.txt"), "r");
-	if (!f)
-		rtlab_fail("checks/data/timeline.txt cannot be read (a broken installation)");
-	for (; i < all_ndiff; i++) {
-		const char *what = i < n ? "synthetic case" : "recorded wake-up";
-		size_t no = i < n ? i + 1 : i + 1 - n;
-		long long as, an, bs, bn, got, want;
+	for (size_t i = 0; i < n_diff; i++) {
+		const struct diff_case *c = &diff_cases[i];
+		const char *what = c->recorded ? "recorded wake-up" : "synthetic case";
+		size_t no = c->recorded ? i + 1 - N_DIFF_SYN : i + 1;
+		long long got, want = (c->as - c->bs) * NS_PER_SEC + (c->an - c->bn);
 
-		if (i < n) {
-			as = diff_cases[i].as;
-			an = diff_cases[i].an;
-			bs = diff_cases[i].bs;
-			bn = diff_cases[i].bn;
-		} else {
-			/* "PS PN WS WN": the subject computed woke - planned */
-			do {
-				if (!fgets(line, sizeof(line), f))
-					line[0] = '\0';
-			} while (line[0] == '#');
-			if (sscanf(line, "%lld %lld %lld %lld", &bs, &bn, &as, &an) != 4)
-				break;
-		}
-		want = (as - bs) * NS_PER_SEC + (an - bn);
 		p = next_result(p, "diff");
-		if (!p || sscanf(p, "%lld", &got) != 1) {
-			fclose(f);
+		if (!p || sscanf(p, "%lld", &got) != 1)
 			rtlab_fail("%s %zu: no result%s%s", what, no, all_why[0] ? ": " : "",
 				   all_why);
-		}
-		if (got != want) {
-			fclose(f);
+		if (got != want)
 			rtlab_fail("%s %zu: {%lld s, %lld ns} - {%lld s, %lld ns} gave %lld ns, "
-				   "expected %lld ns", what, no, as, an, bs, bn, got, want);
-		}
+				   "expected %lld ns", what, no, c->as, c->an, c->bs, c->bn, got,
+				   want);
 	}
-	fclose(f);
 }
 
 typedef const char *(*loop_judge)(const struct loop_run *lr, char *why, size_t len);
@@ -704,8 +873,15 @@ static const char *judge_grid_from_start(const struct loop_run *lr, char *why, s
 
 static void absolute_sleep(void **state)
 {
+	struct loop_run *lr;
+	char why[512];
+
 	(void)state;
 	judge_fake_runs(judge_sleeps_absolute);
+	lr = loop_get(&fake_intr);
+	loop_need(lr);
+	if (judge_resumed(lr, why, sizeof(why)))
+		rtlab_fail("%s", why);
 }
 
 static void no_drift(void **state)
@@ -730,9 +906,15 @@ static void real_clock(void **state)
 	if (judge_sleeps_absolute(lr, why, sizeof(why)) ||
 	    judge_grid(lr, false, why, sizeof(why)) || judge_latencies(lr, why, sizeof(why)))
 		rtlab_fail("%s", why);
-	if (lr->rec[0].target <= 0)
-		rtlab_fail("%s: the first wake-up was planned before the loop started",
-			   lr->what);
+	/*
+	 * The loop reads the clock after the subject noted the start, so its
+	 * first plan lies at least one period after it, however loaded the
+	 * machine is.
+	 */
+	if (lr->rec[0].target < lr->period)
+		rtlab_fail("%s: the first wake-up was planned %lld ns after the loop was "
+			   "called, less than one period (%lld ns): plan it one period after "
+			   "the clock was read", lr->what, lr->rec[0].target, lr->period);
 	for (size_t i = 0; i < lr->nrec; i++)
 		if (lr->rec[i].woke < lr->rec[i].target)
 			rtlab_fail("%s: sleep %zu returned %lld ns before its planned time",
@@ -840,5 +1022,6 @@ int main(void)
 		cmocka_unit_test(stack_prefault),
 	};
 
+	seed_init();
 	return rtlab_check_main("latency", tests, sizeof(tests) / sizeof(tests[0]));
 }

@@ -9,11 +9,14 @@
  *   subject run          stdin: one command per line, run in order:
  *                          "add SEC NSEC NS"         -> "add SEC NSEC"
  *                          "diff ASEC ANSEC BSEC BNSEC" -> "diff NS"
- *                          "fake PERIOD LOOPS SEED T0SEC T0NSEC": the loop
- *                          on a simulated clock that starts at T0 and
- *                          moves only when the loop sleeps; each sleep
- *                          wakes a pseudo-random 2..50 us late (now and
- *                          then 300..400 us), never a whole period
+ *                          "fake PERIOD LOOPS SEED T0SEC T0NSEC [INTR]": the
+ *                          loop on a simulated clock that starts at T0
+ *                          and moves only when the loop sleeps; each
+ *                          sleep wakes a pseudo-random 2..50 us late (now
+ *                          and then 300..400 us), never a whole period.
+ *                          With INTR > 0, about one sleep in INTR is cut
+ *                          short by a signal (EINTR) part of the way to
+ *                          its time, never two in a row
  *                          "real PERIOD LOOPS": the loop on the real
  *                          CLOCK_MONOTONIC
  *   subject lock-base    maps 1 MiB, locks what is mapped itself, stops
@@ -30,18 +33,22 @@
  *   "P KIND CLOCK TARGET WOKE READ"
  * KIND A: clock_nanosleep with TIMER_ABSTIME, R: clock_nanosleep relative,
  * N: nanosleep, U: usleep, S: sleep, E: a sleep refused for an invalid time
- * (then TARGET is "SEC.NSEC" as asked, WOKE and READ are "-"). TARGET is the
+ * (then TARGET is "SEC.NSEC" as asked, WOKE and READ are "-"); a, r, n: the
+ * same sleeps interrupted (EINTR) at WOKE. TARGET is the
  * time the sleep was until (for a relative one, when it was called plus its
  * length), WOKE when it returned, READ what the first clock_gettime() after
  * it returned ("-": none), all in ns since T0 (fake) or since the loop was
  * called (real). Then "L N" per latency the loop recorded ("L -": never
  * written), and "reads N wrong-clock N" (clock reads, and those on another
- * clock than the loop was given).
+ * clock than the loop was given). A read of another clock returns the
+ * shim's time plus WRONG_CLOCK_OFFSET, as CLOCK_REALTIME would be far from
+ * CLOCK_MONOTONIC: a loop that mixes clocks gets latencies of decades.
  */
 #include <errno.h>
 #include <limits.h>
 #include <setjmp.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -55,6 +62,8 @@
 #define MAX_LOOPS 20000u
 #define MAX_LINES 4096u
 #define NS_PER_SEC 1000000000LL
+/* Where "another clock" is: about 2023 as CLOCK_REALTIME, and not a round number. */
+#define WRONG_CLOCK_OFFSET (1700000000LL * NS_PER_SEC + 123456789LL)
 
 int __real_clock_gettime(clockid_t clk, struct timespec *ts);
 int __real_clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
@@ -73,7 +82,7 @@ unsigned int __wrap_sleep(unsigned int s);
 enum shim_mode { SHIM_OFF, SHIM_FAKE, SHIM_REAL };
 
 struct sleep_rec {
-	char kind;
+	char kind;		/* lower case: interrupted (EINTR) */
 	int clk;
 	long long target;	/* ns since the base; for 'E' the seconds asked */
 	long long woke;		/* for 'E' the nanoseconds asked */
@@ -88,6 +97,8 @@ static struct {
 	long long max_ahead;	/* real: the longest sleep slept, ns */
 	long long now;		/* fake: the simulated time, ns */
 	uint64_t rng;
+	unsigned int intr;	/* fake: about one sleep in intr is interrupted; 0: none */
+	int last_intr;		/* the last sleep was interrupted: the next one is not */
 	struct sleep_rec *rec;
 	size_t nrec, cap;
 	int waiting_read;	/* the last sleep has no clock read yet */
@@ -128,7 +139,7 @@ static void shim_runaway(const char *what)
 }
 
 /* xorshift64*: the same lateness for the same seed, no libc state. */
-static long long fake_lateness(void)
+static uint64_t shim_random(void)
 {
 	uint64_t x = shim.rng;
 
@@ -136,7 +147,13 @@ static long long fake_lateness(void)
 	x ^= x << 25;
 	x ^= x >> 27;
 	shim.rng = x;
-	x *= 2685821657736338717ull;
+	return x * 2685821657736338717ull;
+}
+
+static long long fake_lateness(void)
+{
+	uint64_t x = shim_random();
+
 	if ((x >> 33) % 101 == 0)
 		return 300000 + (long long)(x % 100000);
 	return 2000 + (long long)(x % 48000);
@@ -153,6 +170,33 @@ static struct sleep_rec *shim_add(char kind, int clk)
 	r->kind = kind;
 	r->clk = clk;
 	return r;
+}
+
+/*
+ * Fake mode with interruptions: whether this sleep until @target is cut
+ * short by a signal. Then it wakes part of the way there, the record's kind
+ * turns lower case, and true is returned: the caller reports EINTR.
+ */
+static bool shim_interrupted(struct sleep_rec *r, long long target)
+{
+	uint64_t x;
+
+	if (shim.mode != SHIM_FAKE || !shim.intr || shim.last_intr || target <= shim.now) {
+		shim.last_intr = 0;
+		return false;
+	}
+	x = shim_random();
+	if ((x >> 29) % shim.intr) {
+		shim.last_intr = 0;
+		return false;
+	}
+	shim.last_intr = 1;
+	r->kind = (char)(r->kind - 'A' + 'a');
+	r->target = target - shim.base;
+	shim.now += (long long)((x >> 7) % (uint64_t)(target - shim.now));
+	r->woke = shim.now - shim.base;
+	shim.waiting_read = 1;
+	return true;
 }
 
 /* One sleep until @target (ns, the shim's clock); returns when it woke. */
@@ -207,7 +251,7 @@ int __wrap_clock_gettime(clockid_t clk, struct timespec *ts)
 		return -1;
 	}
 	now = shim_now();
-	*ts = ns_ts(now);
+	*ts = ns_ts(clk == shim.clk ? now : now + WRONG_CLOCK_OFFSET);
 	if (shim.waiting_read && shim.nrec) {
 		shim.rec[shim.nrec - 1].read = now - shim.base;
 		shim.rec[shim.nrec - 1].has_read = 1;
@@ -220,6 +264,7 @@ int __wrap_clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
 			   struct timespec *rem)
 {
 	struct sleep_rec *r;
+	long long target;
 
 	if (shim.mode == SHIM_OFF)
 		return __real_clock_nanosleep(clk, flags, req, rem);
@@ -230,16 +275,20 @@ int __wrap_clock_nanosleep(clockid_t clk, int flags, const struct timespec *req,
 		return req ? EINVAL : EFAULT;
 	}
 	r = shim_add(flags & TIMER_ABSTIME ? 'A' : 'R', (int)clk);
-	if (flags & TIMER_ABSTIME)
-		shim_sleep_until(r, ts_ns(req));
-	else
-		shim_sleep_until(r, shim_now() + ts_ns(req));
+	target = flags & TIMER_ABSTIME ? ts_ns(req) : shim_now() + ts_ns(req);
+	if (shim_interrupted(r, target)) {
+		if (rem && !(flags & TIMER_ABSTIME))
+			*rem = ns_ts(target - shim.now);
+		return EINTR;
+	}
+	shim_sleep_until(r, target);
 	return 0;
 }
 
 int __wrap_nanosleep(const struct timespec *req, struct timespec *rem)
 {
 	struct sleep_rec *r;
+	long long target;
 
 	if (shim.mode == SHIM_OFF)
 		return __real_nanosleep(req, rem);
@@ -251,7 +300,14 @@ int __wrap_nanosleep(const struct timespec *req, struct timespec *rem)
 		return -1;
 	}
 	r = shim_add('N', (int)CLOCK_MONOTONIC);
-	shim_sleep_until(r, shim_now() + ts_ns(req));
+	target = shim_now() + ts_ns(req);
+	if (shim_interrupted(r, target)) {
+		if (rem)
+			*rem = ns_ts(target - shim.now);
+		errno = EINTR;
+		return -1;
+	}
+	shim_sleep_until(r, target);
 	return 0;
 }
 
@@ -299,7 +355,7 @@ static void print_results(int rc, const long long *lat, size_t loops)
 
 /* One run of the learner's loop: "run K" and its lines. */
 static int run_one(enum shim_mode mode, unsigned int k, long long period, unsigned long long loops,
-		   unsigned long long seed, long long t0)
+		   unsigned long long seed, long long t0, unsigned int intr)
 {
 	long long *lat;
 	int rc;
@@ -308,7 +364,7 @@ static int run_one(enum shim_mode mode, unsigned int k, long long period, unsign
 		return 2;
 	lat = malloc(loops * sizeof(*lat));
 	free(shim.rec);
-	shim.cap = loops + 64;
+	shim.cap = (intr ? 2 * loops : loops) + 64;	/* an interrupted sleep is repeated */
 	shim.rec = calloc(shim.cap, sizeof(*shim.rec));
 	if (!lat || !shim.rec)
 		return 3;
@@ -319,6 +375,8 @@ static int run_one(enum shim_mode mode, unsigned int k, long long period, unsign
 	shim.waiting_read = 0;
 	shim.clk = CLOCK_MONOTONIC;
 	shim.rng = seed | 1;
+	shim.intr = intr;
+	shim.last_intr = 0;
 	shim.read_cap = 16 * loops + 1024;
 	shim.max_ahead = period + NS_PER_SEC / 10;
 	shim.base = mode == SHIM_FAKE ? t0 : real_now();
@@ -349,7 +407,7 @@ static int run_commands(void)
 	unsigned int n = 0, k = 0;
 
 	while (n++ < MAX_LINES && fgets(line, sizeof(line), stdin)) {
-		long long a, b, c, d, e;
+		long long a, b, c, d, e, f = 0;
 		struct timespec x, y;
 		int ret = 0;
 
@@ -364,11 +422,14 @@ static int run_commands(void)
 			y.tv_sec = (time_t)c;
 			y.tv_nsec = (long)d;
 			printf("diff %lld\n", probe_ts_diff_ns(&x, &y));
-		} else if (sscanf(line, "fake %lld %lld %lld %lld %lld", &a, &b, &c, &d, &e) == 5) {
+		} else if (sscanf(line, "fake %lld %lld %lld %lld %lld %lld", &a, &b, &c, &d, &e,
+				  &f) >= 5) {
+			if (f < 0 || f > 1000)
+				return 2;
 			ret = run_one(SHIM_FAKE, ++k, a, (unsigned long long)b,
-				      (unsigned long long)c, d * NS_PER_SEC + e);
+				      (unsigned long long)c, d * NS_PER_SEC + e, (unsigned int)f);
 		} else if (sscanf(line, "real %lld %lld", &a, &b) == 2) {
-			ret = run_one(SHIM_REAL, ++k, a, (unsigned long long)b, 1, 0);
+			ret = run_one(SHIM_REAL, ++k, a, (unsigned long long)b, 1, 0, 0);
 		} else {
 			return 2;
 		}

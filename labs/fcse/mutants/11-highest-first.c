@@ -1,0 +1,50 @@
+/* mutant: the highest free PID handed out first, not the lowest */
+/* replaces: fcse_pid.c */
+/* caught-by: alloc-order */
+/*
+ * fcse_pid.c: the reference solution of the FCSE lab's exercise (teachers
+ * only; see ../checks/fcse_pid.h for the task). ../mutants/ holds copies
+ * of it with one mistake each that the checks must catch
+ * (scripts/grade-mutants).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "fcse_pid.h"
+
+#define SLOT (UINT32_C(1) << FCSE_PID_SHIFT)
+
+uint32_t fcse_mva(uint32_t va, unsigned int pid)
+{
+	/* Below 32 MB, bits 31:25 are zero: adding PID x 32 MB is an OR. */
+	return va < SLOT ? va | (uint32_t)(pid & (FCSE_SLOTS - 1)) << FCSE_PID_SHIFT : va;
+}
+
+void fcse_pids_init(struct fcse_pids *p, uint32_t task_size)
+{
+	memset(p, 0, sizeof(*p));
+	p->nr = task_size >> FCSE_PID_SHIFT;	/* whole slots only: 95.5 -> 95 */
+	if (p->nr > FCSE_SLOTS)
+		p->nr = FCSE_SLOTS;
+}
+
+int fcse_pid_alloc(struct fcse_pids *p)
+{
+	for (int pid = (int)p->nr - 1; pid >= 1; pid--) {
+		if (!p->used[pid]) {
+			p->used[pid] = 1;
+			return pid;
+		}
+	}
+	if (p->nr && !p->used[0]) {
+		p->used[0] = 1;
+		return 0;
+	}
+	return -EAGAIN;
+}
+
+void fcse_pid_free(struct fcse_pids *p, unsigned int pid)
+{
+	if (pid < FCSE_SLOTS)
+		p->used[pid] = 0;
+}
