@@ -86,6 +86,7 @@ struct cookie_step {
 	uint32_t inbox[COOKIE_STEP_SEATS_MAX];
 	/* The counts. */
 	uint64_t steps, produced, consumed, lost, duplicated, passes;
+	uint64_t misreported;		/* turns whose return was not the cookies they ate */
 	uint64_t eaten_by[COOKIE_STEP_SEATS_MAX];
 	/* The last step, for a viewer. */
 	unsigned int last_seat;
@@ -183,8 +184,13 @@ static void cookie_step_diner(unsigned int hi, unsigned int lo, unsigned int sea
 	struct cookie_step *st = (struct cookie_step *)(((uintptr_t)hi << 16 << 16) | lo);
 
 	for (;;) {
+		uint64_t before = st->eaten_by[seat];
+		int ret;
+
 		st->in_turn_op = false;
-		st->proto.turn(&st->t, seat);
+		ret = st->proto.turn(&st->t, seat);
+		if ((long long)ret != (long long)(st->eaten_by[seat] - before))
+			st->misreported++;
 		if (!st->in_turn_op)
 			cookie_step_stop(st, COOKIE_OP_IDLE);
 	}
@@ -199,6 +205,7 @@ static inline int cookie_step_reset(struct cookie_step *st)
 	st->baked = 1;
 	st->produced = 1;
 	st->consumed = st->lost = st->duplicated = st->passes = st->steps = 0;
+	st->misreported = 0;
 	st->full = false;
 	memset(st->eaten, 0, st->max_cookies);
 	memset(st->inbox, 0, sizeof(st->inbox));

@@ -7,7 +7,10 @@
  * Make it the uni-directional protocol: the plate goes round the table in
  * seat order, one way only, and only the diner holding it touches it.
  * Use plate_here() and plate_pass() (cookie.h); keep diner_turn() from
- * waiting: when the plate is not at your seat, return 0.
+ * waiting: when the plate is not at your seat, return 0. A turn returns
+ * the cookies it ate, 1 or 0: the checks count both and compare. They run
+ * your protocol on tables of 2 to 8 seats, so let table_seats(t), not a
+ * number, say where the table ends.
  */
 #include "cookie.h"
 

@@ -1,0 +1,28 @@
+/* mutant: passes to seat + 1 without wrapping: the last seat passes the plate to no one */
+/* replaces: cookie.c */
+/* caught-by: replay-known-bad,fair-four,ten-million */
+/*
+ * cookie.c: the uni-directional protocol (the reference of the cookie
+ * exercise). Seat 0 holds the plate first; whoever has it eats the cookie
+ * on it, puts a new one and passes the plate to the next seat, so only
+ * one diner ever touches the plate and each waits at most for the
+ * others' turns: (seats - 1) hand-overs.
+ */
+#include "cookie.h"
+
+void protocol_start(struct cookie_table *t)
+{
+	plate_pass(t, 0, 0);
+}
+
+int diner_turn(struct cookie_table *t, unsigned int seat)
+{
+	uint64_t c;
+
+	if (!plate_here(t, seat))
+		return 0;
+	c = plate_take(t, seat);
+	plate_put(t, seat);
+	plate_pass(t, seat, seat + 1);
+	return c != 0;
+}
