@@ -15,7 +15,8 @@
 #   make bench     rtlab's latency probe against cyclictest, then against the latency
 #                  exercise's loop (root; calls bench-deps), after bench-sim, bench-fcse,
 #                  bench-nop, bench-cookie and bench-grade
-#   make bench-grade  thirty student folders graded on 2 jobs: wall time, peak memory
+#   make bench-grade  thirty student folders graded on 2 jobs, idle and beside
+#                  stress-ng --cpu 2: wall time, peak memory
 #   make bench-sim simulated steps per second of every model in rtlab/sim/ (no root)
 #   make bench-fcse the FCSE model's accesses per second beside cachegrind's (no root)
 #   make bench-cookie the cookie lab's throughput, uni-directional vs ticket vs greedy,
@@ -396,6 +397,7 @@ bench-cookie: $(RTLAB)
 bench-grade:
 	$(Q)$(MAKE) --no-print-directory all
 	$(Q)RTLAB_DATADIR=$(CURDIR) bench/grade-class $(GRADE_BENCH_ARGS) $(abspath $(RTLAB))
+	$(Q)RTLAB_DATADIR=$(CURDIR) bench/grade-class --stress 2 $(GRADE_BENCH_ARGS) $(abspath $(RTLAB))
 
 help:
 	@sed -n '3,25s/^# \{0,1\}//p' Makefile

@@ -21,7 +21,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
+#include <sys/random.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -328,6 +330,78 @@ void rtlab_check_reason(const char *fmt, ...)
 	printf("# rtlab-reason: %s\n", text);
 	fflush(stdout);
 	free(text);
+}
+
+/* ---- Inputs from a seed ------------------------------------------------------------- */
+
+uint64_t rtlab_check_seed(void)
+{
+	static uint64_t seed;
+	static bool have;
+	const char *s;
+	char *end;
+
+	if (have)
+		return seed;
+	have = true;
+	s = getenv("RTLAB_CHECK_SEED");
+	if (s && *s) {
+		errno = 0;
+		seed = strtoull(s, &end, 0);
+		if (!errno && !*end)
+			return seed;
+	}
+	if (getrandom(&seed, sizeof(seed), 0) != (ssize_t)sizeof(seed))
+		seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	return seed;
+}
+
+struct rtlab_rng rtlab_rng_for(uint64_t salt)
+{
+	struct rtlab_rng g = { rtlab_check_seed() ^ (salt * 0x9e3779b97f4a7c15ull) };
+
+	return g;
+}
+
+uint64_t rtlab_rng_next(struct rtlab_rng *g)
+{
+	uint64_t z = (g->s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+struct rtlab_rng rtlab_rng_named(const char *what)
+{
+	struct rtlab_rng g = { UINT64_C(0xcbf29ce484222325) ^ rtlab_check_seed() };
+
+	for (const char *p = what; *p; p++)	/* FNV-1a */
+		g.s = (g.s ^ (unsigned char)*p) * UINT64_C(0x100000001b3);
+	return g;
+}
+
+long long rtlab_rng_range(struct rtlab_rng *g, long long lo, long long hi)
+{
+	return lo + (long long)(rtlab_rng_next(g) % (uint64_t)(hi - lo + 1));
+}
+
+uint64_t rtlab_rng_below(struct rtlab_rng *g, uint64_t n)
+{
+	return n ? rtlab_rng_next(g) % n : 0;
+}
+
+void rtlab_check_seed_reason(const char *fmt, ...)
+{
+	unsigned long long seed = rtlab_check_seed();
+	char text[480];		/* the harness keeps 600 bytes of a reason */
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	rtlab_check_reason("%s (inputs from seed %llu; RTLAB_CHECK_SEED=%llu gives the same)",
+			   text, seed, seed);
 }
 
 int rtlab_check_main(const char *group, const struct CMUnitTest *tests, size_t n)

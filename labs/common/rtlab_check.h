@@ -18,6 +18,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct CMUnitTest;
 
@@ -97,6 +98,49 @@ void rtlab_check_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2
 
 /* rtlab_fail - fail the current check with a reason (printf-style). */
 #define rtlab_fail(...) do { rtlab_check_reason(__VA_ARGS__); fail(); } while (0)
+
+/* ---- Inputs from a seed ----------------------------------------------------------------
+ *
+ * A learner can read the installed checks before handing in: a check whose
+ * inputs are fixed can be answered by a table. Checks draw their inputs
+ * from the run's seed instead, and name it when they fail.
+ */
+
+/*
+ * rtlab_check_seed - this run's seed: RTLAB_CHECK_SEED when it is a number
+ * (a teacher repeating a failure), else one from getrandom(), chosen once.
+ */
+uint64_t rtlab_check_seed(void);
+
+/* A stream of numbers (splitmix64), one per use: the same seed and salt, the same numbers. */
+struct rtlab_rng {
+	uint64_t s;
+};
+
+/* rtlab_rng_for - the stream of @salt under this run's seed. */
+struct rtlab_rng rtlab_rng_for(uint64_t salt);
+
+/* rtlab_rng_next - the stream's next 64 bits. */
+uint64_t rtlab_rng_next(struct rtlab_rng *g);
+
+/* rtlab_rng_named - the stream of @what (a check's or scenario's name) under this run's seed. */
+struct rtlab_rng rtlab_rng_named(const char *what);
+
+/* rtlab_rng_range - a number in [@lo, @hi]. */
+long long rtlab_rng_range(struct rtlab_rng *g, long long lo, long long hi);
+
+/* rtlab_rng_below - a number in [0, @n) (0 when @n is 0; the modulo's bias is negligible). */
+uint64_t rtlab_rng_below(struct rtlab_rng *g, uint64_t n);
+
+/*
+ * rtlab_check_seed_reason - rtlab_check_reason() followed by the seed that
+ * made the inputs ("(inputs from seed N; RTLAB_CHECK_SEED=N gives the
+ * same)"), the text cut so that the harness never cuts off the seed.
+ */
+void rtlab_check_seed_reason(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* rtlab_fail_seeded - fail the current check with a reason and the seed. */
+#define rtlab_fail_seeded(...) do { rtlab_check_seed_reason(__VA_ARGS__); fail(); } while (0)
 
 /**
  * rtlab_check_main - run the checks the harness asked for

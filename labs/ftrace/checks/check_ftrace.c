@@ -48,71 +48,15 @@
 /* How the reason for a trace after the one the subject ended on starts. */
 #define NEVER_GOT "the subject never got to this trace: it ended on an earlier one"
 
-/* ---- The seed of this run ---------------------------------------------------- */
+/* ---- The seed of this run (labs/common/rtlab_check.h) ----------------------------- */
 
-static uint64_t check_seed;
-
-/* RTLAB_CHECK_SEED when it is a number, else one from getrandom(). */
-static void seed_init(void)
-{
-	const char *s = getenv("RTLAB_CHECK_SEED");
-	char *end;
-
-	if (s && *s) {
-		errno = 0;
-		check_seed = strtoull(s, &end, 0);
-		if (!errno && !*end)
-			return;
-	}
-	if (getrandom(&check_seed, sizeof(check_seed), 0) != (ssize_t)sizeof(check_seed))
-		check_seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-}
-
-/* splitmix64: one stream of numbers per use, each from the seed and a salt. */
-struct rng {
-	uint64_t s;
-};
-
-static struct rng rng_for(uint64_t salt)
-{
-	struct rng g = { check_seed ^ (salt * 0x9e3779b97f4a7c15ull) };
-
-	return g;
-}
-
-static uint64_t rng_next(struct rng *g)
-{
-	uint64_t z = (g->s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* A number in [lo, hi]. */
-static long long rng_range(struct rng *g, long long lo, long long hi)
-{
-	return lo + (long long)(rng_next(g) % (uint64_t)(hi - lo + 1));
-}
-
-/*
- * The reason a check fails, with the seed that made its inputs (the
- * harness keeps 600 bytes of a reason: the seed must not be cut off).
- */
-static void __attribute__((format(printf, 1, 2))) seed_reason(const char *fmt, ...)
-{
-	char text[480];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	rtlab_check_reason("%s (inputs from seed %llu; RTLAB_CHECK_SEED=%llu gives the same)",
-			   text, (unsigned long long)check_seed, (unsigned long long)check_seed);
-}
-
+/* The short names used below. */
+#define rng_for rtlab_rng_for
+#define rng_next rtlab_rng_next
+#define rng_range rtlab_rng_range
+#define seed_reason rtlab_check_seed_reason
 #undef rtlab_fail
-#define rtlab_fail(...) do { seed_reason(__VA_ARGS__); fail(); } while (0)
+#define rtlab_fail(...) rtlab_fail_seeded(__VA_ARGS__)
 
 /* ---- Text buffers ------------------------------------------------------------ */
 
@@ -211,7 +155,7 @@ struct task_map {
 		const char *name;
 	} t[128];
 	size_t n;
-	struct rng g;
+	struct rtlab_rng g;
 };
 
 static int task_new(struct task_map *m, int old, const char **name)
@@ -281,7 +225,7 @@ struct lt_xform {
 
 static void lt_xform_init(struct lt_xform *x, uint64_t salt)
 {
-	struct rng g = rng_for(salt);
+	struct rtlab_rng g = rng_for(salt);
 
 	memset(x, 0, sizeof(*x));
 	x->scale = (long)rng_range(&g, 1, 4);
@@ -664,7 +608,7 @@ static const char gen_legend[] =
 	"#     \\   /        ||||||  \\    |    /       \n";
 
 /* A name of the pool other than @not (NULL: any). */
-static const char *gen_func(struct rng *g, const char *not)
+static const char *gen_func(struct rtlab_rng *g, const char *not)
 {
 	const char *f;
 
@@ -684,7 +628,7 @@ static const char *gen_func(struct rng *g, const char *not)
  */
 static void lt_generate(struct sbuf *b, char *answer, size_t answer_len)
 {
-	struct rng g = rng_for(11);
+	struct rtlab_rng g = rng_for(11);
 	const char *tracer = gen_tracers[rng_next(&g) % N_OF(gen_tracers)];
 	bool wakeup = !strncmp(tracer, "wakeup", 6);
 	int n = (int)rng_range(&g, 10, 60), gi = (int)rng_range(&g, 1, n - 4);
@@ -778,7 +722,7 @@ struct wm_xform {
 	int xor, pid;
 	char comm[64];
 	const char *name;
-	struct rng g;
+	struct rtlab_rng g;
 	struct {
 		int pid;
 		const char *name;
@@ -1461,7 +1405,7 @@ static bool wm_prepare(struct wm_case *c, uint64_t salt)
 		return false;
 	}
 	if (c->max == 0) {
-		struct rng g = rng_for(salt ^ 0x3a3a);
+		struct rtlab_rng g = rng_for(salt ^ 0x3a3a);
 
 		c->max = (long)rng_range(&g, 1, 20);
 	}
@@ -1614,7 +1558,7 @@ static void all_run(void)
 	const char *sections[N_ALL];
 	char why[400] = "", *whys[N_ALL], before[480];
 	struct rtlab_run r;
-	struct rng g;
+	struct rtlab_rng g;
 	long stopped = -1;
 	size_t n = 0;
 	struct frame room;
@@ -1748,6 +1692,6 @@ int main(void)
 		cmocka_unit_test(wake_both_events),
 	};
 
-	seed_init();
+	(void)rtlab_check_seed();
 	return rtlab_check_main("ftrace", tests, sizeof(tests) / sizeof(tests[0]));
 }

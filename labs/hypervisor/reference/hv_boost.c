@@ -18,6 +18,12 @@
  *     batch tasks while it has budget left in the window, so the job does
  *     not wait for a fair slice. The budget stops a guest that claims the
  *     hint all the time from keeping the boost.
+ *
+ * Only rule 4 is held to the budget (hv_boost.h): boosted_us counts every
+ * boost, rule 1's included, but a lock holder stays boosted once it is
+ * spent (else the other vCPU spins behind it), and the I/O thread of
+ * rule 3 runs only while a request waits. Every limit comes from @v: the
+ * checks draw them for each grading run.
  */
 #include <stdbool.h>
 #include <stdint.h>

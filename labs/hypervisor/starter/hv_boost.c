@@ -2,7 +2,9 @@
  * hv_boost.c: your host boost policy for the hypervisor model. Read
  * hv_boost.h (in ../checks) and the opening comment of sim_hv_model.h for
  * what the host sees, then replace the body marked TODO.
- * `rtlab grade hypervisor --work DIR` checks it on three scenarios.
+ * `rtlab grade hypervisor --work DIR` checks it on three scenarios, with a
+ * starvation bound, a budget and its window drawn for each grading run:
+ * read them from v, hard-code none.
  */
 #include <errno.h>
 #include <stdint.h>

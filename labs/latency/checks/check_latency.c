@@ -48,71 +48,15 @@
 #define PREFAULT_KB 512		/* probe_loop.h: PROBE_PREFAULT_STACK */
 #define MEMLOCK_KB 8192		/* RLIMIT_MEMLOCK asked for: Debian's default */
 
-/* ---- The seed of this run ---------------------------------------------------- */
+/* ---- The seed of this run (labs/common/rtlab_check.h) ----------------------------- */
 
-static uint64_t check_seed;
-
-/* RTLAB_CHECK_SEED when it is a number, else one from getrandom(). */
-static void seed_init(void)
-{
-	const char *s = getenv("RTLAB_CHECK_SEED");
-	char *end;
-
-	if (s && *s) {
-		errno = 0;
-		check_seed = strtoull(s, &end, 0);
-		if (!errno && !*end)
-			return;
-	}
-	if (getrandom(&check_seed, sizeof(check_seed), 0) != (ssize_t)sizeof(check_seed))
-		check_seed = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
-}
-
-/* splitmix64: one stream of numbers per use, each from the seed and a salt. */
-struct rng {
-	uint64_t s;
-};
-
-static struct rng rng_for(uint64_t salt)
-{
-	struct rng g = { check_seed ^ (salt * 0x9e3779b97f4a7c15ull) };
-
-	return g;
-}
-
-static uint64_t rng_next(struct rng *g)
-{
-	uint64_t z = (g->s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* A number in [lo, hi]. */
-static long long rng_range(struct rng *g, long long lo, long long hi)
-{
-	return lo + (long long)(rng_next(g) % (uint64_t)(hi - lo + 1));
-}
-
-/*
- * The reason a check fails, with the seed that made its inputs (the
- * harness keeps 600 bytes of a reason: the seed must not be cut off).
- */
-static void __attribute__((format(printf, 1, 2))) seed_reason(const char *fmt, ...)
-{
-	char text[480];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(text, sizeof(text), fmt, ap);
-	va_end(ap);
-	rtlab_check_reason("%s (inputs from seed %llu; RTLAB_CHECK_SEED=%llu gives the same)",
-			   text, (unsigned long long)check_seed, (unsigned long long)check_seed);
-}
-
+/* The short names used below. */
+#define rng_for rtlab_rng_for
+#define rng_next rtlab_rng_next
+#define rng_range rtlab_rng_range
+#define seed_reason rtlab_check_seed_reason
 #undef rtlab_fail
-#define rtlab_fail(...) do { seed_reason(__VA_ARGS__); fail(); } while (0)
+#define rtlab_fail(...) rtlab_fail_seeded(__VA_ARGS__)
 
 /* ---- Running the subject --------------------------------------------------- */
 
@@ -369,7 +313,7 @@ static struct add_case add_cases[N_ADD];
 
 static void make_add_cases(void)
 {
-	struct rng g = rng_for(1);
+	struct rtlab_rng g = rng_for(1);
 	long long base = rng_range(&g, 1, 900000), a = rng_range(&g, 2, NS_PER_SEC - 2);
 	long long ms = rng_range(&g, 1, 999) * 1000000;
 	struct add_case *c = add_cases;
@@ -408,7 +352,7 @@ static size_t n_diff;
 /* The synthetic differences from the seed: borrows, signs, 64-bit values. */
 static void make_diff_cases(struct diff_case *d)
 {
-	struct rng g = rng_for(2);
+	struct rtlab_rng g = rng_for(2);
 	long long s = rng_range(&g, 1, 900000), lo = rng_range(&g, 0, 499999999);
 	long long hi = rng_range(&g, 500000000, NS_PER_SEC - 1);
 
@@ -437,7 +381,7 @@ static void make_diff_cases(struct diff_case *d)
 static bool make_diffs(void)
 {
 	FILE *f = fopen(rtlab_check_data("timeline.txt"), "r");
-	struct rng g = rng_for(3);
+	struct rtlab_rng g = rng_for(3);
 	long long off_s = rng_range(&g, 1, 99999999), off_ns = rng_range(&g, 0, NS_PER_SEC - 1);
 	size_t cap = N_DIFF_SYN + 4096;
 	char line[128];
@@ -484,7 +428,7 @@ static struct loop_run real_run = {
  */
 static int loop_commands(char *buf, size_t len)
 {
-	struct rng g = rng_for(4);
+	struct rtlab_rng g = rng_for(4);
 	struct loop_run *fake[] = { &fake_short, &fake_long, &fake_intr };
 	size_t n = 0;
 
@@ -1022,6 +966,6 @@ int main(void)
 		cmocka_unit_test(stack_prefault),
 	};
 
-	seed_init();
+	(void)rtlab_check_seed();
 	return rtlab_check_main("latency", tests, sizeof(tests) / sizeof(tests[0]));
 }
