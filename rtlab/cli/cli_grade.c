@@ -37,6 +37,7 @@
 #include "grade/grade_class.h"
 #include "grade/grade_exercise.h"
 #include "grade/grade_format.h"
+#include "grade/grade_handin.h"
 #include "grade/grade_outcome.h"
 #include "grade/grade_sandbox.h"
 #include "grade/grade_stop.h"
@@ -440,12 +441,22 @@ static int grade_class(const struct cli_cmd *cmd, const struct grade_args *a)
 				       .allow_unisolated = a->allow_unisolated };
 	struct rt_buf b = RT_BUF_INIT;
 	json_t *grades = NULL, *doc = NULL;
-	char *cause = NULL, *runner = self_exe();
+	char *cause = NULL, *runner = self_exe(), *handins = NULL, *report = NULL;
 	int ret, status = CLI_EXIT_FAIL;
 	double wall = 0;
 
 	if (a->lab && !lab_find(a->lab))
 		return cli_usage_error(cmd, "--lab: no lab called '%s'", a->lab);
+	/* A folder of `rtlab handin` files: unpacked (safely) into a class folder of our own. */
+	ret = grade_handin_class_dir(a->class_dir, &handins, &report, &cause);
+	if (report)
+		cli_text_put(stderr, report);
+	if (ret) {
+		cli_text_printf(stderr, "rtlab grade: %s\n", cause ? cause : strerror(-ret));
+		goto out;
+	}
+	if (handins)
+		co.dir = handins;
 	grade_opts_init(&co.base);
 	co.base.runner = runner;
 	co.base.keep = a->keep;
@@ -481,6 +492,10 @@ out:
 	rt_buf_fini(&b);
 	json_decref(doc);
 	json_decref(grades);
+	if (handins)
+		grade_rm_rf(handins);
+	free(handins);
+	free(report);
 	free(cause);
 	free(runner);
 	return status;

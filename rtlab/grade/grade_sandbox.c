@@ -372,6 +372,9 @@ static void build_root(const struct sb_child *c)
 		int f;
 
 		snprintf(src, sizeof(src), "/dev/%s", dev_names[i]);
+		/* /dev/tty only where the machine has one (a container may not). */
+		if (!strcmp(dev_names[i], "tty") && access(src, F_OK))
+			continue;
 		f = open(c->dev_dst[i], O_WRONLY | O_CREAT | O_CLOEXEC, 0666);
 		if (f < 0)
 			die_step(fd, STEP_DEV);
@@ -1334,11 +1337,12 @@ char *grade_sandbox_describe(const struct grade_sandbox *sb, unsigned int ns, un
 
 /* ---- Folders left by graders that were killed ------------------------------------------ */
 
-/* "rtlab-grade.PID.XXXXXX" or "rtlab-class.PID.XXXXXX": PID, else 0. */
+/* "rtlab-grade.PID.XXXXXX", "rtlab-class.PID.XXXXXX" or "rtlab-handin.PID.XXXXXX": PID, else 0. */
 static pid_t left_by(const char *name)
 {
 	const char *p = !strncmp(name, "rtlab-grade.", 12) ? name + 12 :
-			!strncmp(name, "rtlab-class.", 12) ? name + 12 : NULL;
+			!strncmp(name, "rtlab-class.", 12) ? name + 12 :
+			!strncmp(name, "rtlab-handin.", 13) ? name + 13 : NULL;
 	char *end;
 	long pid;
 

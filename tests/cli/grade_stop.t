@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # A stopped grader leaves nothing running. `rtlab grade` is started as the
 # child of a subreaper (tests/tools/reaper.py) and stopped by SIGINT,
-# SIGTERM or SIGHUP while it compiles (cc), while the check program runs
-# and while a subject that never returns runs, in the namespaced mode and
+# SIGTERM or SIGHUP while it compiles (0.3 s in), while the check program
+# runs and while a subject that never returns runs, in the namespaced mode and
 # without namespaces, alone and in class mode; whatever it started and
 # left would become the subreaper's child, which counts it.
 set -u
@@ -46,7 +46,8 @@ stopped() {
 # Every stage with SIGTERM; SIGINT and SIGHUP take the same path (grade_stop).
 for sig in TERM INT HUP; do
 	stages=subject
-	[ $sig = TERM ] && stages="cc check subject"
+	# 0.3 s in: compiling; "check": the check program (alive while the subject hangs).
+	[ $sig = TERM ] && stages="0.3 check subject"
 	stopped "SIG$sig ends every job it started (namespaces; $stages)" "$sig" "$stages" \
 		cookie --work "$hang"
 	stopped "SIG$sig ends every job it started (--no-namespaces; $stages)" "$sig" "$stages" \

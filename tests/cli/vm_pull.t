@@ -43,9 +43,16 @@ if command -v flock >/dev/null; then
 	img=$tmp/held.img
 	truncate -s 1M "$img"
 	# The holder is the sleep itself, with the locked descriptor: killing it frees the disk.
-	(exec 9<"$img" && flock -n 9 && exec sleep 30) >/dev/null 2>&1 &
+	(exec 9<"$img" && flock -n 9 && exec sleep 600) >/dev/null 2>&1 &
 	holder=$!
-	for _ in $(seq 1 50); do flock -n "$img" true || break; sleep 0.1; done
+	# Until it holds the lock, however long a loaded machine takes to start it (60 s at most).
+	held=no
+	for _ in $(seq 1 600); do
+		if ! flock -n "$img" true; then held=yes; break; fi
+		kill -0 "$holder" 2>/dev/null || break
+		sleep 0.1
+	done
+	check "the stand-in VM holds the disk's lock" [ "$held" = yes ]
 	run vm pull --accel tcg --state "$img"
 	check "vm pull on a state disk a running VM holds: refused, exit 1" \
 		eval '[ $rc = 1 ] && grep -q "is in use by a VM that still runs" "$tmp/err"'

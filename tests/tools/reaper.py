@@ -5,7 +5,7 @@ a delay, and report what it left behind.
 
 Usage: reaper.py SIGNAL WHEN COMMAND...
 WHEN: seconds after the start, or NAME: as soon as a process called NAME
-(its comm) runs among the command's descendants (at most 120 s).
+(its comm) runs among the command's descendants (at most 60 s).
 
 Every process the command starts that outlives its parent is re-parented to
 us (PR_SET_CHILD_SUBREAPER), so after the command has ended the processes
@@ -89,11 +89,11 @@ def main():
     try:
         time.sleep(float(when))
     except ValueError:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 60
         while not descendant_named(pid, when) and time.monotonic() < deadline:
-            time.sleep(0.05)
+            time.sleep(0.02)
         print(f"stopped with {when} running" if time.monotonic() < deadline
-              else f"no {when} within 120 s")
+              else f"no {when} within 60 s")
     os.kill(pid, sig)
     _, status = os.waitpid(pid, 0)
     code = os.waitstatus_to_exitcode(status)

@@ -173,7 +173,7 @@ static void test_junit_and_csv(void **state)
 	s = rt_buf_str(&b);
 	assert_non_null(strstr(s, "student,lab,score_pct,points,max_points,passed,failed,"
 				  "skipped,build,error\r\n\"o'neil, jr\",toy,66.7,4,6,2,1,1,ok,\r\n"
-				  "bo<b>,toy,0,0,0,0,0,0,,no folder\r\n"));
+				  "bo<b>,toy,,0,0,0,0,0,,no folder\r\n"));
 	rt_buf_reset(&b);
 	assert_int_equal(grade_format_summary(a, &b), 0);
 	assert_non_null(strstr(rt_buf_str(&b), "1 graded, 0 at 100%, 1 not graded; average 66.7%"));
