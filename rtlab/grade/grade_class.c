@@ -221,10 +221,17 @@ static bool has_sources(struct grade_outcome *out, const struct grade_exercise *
 			return true;
 	}
 	d = opendir(work);
-	while (d && (e = readdir(d)))
-		if (e->d_name[0] != '.' && strlen(found) + strlen(e->d_name) + 3 < sizeof(found))
-			snprintf(found + strlen(found), sizeof(found) - strlen(found), "%s%s",
-				 found[0] ? ", " : "", e->d_name);
+	while (d && (e = readdir(d))) {
+		size_t have = strlen(found), len = strlen(e->d_name);
+
+		if (e->d_name[0] == '.' || have + len + 3 >= sizeof(found))
+			continue;
+		if (have) {
+			memcpy(found + have, ", ", 2);
+			have += 2;
+		}
+		memcpy(found + have, e->d_name, len + 1);
+	}
 	if (d)
 		closedir(d);
 	grade_outcome_note(out, "expected %s in %s/%s: not found (%s%s)", m->sources.v[0],
@@ -290,6 +297,10 @@ static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
 		out.lab = strdup(cx->ex.m.lab);
 	j = grade_outcome_json(&out);
 	ret = j ? rt_json_save(out_path, j, NULL, 0600, NULL) : -ENOMEM;
+	json_decref(j);
+	grade_outcome_fini(&out);
+	free(work);
+	free(sdir);
 	_exit(ret ? 1 : 0);
 }
 

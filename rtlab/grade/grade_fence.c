@@ -179,8 +179,9 @@ int grade_fence_landlock(const struct grade_fence_paths *p, unsigned int *got)
 	dir_rw = attr.handled_access_fs &
 		 ~(uint64_t)(LANDLOCK_ACCESS_FS_MAKE_CHAR | LANDLOCK_ACCESS_FS_MAKE_BLOCK);
 	rfd = (int)syscall(SYS_landlock_create_ruleset, &attr, attr_size, 0);
+	/* A kernel (or an emulator: valgrind) that names a version it then refuses: none. */
 	if (rfd < 0)
-		return -errno;
+		return errno == EINVAL || errno == ENOSYS || errno == EOPNOTSUPP ? 0 : -errno;
 	for (size_t i = 0; !ret && i < sizeof(ro_dirs) / sizeof(ro_dirs[0]); i++)
 		ret = ll_add(rfd, ro_dirs[i], LL_READ);
 	for (size_t i = 0; !ret && i < sizeof(rw_files) / sizeof(rw_files[0]); i++)

@@ -288,8 +288,15 @@ static int child_prepare(struct sb_child *c, char **cause)
 
 static void send_msg(int fd, char kind, int a, int b, int c, long d)
 {
-	struct sb_msg m = { .kind = kind, .a = a, .b = b, .c = c, .d = d };
+	struct sb_msg m;
 	ssize_t w;
+
+	memset(&m, 0, sizeof(m));	/* no uninitialised padding goes down the pipe */
+	m.kind = kind;
+	m.a = a;
+	m.b = b;
+	m.c = c;
+	m.d = d;
 
 	do
 		w = write(fd, &m, sizeof(m));
@@ -476,13 +483,14 @@ static void fence(const struct sb_child *c, int fd)
 		errno = EPERM;
 		die_step(fd, STEP_FENCE);
 	}
+	/*
+	 * A filter the kernel will not load (none built in; an emulator such as
+	 * valgrind) leaves the run without it: the grade's sandbox line says
+	 * which fences it got.
+	 */
 	ret = grade_fence_seccomp();
 	if (!ret)
 		got |= GRADE_FENCE_SECCOMP;
-	else if (ret != -ENOSYS) {
-		errno = -ret;
-		die_step(fd, STEP_FENCE);
-	}
 	send_msg(fd, 'F', (int)got, 0, 0, 0);
 }
 
