@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_common: the parts of the lab framework every lab shares: releasing a
  * result, building a grade report check by check, the learner's written
@@ -131,20 +132,23 @@ int grade_report_review(struct grade_report *rep, const char *name, const char *
 			const char *lab)
 {
 	char *d = NULL;
+	bool have;
 	int ret;
 
 	while (answer && (*answer == ' ' || *answer == '\t' || *answer == '\n'))
 		answer++;
-	if (answer && *answer)
+	have = answer && *answer;
+	/* An answer is the teacher's to judge; a missing one is missing work. */
+	if (have)
 		ret = asprintf(&d, "to be reviewed by the teacher: \"%.300s%s\"", answer,
 			       strlen(answer) > 300 ? "..." : "");
 	else
 		ret = asprintf(&d, "not answered (rtlab lab answer %s %s TEXT, then run the lab "
-			       "again); to be reviewed by the teacher", lab, name);
+			       "again)", lab, name);
 	if (ret < 0)
 		return -ENOMEM;
 	ret = grade_report_append(rep, &(struct grade_check){ .name = (char *)name,
-		.status = GRADE_REVIEW, .max_points = 0, .detail = d });
+		.status = have ? GRADE_REVIEW : GRADE_FAIL, .max_points = 0, .detail = d });
 	free(d);
 	return ret;
 }

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the latency lab: the scenario table (every scenario the
  * lessons name exists and is documented), the option parser (defaults,
@@ -544,11 +545,14 @@ static void test_grade_each_fails(void **state)
 	d = good;
 	d.predictions = false;
 	assert_false(check_result(&d, "predictions", NULL));
-	/* Written answers earn nothing for being there, and cost nothing when missing. */
+	/* Written answers earn nothing for being there and cost no points when missing, but a
+	 * lab with a question unanswered is not passed yet. */
 	d = good;
-	d.answers = false;
 	assert_true(check_result(&d, "scenario-idle-other", &all));
 	assert_true(all);
+	d.answers = false;
+	assert_true(check_result(&d, "scenario-idle-other", &all));
+	assert_false(all);
 }
 
 /* "x" and "." are not answers: a written answer is the teacher's to read, never points. */
@@ -578,8 +582,12 @@ static void test_grade_answers_for_review(void **state)
 		assert_non_null(strstr(rep.checks[i].detail, "to be reviewed by the teacher: \"x\""));
 	}
 	for (size_t i = 0; i < none.nchecks; i++)
-		if (!strcmp(none.checks[i].name, "Q1"))
+		if (!strcmp(none.checks[i].name, "Q1")) {
+			/* Nothing to read: a missing answer fails, still for no points. */
+			assert_int_equal(none.checks[i].status, GRADE_FAIL);
+			assert_true(none.checks[i].max_points == 0);
 			assert_non_null(strstr(none.checks[i].detail, "not answered"));
+		}
 	grade_report_fini(&rep);
 	grade_report_fini(&none);
 }
