@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rtlab: one non-recursive Makefile.
 #
 #   make deps      install the Debian packages rtlab needs (root; quiet when all present)
@@ -400,6 +401,6 @@ bench-grade:
 	$(Q)RTLAB_DATADIR=$(CURDIR) bench/grade-class --stress 2 $(GRADE_BENCH_ARGS) $(abspath $(RTLAB))
 
 help:
-	@sed -n '3,25s/^# \{0,1\}//p' Makefile
+	@sed -n '4,27s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * exercise_latency_live: a learner's probe loop (labs/latency, the
  * exercise's probe_loop.c) measuring for real, for bench/exercise-latency.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fcse_randwalk: the program cachegrind runs in bench/fcse-bench, for its
  * references per second beside the FCSE model's accesses per second: a

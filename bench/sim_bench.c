@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_bench: simulated steps per second of every model in sim_models[] and
  * each of its presets, on the counters-only path (events == NULL) and on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * main: the rtlab binary. With no arguments it opens the ncurses UI;
  * otherwise it dispatches to a subcommand from the CLI table. Before either,

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Install the Debian packages rtlab needs to build, run and test. Idempotent:
 # prints nothing when everything is already installed. Needs root (or sudo)
 # only when something is missing. RTLAB_DEPS_PKGS replaces the package list
@@ -14,7 +15,7 @@ libncurses-dev libtracefs-dev libtraceevent-dev libck-dev libcmark-dev libjansso
 libcmocka-dev libseccomp-dev clang libclang-rt-14-dev perl tmux valgrind ncurses-term stress-ng
 qemu-system-x86 qemu-utils qemu-system-arm gcc-arm-none-eabi iproute2 kmod jq procps util-linux
 flex bison bc libelf-dev libssl-dev cpio rtla trace-cmd e2fsprogs
-libxml2-utils file chromium"}
+libxml2-utils file chromium reuse"}
 
 missing=""
 for p in $PKGS; do

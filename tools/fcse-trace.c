@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fcse-trace: the FCSE lab's trace tool (built by make as build/fcse-trace).
  *

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Build the classroom VM images: for each kernel, IMAGES/<kernel>/{vmlinuz,initrd.img}.
 #
 #   vm/build.sh IMAGES_DIR RTLAB_BIN [stock] [rt] [lab]     (default: all three)

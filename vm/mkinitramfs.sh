@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Build the classroom VM's initramfs for one kernel.
 #
 #   mkinitramfs.sh NAME KERNEL_DIR RTLAB_BIN DATA_ROOT BUSYBOX OUT

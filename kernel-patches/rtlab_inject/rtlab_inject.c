@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-only
 /*
  * rtlab_inject: plant a latency on purpose, so a learner can find it with a tracer.
  *

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Build the lab kernel: Debian's linux-source-6.12, `make tinyconfig`, our config fragment
 # (kernel-patches/lab/rtlab-lab.config) and our patch series (kernel-patches/lab/*.patch).
 #

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Compare the classroom VM's stock and rt kernels with the latency lab: throughput (work per
 # second) and latency, booting the two kernels alternately so that a slow patch of the host
 # hits both.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Fetch one of Debian's kernels for the classroom VM and build the injector for it.
 #
 #   fetch-debian.sh stock|rt CACHE_DIR OUT_DIR

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-only
 # Regenerate kernel-patches/lab/0001-misc-add-rtlab_inject-latency-injector.patch from
 # kernel-patches/rtlab_inject/rtlab_inject.c, in `git format-patch` form, against a
 # linux-source-6.12 tree. Run it after editing the module source; build-lab.sh refuses a

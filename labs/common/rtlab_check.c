@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rtlab_check: the check program's side of the harness (rtlab_check.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rtlab_check: what a lab's check program needs from the grading harness.
  *

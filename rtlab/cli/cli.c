@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli: the command table and the shared usage/help printing. Adding a
  * command means one cli_<name>.c and one line in cli_table[].

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli: the headless front end. One table of subcommands; each entry has its
  * own main() and its own --help text. Exit codes: 0 success, 1 the command

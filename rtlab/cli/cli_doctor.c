@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli_doctor: `rtlab doctor [--json] [--restore]`. The command owns stale
  * journals (main() leaves them alone for it): it lists them, and replays

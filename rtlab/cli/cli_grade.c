@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli_grade: `rtlab grade`, the grading harness's front end.
  *

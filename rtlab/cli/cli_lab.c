@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli_lab: `rtlab lab list|run|report|answer`, the headless front end of
  * the labs.

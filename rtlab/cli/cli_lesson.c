@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli_lesson: `rtlab lesson list|show|lint`, the lessons without a terminal
  * UI: for pipes, TERM=dumb, screen readers and scripts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli_lesson: helpers that `rtlab lesson`, `rtlab quiz` and `rtlab progress`
  * share: finding a lesson from what the user typed, choosing the text width,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli_progress: `rtlab progress [--json]` shows what the learner has done,
  * lesson by lesson: read or not, where the reader stopped, the quiz answered

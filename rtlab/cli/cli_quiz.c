@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli_quiz: `rtlab quiz LESSON [--question ID] [--json]`, a lesson's quiz on
  * plain stdin/stdout, so a learner without the terminal UI (or a script, or

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli_slides: `rtlab slides [DECK] | list | lint | export`, the teacher's
  * decks (slides/FORMAT.md). Presenting hands a loaded deck to the terminal

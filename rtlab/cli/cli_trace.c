@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli_trace: `rtlab trace view FILE` opens the trace viewer on a latency
  * trace (or an ftrace lab results document); `rtlab trace explain FILE

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cli_vm: `rtlab vm run|exec|pull|build`, the classroom VM from the command line.
  *

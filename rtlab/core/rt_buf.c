@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_buf: growth doubles the capacity, so appending n bytes costs amortised
  * O(n). Every operation leaves the buffer NUL-terminated once it holds data.

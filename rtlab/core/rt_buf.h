@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_buf: a growable, always NUL-terminated byte buffer for building text
  * (Markdown descriptions, messages, file contents) without fixed-size arrays.

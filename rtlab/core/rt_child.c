@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_child: fork, set up, exec; watch, read, signal and reap (see rt_child.h).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_child: every child process rtlab starts, run by one piece of code.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_env: measuring the kernel, the preemption model and the virtual machine
  * we run in.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_env: the facts about the running system that every results document
  * records and that the doctor reports first: kernel, preemption model,

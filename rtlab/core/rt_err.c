@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_err: allocation failure while building a message is not itself
  * reported; the caller still gets the errno, just without the text.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_err: the "char **cause" convention. Functions that can fail for a reason
  * a person needs to read take a char **cause; on failure they allocate a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_file: the temporary name carries the pid and a counter so that two
  * processes (or two threads) writing the same target never share a

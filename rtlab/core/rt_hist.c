@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_hist: 1 us latency buckets, log buckets above them, exact
  * min/max/average, overflow records and bucket-based percentiles.

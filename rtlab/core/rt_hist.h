@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_hist: the latency histogram of one measuring thread (or of all of them,
  * after a merge).

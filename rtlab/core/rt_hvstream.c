@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_hvstream: encoding and incremental decoding of the guest probe's
  * stream (the format is in rt_hvstream.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_hvstream: the wire format by which a latency probe running headless
  * inside a QEMU guest streams its results to the host over a virtio-serial

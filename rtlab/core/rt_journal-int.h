@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_journal-int: the journal's insides, shared by its pieces
  * (rt_journal.c: the live journal; rt_journal_text.c: the file format;

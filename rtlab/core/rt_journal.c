@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_journal: the live undo journal of this process (see rt_journal.h for
  * the contract and doc/journal.md for the file format and the rules).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_journal: the undo journal. Every change rtlab makes to the host goes
  * through here.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_journal_dir: where journals live, which directories are trusted, and
  * what happens to the journals found there (scan and recovery).

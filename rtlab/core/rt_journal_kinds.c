@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_journal_kinds: the journal's kind table. One row per kind of change
  * (a knob's value, a thread's policy or CPU affinity, a tracefs instance, a

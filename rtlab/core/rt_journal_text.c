@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_journal_text: the journal file format (doc/journal.md), read and
  * written. The header (magic, boot id, pid) is handled here; each entry

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_json: jansson parses, we write. jansson reports the column where the
  * offending token ends; we pass its line and column through unchanged, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_json: the one way rtlab reads and writes JSON documents (results,
  * progress, the doctor's report, every --json on stdout).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_log: formats a message once and hands it to the sink the front end
  * chose. The default sink writes "rtlab: warning: ..." lines to stderr. A

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_parse: strict parsers for numbers, durations, CPU lists and decimals
  * as people type them. The digits are read by hand rather than with

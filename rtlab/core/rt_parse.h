@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_parse: the one parser for what people type on a command line or in a
  * setting: whole numbers with a range, durations with a unit, CPU lists and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_paths: the build-tree fallback lets `make run` and the tests use the
  * checked-out lessons without installing anything.

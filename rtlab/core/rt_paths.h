@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_paths: where rtlab keeps state and finds its data.
  *

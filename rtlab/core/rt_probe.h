@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_probe: the measuring threads of the latency lab, in the manner of
  * cyclictest.

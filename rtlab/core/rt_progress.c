@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_progress: the progress is one jansson document. Setters change it in
  * place; fields we do not know survive a load/save cycle untouched, so an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_progress: the learner's progress, "rtlab.progress/1", kept in
  * "<state dir>/progress.json" ($XDG_STATE_HOME/rtlab, default

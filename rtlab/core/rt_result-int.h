@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_result-int: what the four files of rt_result share and nobody else
  * may use. rt_result.c builds a document, rt_result_check.c validates one

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_result: a result is one jansson document, kept in the shape of
  * rtlab.result/2 by the setters below and checked as a whole by the

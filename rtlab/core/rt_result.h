@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_result: the results document "rtlab.result/2" that every lab run
  * produces, and the one thing the TUI, the CLI (--json), the grader, the HTML

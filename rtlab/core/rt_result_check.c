@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_result_check: the validator. Every document is checked as a whole
  * before it is written and after it is read, each schema version against

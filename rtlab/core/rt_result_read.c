@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_result_read: a results document from text or a file, through the
  * strict loader (rt_json_load) and the validator, and the getters that

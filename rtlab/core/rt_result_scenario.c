@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_result_scenario: the typed way into a results document's named
  * scenarios (extra.scenarios), the one part of "extra" every lab shares.

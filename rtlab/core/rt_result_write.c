@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_result_write: a results document as text, thin over rt_json. The
  * layout below is the schema's field order (top level, env, each

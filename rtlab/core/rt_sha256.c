@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_sha256: SHA-256 as FIPS 180-4 defines it: 64-byte blocks, eight
  * 32-bit working words, 64 rounds with the round constants (the first 32

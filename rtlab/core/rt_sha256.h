@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_sha256: the SHA-256 digest (FIPS 180-4), for the checksum a results
  * document carries (doc/results.md, "integrity"). Small and dependency

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_task: what the kernel says of one thread's scheduling, from
  * /proc/PID/task/TID/stat, so that a knob rtlab sets on another process's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_text: the UTF-8 is decoded by rt_utf8 (not with mbrtowc) so that the
  * answer does not depend on the locale: the same bytes are escaped the same

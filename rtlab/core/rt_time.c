@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_time: clock_gettime() and clock_nanosleep() on CLOCK_MONOTONIC, with
  * the loop that resumes a sleep after a signal written once. Sleeps are

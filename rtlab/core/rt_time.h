@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_time: the monotonic clock, sleeps and deadlines for everything that is
  * not the latency probe's own loop.

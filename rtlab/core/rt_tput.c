@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_tput: the throughput workloads (rt_tput.h) and the statistics of their
  * repeats.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_tput: small throughput workloads that count what they get done, for
  * comparing kernels (a stock against a PREEMPT_RT kernel on one machine).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_utf8: the widths come from glibc's own table, so they match what a
  * UTF-8 terminal was built to show, but that table is reached only through

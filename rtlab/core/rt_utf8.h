@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_utf8: UTF-8 characters and their width on a terminal, the same in any
  * locale.

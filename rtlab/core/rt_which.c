@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_which: a $PATH walk with access(X_OK), the same test a shell makes.
  * A directory with an executable bit is not a program, so it is passed over.

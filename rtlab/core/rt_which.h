@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * rt_which: find a program the way a shell would, before rtlab runs it or
  * tells the learner it is missing.

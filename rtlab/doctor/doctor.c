@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doctor: runs the probes in an order that keeps the picture true. Stale
  * journals are handled first, because a run killed mid-lab may have left a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doctor: what this machine offers rtlab, measured, and where each lab can
  * run here.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doctor_eval: from measured facts to a tier per lab. Pure: it reads a
  * report and a lab descriptor and nothing else, so the tests build reports

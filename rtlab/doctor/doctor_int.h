@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doctor_int: helpers shared by the doctor's files, not part of its API.
  */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doctor_json: the "rtlab.doctor/1" document. doc/doctor.md describes every
  * field; a change here that renames or retypes a field needs a new schema

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doctor_kvm: /dev/kvm existing proves little (nested KVM on a cloud VM has
  * been seen to accept every ioctl and then hang in KVM_RUN), so the doctor

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doctor_net: can we build the NOP lab's network without touching the
  * host's? A child unshares a fresh network namespace and runs

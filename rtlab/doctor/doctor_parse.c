@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doctor_parse: every parser here copes with truncated, empty or hostile
  * text (the fuzzers feed them garbage), never reads past the NUL, and never

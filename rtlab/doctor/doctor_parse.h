@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doctor_parse: pure parsers for the text the doctor reads from procfs,
  * sysfs, tracefs and child programs. They take the text, not a path, so the

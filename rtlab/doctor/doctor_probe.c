@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doctor_probe: the probes that read files (VM evidence, privileges,
  * tracefs, RT throttling, CPUs) and the QEMU check. The KVM guest and the

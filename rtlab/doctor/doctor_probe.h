@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doctor_probe: the individual probes behind doctor_probe(), one per
  * section of the report. Each reads its files below a root prefix ("" on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * doctor_text: the report as a checklist for people. Each line starts with
  * a marker: "ok" (present, works), "--" (absent or degraded: a fact, not an

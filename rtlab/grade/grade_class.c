@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grade_class: grading a class's folders in parallel jobs (see the header).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grade_exercise: building and running an exercise's checks against a
  * learner's code (see the header, and doc/exercises.md for the contract).

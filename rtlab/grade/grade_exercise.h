@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grade_exercise: grading a learner's code against a lab's checks
  * (doc/exercises.md is the contract).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grade_format: grades (rtlab.grade/1 objects, grade_outcome_json()) as
  * the text a person reads, TAP for prove and CI systems, JUnit XML for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grade_manifest: reading checks/exercise.json (rtlab.exercise/1).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grade_manifest: an exercise's checks/exercise.json (schema
  * rtlab.exercise/1, doc/exercises.md), read strictly.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grade_outcome: one learner's grade for one lab (see the header): the
  * results-document and quiz parts, and the rtlab.grade/1 JSON every front

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grade_outcome: the grade of one learner for one lab, and its JSON.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grade_sandbox: the box a submission is built and run in (see the header
  * for what it gives and takes away).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * grade_sandbox: running untrusted code (a learner's build, a subject) in
  * a child that cannot reach the grader, the reference, or anyone else.

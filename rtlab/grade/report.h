@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report: pictures and tables made from a results document, never from a
  * new measurement. Each writer appends to an rt_buf and never prints, so

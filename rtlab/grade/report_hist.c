@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_hist: the text histogram of `cyclictest -h US -q`, so a learner
  * can put rtlab's numbers next to cyclictest's with the same tools. The

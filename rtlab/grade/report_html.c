@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_html: one HTML page that needs nothing else: CSS and the SVG plot
  * are inline, and there is no script, font, image or link to fetch, so it

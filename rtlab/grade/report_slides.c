@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_slides: a teacher's deck as one HTML page that needs nothing else,
  * like report_html: CSS and script inline, plots as inline SVG drawn by

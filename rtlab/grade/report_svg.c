@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_svg: the latency plot in the style OSADL publishes: 1 us buckets
  * on a linear x axis, the count of samples per bucket on a logarithmic y

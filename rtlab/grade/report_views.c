@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * report_views: a results document's views (rtlab.result/2 "views"), the
  * tables a lab describes its outcome with, and their plain-text form.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_cookie: the cookie-protocol lab (lesson 10, labs/cookie/README.md).
  * Diners share a plate of cookies by a protocol, on real threads with

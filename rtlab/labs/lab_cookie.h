@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_cookie: the cookie-protocol lab's engine on real threads (lesson 10,
  * labs/cookie/README.md). Diners share one plate of cookies through a

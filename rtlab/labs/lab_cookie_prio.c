@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_cookie_prio: the priority protocols of the cookie lab (lab_cookie.h).
  *

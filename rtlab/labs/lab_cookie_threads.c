@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_cookie_threads: the cookie protocols on real threads (lab_cookie.h).
  *

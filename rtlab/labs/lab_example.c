@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_example: a small lab that shows a contributor every part of a lab,
  * over the example simulator (rtlab/sim/sim_example.c): a periodic task on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_example: the worked example of a lab over a simulator (see
  * lab_example.c). Its parameters and its live model, which a screen reads

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_fcse: the FCSE lab (lesson 08). It simulates an ARMv5 core's VIVT
  * caches and TLB (sim/sim_fcse.c) under a workload, once per mode (flush

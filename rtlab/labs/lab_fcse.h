@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_fcse: the FCSE lab (lesson 08) over the sim/sim_fcse model: its
  * parameters, the live picture a screen draws while it runs, and the

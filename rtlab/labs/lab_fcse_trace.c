@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_fcse_trace: the I/O half of the FCSE lab's traces. The readers in
  * sim/sim_fcse_trace.c are pure; this maps a binary trace (used in place)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_ftrace: the ftrace lab's options, the hunt's hidden cause, the
  * cross-check parsers and the grade.

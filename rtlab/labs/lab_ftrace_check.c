@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_ftrace_check: the ftrace lab's cross-check with the reference tools.
  *

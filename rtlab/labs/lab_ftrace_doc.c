@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_ftrace_doc: the one place that reads the ftrace lab's results
  * document by its keys (besides the grade, which checks the hunt's truth),

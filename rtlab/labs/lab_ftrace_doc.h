@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_ftrace_doc: the ftrace lab's results document read through types,
  * so that nothing outside the lab walks its "extra" object by string: the

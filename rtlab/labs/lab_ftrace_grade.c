@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_ftrace_grade: the ftrace lab's checks. A pure function of the results
  * document, so the unit tests grade hand-built documents and a teacher can

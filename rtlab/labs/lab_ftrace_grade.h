@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_ftrace_grade: what the hunt's grader accepts, as a table a test and a
  * teacher can read. One row per (planted cause, tracer) whose output can

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_ftrace_hunt: planting the hunt's hidden cause during a run.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_ftrace_int: what the four files of the ftrace lab's run share, and
  * nothing else includes. lab_ftrace.c holds the lab's ops and the run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_ftrace_opts: the pure parts of the ftrace lab: its option table,
  * what tracer mode can run given the tracers a probe found, the hunt's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_ftrace_record: what one run of the ftrace lab measured, put into its
  * results document.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_ftrace_views: what a person reads of an ftrace run, built from its
  * results document only (struct ftrace_doc, lab_ftrace_doc.c), so that a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_hv: the hypervisor lab (lesson 07). Its model part runs the host
  * scheduler model of sim/sim_hv.c (vCPU threads carrying a real-time guest,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_hv: the hypervisor lab's params (lab_hv.c), shared with its screen
  * (ui/ui_lab_hv.c) and its tests.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_hv_stream: the probe's results as rt_hvstream frames (see the header).
  *

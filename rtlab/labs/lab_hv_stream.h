@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_hv_stream: the guest's side of the hypervisor lab's live part. The
  * latency probe (core/rt_probe) runs one measuring thread at the policy and

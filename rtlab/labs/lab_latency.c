@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_latency: the latency lab's engine glue. For each chosen scenario it
  * starts the scenario's background load, lets it settle, runs the

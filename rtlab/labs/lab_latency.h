@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_latency: the latency lab's scenarios, options, live model and grade.
  *

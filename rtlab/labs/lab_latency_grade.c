@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_latency_grade: the latency lab's checks. A pure function of the
  * results document (no clock, no files, no environment), so the unit tests

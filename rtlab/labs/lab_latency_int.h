@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_latency_int: what lab_latency.c (the probe scenarios, the live model,
  * the views) shares with lab_latency_tput.c (the throughput scenario), and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_latency_opts: the latency lab's scenario table, its option table
  * (read by lab_opts.c, which also prints --help and the man page from it)

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_latency_tput: the latency lab's throughput scenario. It runs no
  * probe: it measures how much work the kernel gets done per second in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_nop: the Node Order Protocol lab (lesson 09). Nodes share one bus
  * and take turns by a fixed order (NOP) or by static time slots (TDMA);

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_nop: the Node Order Protocol lab's parameters and live picture,
  * shared by the lab (labs/lab_nop.c) and its screen (ui/ui_lab_nop.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_nop_int: what the nop lab's files share inside labs/: the figures
  * computed from the model's counters and the real medium's run.

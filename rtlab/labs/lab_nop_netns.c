@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_nop_netns: the nop lab on a real medium (--medium netns, root only).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_opts: the one reader of a lab's options, driven by the lab's table
  * (struct lab_option in lab.h), and the two texts printed from that table:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lab_trace: a kernel trace for the trace viewer and `rtlab trace explain`,
  * from a raw trace file or from a lab's results document. The document is

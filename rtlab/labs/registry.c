@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * registry: the list of labs. A lab is rtlab/labs/lab_<name>.c, which
  * defines `const struct lab_ops lab_<name>`, plus one X(name) line in LABS

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_doc-int: what the four files of the document model share and no
  * one else may use. lesson_doc.c parses (blocks, headings, quizzes,

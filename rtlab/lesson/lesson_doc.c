@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_doc: the model is the cmark tree plus side tables. Parsing walks
  * the tree once, fills the tables (headings, quizzes, links, problems) and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_doc: a lesson as a document model, and its layout into wrapped,
  * styled lines.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_labs: one slot, written once at start and read by every parse. A
  * plain pointer is enough: it is set before any thread that parses lessons

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_labs: which labs exist, as lesson/ is told by whoever sits above it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_layout: a lesson laid out into lines. Layout is a recursive walk
  * over the blocks with a stack of prefixes (quote bars, list markers with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_links: the links of a lesson. While the document is parsed, each
  * link is sorted by its destination (rtlab:lab/<name>, rtlab:lesson/NN,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_lint: the document model already collects every problem while it
  * parses and resolves links, so the linter adds only what concerns the file

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_lint: check a lesson file against lessons/FORMAT.md and report every
  * problem as "path:line: message", one per line, the way compilers do, so an

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_predict: one pass over the lesson index, loading each lesson's
  * quizzes (lesson_quizzes) and copying the predict questions about the lab

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_predict: the predict questions the lessons ask about one lab.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_progress: every change the lesson front ends make to the learner's
  * progress goes through rt_progress_update(), which takes the file lock,

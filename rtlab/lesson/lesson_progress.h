@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_progress: the learner's progress through lessons and quizzes, as
  * the front ends (the ncurses reader, `rtlab quiz`, `rtlab lesson show`)

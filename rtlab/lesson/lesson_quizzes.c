@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_quizzes: the lesson is parsed as the reader parses it, then its
  * quiz array is taken out of the document before the rest is freed.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_quizzes: the questions of one lesson, for the front ends that only
  * count or look them up (the menu's "right of graded" marks, `rtlab

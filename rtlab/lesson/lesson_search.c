@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_search: case-blind search in the lines of a layout, for the pager's
  * '/' and its highlights. A line is the text of its spans; both it and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * quiz: the block parser works in two passes. The first pass reads the body
  * line by line and only checks each line on its own (syntax, known key, no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * quiz: one question of a lesson, parsed from a ```quiz fenced block, and the
  * checking of a learner's answer against it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * quiz_input: the learner's typed line, parsed strictly. Being strict is
  * kind here: "ab" for a single-choice question or "3e2" for a number is

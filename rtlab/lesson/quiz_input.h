@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * quiz_input: turn one line that a learner typed into a quiz answer.
  *

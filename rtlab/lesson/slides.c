@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * slides: the deck parser and lint (slides/FORMAT.md). The split into
  * slides is a line scan that knows only fenced code blocks (a "---" or a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * slides: a teacher's deck (slides/FORMAT.md) as a list of slides.
  *

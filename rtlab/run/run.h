@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run: one run of one lab, from the options a front end parsed to the
  * results document on disk. `rtlab lab run` and the TUI's lab screens both

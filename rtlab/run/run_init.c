@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run_init: the one place that tells the lower layers of the library what
  * only the upper ones know. The layers are (doc/architecture.md)

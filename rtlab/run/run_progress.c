@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run_progress: what a run's document takes from outside the lab: the
  * learner's predictions (predict questions in the lessons, answered in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * run_session: the one run lifecycle behind `rtlab lab run` and the TUI's
  * lab screens (run.h says the steps and their order).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim: the simulator contract's plumbing: counters, the event ring, the
  * check of a model's tables and the instance a lab drives (sim_new(),

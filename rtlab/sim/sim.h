@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim: the contract between a simulator ("model") and the lab that drives it.
  *

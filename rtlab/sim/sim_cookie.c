@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_cookie: the cookie table's replay model and rtlab's two plate
  * protocols (sim_cookie.h). The stepper is labs/cookie/checks/cookie_step.h;

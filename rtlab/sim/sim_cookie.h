@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_cookie: the cookie table's replay as a model (doc/sim.md). The plate
  * operations of a protocol (labs/cookie/checks/cookie.h) are the steps; a

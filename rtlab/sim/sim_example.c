@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_example: a periodic task delayed by non-preemptible sections (see
  * sim_example.h for what it models). Read it as a template: its parts are

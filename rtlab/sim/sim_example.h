@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_example: the smallest useful model, written to show the simulator
  * contract (sim.h) to whoever writes the next one.

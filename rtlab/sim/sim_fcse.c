@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_fcse: the FCSE model (see sim_fcse.h for what it models). Its parts,
  * in the order of sim_example.c:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_fcse: an ARMv5 core's virtually indexed, virtually tagged (VIVT)
  * caches and TLB under Linux's context switches, with and without the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_fcse_trace: the trace readers of the FCSE model (see
  * sim_fcse_trace.h for the formats and the placement of text traces).

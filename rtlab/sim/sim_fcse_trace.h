@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_fcse_trace: memory-access traces for the FCSE model, read from
  * memory (the lab reads or maps the file; nothing here does I/O).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_hv: the hypervisor model (sim_hv_model.h) in the simulator contract:
  * its counters by name, the RT response histogram, and the named scenarios.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_hv: the hypervisor lab's model (lesson 07) in the simulator contract
  * of sim.h. The model itself is sim_hv_model.h (a host scheduler carrying

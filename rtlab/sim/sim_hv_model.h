@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_hv_model: the core of the hypervisor lab's model (lesson 07), a host
  * scheduler carrying a real-time guest, in one self-contained header.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_hv_policy: the reference boost policy of the hypervisor model, built
  * from the exercise's reference solution itself

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_models: the table of every model, for the contract's generic tests
  * (tests/unit/test_sim.c) and the benchmark (bench/sim_bench.c). Labs name

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_nop: the NOP and TDMA model (see sim_nop.h for what it models and
  * which parts are the paper's idea and which are ours). Its parts, in the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_nop: N nodes sharing one broadcast medium, either by the Node Order
  * Protocol (NOP: a fixed order of turns, each node sending when its

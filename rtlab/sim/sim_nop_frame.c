@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_nop_frame: encoding and decoding of our NOP frame (the format is in
  * sim_nop_frame.h). The CRC is computed four bits at a time from a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_nop_frame: the NOP frame on the wire, our format (the paper's was
  * not found): a 6-byte header, the payload, a CRC-32 (IEEE 802.3's

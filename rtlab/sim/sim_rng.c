@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * sim_rng: seeding of the simulators' generator. The generator itself is
  * inline in sim_rng.h, for the models' hot loops.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_ctl: run one tracer, privately where the kernel allows it.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_ctl: control of one ftrace tracer through libtracefs.
  *

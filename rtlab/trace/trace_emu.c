@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_emu: the judgement "this trace's worst section is likely the
  * emulator's", from the parsed trace and where it was taken (trace_emu.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_emu: is the worst section of a latency trace likely the emulator's?
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_events: scheduler events in a private instance, matched into
  * wake-up latencies.

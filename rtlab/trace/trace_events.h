@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_events: wake-up latency from scheduler events, for kernels without
  * the wakeup tracers (the host these machines run offers only function,

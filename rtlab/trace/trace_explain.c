@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_explain: the words for a latency trace, and the loading that both
  * the viewer and `rtlab trace explain` need (the text copied, lines

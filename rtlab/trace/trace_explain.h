@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_explain: a latency trace put into words, for a learner who has not
  * learnt the kernel's column legend yet. It is the one place that knows how

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_hog: the user-space stand-in for the latency injector module, for
  * hosts where rtlab_inject is not loaded. It can only hurt a measuring

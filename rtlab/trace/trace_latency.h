@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_latency: the text of tracefs's `trace` file after a latency tracer
  * (irqsoff, preemptoff, preemptirqsoff, wakeup, wakeup_rt, wakeup_dl) has

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui: the ncurses front end, a thin layer over the engine. Everything here
  * only draws models built by the library and forwards keys.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_details: the field list is the whole model; the drawing code knows
  * nothing about lessons or labs. A field's value may hold several lines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_details: the pane that opens over the menu for the selected row. Its
  * model is a list of labelled fields built from a lesson entry or a lab

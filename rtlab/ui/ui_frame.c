@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_frame: borders use the wide line-drawing characters of ncursesw, which
  * are Unicode box drawing in a UTF-8 locale (so they survive tmux

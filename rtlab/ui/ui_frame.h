@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_frame: the bordered box that the details pane and the help overlay are
  * drawn in, so both look the same, and the pieces every full-screen panel

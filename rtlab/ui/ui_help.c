@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_help: the list is grouped by where a key works. Any key closes the
  * overlay, so nobody gets stuck in it; a terminal resize does not count as

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_help: the overlay that lists every key, opened with '?' from any
  * screen. Its key table is the one place where keys are documented, so the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_cookie: the cookie lab's screen. It is the plain screen
  * (ui_lab_plain.h) with a live picture of the table while the protocols

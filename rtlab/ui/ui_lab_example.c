@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_example: the example lab's screen, the smallest screen that adds
  * something of its own: the plain screen (ui_lab_plain.h) plus a live

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_fcse: the FCSE lab's screen. Setup: which modes and which
  * workload (m, w), Enter runs them. While the simulation runs, the picture

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_ftrace: the ftrace lab's live screen, opened with Enter on the lab
  * in the menu. A setup panel (event or tracer mode, which latency tracers

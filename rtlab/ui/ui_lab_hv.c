@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_hv: the hypervisor lab's screen: the plain screen (ui_lab_plain.h)
  * plus a live picture of the model while it runs, from struct hv_live:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_latency: the latency lab's live screen, opened with Enter on the
  * lab in the menu. Three states: a setup panel (which scenarios, how long,

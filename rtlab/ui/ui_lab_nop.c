@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_nop: the nop lab's screen. The plain screen (ui_lab_plain.h) with
  * fault keys on the setup panel (each adds a fault of that kind to the

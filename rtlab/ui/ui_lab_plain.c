@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_plain: the screen of a ready lab that has no screen of its own.
  * It knows nothing of the lab but its descriptor: the setup panel says what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_plain: the plain lab screen (setup panel, running panel, the
  * views as summary), usable as it is for a ready lab without a screen of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_run: the run lifecycle every live lab screen shares, as a thin
  * state machine over the library's run session (rtlab/run/run.h), which

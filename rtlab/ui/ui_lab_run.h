@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_run: what every live lab screen does alike around one run of its
  * lab. A screen (ui_lab_latency, ui_lab_ftrace) embeds a struct ui_lab_run

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_screen: how a lab's live screen plugs into the TUI. A screen is
  * one file, rtlab/ui/ui_lab_<name>.c, that defines a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_lab_screens: the list of lab screens. A new lab's screen is one line
  * in UI_LAB_SCREENS below (and its file, rtlab/ui/ui_lab_<name>.c, which

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_log: the sink runs with rt_log's lock held and may be called from any
  * thread, so it only copies the message under its own small lock; drawing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_log: the rt_log sink while curses owns the terminal. A message written
  * to stderr then would be drawn over the menu and scroll it, so instead the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_main: owns the terminal. It checks that there is a usable one before
  * curses touches it, routes rt_log away from stderr while the menu is up,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_menu: rows that cannot be selected (headings, notes, gaps) are skipped
  * by every movement key. When the selection moves up to the first entry of a

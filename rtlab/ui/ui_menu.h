@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_menu: the main menu, one scrollable list in two sections: the lessons
  * found by lesson_index and the labs of lab_table. The model is a flat array

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_quiz: the screen is built as a list of rows (question lines, options,
  * the input field, the verdict, the explanation) and then drawn in a box;

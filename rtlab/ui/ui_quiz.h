@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_quiz: one quiz question, opened from the lesson reader. The learner
  * picks an option (single), ticks a set (multi) or types a number (numeric,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_reader: the screen is a view on a list of lines: first the notes (what
  * is wrong with a broken lesson file, wrapped to the width), then the lines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_reader: the lesson pager. It shows one lesson of the index as laid out
  * by lesson_doc_layout() at the window width, with a title bar (number,

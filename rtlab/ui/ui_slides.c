@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_slides: the deck presenter's model and drawing. A slide's body and its
  * notes are parsed and laid out with the lesson reader's layout when the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_slides: the full-screen deck presenter of `rtlab slides`. It draws one
  * slide of a parsed deck (lesson/slides.h) at a time: a bar with the deck's

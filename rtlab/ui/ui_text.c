@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_text: the UTF-8 is decoded by rt_text_char() rather than with mbrtowc,
  * so that a control character is drawn exactly as the CLI prints it

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_text: UTF-8 strings on the terminal, measured in display columns.
  *

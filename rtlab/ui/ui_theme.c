@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_theme: colours are chosen to read on both dark and light terminals:
  * foregrounds only on the default background, except for the bars and the

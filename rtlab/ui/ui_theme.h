@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_theme: what each part of the screen looks like. Screens ask for a role
  * (title bar, section heading, selected row...) and get curses attributes;

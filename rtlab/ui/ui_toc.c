@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_toc: the lesson title (the level-1 heading) is listed too, so Home in
  * the list and "back to the start" are the same thing. The box is only as

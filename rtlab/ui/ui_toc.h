@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_toc: the table of contents overlay of the lesson reader. It lists the
  * headings of one lesson, indented by level, with the section the learner

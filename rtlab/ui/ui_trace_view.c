@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_trace_view: draws a struct trace_explain. Top to bottom: a title bar,
  * the header in words (trace_explain_header, wrapped, at most a third of the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_trace_view: the trace viewer of the ftrace lab. It shows one trace as
  * trace_latency parsed it, so that a learner can read what the kernel wrote

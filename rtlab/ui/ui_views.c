@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_views: the pane that shows a document's views (ui_views.h). The lines
  * come from report_lines(), already escaped for a terminal and aligned; this

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ui_views: a results document's views on screen, the same tables
  * `rtlab lab run` prints (report_lines()), in a pane that scrolls both

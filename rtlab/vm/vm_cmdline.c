@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_cmdline: building QEMU's and the guest kernel's command lines (see vm_cmdline.h).
  * The kernel keeps at most 2048 bytes of command line on x86 and cannot quote a double

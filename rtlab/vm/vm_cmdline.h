@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_cmdline: the QEMU command line and the kernel command line of the classroom VM.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_console: parsers for the classroom VM's console (see vm_console.h). Everything works
  * line by line on a bounded buffer: a line is the bytes up to "\n" (or the end), with a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_hvlive: the hypervisor lab's live part (see the header).
  *

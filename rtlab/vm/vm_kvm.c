@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_kvm: the Linux-guest proof of KVM and its verdict file (see vm_kvm.h).
  *

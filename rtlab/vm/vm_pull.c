@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_pull: taking the classroom VM's progress and results documents into the host's state
  * (see vm_pull.h). Everything here works on files the guest wrote, so names are checked

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_pull: bring the classroom VM's progress and results documents into the host's state.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_qmp: QMP over a unix socket (see vm_qmp.h). Input is buffered and split at newlines;
  * a single message longer than VM_QMP_MAX_LINE is a protocol error, so a confused peer

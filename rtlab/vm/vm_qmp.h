@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_qmp: a small client for QEMU's machine protocol (QMP) on a unix socket.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_run: starting, watching and stopping QEMU for the classroom VM (see vm_run.h).
  *

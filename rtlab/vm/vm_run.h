@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_run: one run of the classroom VM in QEMU, from start to the end of the process.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fcse_mva: what an emulated ARM926EJ-S does with the FCSE PID, checked
  * bare metal on QEMU's versatilepb (tests/cli/fcse_arm.t runs it).

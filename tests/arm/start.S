@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * start.S: the entry of the bare-metal FCSE check (fcse_mva.c) on QEMU's
  * versatilepb: a stack, main(), then QEMU told to exit through

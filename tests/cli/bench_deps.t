@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `make bench` installs what the benchmarks need before it runs them, the way
 # `make deps` does for the rest: `make bench-deps` is quiet when everything is
 # there, names the missing packages and says to use sudo when not root, and

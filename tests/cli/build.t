@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The build explains itself: a missing library stops make with the Debian
 # package to install (not a compiler error), a missing cmocka stops the tests
 # the same way, and `make deps` is quiet when all is there and says what to

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # CLI contract: help, version, exit codes, usage lines, and no leaks (valgrind)
 # on the headless paths. TAP output for prove. Needs RTLAB and SRCDIR.
 set -u

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # cookie.t: the cookie lab (labs/lab_cookie*.c over sim/sim_cookie.c) from
 # the command line and in the TUI at 80x24: --help with its protocols and
 # scenarios, a run of one protocol and of the racy one with the summary

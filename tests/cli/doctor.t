@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # CLI tests for `rtlab doctor`: exit codes, the checklist, the rtlab.doctor/1
 # JSON document checked against the machine (uname, getconf, nproc), nothing
 # left behind (tracefs instances, veth pairs), the unprivileged run, and

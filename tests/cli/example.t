@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # example.t: the example lab (labs/lab_example.c over sim/sim_example.c),
 # which also shows that a lab added in its own two files and two registry
 # lines reaches every front end: `lab list`, `lab run` and its --help, the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exercise_ftrace.t: the ftrace exercise's known answers and what its checks
 # tell apart. The answer files in labs/ftrace/checks/data are what a second,
 # independent reading of the traces gives (lib/exercise_ftrace_answers.py;

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exercise_latency.t: the latency exercise's checks tell the mistakes of
 # lesson 03 apart. Each wrong solution in tests/data/exercise-wrong/latency
 # (a relative sleep, a plan that drifts from the wake-up, one carry only, a

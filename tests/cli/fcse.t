@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fcse.t: the FCSE lab (labs/lab_fcse.c over sim/sim_fcse.c) from the
 # command line and in the TUI at 80x24: its options and scenarios in
 # --help, a run of the three modes labelled as a simulation with the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fcse_arm.t: the FCSE translation of the simulator (sim_fcse_mva(), through
 # build/fcse-trace mva) against an emulated ARM926EJ-S: QEMU's versatilepb
 # runs tests/arm/fcse_mva.c (build/arm/fcse_mva.elf) bare metal, which

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # fcse_valgrind.t: the FCSE model's caches against valgrind's cachegrind.
 # tests/fcse/cg_walk.c (no C library: the trace is its loop) runs under
 # lackey --trace-mem=yes and under cachegrind; build/fcse-trace replays

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `rtlab lab run ftrace`: a 3-second event-mode run, the tracer-mode refusal
 # on a kernel without latency tracers, a hunt with a wrong and a right
 # diagnosis, a SIGKILLed run whose instance the next start removes, and the

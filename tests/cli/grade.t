@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # grade.t: `rtlab grade` in its forms. A results document (the checksum
 # catches a hand edit; --json is rtlab.grade/1, TAP goes through prove,
 # JUnit through xmllint); an exercise folder (--exercise, --lint,

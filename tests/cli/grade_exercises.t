@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # grade_exercises.t: every exercise proves itself. For each lab with checks/
 # (labs/*/checks/exercise.json) and each exercise of the harness's own tests
 # (tests/data/exercise/*), the reference solution scores 100% and the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # grade_hostile.t: submissions that attack the grader. A class of them is
 # graded in parallel (--class, 2 jobs) against the toy exercise with tight
 # limits: an infinite loop, a fork bomb, 10 GB of output, a segfault,

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # grade_outputs.t: the files `rtlab grade --class --out` writes, read by the
 # programs that will read them, with student folders named to attack each.
 # A folder name is any bytes but '/' and NUL: a spreadsheet formula

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # handin.t: `rtlab handin LAB`, the learner's side, and a teacher's folder of
 # hand-ins graded with `rtlab grade --class`. The nop lab (simulated, no root):
 # the reference monitor in the working copy, a quick run, the tar's listing,
@@ -111,7 +112,7 @@ declare -A why=(
 	[evil-symlink]="entry 'nop/nop_monitor.c': a symbolic link (to '$tmp/canary'): refused"
 	[evil-hardlink]="entry 'nop/nop_monitor.c': a hard link"
 	[evil-device]="entry 'nop/nop_monitor.c': a character device: refused"
-	[evil-oversize]="entry 'nop/nop_monitor.c': 1049685 bytes, over the 1048576"
+	[evil-oversize]="entry 'nop/nop_monitor.c': $(($(stat -c %s "$ref") + 1048576)) bytes, over the 1048576"
 	[evil-nomanifest]="no manifest: the first entry is 'nop/nop_monitor.c'"
 	[evil-otherfile]="entry 'nop/other.c': not listed in the manifest: refused"
 	[evil-sha]="entry 'nop/nop_monitor.c': its SHA-256 does not match the manifest's"

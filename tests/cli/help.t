@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # help.t: every command, every subcommand and every lab answers --help and -h
 # with its usage on stdout and exit 0, as the README promises: a learner who
 # asks for help never gets an error. The commands come from `rtlab --help`

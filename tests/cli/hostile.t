@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Hostile and odd files get an error, never a hang, a crash or unbounded
 # memory, and what they hold never reaches the terminal raw:
 #  - a FIFO (or a device, or a directory) where rtlab reads a file by name:

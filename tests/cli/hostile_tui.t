@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Control characters in the TUI: `rtlab trace view` on a trace whose
 # function names hold ESC sequences (clear screen, set the title) draws them
 # as visible escapes ("\x1b[2J"), as the CLI prints them, instead of sending

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # hypervisor.t: the hypervisor lab's model part (labs/lab_hv.c over
 # sim/sim_hv.c) from the command line: its options and scenarios in
 # --help, a run labelled as a simulation whose scenarios carry lesson 07's

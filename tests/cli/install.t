@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # make install / uninstall honour PREFIX and DESTDIR: binary, data (lessons,
 # labs, slides) and the man page land where they should, the installed binary
 # finds its data through the compiled-in prefix, and uninstall removes it all.

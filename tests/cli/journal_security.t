@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Journals rtlab must not trust (issue 10, section 2, and the journal FIFO of
 # section 3). A journal is a list of things to write and remove as whoever
 # replays it, so:

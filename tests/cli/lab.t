@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `rtlab lab` and `rtlab grade`: list, a short real run (SCHED_FIFO as root,
 # degraded as nobody), Ctrl-C (SIGINT) mid-run, reports from the document,
 # planned labs, usage errors, written answers, and valgrind on the headless

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # What `rtlab lab run` refuses before it measures: --cpus naming a CPU that is
 # not online is a usage error (exit 2) that names the online CPUs; the ftrace
 # lab without access to tracefs says that tracefs needs root, as `rtlab

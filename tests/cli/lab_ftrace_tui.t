@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The ftrace lab's live screen end to end at 80x24, in a detached pane of a
 # private tmux server, as root on the real tracefs: open the lab from the
 # menu; the setup shows tracefs, root and each latency tracer with, for a

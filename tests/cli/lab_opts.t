@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The labs' options come from their tables (rtlab/labs/lab_opts.c): `rtlab
 # lab run --help` is the command's help, `rtlab lab run LAB --help` the
 # lab's options; a bad value is a usage error naming the option; --seed

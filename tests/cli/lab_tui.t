@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The latency lab's live screen end to end, in a detached pane of a private
 # tmux server: open the lab from the menu, pick one scenario, watch the table
 # and the plot change while it measures, end it with s, read the summary (with

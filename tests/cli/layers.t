@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # layers.t: scripts/check-layers, the rule that keeps rtlab's folders from
 # including each other (doc/architecture.md). It passes on the tree, and
 # fails, naming the file and line, on a fixture tree that breaks the rule.

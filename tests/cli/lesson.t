@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The lessons from the command line: `rtlab lesson list|show|lint`, `rtlab quiz`
 # and `rtlab progress`. Progress lives in a temporary XDG_STATE_HOME; quiz runs
 # use a fixture lesson in a temporary data dir, so the shipped lessons can change

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Hostile or odd lesson files get a message, never a crash: 50,000 nested
 # '>' or '- ' are shown as plain text by `lesson show` and `lesson list` and
 # reported by `lesson lint` at their line; a lesson file that cannot be read

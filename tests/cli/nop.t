@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nop.t: the Node Order Protocol lab (labs/lab_nop.c over sim/sim_nop.c)
 # from the command line: its options and scenarios in --help, the default
 # run (lesson 09's bus, a crash at 1 ms) under NOP and TDMA labelled as a

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # nop_netns.t: the nop lab on the real medium (--medium netns), as root:
 # 4 node processes in network namespaces of their own, joined through a
 # bridge in a bus namespace; one crash and one babbler, both detected

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The lesson reader end to end, on the real lessons: rtlab runs in a detached
 # pane of a private tmux server, keys go in with send-keys and the screen
 # comes back with capture-pane (polled, never a fixed sleep). Opens lesson 3

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # reader_answer.t: in the lesson reader, 'a' opens the lesson's first
 # question not answered yet, even one scrolled out of sight above (at the end
 # of lesson 03 its predict questions are far up), while Enter keeps to the

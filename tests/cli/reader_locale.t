@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The reader under LC_ALL=C: the terminal cannot show non-ASCII there, so
 # rtlab draws '?' for it, but the widths stay those of the lesson layout
 # (rt_utf8, the same in every locale): a double-width character takes two

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `rtlab lab report` and `rtlab grade` on hostile results documents: numbers
 # that once made the SVG writer loop forever (a bucket 1e308 wide) or print
 # 300-digit coordinates (a first bucket at -1e300) are refused with the JSON

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # A lab run never loses its results document: two runs in the same second
 # get two files and print two paths; an unwritable place fails before the run
 # measures; a place that fails at the end (directory gone, disk full) sends the

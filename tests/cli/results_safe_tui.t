@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The TUI's lab screen keeps its results as `rtlab lab run` does: SIGHUP
 # (the terminal closed) while the latency lab measures saves the partial
 # document and exits 129; a results directory that cannot be made refuses

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # rtlab.result/2 from the command line: a run writes /2 with overflow
 # buckets and every percentile as a number with its resolution (also beyond
 # --hist-max); the text, HTML and cyclictest reports show them; documents of

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # slides.t: `rtlab slides list | lint | export` on the shipped decks: the
 # list, a clean lint and a broken deck's file:line messages; every deck
 # exported, each page well-formed (xmllint) and self-contained (nothing to

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # slides_tui.t: the deck presenter end to end at 80x24, on the shipped
 # introduction: rtlab runs in a detached pane of a private tmux server, keys
 # go in with send-keys and the screen comes back with capture-pane (polled,

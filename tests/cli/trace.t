@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # `rtlab trace explain` on every fixture trace (tests/data/traces, including
 # any captured traces in its subfolders): the header in words, each entry's
 # decoded flags and delay marks, the rtlab.trace-explain/1 JSON; results

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The ncurses menu end to end: rtlab runs in a detached pane of a private tmux
 # server, keys go in with send-keys and the screen comes back with
 # capture-pane. Also the refusals (no terminal, TERM=dumb), NO_COLOR, the

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # CLI tests for KVM that runs the doctor's test guest but cannot boot Linux (a nested
 # host): the doctor does not call it working, `rtlab vm exec` falls back to TCG with a
 # one-line notice (before the boot, from the kept verdict, and at run time), and

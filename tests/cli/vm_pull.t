@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # CLI tests for `rtlab vm pull` and `--share` that need no boot (tests/vm/vm.t boots real
 # guests): usage, "nothing to pull" without a state disk (text and rtlab.vm-pull/1), a
 # state disk held by a running VM refused (a flock(1) holder stands in for the VM; dummy

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # vm_stream.t: `rtlab vm stream`, the guest's side of the hypervisor lab's
 # live part, on the host with --out: the probe's results as frames read back
 # by an independent decoder (Python: magic, version, type, length, sequence,

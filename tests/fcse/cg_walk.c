@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cg_walk: the program of the FCSE model's validation against valgrind
  * (tests/cli/fcse_valgrind.t). Built with -nostdlib -static, so that

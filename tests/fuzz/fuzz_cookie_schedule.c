@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for the cookie replay's schedule parser
  * (cookie_schedule_parse() in labs/cookie/checks/cookie_step.h) and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_doctor: the doctor's text parsers (/proc/mounts, /proc/self/status,
  * available_tracers, trigger files, plain integers, qemu --version) on

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for the FCSE model's trace readers (rtlab/sim/sim_fcse_trace.c)
  * and the model replaying what they read (rtlab/sim/sim_fcse.c).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_ftrace_doc: the ftrace lab's readers of a results document on
  * arbitrary bytes, as `rtlab trace explain FILE`, `rtlab lab report FILE`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_ftrace_xc: the ftrace lab's cross-check parsers on arbitrary bytes.
  * The first byte picks the parser, the rest is its input (NUL-terminated

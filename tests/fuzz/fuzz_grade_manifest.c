@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_grade_manifest: grade_manifest_parse() on arbitrary bytes. What it
  * accepts must hold what the harness relies on (bare file names, 1..64

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_grade_tap: grade_tap_parse() on arbitrary bytes: a check program's
  * output is trusted for its verdicts, but read as if it were not. Every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for the guest's command line of the hypervisor lab's live
  * part (hv_serve_parse()): an accepted run is within the documented bounds

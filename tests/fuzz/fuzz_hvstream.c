@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_hvstream: the guest probe's stream decoder on arbitrary bytes, fed
  * as a virtio-serial port might deliver them. The input's first byte says

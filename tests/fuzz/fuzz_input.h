@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_input: reading a fuzz input as little-endian numbers, for the targets
  * that build a scenario from it (fuzz_sim_*). Missing bytes read as zero, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_journal: the journal file parser reads files from disk that a crash,
  * a full disk or a person may have mangled. Whatever the bytes, parsing must

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_json: rt_json_write(), the one JSON writer, on whatever jansson
  * parses. In every style (members as inserted or sorted, arrays packed or

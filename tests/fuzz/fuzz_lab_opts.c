@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for the labs' options, read by their tables: the input's
  * first byte picks a ready lab of lab_table[], the rest is split at

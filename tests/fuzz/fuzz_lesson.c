@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_lesson: a whole lesson through the parser, the layout at a width
  * taken from the input, the plain text rendering, search and the source-line

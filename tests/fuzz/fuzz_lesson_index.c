@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_lesson_index: the title reader of the lesson index (front matter,
  * fenced blocks, the first "# " heading, UTF-8 checks) on arbitrary bytes.

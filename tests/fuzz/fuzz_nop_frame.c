@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_nop_frame: sim_nop_frame_decode() on arbitrary bytes, as the real
  * medium's nodes read whatever arrives with rtlab's EtherType. A frame

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for rt_parse: the input is split at newlines and every line
  * goes through each parser. A success must give a value inside the range

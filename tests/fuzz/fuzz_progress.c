@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_progress: rt_progress_parse() on arbitrary bytes. Whatever it
  * accepts must answer every getter, take new entries through the setters,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_quiz: the quiz block parser on arbitrary bytes. The first byte picks
  * the starting line; the rest is the block body. A block that parses is then

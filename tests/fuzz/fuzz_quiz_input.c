@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_quiz_input: the parser of what a learner types at the quiz prompt.
  * The first byte picks the question (single with 4 options, multi with 26,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_report: the SVG, HTML and cyclictest writers on what the result
  * parser accepts, and on what it would refuse. Each input is tried twice:

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_result: rt_result_parse() (JSON syntax, size limits, the validator)
  * on arbitrary bytes. Whatever it accepts (rtlab.result/2, or /1 converted)

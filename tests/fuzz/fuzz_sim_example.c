@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for the example model (rtlab/sim/sim_example.c) and the
  * contract around it. The input is read as little-endian numbers (missing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for the hypervisor model (rtlab/sim/sim_hv_model.h through
  * sim_hv.c). The input is read as little-endian numbers (missing bytes are

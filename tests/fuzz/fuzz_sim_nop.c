@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for the Node Order Protocol model (rtlab/sim/sim_nop.c) and its
  * scenario check. The input is read as little-endian numbers (missing bytes

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_slides: a whole deck through the parser, each slide's fit at a width
  * taken from the input, its plot's path and the HTML export (whose plots

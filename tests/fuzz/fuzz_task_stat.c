@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for rt_task_stat_parse(): any bytes, never read past them;
  * an accepted line's priority is within 0..99. And for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_text: rt_text_escape() and rt_file_getline() on arbitrary bytes.
  * Whatever comes in, the escaped text must need no further escaping (no

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_trace_latency: trace_latency_parse() on arbitrary bytes. Whatever it
  * accepts must be internally consistent: every entry has a comm, a known

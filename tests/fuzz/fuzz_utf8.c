@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_utf8: rt_utf8 on arbitrary bytes. The first byte is a column budget
  * for rt_utf8_clip(); the rest is the text. Every character must take 1 to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_vm_console: the classroom VM's console parsers on arbitrary bytes. The first byte
  * picks the tail length; the rest is console text (not NUL-terminated, as read from the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fuzz_vm_pull: vm_pull_merge_progress() on two progress documents from arbitrary bytes,
  * the host's before the first NUL byte and the guest's after it (the guest's is what a

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * replay: a main() for fuzz targets built without libFuzzer (gcc, ASan,
  * UBSan). Each argument is a file, or a directory whose regular files are

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * result-answer: a test tool that gives a results document other answers and
  * seals it again, as if `rtlab lab answer` had recorded them before the run.

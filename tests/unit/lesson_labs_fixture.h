@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * lesson_labs_fixture: tests and fuzz targets that parse lessons or quiz
  * blocks naming labs give lesson/ the real lab registry, as rtlab's main()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the doctor: the parsers on fixture text, the file probes
  * on fixture trees, the KVM, netns and tracefs probes on the live system

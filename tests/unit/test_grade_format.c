@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_grade_format: grades with points and their printed forms. A report
  * built with grade_report_append() counts points and leaves skipped checks

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_grade_manifest: the exercise manifest (rtlab.exercise/1) is read
  * strictly: the toy exercise's manifest parses with its limits and checks,

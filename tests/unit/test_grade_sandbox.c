@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_grade_sandbox: runs in a real box. Output, exit status, a signal,
  * the output cap, the wall-clock limit, stdin from a sealed memfd, a

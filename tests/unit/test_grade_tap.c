@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_grade_tap: the verdicts of a check program's output. cmocka's TAP
  * as it prints it (passes, failures with its "# " messages after them,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for lab_common's saving of a run's results document: a default
  * name never replaces a file (also where RENAME_NOREPLACE is missing: the

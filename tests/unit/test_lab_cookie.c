@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit and stress tests of the cookie lab on real threads
  * (rtlab/labs/lab_cookie*.c): Jain's index on known shares; every table

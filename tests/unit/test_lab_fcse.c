@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the FCSE lab (rtlab/labs/lab_fcse.c): its options, a run
  * of each mode into an rtlab.result/2 document labelled as a simulation

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_lab_ftrace: the ftrace lab's pure parts: option parsing, the hunt's
  * seeded choice, checksum and list of causes, what tracer mode can run from

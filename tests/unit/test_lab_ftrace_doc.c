@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_lab_ftrace_doc: the ftrace lab's document read through its typed
  * accessors, its named scenarios, its views and text, and the tracer's

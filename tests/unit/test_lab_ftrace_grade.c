@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_lab_ftrace_grade: the hunt's grader against the traces captured in
  * the lab kernel (tests/data/traces/hunt/, MANIFEST and README). For every

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_lab_hv_stream: the guest's stream, read back on the host's side of a
  * pipe with the decoder: HELLO, a SUMMARY per second of the probe's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the nop lab (rtlab/labs/lab_nop.c): its options (--fault
  * KIND@TIME[:NODE] and its units, the default fault replaced by the first

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for lab_opts, the table-driven reader of a lab's options: a
  * scratch lab with one option of every kind (values stored where the table

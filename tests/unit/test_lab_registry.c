@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the lab registry: names unique and stable, lookup works. */
 #include <setjmp.h>
 #include <stdarg.h>

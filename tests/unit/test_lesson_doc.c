@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the lesson document model and its layout: wrapping at
  * several widths with double-width and combining characters, code boxes,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for lesson_index: a temp folder of fixture lessons checks the
  * order, titles, front matter, the files that must be ignored, and that bad

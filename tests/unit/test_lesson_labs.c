@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for lesson_labs: lab names in lessons are checked through the
  * lookup the program gives; without one, a lab link and a quiz's `lab:` key

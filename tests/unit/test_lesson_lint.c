@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the lesson linter: fixture lessons in tests/data/lessons,
  * good and broken, each broken one with the exact "file:line: message" lines

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for lesson_predict: the predict questions about one lab, from
  * a fixture tree (tests/data/predict: two labs, a broken block, a lesson

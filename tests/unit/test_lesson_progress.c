@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for lesson_progress: lesson ids are two digits; the reading
  * position and the read flag round-trip through the file (and "read" is

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for lesson_quizzes: the questions of one lesson file with
  * their counts (graded and predict), lookup by id, a broken block left

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The fixtures of the nop exercise (labs/nop/checks/data/KIND.obs) are what
  * the model (sim/sim_nop.c) shows a monitor on lesson 09's bus with 1 us

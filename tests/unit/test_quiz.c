@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the quiz block parser and answer checking. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for quiz_input: letters for single and multi questions (case,
  * commas and spaces, repeats, letters run together, out of range), numbers

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the report writers on a hand-built document: the SVG is
  * well formed (checked by a small tag-balance parser here, and by xmllint

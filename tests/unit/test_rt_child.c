@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_child, with real programs (sh, cat, ls, sleep): both
  * streams are captured past the pipe buffer size whichever the child fills

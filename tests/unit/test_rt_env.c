@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_env: the live probe must agree with uname(2) and
  * sysconf(3), and the preemption-model and VM decisions are checked on the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_file: atomic replacement leaves no temporary files,
  * failures leave the target untouched, reads handle size-0 proc files,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_hist: percentiles on known distributions, the overflow
  * region above the 1 us buckets (exact percentiles and resolutions for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_rt_hvstream: the guest probe's stream format. Each frame type goes
  * through the encoder and the decoder unchanged; the bytes of one frame are

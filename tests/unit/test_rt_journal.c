@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_journal: values come back byte for byte after a normal
  * close, an exit, SIGINT and SIGTERM (the child's own handler) and SIGKILL

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_json, the one JSON writer: the exact text of reals
  * (15 to 17 digits, ".0", short exponents, -0.0, the extremes) and of

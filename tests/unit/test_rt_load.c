@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_load: every generator really starts processes that do
  * work, stops within its bound, and leaves no process (looked up in /proc

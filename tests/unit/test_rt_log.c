@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for rt_log: sinks, levels, formatting, truncation. */
 #include <setjmp.h>
 #include <stdarg.h>

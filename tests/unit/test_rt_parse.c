@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_parse: whole numbers (bounds, overflow, the strict
  * grammar: no sign, blank, hex or exponent), signed numbers down to

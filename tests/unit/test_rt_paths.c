@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for rt_paths: XDG state dir rules and data dir lookup. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_probe: real threads on the real clock, on a machine that
  * may be loaded. So nothing here asserts how fast anything happens: counts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_progress: save/load keeps everything (also fields this
  * version does not know); a truncated, garbled or mistyped file is moved

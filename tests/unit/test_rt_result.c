@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_result: a built result survives write -> read
  * unchanged and renders to the same bytes; the setters refuse what the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_rt_sha256: the digest against FIPS 180-4's examples, fed whole and
  * in pieces that cross block boundaries.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_rt_task: the scheduling fields of /proc/.../stat lines, odd command
  * names included, and this process's own threads read back after a change.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_text: what may reach a terminal as it is (printable
  * ASCII, valid UTF-8) and how everything else is shown (C0 controls, DEL,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_time: the three clocks agree and never go back; a
  * sleep lasts at least what was asked even while signals keep

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_tput: every workload runs for a short time and counts
  * operations (how many is not asserted: the machine may be loaded, only that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_utf8: strict decoding (overlong forms, surrogates,
  * stray continuation bytes, sequences cut short), widths of wide CJK,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for rt_which: a program is found in $PATH and, when $PATH
  * lacks them, in the system directories, but by rt_which_in() only in the

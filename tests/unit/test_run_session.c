@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_run_session: the one run lifecycle (rtlab/run/) with a lab of the
  * test's own: the order of its steps, what stops a run before it measures,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the simulator contract (rtlab/sim/): the generator's golden
  * values, counters, the event ring, the run driver, the checks on every

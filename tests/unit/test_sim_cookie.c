@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the cookie table's replay (labs/cookie/checks/cookie_step.h
  * through rtlab/sim/sim_cookie.c): the schedule parser; hand-stepped

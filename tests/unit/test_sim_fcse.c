@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the FCSE model (rtlab/sim/sim_fcse.c) and its trace
  * readers (sim_fcse_trace.c): the translation; hand-computed hit and miss

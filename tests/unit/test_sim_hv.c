@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_sim_hv: the hypervisor model (sim/sim_hv_model.h, sim/sim_hv.c).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests of the NOP/TDMA model (rtlab/sim/sim_nop.c) and its frame
  * format (sim_nop_frame.c): lesson 09's arithmetic reproduced by a run

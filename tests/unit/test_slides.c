@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the deck parser, the lint and the HTML export: a good deck
  * split into its slides (titles, bodies, notes, plots), each broken form

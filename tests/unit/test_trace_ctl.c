@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for trace_ctl on the host's real tracefs (root; skipped with a
  * reason otherwise): the tracer table against available_tracers; a missing

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_trace_emu: the verdict "likely the emulator's" over traces captured
  * in the lab kernel under TCG (tests/data/traces/hunt/README.md): an

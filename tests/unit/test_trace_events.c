@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for trace_events: the matcher on hand-made event sequences
  * (matches, replaced wakings, switches without a waking, out-of-order and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the wake-up matcher's text input and its verdicts, with no
  * tracefs: trace_wake_calc_feed_text() on hand-made lines of both layouts

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for trace_explain: loading traces (with their origin: a
  * results document, cut or not), the line index, and the words for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_trace_explain_doc: a trace taken out of an ftrace results document
  * is judged with the document's env (lab_trace_env): under QEMU's TCG an

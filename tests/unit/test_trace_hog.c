@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for trace_hog: parameters are checked and clamped to the
  * bounds; as root, a SCHED_FIFO spin hog on CPU 0 really stalls an ordinary

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for trace_latency: the constructed fixtures in tests/data/traces
  * (one per latency tracer, in the flag layouts of several kernel eras) are

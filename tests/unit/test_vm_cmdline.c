@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the QEMU and kernel command lines of the classroom VM. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* Unit tests for the classroom VM's console parsers: ready line, run markers, tail. */
 #include <setjmp.h>
 #include <stdarg.h>

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * test_vm_hvlive: the pure part of the hypervisor lab's live run: its
  * scenario table as the lab resolves it (names, knobs that hold together).

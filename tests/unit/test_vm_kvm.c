@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the Linux-guest proof of KVM (vm_kvm.c) and what the runner does with its
  * verdict (vm_accel_resolve(), vm_session_fallback()), without KVM or QEMU: a stand-in

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for `rtlab vm pull`'s host side (vm/vm_pull.h): the merge rules of two
  * progress documents, placing a results document without replacing anything, and taking

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the QMP client: message classification, and whole conversations with a
  * fake QEMU on the other end of a socketpair (a thread that plays a script of lines).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Unit tests for the VM runner without QEMU: a fake "qemu" shell script, written to a
  * temporary directory, finds the console log on its command line, prints what the test

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * trace_state: the fixture shared by the tracefs tests (header only, so it
  * is not linked into every other test binary). Setup opens an undo journal

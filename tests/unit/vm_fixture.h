@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * vm_fixture: files for the VM runner's tests (header only, so it is not linked into
  * every other test binary): a file with given text and mode, a dummy image for a kernel

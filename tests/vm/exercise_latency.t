@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exercise_latency.t (vm-test): the latency exercise's memory checks, which
 # need a grader that can lend RLIMIT_MEMLOCK (root with CAP_SYS_RESOURCE) and
 # are skipped on hosts that cannot, run where they can: in the classroom VM,

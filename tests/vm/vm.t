@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # The classroom VM suite (`make vm-test`): boot each kernel headless under TCG with
 # `rtlab vm exec` and check from inside what the kernel offers:
 #   - every kernel boots to rtlab (boot-to-ready time is printed) and answers QMP;

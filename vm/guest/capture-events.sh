@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # capture-events.sh OUTDIR CMD...: record sched_switch, sched_waking and sched_wakeup,
 # unfiltered, in a private tracefs instance while CMD runs, and keep what the kernel wrote:
 # OUTDIR/trace.txt (the instance's `trace` file, byte for byte), OUTDIR/stats.txt (each

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # capture-traces.sh OUTDIR: inside the classroom VM, run each latency tracer this kernel
 # offers once with a workload that gives it something to show, and copy its `trace` file
 # to OUTDIR/<name>.txt. Used to make the parser's fixtures (tests/data/traces/lab-6.12/,

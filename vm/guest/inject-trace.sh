@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # inject-trace.sh TRACER KIND US: inside the classroom VM, arm a latency tracer, make the
 # rtlab_inject driver run one KIND section (irqsoff, preemptoff, softirq, fifo_spin) of US
 # microseconds, and print what the tracer kept:

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # lost-trace.sh N OUTDIR [FLOOD] [OPTIONS...]: inside the classroom VM's lab kernel, run the
 # ftrace lab in tracer mode N times (irqsoff, function tracing off, 5 s, and OPTIONS, e.g.
 # --threshold 250) and say for each run whether its document kept the tracer's trace or only

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # lt-probe.sh [N] [ORDER]: inside the lab kernel, set up the irqsoff tracer by hand in an
 # instance "lt" as rtlab's tracer mode does (function tracing off, tracing_thresh 0, the
 # maximum reset), run the ftrace lab in event mode for 5 s as the load while text streams to

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Inside the classroom VM: do the networking labs and the exercise share have what they
 # need on this kernel? Two network namespaces joined by veth pairs to a bridge, tc netem
 # delaying one side, a ping across the bridge, then everything removed again; and the 9p

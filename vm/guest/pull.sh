@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Inside the classroom VM, for `rtlab vm pull` on the host: copy the learner's progress and
 # results documents from the state disk into DIR, the host directory shared at /work.
 #

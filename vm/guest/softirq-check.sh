@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # softirq-check.sh OUTDIR [SECONDS]: inside the classroom VM, does the hunt's softirq cause
 # (rtlab_inject's tasklet, seed 10: 1000 us four times a second) lengthen the FIFO-40 probe's
 # tail, and which tracer shows it? Runs the ftrace lab in event mode without a hunt, with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_cookie: the trusted checks of the cookie exercise, one cmocka test
  * per check of exercise.json. Each runs the subject (subject.c linked with

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cookie.h: the cookie table's plate operations, the API the learner's
  * protocol (cookie.c) is written against. Trusted: the grader's copy wins.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cookie_step.h: the replay stepper of the cookie table, header-only so that
  * the same code runs in the grader's subject (linked with the learner's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * subject.c: the untrusted driver of the cookie exercise, linked with the
  * learner's cookie.c (protocol_start, diner_turn). One request on the

@@ -1,4 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
 # tsan.sh: the cookie exercise's ThreadSanitizer check, which rtlab grade
 # cannot run (it builds one subject per exercise, with cc): build the
 # subject and your cookie.c with clang -fsanitize=thread and run the real

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: protocol_start() gives the plate to no seat: nobody ever eats */
 /* replaces: cookie.c */
 /* caught-by: replay-known-bad,fair-four,ten-million */

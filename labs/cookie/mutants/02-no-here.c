@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: eats and passes without asking plate_here() first: two diners share one cookie */
 /* replaces: cookie.c */
 /* caught-by: replay-known-bad,search-none */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: passes the plate before putting the new cookie: the next diner eats the old one again */
 /* replaces: cookie.c */
 /* caught-by: search-none */

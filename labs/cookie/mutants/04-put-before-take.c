@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: puts the new cookie before eating: the first cookie is buried uneaten */
 /* replaces: cookie.c */
 /* caught-by: replay-known-bad,search-none,ten-million */

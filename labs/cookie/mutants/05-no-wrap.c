@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: passes to seat + 1 without wrapping: the last seat passes the plate to no one */
 /* replaces: cookie.c */
 /* caught-by: replay-known-bad,fair-four,ten-million */

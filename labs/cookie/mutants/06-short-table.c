@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: wraps modulo seats - 1 (off by one): the last seat never gets the plate */
 /* replaces: cookie.c */
 /* caught-by: replay-known-bad,fair-four */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: passes to seat ^ 1, right for two diners only: seats 2 and up starve */
 /* replaces: cookie.c */
 /* caught-by: replay-known-bad,fair-four */

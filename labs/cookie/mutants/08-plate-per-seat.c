@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: protocol_start() gives every seat a plate: several diners hold one at once */
 /* replaces: cookie.c */
 /* caught-by: replay-known-bad,search-none */

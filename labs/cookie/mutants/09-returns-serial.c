@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: returns the serial of the cookie eaten instead of 1 */
 /* replaces: cookie.c */
 /* caught-by: replay-known-bad,ten-million */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: passes the plate on from a seat that does not have it, making a new plate */
 /* replaces: cookie.c */
 /* caught-by: search-none */

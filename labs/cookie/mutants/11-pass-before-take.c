@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: hands on the plate before eating: the next diner eats the same cookie */
 /* replaces: cookie.c */
 /* caught-by: search-none */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cookie.c: the uni-directional protocol (the reference of the cookie
  * exercise). Seat 0 holds the plate first; whoever has it eats the cookie

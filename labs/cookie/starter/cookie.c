@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * cookie.c: your cookie protocol (labs/cookie/README.md, "Exercise").
  *

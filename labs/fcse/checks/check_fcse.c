@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_fcse: the trusted checks of the FCSE exercise, one cmocka test per
  * check of exercise.json (the C name's '_' is the id's '-'). Each check

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fcse_pid.h: the FCSE lab's exercise, what you implement in fcse_pid.c.
  * This header is the checks' own copy: yours is not used.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * subject.c: the untrusted driver of the FCSE exercise. Linked with the
  * learner's fcse_pid.c, it reads requests on stdin, one a line, and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: PID 0 handed out first, not kept for last */
 /* replaces: fcse_pid.c */
 /* caught-by: alloc-order,alloc-95th */

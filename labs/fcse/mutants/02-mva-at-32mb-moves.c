@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: VA 32 MB itself relocated: <= where < belongs */
 /* replaces: fcse_pid.c */
 /* caught-by: mva-at-32mb */

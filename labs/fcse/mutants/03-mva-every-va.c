@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the MVA rule applied to every VA, above 32 MB too */
 /* replaces: fcse_pid.c */
 /* caught-by: mva-at-32mb */

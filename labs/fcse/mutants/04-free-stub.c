@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: fcse_pid_free() left empty: a freed PID is never handed out again */
 /* replaces: fcse_pid.c */
 /* caught-by: free-reuse */

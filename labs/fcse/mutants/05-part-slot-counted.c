@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the part-slot under TASK_SIZE counted: 96 PIDs under 3G/1G */
 /* replaces: fcse_pid.c */
 /* caught-by: alloc-95th,alloc-96th,task-size */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the allocator's loop runs to nr included: PID 95 handed out */
 /* replaces: fcse_pid.c */
 /* caught-by: alloc-95th,alloc-96th */

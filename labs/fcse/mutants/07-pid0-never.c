@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: PID 0 never handed out: the 95th fork fails */
 /* replaces: fcse_pid.c */
 /* caught-by: alloc-95th */

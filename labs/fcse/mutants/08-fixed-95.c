@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: 95 PIDs whatever the task size: the limit given is ignored */
 /* replaces: fcse_pid.c */
 /* caught-by: task-size */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the PID shifted by 24, not 25: 16 MB slots */
 /* replaces: fcse_pid.c */
 /* caught-by: mva-below-32mb */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: bits 31:24 tested for zero, not 31:25: VAs from 16 MB up not relocated */
 /* replaces: fcse_pid.c */
 /* caught-by: mva-below-32mb */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the highest free PID handed out first, not the lowest */
 /* replaces: fcse_pid.c */
 /* caught-by: alloc-order */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: fcse_pid_free() ignores PID 0: once handed out it stays taken */
 /* replaces: fcse_pid.c */
 /* caught-by: free-reuse */

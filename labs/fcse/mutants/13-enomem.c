@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: no PID left answered with -ENOMEM, not -EAGAIN */
 /* replaces: fcse_pid.c */
 /* caught-by: alloc-96th */

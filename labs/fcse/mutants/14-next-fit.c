@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: next fit: the search goes on from the last PID handed out, not from 1 */
 /* replaces: fcse_pid.c */
 /* caught-by: free-reuse */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: a user space below 32 MB (no PID at all) still hands out PID 0 */
 /* replaces: fcse_pid.c */
 /* caught-by: task-size */

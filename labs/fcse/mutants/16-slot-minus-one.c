@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: PID n relocated into slot n - 1: PID 0 lands in slot 127 */
 /* replaces: fcse_pid.c */
 /* caught-by: mva-below-32mb,mva-pid0 */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the PID masked to 6 bits: PIDs from 64 up wrap to the low slots */
 /* replaces: fcse_pid.c */
 /* caught-by: mva-below-32mb */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: PID 0 not counted among the task_size / 32 MB PIDs: one PID short */
 /* replaces: fcse_pid.c */
 /* caught-by: alloc-order,alloc-95th,task-size */

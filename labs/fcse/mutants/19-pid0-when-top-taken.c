@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: PID 0 handed out once the highest PID is taken, though a lower one is free */
 /* replaces: fcse_pid.c */
 /* caught-by: free-reuse */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fcse_pid.c: the reference solution of the FCSE lab's exercise (teachers
  * only; see ../checks/fcse_pid.h for the task). ../mutants/ holds copies

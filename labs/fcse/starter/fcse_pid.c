@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * fcse_pid.c: your FCSE translation and guaranteed-mode PID allocator
  * (labs/fcse/README.md, "The exercise").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_ftrace: the checks of the ftrace lab's exercise (exercise.json), one
  * cmocka test per check. Each feeds traces with known answers (checks/data,

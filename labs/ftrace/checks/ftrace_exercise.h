@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * ftrace_exercise.h: what you write for the ftrace lab's exercise, the two
  * readings of a trace that lesson 06 teaches by hand.

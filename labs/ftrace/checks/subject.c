@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * subject.c: the ftrace exercise's driver, linked with the learner's
  * latency_trace.c and wake_match.c. It reads traces on stdin, calls the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the cause is always the function before the gap, never the caller both sides share */
 /* replaces: latency_trace.c */
 /* caught-by: cause */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the cause is the caller whenever the entry has one, shared or not */
 /* replaces: latency_trace.c */
 /* caught-by: cause */

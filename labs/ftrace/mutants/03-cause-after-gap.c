@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the cause is taken from the entry after the gap, not the one before it */
 /* replaces: latency_trace.c */
 /* caught-by: cause */

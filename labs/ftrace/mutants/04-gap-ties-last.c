@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: of two equally wide gaps the last one wins (>= instead of >) */
 /* replaces: latency_trace.c */
 /* caught-by: widest-gap */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the gap is reported at the line of the entry after it (off by one entry) */
 /* replaces: latency_trace.c */
 /* caught-by: widest-gap */

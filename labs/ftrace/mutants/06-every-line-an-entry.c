@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: counts every line that is not a header line as an entry, stack lines included */
 /* replaces: latency_trace.c */
 /* caught-by: widest-gap */

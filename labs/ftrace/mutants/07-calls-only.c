@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: only function calls are entries: scheduler lines and stack traces are skipped */
 /* replaces: latency_trace.c */
 /* caught-by: widest-gap */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: header values are read right after the colon, without skipping the blanks */
 /* replaces: latency_trace.c */
 /* caught-by: header */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: a trace without a section returns 0 instead of -ENOENT */
 /* replaces: latency_trace.c */
 /* caught-by: no-section */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: returns -ENOENT for every trace, section or not */
 /* replaces: latency_trace.c */
 /* caught-by: no-section,header */

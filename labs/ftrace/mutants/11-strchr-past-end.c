@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: finds the end of a line with strchr(), as if the text ended in a NUL */
 /* replaces: latency_trace.c */
 /* caught-by: truncated */

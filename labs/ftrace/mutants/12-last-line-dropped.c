@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: a last line without its newline is dropped, even when it is a whole entry */
 /* replaces: latency_trace.c */
 /* caught-by: truncated */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the wake-up ends at the switch whose prev_pid is the task (the one leaving the CPU) */
 /* replaces: wake_match.c */
 /* caught-by: wake-match,wake-preempted,wake-both-events */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: a waking that found the task running stays pending past the switch away from it */
 /* replaces: wake_match.c */
 /* caught-by: wake-match,wake-preempted */

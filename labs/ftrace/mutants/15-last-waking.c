@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: every waking, and the sched_wakeup after it, moves the start of the wake-up */
 /* replaces: wake_match.c */
 /* caught-by: wake-both-events */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: every switch to the task ends a wake-up, even when none started */
 /* replaces: wake_match.c */
 /* caught-by: wake-preempted */

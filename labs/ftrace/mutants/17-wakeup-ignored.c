@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: only sched_waking starts a wake-up: a trace with sched_wakeup only has none */
 /* replaces: wake_match.c */
 /* caught-by: wake-both-events */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: a trace that ends inside a wake-up reports nothing pending */
 /* replaces: wake_match.c */
 /* caught-by: wake-match */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: writes every wake-up to out[], past the @max it has room for */
 /* replaces: wake_match.c */
 /* caught-by: wake-match */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: stops reading events once out[] is full, so the counts miss the rest of the trace */
 /* replaces: wake_match.c */
 /* caught-by: wake-match */

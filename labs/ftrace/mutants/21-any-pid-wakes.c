@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: a waking of any task starts a wake-up of the one followed */
 /* replaces: wake_match.c */
 /* caught-by: wake-match */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the latency is the waking's time minus the switch's */
 /* replaces: wake_match.c */
 /* caught-by: wake-match,wake-preempted,wake-both-events */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * latency_trace.c: the worst section of a latency tracer's trace, the
  * reference solution (teachers only). ftrace_exercise.h says what lt_parse()

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * wake_match.c: wake-ups from scheduler events, the reference solution
  * (teachers only). ftrace_exercise.h says what wm_match() must find; the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * latency_trace.c: the worst section of a latency tracer's trace. Your first
  * part of the ftrace lab's exercise (labs/ftrace/README.md, "Exercise").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * wake_match.c: wake-ups from scheduler events. Your second part of the
  * ftrace lab's exercise (labs/ftrace/README.md, "Exercise").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_hypervisor: the trusted checks of the hypervisor exercise, one
  * cmocka test per check of exercise.json (the C name's '_' is the id's

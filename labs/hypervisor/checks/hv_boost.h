@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hv_boost.h: the hypervisor lab's exercise, what you implement in
  * hv_boost.c. This header is the checks' own copy: yours is not used.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * subject.c: the untrusted driver of the hypervisor exercise. Linked with
  * the learner's hv_boost.c, it runs the model of sim_hv_model.h with that

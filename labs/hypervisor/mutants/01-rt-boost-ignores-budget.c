@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the RT-hint boost ignores the budget (v->budget_us) */
 /* replaces: hv_boost.c */
 /* caught-by: rt-hint-budget */

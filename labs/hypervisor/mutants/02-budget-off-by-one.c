@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the RT-hint boost goes on while boosted_us equals the budget (<= for <) */
 /* replaces: hv_boost.c */
 /* caught-by: rt-hint-budget */

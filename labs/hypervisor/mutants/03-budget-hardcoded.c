@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the budget hard-coded as the lab's 500 ms instead of v->budget_us */
 /* replaces: hv_boost.c */
 /* caught-by: rt-hint-budget */

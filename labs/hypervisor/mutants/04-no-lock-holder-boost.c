@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the lock holder is not boosted (rule 1 left out) */
 /* replaces: hv_boost.c */
 /* caught-by: lock-holder-deadlines */

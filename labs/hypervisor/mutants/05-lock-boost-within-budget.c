@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the lock holder's boost stops when its budget is spent */
 /* replaces: hv_boost.c */
 /* caught-by: pv-load-deadlines */

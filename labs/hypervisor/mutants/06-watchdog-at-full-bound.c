@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the watchdog waits for the whole bound instead of half of it */
 /* replaces: hv_boost.c */
 /* caught-by: io-inversion-host */

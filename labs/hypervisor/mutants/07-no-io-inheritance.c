@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the I/O thread is not raised while a vCPU waits for I/O */
 /* replaces: hv_boost.c */
 /* caught-by: io-inversion-deadlines */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the I/O thread is raised to 5, below the FIFO vCPUs at 10 */
 /* replaces: hv_boost.c */
 /* caught-by: io-inversion-deadlines */

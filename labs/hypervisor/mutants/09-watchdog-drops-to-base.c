@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the watchdog drops a vCPU to its base priority, which is FIFO in io-inversion */
 /* replaces: hv_boost.c */
 /* caught-by: io-inversion-host */

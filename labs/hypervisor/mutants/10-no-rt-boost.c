@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the RT hint is ignored (rule 4 left out) */
 /* replaces: hv_boost.c */
 /* caught-by: pv-load-deadlines */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the watchdog fires at a hard-coded 25 ms instead of half of v->bound_us */
 /* replaces: hv_boost.c */
 /* caught-by: io-inversion-host */

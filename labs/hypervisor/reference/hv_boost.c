@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hv_boost.c: the reference boost policy of the hypervisor exercise.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hv_boost.c: your host boost policy for the hypervisor model. Read
  * hv_boost.h (in ../checks) and the opening comment of sim_hv_model.h for

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * check_latency: the checks of the latency lab's exercise (exercise.json),
  * one cmocka test per check. Each runs the subject (subject.c linked with

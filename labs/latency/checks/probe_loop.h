@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * probe_loop.h: what you write in probe_loop.c, the measuring loop of a
  * cyclictest-like latency probe (lesson 03, "How cyclictest measures").

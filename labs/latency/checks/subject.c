@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * subject.c: the latency exercise's driver, linked with the learner's
  * probe_loop.c and -Wl,--wrap for the time functions (exercise.json). It

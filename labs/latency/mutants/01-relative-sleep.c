@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: sleeps for one period (no TIMER_ABSTIME) instead of until the planned time */
 /* replaces: probe_loop.c */
 /* caught-by: absolute-sleep,no-drift */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: sleeps on CLOCK_REALTIME, not on the clock the loop was given */
 /* replaces: probe_loop.c */
 /* caught-by: absolute-sleep,real-clock */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: reads CLOCK_REALTIME after the sleep, so the latency mixes two clocks */
 /* replaces: probe_loop.c */
 /* caught-by: latency-timeline,real-clock */

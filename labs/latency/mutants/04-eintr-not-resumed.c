@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: an interrupted sleep (EINTR) ends the loop with an error instead of sleeping again */
 /* replaces: probe_loop.c */
 /* caught-by: absolute-sleep */

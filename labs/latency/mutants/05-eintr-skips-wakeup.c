@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: an interrupted sleep (EINTR) is taken as the wake-up: the loop moves on to the next period */
 /* replaces: probe_loop.c */
 /* caught-by: absolute-sleep */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the next plan moves on from the time the loop woke, not from the previous plan */
 /* replaces: probe_loop.c */
 /* caught-by: no-drift,real-clock */

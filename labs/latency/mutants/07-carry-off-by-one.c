@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: carries only when tv_nsec goes above a second, leaving tv_nsec == 1,000,000,000 */
 /* replaces: probe_loop.c */
 /* caught-by: timespec-add */

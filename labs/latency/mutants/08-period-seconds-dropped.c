@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the whole seconds of a period longer than a second are never added */
 /* replaces: probe_loop.c */
 /* caught-by: timespec-add,no-drift */

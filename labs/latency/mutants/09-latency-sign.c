@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the latency is planned - now: the arguments of the difference the wrong way round */
 /* replaces: probe_loop.c */
 /* caught-by: latency-timeline,real-clock */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the difference ignores tv_sec, as if a latency never crossed a second */
 /* replaces: probe_loop.c */
 /* caught-by: latency-diff */

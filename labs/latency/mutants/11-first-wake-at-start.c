@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the plan moves on after the wake-up, so the first sleep is until the start itself */
 /* replaces: probe_loop.c */
 /* caught-by: no-drift,real-clock */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: reads the clock before the sleep instead of right after it */
 /* replaces: probe_loop.c */
 /* caught-by: latency-timeline,real-clock */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: loops one time too few (i + 1 < loops): the last latency is never measured */
 /* replaces: probe_loop.c */
 /* caught-by: absolute-sleep,latency-timeline */

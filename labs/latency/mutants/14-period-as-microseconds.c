@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: takes the period for microseconds: each plan moves on a thousand periods */
 /* replaces: probe_loop.c */
 /* caught-by: no-drift,real-clock */

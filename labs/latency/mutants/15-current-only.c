@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: mlockall(MCL_CURRENT) only: memory mapped later is not locked */
 /* replaces: probe_loop.c */
 /* caught-by: memory-locked */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the prefault's buffer is not volatile, so the compiler drops the writes nobody reads */
 /* replaces: probe_loop.c */
 /* caught-by: stack-prefault */

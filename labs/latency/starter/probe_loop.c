@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * probe_loop.c: the measuring loop of a cyclictest-like latency probe. Your
  * part of the latency lab's exercise (labs/latency/README.md, "Exercise").

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nop_monitor.h: the monitor you write for the nop exercise (trusted: the
  * grader's copy of this header is the one used).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * subject.c: the untrusted driver of the nop exercise. Linked with the
  * learner's nop_monitor.c, it reads one bus event a line on stdin,

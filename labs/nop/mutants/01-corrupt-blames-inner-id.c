@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: a bad-CRC frame blames the id inside it (o->src), not the node whose turn it was */
 /* replaces: nop_monitor.c */
 /* caught-by: detect-corrupt */

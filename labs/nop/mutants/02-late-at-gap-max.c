@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: a start exactly gap_max after the turn began counts as late (>= for >) */
 /* replaces: nop_monitor.c */
 /* caught-by: no-false-positive */

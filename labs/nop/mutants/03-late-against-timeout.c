@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: lateness measured against the timeout instead of gap_max */
 /* replaces: nop_monitor.c */
 /* caught-by: detect-late */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: silence blames the node that sent last (prev_src), not the one whose turn it was */
 /* replaces: nop_monitor.c */
 /* caught-by: detect-crash,detect-skip */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the dup rule left out: every foreign sender is called a babbler */
 /* replaces: nop_monitor.c */
 /* caught-by: detect-dup */

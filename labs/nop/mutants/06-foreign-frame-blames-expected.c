@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: a frame from the wrong sender blames the node whose turn it was */
 /* replaces: nop_monitor.c */
 /* caught-by: detect-babble,detect-dup */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the sender is judged before the CRC: a garbled id makes a corrupted frame a babble */
 /* replaces: nop_monitor.c */
 /* caught-by: detect-corrupt */

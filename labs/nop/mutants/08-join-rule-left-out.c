@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: a non-member's join frame is judged like any frame: a rejoin is called a babble */
 /* replaces: nop_monitor.c */
 /* caught-by: rejoin-not-a-fault */

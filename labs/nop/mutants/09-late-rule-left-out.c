@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the late rule left out */
 /* replaces: nop_monitor.c */
 /* caught-by: detect-late */

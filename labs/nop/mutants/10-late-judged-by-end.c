@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: lateness judged by the frame's end instead of its start */
 /* replaces: nop_monitor.c */
 /* caught-by: no-false-positive,detect-crash */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: a foreign sender with a member's id is called a dup, not a babbler */
 /* replaces: nop_monitor.c */
 /* caught-by: detect-babble */

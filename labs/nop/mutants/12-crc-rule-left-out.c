@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: the CRC rule left out: a corrupted frame is judged by the id in it */
 /* replaces: nop_monitor.c */
 /* caught-by: detect-corrupt */

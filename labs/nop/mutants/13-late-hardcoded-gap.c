@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /* mutant: lateness against a hard-coded 6 us (the lesson's gap_max) instead of gap_max_ns */
 /* replaces: nop_monitor.c */
 /* caught-by: no-false-positive */

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nop_monitor.c: the reference monitor of the nop exercise (for teachers).
  * The rules of our model, in the order that keeps them from blaming a

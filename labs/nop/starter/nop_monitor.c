@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * nop_monitor.c: your monitor for the NOP bus. Read nop_monitor.h (in
  * ../checks) for what you are given and what to answer, and the handout

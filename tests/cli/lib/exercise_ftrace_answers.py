@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
 # exercise_ftrace_answers.py: the ftrace exercise's known answers, read from
 # its fixtures by a second, independent implementation (this one, in Python;
 # the reference solution in C is the first). tests/cli/exercise_ftrace.t runs

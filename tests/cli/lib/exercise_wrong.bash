@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by exercise_latency.t and exercise_ftrace.t: grade the wrong
 # solutions of one exercise and check that each loses exactly the checks it
 # should. A wrong solution is tests/data/exercise-wrong/<lab>/NAME.patch: a

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the CLI tests that plant undo journals (journal_security.t,
 # doctor.t, tui.t): a journal file "left by a killed run", and the facts it
 # needs. Source it; it defines functions only.

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the CLI tests that need no terminal (tests/cli/*.t): TAP
 # counters and checks, and a private temp dir (removed on exit) with its own
 # state and journal directories. Source it after checking RTLAB/SRCDIR:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the tmux end-to-end tests (tests/cli/*.t): TAP counters, a
 # private tmux server with its own temp dir and state, and polling helpers
 # (bounded, never a fixed sleep). Source it with a short name for the socket:

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Shared by the tests that touch tracefs (ftrace.t, lab_ftrace_tui.t). Source it
 # after setting T to the tracefs mount point.
 #
