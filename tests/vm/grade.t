@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
 # Grading inside the classroom VM, which has no compiler (`make vm-test`): the host builds
 # each exercise's subject and checks as static binaries (`rtlab grade --build-only`), the
 # folder reaches the guest, and the guest's rtlab grades it with the prebuilt binaries in its
@@ -84,6 +85,8 @@ ok $? "guest: as root the mlock check runs and passes (VmLck from the guest kern
 [ "$(jq -r '.build.log' "$tmp/toy-ref.json")" = "prebuilt: nothing compiled here" ]
 ok $? "guest: nothing was compiled there"
 echo "# guest sandbox: $(jq -r '.sandbox' "$tmp/toy-ref.json")"
+jq -r '.sandbox' "$tmp/toy-ref.json" | grep -q 'fences: seccomp+landlock'
+ok $? "guest: the lab kernel's sandbox has both fences, the system-call filter and Landlock"
 grade_of toy-starter > "$tmp/toy-starter.json"
 jq -e '.score_pct < 100' "$tmp/toy-starter.json" >/dev/null
 ok $? "guest: the toy starter scores less"
