@@ -249,18 +249,23 @@ static int build_only(const struct grade_exercise *ex, const char *work,
 	return ret ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 }
 
-/* The latest results document of @lab the progress file knows, or NULL (caller frees). */
-static char *latest_result(const char *lab)
+/*
+ * The results document `rtlab grade LAB` grades (lab_pick_learner(): the
+ * newest that holds what the grade needs), said on stderr with why; NULL
+ * when the learner has none (caller frees).
+ */
+static char *graded_result(const char *lab)
 {
-	struct rt_progress *p = NULL;
-	struct rt_progress_lab pl;
-	char *path = NULL;
+	struct lab_pick pick;
+	char *path;
 
-	if (rt_progress_load(NULL, &p, NULL))
+	if (lab_pick_learner(lab_find(lab), &pick))
 		return NULL;
-	if (!rt_progress_lab_get(p, lab, &pl) && pl.result && !access(pl.result, R_OK))
-		path = strdup(pl.result);
-	rt_progress_free(p);
+	if (pick.why)
+		cli_text_printf(stderr, "rtlab grade: results document %s\n", pick.why);
+	path = pick.path;
+	pick.path = NULL;
+	lab_pick_fini(&pick);
 	return path;
 }
 
@@ -316,7 +321,7 @@ static int grade_lab(const struct cli_cmd *cmd, const struct grade_args *a)
 	if (a->result)
 		result = strdup(a->result);
 	else if (from_state && lab_find(lab))
-		result = latest_result(lab);
+		result = graded_result(lab);
 	if (!work && !result && !ex.bin && !(from_state && lab_find(lab))) {
 		ret = -ENOENT;
 		cause = strdup("nothing to grade");
@@ -632,8 +637,9 @@ const struct cli_cmd cli_cmd_grade = {
 		"rtlab grade LAB [--work DIR] [--result FILE] [--no-quiz]\n"
 		"  Builds the learner's code of LAB's coding exercise (by default the working\n"
 		"  copy `rtlab lab start LAB` made) against the lab's checks in a sandbox, runs\n"
-		"  the checks, and joins the grade of the lab's latest results document (or\n"
-		"  FILE) and of the lesson's quiz as last answered. Each check prints PASS,\n"
+		"  the checks, and joins the grade of a results document (FILE, or the lab's\n"
+		"  newest that holds every scenario its checks need: stderr says which and\n"
+		"  why) and of the lesson's quiz as last answered. Each check prints PASS,\n"
 		"  FAIL or SKIP with its points, the reason and, when it failed, a hint; the\n"
 		"  score gives partial credit by points. --work DIR alone grades the code in\n"
 		"  DIR only (its sources, nothing else of DIR, are taken).\n"

@@ -77,6 +77,8 @@ static int handin(const char *lab, const char *out, bool force, bool json)
 	for (size_t i = 0; i < h.nfiles; i++)
 		cli_text_printf(say, "  %-28s %8zu bytes  from %s\n", h.files[i].path,
 				h.files[i].size, h.files[i].from ? h.files[i].from : "-");
+	if (h.results_why)
+		cli_text_printf(say, "The results document: %s.\n", h.results_why);
 	if (h.nmissing)
 		fprintf(say, "Not in it:\n");
 	for (size_t i = 0; i < h.nmissing; i++)

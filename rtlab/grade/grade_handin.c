@@ -153,6 +153,7 @@ void grade_handin_fini(struct grade_handin *h)
 	free(h->lab);
 	free(h->created);
 	free(h->work);
+	free(h->results_why);
 	memset(h, 0, sizeof(*h));
 }
 
@@ -359,12 +360,12 @@ out:
 	return ret;
 }
 
-/* The progress file, and the latest results document it records for the lab. */
+/* The progress file, and the results document `rtlab grade LAB` would grade (lab_pick). */
 static int collect_state(struct grade_handin *h, char **cause)
 {
 	char *ppath = rt_progress_default_path(), *text = NULL, *why = NULL, *res = NULL;
 	struct rt_progress *p = NULL;
-	struct rt_progress_lab pl;
+	struct lab_pick pick = { 0 };
 	char inside[128];
 	long long mtime = 0;
 	size_t len = 0;
@@ -375,12 +376,12 @@ static int collect_state(struct grade_handin *h, char **cause)
 	r = read_packed(ppath, RT_FILE_NOFOLLOW, &text, &len, &mtime, &why);
 	if (!r && rt_progress_parse(text, len, ppath, &p, &why))
 		p = NULL;
-	ret = r == -ENOMEM ? r : 0;
-	if (!ret && p && !rt_progress_lab_get(p, h->lab, &pl) && pl.result &&
-	    !(res = strdup(pl.result)))
-		ret = -ENOMEM;
+	ret = r == -ENOMEM ? r : lab_pick_learner(lab_find(h->lab), &pick);
 	if (ret)
 		goto out;
+	res = pick.path;
+	h->results_why = pick.why;
+	pick.path = pick.why = NULL;
 
 	/* The document `rtlab grade LAB` grades; one the learner named (--json) is followed. */
 	snprintf(inside, sizeof(inside), "%s/%s", h->lab, GRADE_HANDIN_RESULTS);

@@ -71,6 +71,7 @@ struct grade_handin {
 	size_t nfiles;
 	char **missing;		/* owned; what could not be packed and why, one line each */
 	size_t nmissing;
+	char *results_why;	/* owned; which results document was packed and why, or NULL */
 	bool exercise;		/* the lab has a coding exercise */
 	bool code;		/* every source of that exercise is packed */
 	bool results;		/* a results document is packed */

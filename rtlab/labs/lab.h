@@ -140,6 +140,14 @@ struct lab_ops {
 	int (*run)(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_result *res);
 	int (*grade)(const struct lab_result *res, struct grade_report *rep);
 	/*
+	 * Optional: what grade() needs that @res lacks, so that `rtlab grade
+	 * LAB` and `rtlab handin` take the newest document that can be graded
+	 * whole (lab_pick_graded()): each missing scenario (or mode, or run) is
+	 * appended to @missing as ", name". Returns how many are missing, or a
+	 * negative errno. Without it every document of the lab qualifies.
+	 */
+	int (*grade_lacks)(const struct rt_result *res, struct rt_buf *missing);
+	/*
 	 * Optional. questions lists the ids of the handout's written questions
 	 * (NULL-terminated), which `rtlab lab answer` stores in the progress
 	 * file and the run session copies into the document. scenario() fills
@@ -320,6 +328,42 @@ const struct lab_ops *lab_find(const char *name);
  * when it must know which labs exist (struct rt_result_opts).
  */
 const char *const *lab_names(void);
+
+/* ---- Which document is graded (lab_pick.c) -------------------------------------- */
+
+/* The document lab_pick_graded() chose, and why, in a sentence a learner reads. */
+struct lab_pick {
+	char *path;	/* owned; the document to grade, or NULL when the lab has none */
+	char *why;	/* owned; which file and why, or what no document holds */
+	bool whole;	/* it holds everything the lab's grade needs */
+};
+
+/**
+ * lab_pick_graded - the results document of @lab that `rtlab grade LAB` grades
+ * @dir: the learner's results folder (state dir's results/); may not exist
+ * @latest: the document the progress file last recorded for @lab, or NULL
+ *
+ * Of the documents of @lab in @dir (regular files, links not followed) and
+ * @latest, the newest by its "created" time that holds every scenario the
+ * lab's grade needs (lab_ops.grade_lacks); when none does, the newest, with
+ * @out->whole false and @out->why naming what it lacks. Documents that do
+ * not parse or are of another lab are passed over. Returns 0 (with
+ * @out->path NULL when there is none) or -ENOMEM; free with lab_pick_fini().
+ */
+int lab_pick_graded(const struct lab_ops *lab, const char *dir, const char *latest,
+		    struct lab_pick *out);
+void lab_pick_fini(struct lab_pick *p);
+
+/*
+ * lab_pick_learner - lab_pick_graded() over this learner's state: the
+ * results folder of rtlab's state directory and the document the progress
+ * file last recorded for @lab. Returns 0 or -ENOMEM.
+ */
+int lab_pick_learner(const struct lab_ops *lab, struct lab_pick *out);
+
+/* For grade_lacks(): appends ", name" for each of @names (NULL-terminated) not in @res. */
+int lab_lacks_scenarios(const struct rt_result *res, const char *const *names,
+			struct rt_buf *missing);
 
 /* "planned" or "ready" */
 const char *lab_state_name(enum lab_state state);

@@ -458,6 +458,16 @@ static int add(struct grade_report *rep, const char *name, int status, const cha
 	return grade_report_append(rep, &c);
 }
 
+/* The priority protocols need SCHED_FIFO: their check is skipped without them. */
+static int cookie_grade_lacks(const struct rt_result *res, struct rt_buf *missing)
+{
+	static const char *const needs[] = {
+		"uni-directional", "ticket", "greedy", "replay-broken", "replay-uni", NULL,
+	};
+
+	return lab_lacks_scenarios(res, needs, missing);
+}
+
 /*
  * What a finished run shows: the correct protocols lose and duplicate
  * nothing, the uni-directional plate is fair with at least 4 diners, the
@@ -543,6 +553,7 @@ const struct lab_ops lab_cookie = {
 	.run = cookie_run,
 	.views = cookie_views,
 	.grade = cookie_grade,
+	.grade_lacks = cookie_grade_lacks,
 	.scenario = cookie_scenario,
 	.options = cookie_options,
 	.options_note = "The table protocols run on real threads (not simulated): their "

@@ -261,6 +261,13 @@ static int example_views(const struct rt_result *res, json_t *views, char **caus
 		"rows", rows)) ? -ENOMEM : 0;
 }
 
+static int example_grade_lacks(const struct rt_result *res, struct rt_buf *missing)
+{
+	static const char *const needs[] = { "quiet", "busy", "overloaded", NULL };
+
+	return lab_lacks_scenarios(res, needs, missing);
+}
+
 /* The quiet scenario must meet every deadline; more background must miss more. */
 static int example_grade(const struct lab_result *r, struct grade_report *rep)
 {
@@ -304,6 +311,7 @@ const struct lab_ops lab_example = {
 	.views = example_views,
 	.scenario = example_scenario,
 	.grade = example_grade,
+	.grade_lacks = example_grade_lacks,
 	.options = example_options,
 	.options_note = "The seed (--seed) decides where the background work's sections fall; "
 			"the same seed gives the same document.",

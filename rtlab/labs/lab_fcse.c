@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rt_buf.h"
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
 #include "core/rt_log.h"
@@ -752,6 +753,30 @@ out_nomem_views:
 	return -ENOMEM;
 }
 
+/* The grade compares the three modes of one workload: each mode missing is named. */
+static int fcse_grade_lacks(const struct rt_result *res, struct rt_buf *missing)
+{
+	json_t *s;
+	unsigned int modes = 0;
+	size_t i;
+	int n = 0;
+
+	json_array_foreach(rt_result_scenarios(res), i, s) {
+		int m = sim_fcse_mode_find(json_string_value(json_object_get(s, "mode")) ?: "");
+
+		if (m >= 0)
+			modes |= 1u << m;
+	}
+	for (int m = 0; m < SIM_FCSE_NMODES; m++) {
+		if (modes & (1u << m))
+			continue;
+		if (rt_buf_printf(missing, ", the %s mode (--mode all)", sim_fcse_mode_names[m]))
+			return -ENOMEM;
+		n++;
+	}
+	return n;
+}
+
 /*
  * What the document of a finished lab shows: the three modes of one
  * workload, guaranteed mode never flushing, the flush mode flushing at
@@ -838,6 +863,7 @@ const struct lab_ops lab_fcse = {
 	.run = fcse_run,
 	.views = fcse_views,
 	.grade = fcse_grade,
+	.grade_lacks = fcse_grade_lacks,
 	.scenario = fcse_scenario,
 	.questions = fcse_questions,
 	.options = fcse_options,

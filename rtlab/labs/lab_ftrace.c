@@ -626,6 +626,7 @@ const struct lab_ops lab_ftrace = {
 	.check_capabilities = ft_check_caps,
 	.run = ft_run,
 	.grade = ftrace_grade,
+	.grade_lacks = ftrace_grade_lacks,
 	.questions = ftrace_questions,
 	.views = ftrace_views,
 	.scenario = ft_scenario,

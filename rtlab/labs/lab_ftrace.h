@@ -270,4 +270,7 @@ extern const char *const ftrace_questions[];
 /* ftrace_grade - the lab's grade; a pure function of the document (see the handout). */
 int ftrace_grade(const struct lab_result *res, struct grade_report *rep);
 
+/* What ftrace_grade() needs that @res lacks: a live run with a planted cause (--hunt). */
+int ftrace_grade_lacks(const struct rt_result *res, struct rt_buf *missing);
+
 #endif

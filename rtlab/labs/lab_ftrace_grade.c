@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rt_buf.h"
 #include "core/rt_parse.h"
 #include "core/rt_result.h"
 #include "lab_ftrace.h"
@@ -459,6 +460,25 @@ static int check_tracer(struct grade_report *rep, json_t *answers, bool have_tru
 				"header, its entries or a <stack trace>), or events when the delay "
 				"sat between sched_waking and sched_switch; labs/ftrace/README.md "
 				"lists what each tracer can show", na, what ? what : "?");
+}
+
+int ftrace_grade_lacks(const struct rt_result *res, struct rt_buf *missing)
+{
+	const char *tier = rt_result_tier(res);
+	bool hunt = false;
+	int n = 0;
+
+	if (!tier || (strcmp(tier, "host") && strcmp(tier, "vm"))) {
+		if (rt_buf_puts(missing, ", a live run (host or classroom VM)"))
+			return -ENOMEM;
+		n++;
+	}
+	if (rt_result_param_bool(res, "hunt", &hunt) || !hunt) {
+		if (rt_buf_puts(missing, ", a planted cause (--hunt)"))
+			return -ENOMEM;
+		n++;
+	}
+	return n;
 }
 
 int ftrace_grade(const struct lab_result *res, struct grade_report *rep)

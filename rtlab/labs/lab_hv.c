@@ -648,11 +648,16 @@ out_nomem_lock:
  * A live document: lesson 07's steps measured (each with samples and its
  * knobs read back as asked), the hazard seen, and the handout's questions.
  */
+static const char *const hv_live_steps[] = {
+	"guest-idle", "guest-load", "vcpu-fifo", "io-low", NULL,
+};
+static const char *const hv_model_steps[] = {
+	"guest-idle", "guest-load", "vcpu-fifo", "io-low", "pv-hint", NULL,
+};
+
 static int hv_live_grade(const struct lab_result *r, struct grade_report *rep)
 {
-	static const char *const steps[] = {
-		"guest-idle", "guest-load", "vcpu-fifo", "io-low", NULL,
-	};
+	const char *const *steps = hv_live_steps;
 	static const char *const questions[] = { "why-vcpu-fifo-trap", "why-fifo-stall", NULL };
 	json_t *ans = json_object_get(rt_result_json(r->res), "answers");
 	int ret = 0;
@@ -681,11 +686,25 @@ static int hv_live_grade(const struct lab_result *r, struct grade_report *rep)
 	return ret;
 }
 
+/* A live document needs its steps and the hazard; a model's, its steps and the exercise's. */
+static int hv_grade_lacks(const struct rt_result *res, struct rt_buf *missing)
+{
+	static const char *const live_more[] = { "fifo-stall", NULL };
+	int a, b;
+
+	if (is_live_doc(res)) {
+		a = lab_lacks_scenarios(res, hv_live_steps, missing);
+		b = lab_lacks_scenarios(res, live_more, missing);
+	} else {
+		a = lab_lacks_scenarios(res, hv_model_steps, missing);
+		b = lab_lacks_scenarios(res, sim_hv_exercise_scenarios, missing);
+	}
+	return a < 0 || b < 0 ? -ENOMEM : a + b;
+}
+
 static int hv_grade(const struct lab_result *r, struct grade_report *rep)
 {
-	static const char *const steps[] = {
-		"guest-idle", "guest-load", "vcpu-fifo", "io-low", "pv-hint", NULL,
-	};
+	const char *const *steps = hv_model_steps;
 	json_t *ans = json_object_get(rt_result_json(r->res), "answers");
 	bool have = true;
 	int ret = 0;
@@ -765,6 +784,7 @@ const struct lab_ops lab_hypervisor = {
 	.run = hv_run,
 	.views = hv_views,
 	.grade = hv_grade,
+	.grade_lacks = hv_grade_lacks,
 	.scenario = hv_scenario,
 	.questions = hv_questions,
 	.options = hv_options,

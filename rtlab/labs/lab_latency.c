@@ -1291,6 +1291,7 @@ const struct lab_ops lab_latency = {
 	.check_capabilities = lat_check_caps,
 	.run = lat_run,
 	.grade = latency_grade,
+	.grade_lacks = latency_grade_lacks,
 	.views = lat_views,
 	.scenario = lat_scenario,
 	.questions = latency_questions,

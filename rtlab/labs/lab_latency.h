@@ -275,4 +275,7 @@ extern const char *const latency_questions[];
  */
 int latency_grade(const struct lab_result *res, struct grade_report *rep);
 
+/* The scenarios latency_grade() needs that @res lacks (also lab_latency.grade_lacks). */
+int latency_grade_lacks(const struct rt_result *res, struct rt_buf *missing);
+
 #endif

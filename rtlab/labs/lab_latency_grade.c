@@ -177,9 +177,16 @@ static int check_answers(json_t *doc, struct grade_report *rep)
 	return ret;
 }
 
+/* The scenarios every latency grade needs (lesson 03's three). */
+static const char *const latency_required[] = { "idle-other", "load-other", "load-fifo", NULL };
+
+int latency_grade_lacks(const struct rt_result *res, struct rt_buf *missing)
+{
+	return lab_lacks_scenarios(res, latency_required, missing);
+}
+
 int latency_grade(const struct lab_result *lr, struct grade_report *rep)
 {
-	static const char *const required[] = { "idle-other", "load-other", "load-fifo" };
 	json_t *doc;
 	int ret = 0;
 
@@ -188,8 +195,8 @@ int latency_grade(const struct lab_result *lr, struct grade_report *rep)
 	if (strcmp(rt_result_lab(lr->res), "latency"))
 		return -EINVAL;
 	doc = rt_result_json(lr->res);
-	for (size_t i = 0; !ret && i < sizeof(required) / sizeof(required[0]); i++)
-		ret = check_present(doc, required[i], rep);
+	for (size_t i = 0; !ret && latency_required[i]; i++)
+		ret = check_present(doc, latency_required[i], rep);
 	if (!ret) {
 		bool intr = json_is_true(json_object_get(json_object_get(doc, "extra"),
 							 "interrupted"));

@@ -632,6 +632,14 @@ static int nop_views(const struct rt_result *res, json_t *views, char **cause)
 		"rows", fl)) ? -ENOMEM : 0;
 }
 
+/* The comparison needs both protocols: the simulated run (a netns run has NOP only). */
+static int nop_grade_lacks(const struct rt_result *res, struct rt_buf *missing)
+{
+	static const char *const needs[] = { "nop", "tdma", NULL };
+
+	return lab_lacks_scenarios(res, needs, missing);
+}
+
 /* Every fault detected, within its bound, no false positive; NOP no worse than TDMA. */
 static int nop_grade(const struct lab_result *r, struct grade_report *rep)
 {
@@ -700,6 +708,7 @@ const struct lab_ops lab_nop = {
 	.run = nop_run,
 	.views = nop_views,
 	.grade = nop_grade,
+	.grade_lacks = nop_grade_lacks,
 	.scenario = nop_scenario_fn,
 	.options = nop_options,
 	.options_note = "The default bus is lesson 09's worked example: 4 nodes at 8 Mbit/s "
