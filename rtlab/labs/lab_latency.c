@@ -771,7 +771,10 @@ static int set_params(struct rt_result *res, const struct latency_params *p)
 		json_decref(cpus);
 		return -ENOMEM;
 	}
+	/* Each call takes its value's reference, also on failure. */
 	ret = rt_result_set_param_json(res, "scenarios", names);
+	if (ret)
+		json_decref(cpus);
 	ret = ret ? ret : rt_result_set_param_json(res, "cpus", cpus);
 	ret = ret ? ret : rt_result_set_param_num(res, "duration_s", p->duration_ms / 1000.0);
 	ret = ret ? ret : rt_result_set_param_num(res, "interval_us", p->interval_us);

@@ -291,7 +291,50 @@ struct nop_poll {
 	uint64_t duration_ns;
 	bool stopped;
 	struct timespec t0;	/* wall clock at the start, for a paced run */
+	uint32_t injected[SIM_NOP_NODES_MAX];	/* the kind last injected into each node */
 };
+
+/*
+ * A monitor sees the bus, not the fault: some kinds look like others. Why,
+ * for the faults table's note beside a detection of another kind.
+ */
+static const struct {
+	uint32_t injected, seen;
+	const char *why;
+} nop_lookalikes[] = {
+	{ SIM_NOP_F_SKIP, SIM_NOP_F_CRASH, "a silent turn looks the same as a crash's first one" },
+	{ SIM_NOP_F_BABBLE, SIM_NOP_F_DUP, "a frame out of turn under a member's id looks like "
+					   "a second node claiming it" },
+	{ SIM_NOP_F_DUP, SIM_NOP_F_CORRUPT, "TDMA: two senders in one slot collide, a bad CRC" },
+	{ SIM_NOP_F_DRIFT, SIM_NOP_F_LATE, "TDMA: a drifting clock shows as a frame outside its "
+					   "window" },
+};
+
+/* The faults table's note for event @e: what was injected, or why nothing was. */
+static char *fault_note(struct nop_poll *p, const struct sim_event *e)
+{
+	uint32_t kind = (uint32_t)(e->a & 0xff), inj;
+	const char *why = "the monitor sees the bus, not the fault";
+	char *s = NULL;
+	int r = 0;
+
+	if (e->type == SIM_NOP_EV_LOST) {
+		r = asprintf(&s, "node %u %s at %.1f us", e->who,
+			     e->a & SIM_NOP_EVA_CRASHED ? "had crashed" : "was excluded",
+			     (double)e->b / 1000.0);
+	} else if (e->type == SIM_NOP_EV_DETECT && e->who < SIM_NOP_NODES_MAX) {
+		inj = p->injected[e->who];
+		if (inj == kind || inj == SIM_NOP_F_NONE || inj >= SIM_NOP_NKINDS)
+			return strdup("");
+		for (size_t i = 0; i < sizeof(nop_lookalikes) / sizeof(nop_lookalikes[0]); i++)
+			if (nop_lookalikes[i].injected == inj && nop_lookalikes[i].seen == kind)
+				why = nop_lookalikes[i].why;
+		r = asprintf(&s, "injected as %s: %s", sim_nop_fault_names[inj], why);
+	} else {
+		return strdup("");
+	}
+	return r < 0 ? NULL : s;
+}
 
 static void live_event(struct nop_live *live, const struct sim_event *e)
 {
@@ -306,20 +349,32 @@ static void live_event(struct nop_live *live, const struct sim_event *e)
 	live->ev[i] = *e;
 }
 
-/* A fault event into the faults table: inject, detect, false positive. */
+/* A fault event into the faults table: inject, detect, false positive, repair, not injected. */
 static int fault_row(struct nop_poll *p, const struct sim_event *e)
 {
 	const char *what = e->type == SIM_NOP_EV_INJECT ? "injected" :
-			   e->type == SIM_NOP_EV_DETECT ? "detected" : "false positive";
-	uint32_t kind = e->a < SIM_NOP_NKINDS ? (uint32_t)e->a : 0;
+			   e->type == SIM_NOP_EV_DETECT ? "detected" :
+			   e->type == SIM_NOP_EV_REPAIR ? "repaired" :
+			   e->type == SIM_NOP_EV_LOST ? "not injected" : "false positive";
+	uint32_t kind = e->type == SIM_NOP_EV_REPAIR ? SIM_NOP_F_REPAIR :
+			(e->a & 0xff) < SIM_NOP_NKINDS ? (uint32_t)(e->a & 0xff) : 0;
+	char *note;
+	int ret;
 
+	if (e->type == SIM_NOP_EV_INJECT && e->who < SIM_NOP_NODES_MAX)
+		p->injected[e->who] = kind;
 	if (json_array_size(p->faults) >= NOP_MAX_FAULT_ROWS)
 		return 0;
-	return json_array_append_new(p->faults, json_pack("[s, f, i, s, s, f]", p->proto,
-				     (double)e->time / 1000.0, (int)e->who, what,
-				     sim_nop_fault_names[kind],
-				     e->type == SIM_NOP_EV_DETECT ? (double)e->b / 1000.0 : 0.0))
-	       ? -ENOMEM : 0;
+	note = fault_note(p, e);
+	if (!note)
+		return -ENOMEM;
+	ret = json_array_append_new(p->faults, json_pack("[s, f, i, s, s, f, s]", p->proto,
+				    (double)e->time / 1000.0, (int)e->who, what,
+				    sim_nop_fault_names[kind],
+				    e->type == SIM_NOP_EV_DETECT ? (double)e->b / 1000.0 : 0.0,
+				    note)) ? -ENOMEM : 0;
+	free(note);
+	return ret;
 }
 
 static int nop_poll_fn(void *priv, struct sim *s)
@@ -333,7 +388,8 @@ static int nop_poll_fn(void *priv, struct sim *s)
 
 	while (sim_events_pop(p->ev, &e)) {
 		if ((e.type == SIM_NOP_EV_INJECT || e.type == SIM_NOP_EV_DETECT ||
-		     e.type == SIM_NOP_EV_FALSE) && fault_row(p, &e))
+		     e.type == SIM_NOP_EV_FALSE || e.type == SIM_NOP_EV_REPAIR ||
+		     e.type == SIM_NOP_EV_LOST) && fault_row(p, &e))
 			break;
 		if (live)
 			live_event(live, &e);
@@ -410,7 +466,7 @@ static int run_sim(struct lab_ctx *ctx, const struct rt_sink *sink, const struct
 	struct sim_nop_fault fl[SIM_NOP_FAULTS_MAX];
 	struct sim_nop_scenario sc;
 	struct nop_poll poll = { ctx, sink, NULL, faults, sim_nop_protocol_names[proto], 0,
-				 false, { 0, 0 } };
+				 false, { 0, 0 }, { 0 } };
 	struct nop_live *live = ctx->live;
 	struct sim_events ev;
 	struct sim *s = NULL;
@@ -508,8 +564,9 @@ static int record_params(struct rt_result *res, const struct nop_params *p)
 	      rt_result_set_param_num(res, "duration_ms", p->duration_ms) ?:
 	      rt_result_set_param_num(res, "bit_rate_mbps", 8) ?:
 	      rt_result_set_param_num(res, "gap_us", 5);
+	/* rt_result_set_param_json() takes @fl's reference, also on failure. */
 	if (!ret)
-		ret = rt_result_set_param_json(res, "faults", fl);
+		return rt_result_set_param_json(res, "faults", fl);
 	json_decref(fl);
 	return ret;
 }
@@ -583,6 +640,14 @@ static double num(json_t *o, const char *k)
 	return json_number_value(json_object_get(o, k));
 }
 
+/* A figure for a view's cell: null ("-" on screen) when the run did not measure it. */
+static json_t *cell(json_t *o, const char *k)
+{
+	json_t *v = json_object_get(o, k);
+
+	return json_is_number(v) ? json_copy(v) : json_null();
+}
+
 static int nop_views(const struct rt_result *res, json_t *views, char **cause)
 {
 	json_t *rows = json_array(), *s, *fl;
@@ -594,13 +659,13 @@ static int nop_views(const struct rt_result *res, json_t *views, char **cause)
 	if (!rows)
 		return -ENOMEM;
 	json_array_foreach(rt_result_scenarios(res), i, s) {
-		if (json_array_append_new(rows, json_pack("[s, f, f, f, f, f, f, f, f, f]",
+		if (json_array_append_new(rows, json_pack("[s, o, o, o, o, o, o, o, o, o]",
 				json_string_value(json_object_get(s, "name")) ?: "",
-				num(s, "utilisation_pct"), num(s, "goodput_pct"),
-				num(s, "round_max_us"), num(s, "access_jitter_max_us"),
-				num(s, "faults_injected_count"), num(s, "faults_detected_count"),
-				num(s, "false_positives_count"), num(s, "detection_max_us"),
-				num(s, "detection_bound_us")))) {
+				cell(s, "utilisation_pct"), cell(s, "goodput_pct"),
+				cell(s, "round_max_us"), cell(s, "access_jitter_max_us"),
+				cell(s, "faults_injected_count"), cell(s, "faults_detected_count"),
+				cell(s, "false_positives_count"), cell(s, "detection_max_us"),
+				cell(s, "detection_bound_us")))) {
 			json_decref(rows);
 			return -ENOMEM;
 		}
@@ -625,11 +690,11 @@ static int nop_views(const struct rt_result *res, json_t *views, char **cause)
 	if (!json_is_array(fl) || !json_array_size(fl))
 		return 0;
 	return json_array_append_new(views, json_pack(
-		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s}, {s:s}, {s:s}, {s:s, s:s, s:s}], s:O}",
-		"name", "faults", "title", "Faults injected and detected",
+		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s}, {s:s}, {s:s}, {s:s, s:s, s:s}, {s:s}], "
+		"s:O}", "name", "faults", "title", "Faults injected and detected",
 		"columns", "name", "protocol", "name", "time", "unit", "us", "name", "node",
 		"name", "event", "name", "kind", "name", "latency", "title", "latency", "unit", "us",
-		"rows", fl)) ? -ENOMEM : 0;
+		"name", "note", "rows", fl)) ? -ENOMEM : 0;
 }
 
 /* The comparison needs both protocols: the simulated run (a netns run has NOP only). */

@@ -720,17 +720,18 @@ static void nn_report(struct nn_run *r, const char *l, uint64_t t0, uint64_t bou
 				r->det_max[v] = lat;
 			if (lat > bound)
 				r->over[v]++;
-			json_array_append_new(r->rows, json_pack("[s, f, i, s, s, f]",
+			json_array_append_new(r->rows, json_pack("[s, f, i, s, s, f, s]",
 					      nn_via_scenario[v],
 					      (double)(t - t0) / 1000.0, (int)c, "detected",
 					      sim_nop_fault_names[b < SIM_NOP_NKINDS ? b : 0],
-					      (double)lat / 1000.0));
+					      (double)lat / 1000.0, ""));
 			r->pend[c] = 0;
 		} else if (!r->child[c].dead) {
 			r->false_pos++;
-			json_array_append_new(r->rows, json_pack("[s, f, i, s, s, f]", "nop",
+			json_array_append_new(r->rows, json_pack("[s, f, i, s, s, f, s]", "nop",
 					      (double)(t - t0) / 1000.0, (int)c, "false positive",
-					      sim_nop_fault_names[b < SIM_NOP_NKINDS ? b : 0], 0.0));
+					      sim_nop_fault_names[b < SIM_NOP_NKINDS ? b : 0], 0.0,
+					      ""));
 		}
 	} else if (!strncmp(l, "W ", 2)) {
 		r->no_fifo = true;
@@ -954,10 +955,10 @@ int nop_netns_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct 
 			r.injected[f->via]++;
 			r.pend[f->node] = now;
 			r.via[f->node] = f->via;
-			json_array_append_new(r.rows, json_pack("[s, f, i, s, s, f]",
+			json_array_append_new(r.rows, json_pack("[s, f, i, s, s, f, s]",
 					      nn_via_scenario[f->via], (double)(now - t0) / 1000.0,
 					      (int)f->node, "injected",
-					      sim_nop_fault_names[f->kind], 0.0));
+					      sim_nop_fault_names[f->kind], 0.0, ""));
 			if (f->via == NN_VIA_NETEM) {
 				/* the qdisc does it */
 			} else if (f->kind == SIM_NOP_F_CRASH) {

@@ -115,6 +115,8 @@ static const struct sim_event_desc nop_events[SIM_NOP_NEVENTS] = {
 	[SIM_NOP_EV_FALSE] = { "false-positive", "node", "kind", NULL },
 	[SIM_NOP_EV_JOIN] = { "join", "node", NULL, NULL },
 	[SIM_NOP_EV_ROUND] = { "round", NULL, "round", "length_ns" },
+	[SIM_NOP_EV_REPAIR] = { "repair", "node", NULL, NULL },
+	[SIM_NOP_EV_LOST] = { "not-injected", "node", "kind", "out_since_ns" },
 };
 
 static const char *const nop_hists[SIM_NOP_NHISTS] = {
@@ -322,6 +324,7 @@ struct nop_state {
 	uint32_t next_fault;
 	uint64_t pend_time[SIM_NOP_NODES_MAX];
 	uint32_t pend_n[SIM_NOP_NODES_MAX];
+	uint64_t crash_ns[SIM_NOP_NODES_MAX], excl_ns[SIM_NOP_NODES_MAX];	/* for LOST events */
 	uint64_t last_start[SIM_NOP_NODES_MAX];
 	uint64_t acc_min[SIM_NOP_NODES_MAX], acc_max[SIM_NOP_NODES_MAX];
 	int32_t drift[SIM_NOP_NODES_MAX];	/* TDMA: ppm */
@@ -407,6 +410,8 @@ static void faults_apply(struct nop_state *st, uint64_t now, struct sim_counters
 		uint64_t b = BIT(f->node);
 
 		if (f->kind == SIM_NOP_F_REPAIR) {
+			if (ev)
+				sim_events_push(ev, f->time_ns, SIM_NOP_EV_REPAIR, f->node, 0, 0);
 			st->crashed &= ~b;
 			st->babblers &= ~b;
 			st->impostors &= ~b;
@@ -418,7 +423,14 @@ static void faults_apply(struct nop_state *st, uint64_t now, struct sim_counters
 			continue;
 		}
 		if (!(st->members & b) || (st->crashed & b)) {
+			bool crashed = st->crashed & b;
+
 			c->v[SIM_NOP_C_IGNORED]++;
+			/* Said, not silent: a node that is down cannot get another fault. */
+			if (ev)
+				sim_events_push(ev, f->time_ns, SIM_NOP_EV_LOST, f->node,
+						f->kind | (crashed ? SIM_NOP_EVA_CRASHED : 0),
+						crashed ? st->crash_ns[f->node] : st->excl_ns[f->node]);
 			continue;
 		}
 		c->v[SIM_NOP_C_INJECTED]++;
@@ -428,7 +440,7 @@ static void faults_apply(struct nop_state *st, uint64_t now, struct sim_counters
 		if (ev)
 			sim_events_push(ev, f->time_ns, SIM_NOP_EV_INJECT, f->node, f->kind, 0);
 		switch (f->kind) {
-		case SIM_NOP_F_CRASH: st->crashed |= b; break;
+		case SIM_NOP_F_CRASH: st->crashed |= b; st->crash_ns[f->node] = f->time_ns; break;
 		case SIM_NOP_F_BABBLE: st->babblers |= b; break;
 		case SIM_NOP_F_SKIP: st->skip |= b; break;
 		case SIM_NOP_F_CORRUPT: st->corrupt |= b; break;
@@ -481,6 +493,7 @@ static void verdict_apply(struct nop_state *st, uint64_t now, const struct sim_n
 	}
 	if (st->members & b) {
 		st->members &= ~b;
+		st->excl_ns[n] = now;
 		c->v[SIM_NOP_C_EXCLUSIONS]++;
 	}
 	st->last_start[n] = UINT64_MAX;	/* its wait restarts when it is back */
@@ -490,6 +503,7 @@ static void verdict_apply(struct nop_state *st, uint64_t now, const struct sim_n
 	if (st->babblers & b) {
 		st->babblers &= ~b;
 		st->crashed |= b;	/* silenced until a repair */
+		st->crash_ns[n] = now;
 	}
 	st->impostors &= ~b;
 	if (!(st->crashed & b))

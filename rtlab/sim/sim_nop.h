@@ -210,10 +210,15 @@ enum sim_nop_event {
 	SIM_NOP_EV_FALSE,	/* a verdict on a correct node: who = node, a = kind */
 	SIM_NOP_EV_JOIN,	/* who = node: a member again */
 	SIM_NOP_EV_ROUND,	/* who = 0, a = round, b = its length_ns */
+	SIM_NOP_EV_REPAIR,	/* who = node: a repair took effect */
+	SIM_NOP_EV_LOST,	/* a fault not injected: who = node, a = kind | SIM_NOP_EVA_CRASHED
+				 * (the node had crashed; else it was out of the membership),
+				 * b = when it crashed or was excluded, ns */
 	SIM_NOP_NEVENTS
 };
 #define SIM_NOP_EVB_BAD 16u		/* SIM_NOP_EV_FRAME's b: bad CRC or collision */
 #define SIM_NOP_EVB_FOREIGN 32u		/* out of turn (babbler, impostor) */
+#define SIM_NOP_EVA_CRASHED 0x100u	/* SIM_NOP_EV_LOST's a: the node had crashed */
 
 enum sim_nop_hist {
 	SIM_NOP_HIST_DETECT,	/* detection latency, per detected fault */

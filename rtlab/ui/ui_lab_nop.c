@@ -206,7 +206,7 @@ static const struct ui_help_line nop_help[] = {
 	{ NULL, "The nop lab: NOP and TDMA on a simulated bus" },
 	{ "k b s c l d t", "setup: add a crash, babbler, skipped turn, corrupted frame, late "
 			   "frame, duplicated id or (TDMA) drifting clock to the next run" },
-	{ "x", "setup: no faults" },
+	{ "x", "setup: clear the faults (a run starts with crash@1ms:1, as on the command line)" },
 	{ "Enter, r", "run it; on the summary: back to setup" },
 	{ "q, Esc", "while running: stop it and save what was simulated; else back" },
 	{ "arrows, PgUp/PgDn", "summary: scroll the tables" },
@@ -225,8 +225,7 @@ static int nop_init(void *screen, const struct lab_ops *lab)
 
 	pthread_mutex_init(&s->live.lock, NULL);
 	s->live.lock_ready = true;
-	nop_params_init(&s->params);
-	s->params.nfaults = 0;
+	nop_params_init(&s->params);	/* the CLI's defaults, its crash@1ms:1 too */
 	s->plain.live = &s->live;
 	s->plain.reset_live = reset_live;
 	s->plain.draw_live = draw_live;

@@ -63,6 +63,21 @@ check "NOP: the six faults detected within the bound, no false positive" \
 check "TDMA: the seven (with the drift) likewise" \
 	[ "$(json_get "$tmp/f.json" '(s := d["summary"]) and (s["tdma_faults_injected_count"], s["tdma_faults_detected_count"], s["tdma_false_positives_count"], s["tdma_detection_max_us"] <= s["tdma_detection_bound_us"]) == (7, 7, 0, True)')" = True ]
 
+jqe() { jq -e "$@" >/dev/null; }
+check "params.faults records the eight faults asked for (it was a freed value once)" \
+	jqe '.params.faults | length == 8 and all(type == "string")' "$tmp/f.json"
+check "the faults table has the repair, and the babbler's detection says it was injected as babble" \
+	jqe '[.extra.faults[] | select(.[0] == "nop")] |
+		any(.[3] == "repaired" and .[2] == 1) and
+		any(.[3] == "detected" and .[2] == 2 and (.[6] | startswith("injected as babble")))' \
+	"$tmp/f.json"
+
+run lab run nop --fault crash@1ms:1 --fault babble@2ms:1 --duration 5ms --json "$tmp/lost.json"
+check "a fault on a crashed node is said, not dropped: not injected, with when it crashed" \
+	jqe '[.extra.faults[] | select(.[0] == "nop" and .[3] == "not injected")] |
+		length == 1 and .[0][4] == "babble" and (.[0][6] | test("node 1 had crashed at 1000"))' \
+	"$tmp/lost.json"
+
 run grade "$tmp/f.json"
 check "rtlab grade passes the run" [ "$rc" -eq 0 ]
 check "naming the bound check" grep -q 'nop-within-bound' "$tmp/out"
@@ -81,7 +96,9 @@ check "the menu opens" wait_for run "Labs"
 check "the menu lists the nop lab" move_to run "Node Order Protocol vs TDMA"
 tm send-keys -t run Enter
 check "Enter opens its screen with the fault keys" wait_for run "k kill  b babble"
-tm send-keys -t run k b
+check "the next run starts with the CLI's default fault" \
+	wait_for run "Faults of the next run: crash@1ms:1"
+tm send-keys -t run x k b
 check "k and b add a crash and a babbler to the next run" \
 	wait_for run "Faults of the next run: crash@10ms:1 babble@20ms:2"
 tm send-keys -t run Enter
