@@ -651,6 +651,18 @@ static int fcse_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_
 	if (!ret && out->interrupted)
 		ret = rt_result_add_note(res, "interrupted: the document holds the accesses "
 					 "simulated until then");
+	if (!ret && p->ntraces) {
+		char *n = NULL;
+
+		/* "ran 5" for --trace F --processes 3 surprised a learner: say who they are. */
+		if (asprintf(&n, "processes: the RT task, %u replaying --trace, %u small ones "
+			     "(--processes): %u in all", p->ntraces, p->processes,
+			     1 + p->ntraces + p->processes) < 0)
+			ret = -ENOMEM;
+		else
+			ret = rt_result_add_note(res, n);
+		free(n);
+	}
 	if (!ret)
 		ret = rt_result_set_scenarios(res, scens);
 	if (!ret) {
@@ -674,6 +686,63 @@ out:
 }
 
 /* ---- Views, grade, scenarios --------------------------------------------------------- */
+
+/* The model's flush reasons (flush_<key>_count), as the "flushes" view explains them. */
+static const struct {
+	const char *key, *why;
+} fcse_flush_reasons[] = {
+	{ "flush_no_fcse_count", "no FCSE: every switch between address spaces flushes" },
+	{ "flush_no_prev_count", "the first switch: nothing is known of the caches yet" },
+	{ "flush_reused_pid_count", "the next process's PID holds another process's lines" },
+	{ "flush_next_large_count", "the next process has pages above 32 MB" },
+	{ "flush_prev_large_count", "the previous process has pages above 32 MB" },
+	{ "flush_prev_shared_count", "the previous process dirtied shared writable pages" },
+	{ "flush_relocate_count", "a process grew past 32 MB and moved to PID 0" },
+};
+
+/* Which switches flushed and why, per mode: a row per reason the model counted. */
+static int fcse_flush_view(const struct rt_result *res, json_t *views)
+{
+	json_t *rows = json_array(), *s;
+	bool have = false;
+	size_t i;
+
+	if (!rows)
+		return -ENOMEM;
+	json_array_foreach(rt_result_scenarios(res), i, s) {
+		const char *name = json_string_value(json_object_get(s, "name")) ?: "";
+		double sw = fig(s, "switches_count"), all = 0;
+
+		for (size_t r = 0; r < sizeof(fcse_flush_reasons) / sizeof(fcse_flush_reasons[0]);
+		     r++) {
+			json_t *v = json_object_get(s, fcse_flush_reasons[r].key);
+			double n = json_number_value(v);
+
+			have = have || v;
+			all += n;
+			if (n > 0 && json_array_append_new(rows, json_pack("[s, f, f, f, s]", name,
+					sw, n, sw > 0 ? 100.0 * n / sw : 0.0,
+					fcse_flush_reasons[r].why)))
+				goto nomem;
+		}
+		if (all == 0 && json_array_append_new(rows, json_pack("[s, f, f, f, s]", name, sw,
+				0.0, 0.0, "no flush: every switch kept the caches")))
+			goto nomem;
+	}
+	if (!have) {
+		json_decref(rows);	/* an older document: the reasons were not counted */
+		return 0;
+	}
+	return json_array_append_new(views, json_pack(
+		"{s:s, s:s, s:[{s:s}, {s:s}, {s:s}, {s:s, s:s, s:s}, {s:s}], s:o}",
+		"name", "flushes", "title", "SIMULATED: which switches flushed the caches, and why",
+		"columns", "name", "scenario", "name", "switches", "name", "flushes",
+		"name", "share", "title", "of switches", "unit", "pct", "name", "why",
+		"rows", rows)) ? -ENOMEM : 0;
+nomem:
+	json_decref(rows);
+	return -ENOMEM;
+}
 
 static int fcse_views(const struct rt_result *res, json_t *views, char **cause)
 {
@@ -722,14 +791,17 @@ static int fcse_views(const struct rt_result *res, json_t *views, char **cause)
 		goto out_nomem_views;
 	rows = NULL;
 	if (json_array_append_new(views, json_pack(
-		"{s:s, s:s, s:[{s:s}, {s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}], "
+		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}], "
 		"s:o}", "name", "processes", "title", "SIMULATED processes and PIDs per mode",
-		"columns", "name", "scenario", "name", "ran", "name", "refused_fork",
+		"columns", "name", "scenario", "name", "ran", "title", "ran (RT task too)",
+		"name", "refused_fork",
 		"title", "fork EAGAIN", "name", "refused_mmap", "title", "mmap ENOMEM",
 		"name", "shared_pids", "title", "PID shared", "name", "relocated",
 		"title", "moved to PID 0", "rows", prow)))
 		goto out_nomem_views;
 	prow = NULL;
+	if (fcse_flush_view(res, views))
+		goto out_nomem;
 	if (json_array_size(paper)) {
 		if (json_array_append_new(views, json_pack(
 			"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s, s:s}], s:o}", "name", "paper",

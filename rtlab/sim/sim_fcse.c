@@ -59,6 +59,9 @@ const char *const sim_fcse_why_names[SIM_FCSE_NWHY] = {
 	[SIM_FCSE_WHY_RELOCATE] = "relocate-to-pid0",
 };
 
+_Static_assert(SIM_FCSE_NCOUNTERS == SIM_FCSE_C_FLUSH_WHY + SIM_FCSE_NWHY,
+	      "one flush counter per reason");
+
 static const struct sim_counter_desc fc_counters[SIM_FCSE_NCOUNTERS] = {
 	[SIM_FCSE_C_ACCESSES] = { "accesses_count", SIM_COUNTER_SUM, "memory accesses simulated" },
 	[SIM_FCSE_C_I_ACCESSES] = { "i_accesses_count", SIM_COUNTER_SUM, "instruction fetches" },
@@ -85,6 +88,26 @@ static const struct sim_counter_desc fc_counters[SIM_FCSE_NCOUNTERS] = {
 				    "the dearest switch" },
 	[SIM_FCSE_C_FLUSHES] = { "flushes_count", SIM_COUNTER_SUM,
 				 "full clean+invalidate of both caches" },
+	[SIM_FCSE_C_FLUSH_WHY + SIM_FCSE_WHY_NO_FCSE] = {
+		"flush_no_fcse_count", SIM_COUNTER_SUM, "flushes at a switch without FCSE" },
+	[SIM_FCSE_C_FLUSH_WHY + SIM_FCSE_WHY_NO_PREV] = {
+		"flush_no_prev_count", SIM_COUNTER_SUM,
+		"best effort: flushes at the first switch (nothing known of the caches)" },
+	[SIM_FCSE_C_FLUSH_WHY + SIM_FCSE_WHY_REUSED_PID] = {
+		"flush_reused_pid_count", SIM_COUNTER_SUM,
+		"best effort: flushes because the next process's PID holds another's lines" },
+	[SIM_FCSE_C_FLUSH_WHY + SIM_FCSE_WHY_NEXT_LARGE] = {
+		"flush_next_large_count", SIM_COUNTER_SUM,
+		"best effort: flushes because the next process has pages above 32 MB" },
+	[SIM_FCSE_C_FLUSH_WHY + SIM_FCSE_WHY_PREV_LARGE] = {
+		"flush_prev_large_count", SIM_COUNTER_SUM,
+		"best effort: flushes because the previous process has pages above 32 MB" },
+	[SIM_FCSE_C_FLUSH_WHY + SIM_FCSE_WHY_PREV_SHARED] = {
+		"flush_prev_shared_count", SIM_COUNTER_SUM,
+		"best effort: flushes because the previous process dirtied shared pages" },
+	[SIM_FCSE_C_FLUSH_WHY + SIM_FCSE_WHY_RELOCATE] = {
+		"flush_relocate_count", SIM_COUNTER_SUM,
+		"best effort: flushes when a process grew past 32 MB and moved to PID 0" },
 	[SIM_FCSE_C_FLUSH_WRITEBACKS] = { "flush_writebacks_count", SIM_COUNTER_SUM,
 					  "dirty lines the flushes wrote back" },
 	[SIM_FCSE_C_TLB_FLUSHES] = { "tlb_flushes_count", SIM_COUNTER_SUM,
@@ -930,8 +953,10 @@ static __attribute__((noinline)) void fc_switch(struct fc_state *st, uint32_t ne
 	default:
 		break;
 	}
-	if (why >= 0)
+	if (why >= 0) {
 		cycles += cache_flush_all(st, &dirty);
+		st->n[SIM_FCSE_C_FLUSH_WHY + why]++;
+	}
 	/* A new page table: the TLB has no address-space tags (tlb_flush off: an experiment). */
 	if (st->sc.mode == SIM_FCSE_MODE_FLUSH || st->sc.tlb_flush || why >= 0)
 		cycles += tlb_flush(st);
@@ -963,6 +988,7 @@ static __attribute__((noinline)) void fc_relocate(struct fc_state *st, uint32_t 
 	uint64_t dirty = 0, cycles;
 
 	cycles = cache_flush_all(st, &dirty) + tlb_flush(st);
+	st->n[SIM_FCSE_C_FLUSH_WHY + SIM_FCSE_WHY_RELOCATE]++;
 	st->pid_count[old]--;
 	if (st->pid_user[old] == i)
 		st->pid_user[old] = FC_NONE;

@@ -226,7 +226,9 @@ enum sim_fcse_counter {
 	SIM_FCSE_C_LATENCY_SUM,		/* latency_sum_ns */
 	SIM_FCSE_C_LATENCY_MAX,		/* latency_max_ns */
 	SIM_FCSE_C_TIME,		/* time_ns: simulated time so far */
-	SIM_FCSE_NCOUNTERS
+	/* Flushes by their reason, SIM_FCSE_C_FLUSH_WHY + enum sim_fcse_why: flush_<why>_count */
+	SIM_FCSE_C_FLUSH_WHY,
+	SIM_FCSE_NCOUNTERS = SIM_FCSE_C_FLUSH_WHY + 7
 };
 
 /* Event types. */

@@ -37,7 +37,8 @@ run lab run fcse --seed 42 --ticks 40 --json "$tmp/a.json"
 check "a run of the three modes exits 0" [ "$rc" -eq 0 ]
 check "it prints the modes view, labelled as simulated" grep -q '^SIMULATED ARMv5 VIVT caches per mode' "$tmp/out"
 check "with one row per mode (and one each in the processes view)" \
-	bash -c "grep -cE '^  mixed-(flush|guaranteed|best-effort) +[0-9]' '$tmp/out' | grep -qx 6"
+	bash -c "sed '/which switches flushed/,/^\$/d' '$tmp/out' |
+		grep -cE '^  mixed-(flush|guaranteed|best-effort) +[0-9]' | grep -qx 6"
 check "lesson 08's predict question is measured in the predictions view" \
 	grep -qE '^  mixed-guaranteed +latency_avg_us ' "$tmp/out"
 check "and the paper's ratios beside ours" grep -q '^  guaranteed / flush ' "$tmp/out"
@@ -50,6 +51,10 @@ check "guaranteed mode refused the process above 32 MB and never flushed" \
 check "the averages order flush > best-effort > guaranteed" \
 	[ "$(json_get "$tmp/a.json" 'd["summary"]["flush_latency_avg_us"] > d["summary"]["best_effort_latency_avg_us"] > d["summary"]["guaranteed_latency_avg_us"]')" = True ]
 check "a note says it is simulated" grep -q 'SIMULATED' "$tmp/a.json"
+check "the flushes view says which switches flushed and why: best effort's reasons" \
+	grep -qE '^  mixed-best-effort +[0-9]+ +[1-9][0-9]* .*dirtied shared writable pages' "$tmp/out"
+check "... guaranteed mode's none" \
+	grep -qE '^  mixed-guaranteed +[0-9]+ +0 +0 +no flush' "$tmp/out"
 
 run lab run fcse --seed 42 --ticks 40 --json "$tmp/b.json"
 check "the same seed gives the same figures" \
@@ -64,6 +69,9 @@ printf '2 8000\n2 8004\n0 100000\n1 100020\n2 8008\n' >"$tmp/t.din"
 "$tool" convert "$tmp/t.din" "$tmp/t.fct" >"$tmp/out" 2>"$tmp/err"
 check "fcse-trace converts a din trace" grep -q '5 records' "$tmp/out"
 run lab run fcse --trace "$tmp/t.fct" --trace "$tmp/t.din" --mode guaranteed --ticks 10 --json "$tmp/c.json"
+check "a note says who the processes of a trace run are" \
+	grep -q "processes: the RT task, 2 replaying --trace, 0 small ones (--processes): 3 in all" \
+	"$tmp/out"
 check "two traces run as the trace workload" \
 	[ "$(json_get "$tmp/c.json" 'd["extra"]["scenarios"][0]["name"], d["extra"]["scenarios"][0]["processes_count"]')" = "('trace-guaranteed', 3)" ]
 printf 'hello\n' >"$tmp/bad"

@@ -144,9 +144,11 @@ static void test_run_all_modes(void **state)
 	assert_int_equal(rt_result_hist_count(res), 3);
 
 	assert_int_equal(lab->views(res, views, &cause), 0);
-	assert_int_equal(json_array_size(views), 3);
+	assert_int_equal(json_array_size(views), 4);	/* modes, processes, flushes, paper */
 	assert_non_null(strstr(json_string_value(json_object_get(json_array_get(views, 0),
 								   "title")), "SIMULATED"));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(views, 2), "name")),
+			    "flushes");
 	json_decref(views);
 
 	/* Two of five checks before the answers: the modes ran, the rules held. */

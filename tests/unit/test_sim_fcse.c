@@ -393,6 +393,35 @@ static void test_flush_mode_every_switch(void **state)
 	sim_free(s);
 }
 
+/* Every flush is counted under exactly one reason, in every mode and workload. */
+static void test_flush_reasons_add_up(void **state)
+{
+	static const char *const presets[] = {
+		"mixed-flush", "mixed-guaranteed", "mixed-best-effort", "many-best-effort",
+	};
+	static const char *const why[] = {
+		"flush_no_fcse_count", "flush_no_prev_count", "flush_reused_pid_count",
+		"flush_next_large_count", "flush_prev_large_count", "flush_prev_shared_count",
+		"flush_relocate_count",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(presets) / sizeof(presets[0]); i++) {
+		struct sim *s = run_preset(presets[i], 1, NULL);
+		uint64_t sum = 0;
+
+		for (size_t w = 0; w < sizeof(why) / sizeof(why[0]); w++)
+			sum += cnt(s, why[w]);
+		assert_int_equal(sum, cnt(s, "flushes_count"));
+		if (i == 0)
+			assert_int_equal(cnt(s, "flush_no_fcse_count"), cnt(s, "switches_count"));
+		if (i == 2)	/* shm and big are why best effort flushes */
+			assert_true(cnt(s, "flush_prev_shared_count") > 0 &&
+				    cnt(s, "flush_next_large_count") > 0);
+		sim_free(s);
+	}
+}
+
 static void test_guaranteed_never_flushes(void **state)
 {
 	struct sim *s = run_preset("mixed-guaranteed", 1, NULL);
@@ -813,6 +842,7 @@ int main(void)
 		cmocka_unit_test(test_tlb_lockdown),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_trace_lackey),
+		cmocka_unit_test(test_flush_reasons_add_up),
 		cmocka_unit_test(test_trace_din),
 		cmocka_unit_test(test_trace_regions),
 		cmocka_unit_test(test_trace_binary),
