@@ -37,6 +37,7 @@
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
 #include "doctor/doctor.h"
+#include "grade/grade_exercise.h"
 #include "grade/grade_work.h"
 #include "grade/report.h"
 #include "labs/lab.h"
@@ -447,6 +448,26 @@ static bool asks_help(int argc, char **argv)
 	return false;
 }
 
+/*
+ * Where the headers the starter includes are: they stay with the lab's
+ * checks, and a starter's "../checks" would be wrong from the work folder.
+ */
+static void say_headers(const char *lab)
+{
+	struct grade_exercise ex;
+
+	if (grade_exercise_find(&ex, lab, NULL))
+		return;
+	if (ex.m.headers.n) {
+		cli_text_printf(stdout, "the headers it includes (");
+		for (size_t i = 0; i < ex.m.headers.n; i++)
+			cli_text_printf(stdout, "%s%s", i ? ", " : "", ex.m.headers.v[i]);
+		cli_text_printf(stdout, ") are in %s: read them there, the grader uses those\n",
+				ex.checks);
+	}
+	grade_exercise_fini(&ex);
+}
+
 /* `rtlab lab start LAB` and `rtlab lab reset LAB`: the learner's working copy of an exercise. */
 static int lab_work(const struct cli_cmd *cmd, int argc, char **argv, bool reset)
 {
@@ -472,6 +493,8 @@ static int lab_work(const struct cli_cmd *cmd, int argc, char **argv, bool reset
 				"`rtlab grade %s`\n" : "%s exists already (left as it is; `rtlab lab "
 				"reset %s` starts afresh)\n", path, argv[1]);
 	}
+	if (!ret)
+		say_headers(argv[1]);
 	free(path);
 	free(backup);
 	free(cause);

@@ -132,6 +132,8 @@ run lab start example
 work=$XDG_STATE_HOME/rtlab/work/example
 check "lab start copies the starter to the working copy" \
 	bash -c "[ $rc -eq 0 ] && cmp -s '$work/sum.c' '$toy/starter/sum.c'"
+check "... and says where the headers the starter includes are (not ../checks)" \
+	grep -q "the headers it includes (toy.h) are in $data/labs/example/checks" "$tmp/out"
 run lab start latency
 check "lab start of a lab without an exercise says so (exit 1)" \
 	bash -c "[ $rc -eq 1 ] && grep -q 'no coding exercise' '$tmp/err'"

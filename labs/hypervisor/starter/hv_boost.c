@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * hv_boost.c: your host boost policy for the hypervisor model. Read
- * hv_boost.h (in ../checks) and the opening comment of sim_hv_model.h for
- * what the host sees, then replace the body marked TODO.
+ * hv_boost.h, then the opening comment of sim_hv_model.h (struct
+ * hv_policy_view: what the host sees of each thread), then replace the
+ * body marked TODO. Both headers stay with the lab's checks, not in your
+ * work folder: labs/hypervisor/checks/ of rtlab's sources, or
+ * PREFIX/share/rtlab/labs/hypervisor/checks/ once installed (PREFIX is
+ * /usr/local by default); `rtlab lab start hypervisor` says where.
  * `rtlab grade hypervisor --work DIR` checks it on three scenarios, with a
  * starvation bound, a budget and its window drawn for each grading run:
  * read them from v, hard-code none.

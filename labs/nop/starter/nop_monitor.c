@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * nop_monitor.c: your monitor for the NOP bus. Read nop_monitor.h (in
- * ../checks) for what you are given and what to answer, and the handout
+ * nop_monitor.c: your monitor for the NOP bus. Read nop_monitor.h (with
+ * the lab's checks: `rtlab lab start nop` says where) for what you are
+ * given and what to answer, and the handout
  * (labs/nop/README.md, "Exercise") for the rules of our model. Replace
  * the TODOs. `rtlab grade nop --work DIR` checks it: each fault kind must
  * be found within the bound, and a correct node never blamed.
