@@ -2,7 +2,7 @@
 /*
  * lesson_lint: the document model already collects every problem while it
  * parses and resolves links, so the linter adds only what concerns the file
- * as a file (its name) and puts the messages in line order.
+ * as a file (its name, its stale phrases) and puts the messages in line order.
  */
 #include "lesson_lint.h"
 
@@ -15,6 +15,7 @@
 #include "core/rt_buf.h"
 #include "lesson/lesson_doc.h"
 #include "lesson_doc-int.h"
+#include "lesson_stale.h"
 
 bool lesson_file_name_ok(const char *path)
 {
@@ -44,7 +45,6 @@ static bool valid_name(const char *path)
 int lesson_lint_file(const char *path, struct rt_buf *errors)
 {
 	struct lesson_doc *doc = NULL;
-	size_t *order = NULL;
 	char *cause = NULL;
 	int ret, count = 0;
 
@@ -60,27 +60,14 @@ int lesson_lint_file(const char *path, struct rt_buf *errors)
 		if (ret)
 			goto out;
 	}
-	order = malloc((doc->nproblems + 1) * sizeof(*order));
-	if (!order) {
-		ret = -ENOMEM;
+	ret = lesson_stale_add(path, doc->name, LESSON_MAX_BYTES, &doc->problems, &doc->nproblems);
+	if (ret)
 		goto out;
-	}
-	/* Insertion sort: stable, and a lesson has few problems. */
-	for (size_t i = 0; i < doc->nproblems; i++) {
-		size_t k = i;
-
-		while (k && doc->problems[order[k - 1]].line > doc->problems[i].line) {
-			order[k] = order[k - 1];
-			k--;
-		}
-		order[k] = i;
-	}
 	for (size_t i = 0; i < doc->nproblems && !ret; i++) {
-		ret = rt_buf_printf(errors, "%s\n", doc->problems[order[i]].msg);
+		ret = rt_buf_printf(errors, "%s\n", doc->problems[i].msg);
 		count++;
 	}
 out:
-	free(order);
 	free(cause);
 	lesson_doc_free(doc);
 	return ret ? ret : count;

@@ -22,8 +22,9 @@ struct rt_buf;
  * lesson_labs_find(), so only once the program gave lesson_labs_set() its
  * list; lessons among the sibling NN-*.md files; glossary terms among the
  * "## " headings of glossary.md), other links are http(s), there are
- * no tables, raw HTML, images, setext headings or indented code blocks, and
- * nothing is nested deeper than LESSON_MAX_NESTING levels.
+ * no tables, raw HTML, images, setext headings or indented code blocks,
+ * nothing is nested deeper than LESSON_MAX_NESTING levels, and no line holds
+ * a stale phrase (lesson_stale_phrases[], reported with its reason).
  *
  * Returns the number of problems (0 = clean), or a negative errno when the
  * file cannot be read or is larger than a lesson may be, or memory runs out

@@ -25,6 +25,7 @@
 #include "core/rt_file.h"
 #include "lesson/lesson_doc.h"
 #include "lesson_doc-int.h"
+#include "lesson_stale.h"
 
 struct parse {
 	struct slides_deck *deck;
@@ -733,7 +734,10 @@ int slides_lint_file(const char *path, struct rt_buf *errors)
 		ret = rt_buf_printf(errors, "%s:1: file name must be NN-slug.md "
 				    "(two digits, lower-case slug)\n", path);
 	}
-	/* The deck's own problems and the fit, merged in line order. */
+	if (!ret)
+		ret = lesson_stale_add(path, d->name, SLIDES_MAX_BYTES, &d->problems,
+				       &d->nproblems);
+	/* The deck's own problems, its stale phrases and the fit, in line order. */
 	for (size_t i = 0, p = 0; !ret && (i < d->nslides || p < d->nproblems);) {
 		if (p < d->nproblems && (i >= d->nslides || d->problems[p].line <= d->slides[i].line)) {
 			ret = rt_buf_printf(errors, "%s\n", d->problems[p++].msg);

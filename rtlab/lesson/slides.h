@@ -135,7 +135,8 @@ long slides_dir_find(char *const *paths, size_t n, const char *arg);
  * @errors: each problem appended as "path:line: message\n", in line order
  *
  * Also checks the file name (NN-slug.md) and that each slide fits the
- * presenter at 80x24 (SLIDES_BODY_ROWS rows of SLIDES_BODY_COLS columns).
+ * presenter at 80x24 (SLIDES_BODY_ROWS rows of SLIDES_BODY_COLS columns)
+ * and that no line holds a stale phrase (lesson_stale_phrases[]).
  * Returns the number of problems, or a negative errno when the file cannot
  * be read (a line saying so is appended).
  */

@@ -7,7 +7,7 @@
  * faults of lesson 09 injected at given times, for the nop lab.
  *
  * The idea of a node order replacing a global clock is the paper's
- * (papers.md 5.1); everything concrete here is OUR model (papers.md 5.2,
+ * (doc/references.md 5.1); everything concrete here is OUR model (5.2 there,
  * labs/nop/README.md): the frame format, the gap, the timeout, the
  * monitor's rules, membership by exclusion and rejoin by a join frame, and
  * the detection bound. The paper's own frame format, timeouts and bound

@@ -9,7 +9,7 @@
  * a fact the header does not carry (no task line, no "started at") is left
  * out rather than invented. The meanings of the tracers, flag columns and
  * delay marks follow the kernel's ftrace documentation as summarised in
- * papers.md section 2; the wording is ours.
+ * doc/references.md section 2; the wording is ours.
  */
 #include "trace_explain.h"
 

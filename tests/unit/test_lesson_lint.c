@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
@@ -23,6 +24,7 @@
 #include "core/rt_buf.h"
 #include "lesson/lesson_doc.h"
 #include "lesson/lesson_lint.h"
+#include "lesson/lesson_stale.h"
 #include "lesson_labs_fixture.h"
 
 static const char *srcdir(void)
@@ -265,6 +267,85 @@ static void test_unreadable_and_oversized(void **state)
 	rt_buf_fini(&want);
 }
 
+/*
+ * Every stale phrase is rejected, with its reason, on the line it is on,
+ * whatever its case; a text that only comes close ("a planned wake-up
+ * time", "the plate lands") passes. Lessons through the lint, any other
+ * file (a handout) through lesson_stale_file().
+ */
+static void test_stale_phrases(void **state)
+{
+	static const char clean[] = "# Clean\n\nEach wake-up comes at its planned time; the plate\n"
+				    "lands on the next seat. See doc/references.md 4.5.\n";
+	struct rt_buf got = RT_BUF_INIT;
+	char *path;
+
+	(void)state;
+	for (const struct lesson_stale *s = lesson_stale_phrases; s->phrase; s++) {
+		struct rt_buf md = RT_BUF_INIT, want = RT_BUF_INIT;
+		char upper[64];
+		size_t k;
+
+		for (k = 0; s->phrase[k] && k + 1 < sizeof(upper); k++)
+			upper[k] = (char)toupper((unsigned char)s->phrase[k]);
+		upper[k] = 0;
+		assert_int_equal(rt_buf_printf(&md, "# Stale\n\nThe lab, %s, is fine.\n\n%s\n",
+					       s->phrase, upper), 0);
+		path = scratch("01-stale.md", rt_buf_str(&md), md.len);
+		assert_int_equal(rt_buf_printf(&want, "%s:3: stale phrase '%s': %s\n"
+					       "%s:5: stale phrase '%s': %s\n", path, s->phrase,
+					       s->why, path, s->phrase, s->why), 0);
+		print_message("%s\n", s->phrase);
+		assert_int_equal(lesson_lint_file(path, &got), 2);
+		assert_string_equal(rt_buf_str(&got), rt_buf_str(&want));
+		rt_buf_reset(&got);
+		assert_int_equal(lesson_stale_file(path, &got), 2);
+		assert_string_equal(rt_buf_str(&got), rt_buf_str(&want));
+		rt_buf_reset(&got);
+		unscratch(path);
+		rt_buf_fini(&md);
+		rt_buf_fini(&want);
+	}
+	path = scratch("01-clean.md", clean, sizeof(clean) - 1);
+	assert_int_equal(lesson_lint_file(path, &got), 0);
+	assert_int_equal(lesson_stale_file(path, &got), 0);
+	assert_string_equal(rt_buf_str(&got), "");
+	unscratch(path);
+	rt_buf_fini(&got);
+}
+
+/* The handouts (labs/NAME/README.md) hold no stale phrase either. */
+static void test_shipped_handouts(void **state)
+{
+	struct dirent **names = NULL;
+	char *dir;
+	int n, handouts = 0;
+
+	(void)state;
+	assert_true(asprintf(&dir, "%s/labs", srcdir()) > 0);
+	n = scandir(dir, &names, NULL, alphasort);
+	assert_true(n > 0);
+	for (int i = 0; i < n; i++) {
+		struct rt_buf got = RT_BUF_INIT;
+		char *path;
+
+		assert_true(asprintf(&path, "%s/%s/README.md", dir, names[i]->d_name) > 0);
+		if (names[i]->d_name[0] != '.' && access(path, R_OK) == 0) {
+			int ret = lesson_stale_file(path, &got);
+
+			if (ret)
+				fail_msg("%s: %d stale phrase(s):\n%s", path, ret, rt_buf_str(&got));
+			handouts++;
+		}
+		rt_buf_fini(&got);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+	free(dir);
+	assert_true(handouts >= 6);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -274,6 +355,8 @@ int main(void)
 		cmocka_unit_test(test_shipped_lessons),
 		cmocka_unit_test(test_deep_nesting),
 		cmocka_unit_test(test_unreadable_and_oversized),
+		cmocka_unit_test(test_stale_phrases),
+		cmocka_unit_test(test_shipped_handouts),
 	};
 
 	fixture_lesson_labs_init();

@@ -23,6 +23,7 @@
 
 #include "core/rt_buf.h"
 #include "grade/report.h"
+#include "lesson/lesson_stale.h"
 #include "lesson/slides.h"
 #include "lesson_labs_fixture.h"
 
@@ -252,6 +253,35 @@ static void test_lint_fit_and_files(void **state)
 	rmdir(dir);
 }
 
+/* A stale phrase in a slide or its notes is a problem, in line order with the others. */
+static void test_lint_stale(void **state)
+{
+	char dir[] = "/tmp/test-slides-XXXXXX", path[600], expect[1600];
+	struct rt_buf b = RT_BUF_INIT;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	for (const struct lesson_stale *s = lesson_stale_phrases; s->phrase; s++) {
+		char deck[400];
+
+		snprintf(deck, sizeof(deck), "# T\n\n---\n\nno title here\n\n---\n\n## S\n\n"
+			 "- The lab %s.\n\nNotes:\nAt the planned time.\n", s->phrase);
+		put(dir, "05-stale.md", deck);
+		snprintf(path, sizeof(path), "%s/05-stale.md", dir);
+		assert_int_equal(slides_lint_file(path, &b), 2);
+		snprintf(expect, sizeof(expect),
+			 "%s:5: a slide opens with its title, '## Title'\n"
+			 "%s:11: stale phrase '%s': %s\n", path, path, s->phrase, s->why);
+		assert_string_equal(rt_buf_str(&b), expect);
+		rt_buf_reset(&b);
+	}
+	put(dir, "05-stale.md", "# T\n\n---\n\n## S\n\n- Wake at the planned time.\n");
+	assert_int_equal(slides_lint_file(path, &b), 0);
+	rt_buf_fini(&b);
+	unlink(path);
+	rmdir(dir);
+}
+
 static void test_find(void **state)
 {
 	char *paths[] = { "s/00-introduction.md", "s/03-kinds-of-latency.md" };
@@ -342,6 +372,7 @@ int main(void)
 		cmocka_unit_test(test_bad_decks),
 		cmocka_unit_test(test_empty_and_binary),
 		cmocka_unit_test(test_lint_fit_and_files),
+		cmocka_unit_test(test_lint_stale),
 		cmocka_unit_test(test_find),
 		cmocka_unit_test(test_shipped_decks_lint_clean),
 		cmocka_unit_test(test_export),
