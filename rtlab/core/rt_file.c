@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -165,6 +167,102 @@ static int check_target(const char *path, char **cause)
 		      "not replaced", path, rt_file_kind(st.st_mode));
 }
 
+/* ---- Temporary files left by killed writers ------------------------------ */
+
+/*
+ * The writer's pid in @name when it is "<base>.tmp.<pid>.<n>" (any base when
+ * @base is NULL), else 0. Digits only: "x.tmp.12.3.bak" is not ours.
+ */
+static long temp_writer(const char *name, const char *base)
+{
+	const char *t, *p;
+	long pid = 0;
+
+	if (base) {
+		size_t n = strlen(base);
+
+		if (strncmp(name, base, n) || strncmp(name + n, ".tmp.", 5))
+			return 0;
+		t = name + n;
+	} else {
+		t = strstr(name, ".tmp.");
+		if (!t || t == name)
+			return 0;
+		/* The last ".tmp.": a base may hold the word itself. */
+		for (p = strstr(t + 1, ".tmp."); p; p = strstr(p + 1, ".tmp."))
+			t = p;
+	}
+	p = t + 5;
+	if (*p < '1' || *p > '9')
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (pid > (long)(1 << 30))
+			return 0;
+		pid = pid * 10 + (*p - '0');
+	}
+	if (*p++ != '.' || *p < '0' || *p > '9')
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return *p ? 0 : pid;
+}
+
+int rt_file_sweep_temps_at(int dfd, const char *base)
+{
+	struct dirent *de;
+	int fd = dup(dfd), removed = 0;
+	DIR *d;
+
+	if (fd < 0)
+		return -errno;
+	d = fdopendir(fd);
+	if (!d) {
+		close(fd);
+		return -errno;
+	}
+	rewinddir(d);
+	while ((de = readdir(d))) {
+		long pid = temp_writer(de->d_name, base);
+		struct stat st;
+
+		/*
+		 * Only a writer that is gone for sure (ESRCH): a live one, or
+		 * one we may not signal (another user's), keeps its file.
+		 */
+		if (!pid || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if (unlinkat(dfd, de->d_name, 0) == 0)
+			removed++;
+	}
+	closedir(d);
+	return removed;
+}
+
+int rt_file_sweep_temps(const char *path, bool any)
+{
+	char *copy = strdup(path), *copy2 = strdup(path);
+	int dfd, ret;
+
+	if (!copy || !copy2) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	dfd = open(any ? path : dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		ret = -errno;
+		goto out_free;
+	}
+	ret = rt_file_sweep_temps_at(dfd, any ? NULL : basename(copy2));
+	close(dfd);
+out_free:
+	free(copy);
+	free(copy2);
+	return ret;
+}
+
 int rt_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 			 char **cause)
 {
@@ -175,6 +273,8 @@ int rt_file_write_atomic(const char *path, const void *data, size_t len, mode_t 
 	ret = check_target(path, cause);
 	if (ret)
 		return ret;
+	/* What a killed run of any rtlab left for this target goes first. */
+	rt_file_sweep_temps(path, false);
 	if (asprintf(&tmp, "%s.tmp.%ld.%u", path, (long)getpid(),
 		     atomic_fetch_add(&counter, 1)) < 0)
 		return rt_err(cause, -ENOMEM, "%s: out of memory", path);

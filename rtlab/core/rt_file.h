@@ -31,6 +31,7 @@
 #ifndef RTLAB_CORE_RT_FILE_H
 #define RTLAB_CORE_RT_FILE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -48,6 +49,23 @@
  */
 int rt_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 			 char **cause);
+
+/**
+ * rt_file_sweep_temps - remove temporary files left by writers that were killed
+ * @path: with @any false, the target whose "<target>.tmp.<pid>.<n>" files go;
+ *        with @any true, a directory where every "<name>.tmp.<pid>.<n>" goes
+ * @any: see @path
+ *
+ * A run killed with SIGKILL cannot remove its temporary file. Only files of
+ * writers that no longer exist (kill(pid, 0) says ESRCH) are removed, and only
+ * regular files of the effective user: a live writer's file, our own (this
+ * process is alive) and another user's are kept. rt_file_write_atomic() calls
+ * it for its target. Returns how many were removed, or a negative errno.
+ */
+int rt_file_sweep_temps(const char *path, bool any);
+
+/* rt_file_sweep_temps() in the directory open on @dfd; @base NULL: any name. */
+int rt_file_sweep_temps_at(int dfd, const char *base);
 
 /* Flags of rt_file_open_read() and rt_file_load(). */
 #define RT_FILE_NOFOLLOW	0x1u	/* refuse a symbolic link as the last component */
