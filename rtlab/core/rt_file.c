@@ -109,28 +109,15 @@ static int too_big(const char *path, size_t max, char **cause)
 		      path, max);
 }
 
-int rt_file_open_read(const char *path, unsigned int flags, size_t max, char **cause)
+/*
+ * The checks after open(): a regular file, at most @max bytes, made blocking.
+ * Returns @fd, or closes it and returns a negative errno with @cause.
+ */
+static int open_checked(int fd, const char *path, size_t max, char **cause)
 {
-	int oflags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
 	struct stat st;
-	int fd, ret;
+	int ret;
 
-	if (flags & RT_FILE_NOFOLLOW)
-		oflags |= O_NOFOLLOW;
-	if (flags & RT_FILE_CREATE)
-		oflags |= O_CREAT;
-	fd = open(path, oflags, 0600);
-	if (fd < 0) {
-		ret = -errno;
-		if (ret == -ELOOP && (flags & RT_FILE_NOFOLLOW))
-			return rt_err(cause, ret, "%s: is a symbolic link, which rtlab does not "
-				      "follow here", path);
-		/* A socket cannot be opened; say what it is rather than ENXIO. */
-		if (ret == -ENXIO && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-			return rt_err(cause, not_regular(st.st_mode), "%s: is %s, not a regular "
-				      "file", path, rt_file_kind(st.st_mode));
-		return rt_err(cause, ret, "%s: cannot read: %s", path, strerror(-ret));
-	}
 	if (fstat(fd, &st) < 0) {
 		ret = rt_err(cause, -errno, "%s: cannot read: %s", path, strerror(errno));
 		goto out_close;
@@ -153,6 +140,95 @@ int rt_file_open_read(const char *path, unsigned int flags, size_t max, char **c
 
 out_close:
 	close(fd);
+	return ret;
+}
+
+int rt_file_open_read(const char *path, unsigned int flags, size_t max, char **cause)
+{
+	int oflags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+	struct stat st;
+	int fd, ret;
+
+	if (flags & RT_FILE_NOFOLLOW)
+		oflags |= O_NOFOLLOW;
+	if (flags & RT_FILE_CREATE)
+		oflags |= O_CREAT;
+	fd = open(path, oflags, 0600);
+	if (fd < 0) {
+		ret = -errno;
+		if (ret == -ELOOP && (flags & RT_FILE_NOFOLLOW))
+			return rt_err(cause, ret, "%s: is a symbolic link, which rtlab does not "
+				      "follow here", path);
+		/* A socket cannot be opened; say what it is rather than ENXIO. */
+		if (ret == -ENXIO && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			return rt_err(cause, not_regular(st.st_mode), "%s: is %s, not a regular "
+				      "file", path, rt_file_kind(st.st_mode));
+		return rt_err(cause, ret, "%s: cannot read: %s", path, strerror(-ret));
+	}
+	return open_checked(fd, path, max, cause);
+}
+
+/* Is @rel a path below a folder: relative, no ".." and no empty component? */
+static bool rel_below(const char *rel)
+{
+	const char *part = rel;
+
+	if (!*rel || *rel == '/')
+		return false;
+	while (part) {
+		const char *end = strchr(part, '/');
+		size_t n = end ? (size_t)(end - part) : strlen(part);
+
+		if (!n || (n == 2 && !memcmp(part, "..", 2)))
+			return false;
+		part = end ? end + 1 : NULL;
+	}
+	return true;
+}
+
+int rt_file_open_beneath(const char *dir, const char *rel, size_t max, char **cause)
+{
+	char *copy, *part, *next;
+	int cur, fd, ret;
+
+	if (!rel_below(rel))
+		return rt_err(cause, -EINVAL, "%s: not a relative path without '..' below the "
+			      "folder", rel);
+	copy = strdup(rel);
+	if (!copy)
+		return rt_err(cause, -ENOMEM, "%s: out of memory", rel);
+	cur = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cur < 0) {
+		ret = rt_err(cause, -errno, "%s: cannot open its folder: %s", rel, strerror(errno));
+		goto out_free;
+	}
+	/* One component at a time, none a link: nothing leads out of @dir. */
+	for (part = copy; (next = strchr(part, '/')); part = next + 1) {
+		*next = '\0';
+		fd = openat(cur, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(cur);
+		if (fd < 0) {
+			ret = -errno;
+			goto out_err;
+		}
+		cur = fd;
+	}
+	fd = openat(cur, part, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	ret = fd < 0 ? -errno : 0;
+	close(cur);
+	if (!ret) {
+		free(copy);
+		return open_checked(fd, rel, max, cause);
+	}
+out_err:
+	/* O_DIRECTORY|O_NOFOLLOW on a link to a folder says ENOTDIR; O_NOFOLLOW says ELOOP. */
+	if (ret == -ELOOP || ret == -ENOTDIR)
+		ret = rt_err(cause, -ELOOP, "%s: a symbolic link or a file where a folder is, "
+			     "which rtlab does not follow out of the folder", rel);
+	else
+		ret = rt_err(cause, ret, "%s: cannot read: %s", rel, strerror(-ret));
+out_free:
+	free(copy);
 	return ret;
 }
 
@@ -322,17 +398,14 @@ out_free:
 	return ret;
 }
 
-int rt_file_load(const char *path, unsigned int flags, size_t max, char **data, size_t *len,
-		 char **cause)
+/* Read all of @fd (named @path in messages) and close it; rt_file_load() after the open. */
+static int load_fd(int fd, const char *path, size_t max, char **data, size_t *len,
+		   char **cause)
 {
 	size_t cap = 4096, used = 0;
 	char *buf, *p;
-	int fd, ret = 0;
+	int ret = 0;
 
-	*data = NULL;
-	if (len)
-		*len = 0;
-	fd = rt_file_open_read(path, flags, max, cause);
 	if (fd < 0)
 		return fd;
 	buf = malloc(cap);
@@ -387,6 +460,24 @@ out_free:
 out_close:
 	close(fd);
 	return ret;
+}
+
+int rt_file_load(const char *path, unsigned int flags, size_t max, char **data, size_t *len,
+		 char **cause)
+{
+	*data = NULL;
+	if (len)
+		*len = 0;
+	return load_fd(rt_file_open_read(path, flags, max, cause), path, max, data, len, cause);
+}
+
+int rt_file_load_beneath(const char *dir, const char *rel, size_t max, char **data,
+			 size_t *len, char **cause)
+{
+	*data = NULL;
+	if (len)
+		*len = 0;
+	return load_fd(rt_file_open_beneath(dir, rel, max, cause), rel, max, data, len, cause);
 }
 
 int rt_file_read(const char *path, size_t max, char **data, size_t *len)

@@ -107,6 +107,26 @@ int rt_file_load(const char *path, unsigned int flags, size_t max, char **data, 
 		 char **cause);
 
 /**
+ * rt_file_open_beneath - open @rel inside folder @dir, never leaving it
+ * @dir: the folder a person named (followed if it is a link)
+ * @rel: a relative path below @dir: no leading '/', no ".." component
+ * @max: as rt_file_open_read()
+ * @cause: on failure "REL: why"; messages name @rel, never @dir, so a page
+ *         made from them shows no host path
+ *
+ * For names a file chose (a deck's "results: class:NAME"): @rel is opened one
+ * component at a time with O_NOFOLLOW, so neither ".." nor a symbolic link
+ * anywhere in it leads out of @dir. Returns a descriptor as
+ * rt_file_open_read() does, or -EINVAL for a @rel that climbs or is
+ * absolute, -ELOOP for a link on the way, or another negative errno.
+ */
+int rt_file_open_beneath(const char *dir, const char *rel, size_t max, char **cause);
+
+/* rt_file_load() through rt_file_open_beneath(). */
+int rt_file_load_beneath(const char *dir, const char *rel, size_t max, char **data,
+			 size_t *len, char **cause);
+
+/**
  * rt_file_read - read a whole file into memory
  * @max: refuse files larger than this many bytes (-EFBIG)
  * @data: on success, a NUL-terminated copy the caller frees

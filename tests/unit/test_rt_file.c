@@ -4,7 +4,8 @@
  * failures leave the target untouched, reads handle size-0 proc files,
  * reads by name refuse (never hang on) FIFOs, devices and directories and
  * follow links only where allowed, the line reader stays bounded, and the
- * temporary files of killed writers go while a live writer's stay.
+ * temporary files of killed writers go while a live writer's stay, and a
+ * load beneath a folder never leaves it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -450,6 +451,41 @@ static void test_sweep_dead_temps(void **state)
 	assert_int_equal(rt_file_sweep_temps("/nonexistent-rtlab-dir", true), -ENOENT);
 }
 
+static void test_load_beneath(void **state)
+{
+	struct fixture *f = *state;
+	char p[256], *data = NULL, *cause = NULL;
+
+	snprintf(p, sizeof(p), "%s/in", f->dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/in/sub", f->dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/in/sub/a", f->dir);
+	assert_int_equal(rt_file_write_atomic(p, "a", 1, 0644, NULL), 0);
+	assert_int_equal(rt_file_write_atomic(f->path, "out", 3, 0644, NULL), 0);
+	snprintf(p, sizeof(p), "%s/in/link", f->dir);
+	assert_int_equal(symlink(f->path, p), 0);
+	snprintf(p, sizeof(p), "%s/in/up", f->dir);
+	assert_int_equal(symlink(f->dir, p), 0);
+	snprintf(p, sizeof(p), "%s/in", f->dir);
+
+	assert_int_equal(rt_file_load_beneath(p, "sub/a", 16, &data, NULL, NULL), 0);
+	assert_string_equal(data, "a");
+	free(data);
+	assert_int_equal(rt_file_load_beneath(p, "../target", 16, &data, NULL, NULL), -EINVAL);
+	assert_int_equal(rt_file_load_beneath(p, "sub/../../target", 16, &data, NULL, NULL),
+			 -EINVAL);
+	assert_int_equal(rt_file_load_beneath(p, f->path, 16, &data, NULL, NULL), -EINVAL);
+	assert_int_equal(rt_file_load_beneath(p, "link", 16, &data, NULL, &cause), -ELOOP);
+	/* The message names the relative path only, never the folder. */
+	assert_non_null(strstr(cause, "link: "));
+	assert_null(strstr(cause, f->dir));
+	free(cause);
+	assert_int_equal(rt_file_load_beneath(p, "up/target", 16, &data, NULL, NULL), -ELOOP);
+	assert_int_equal(rt_file_load_beneath(p, "sub", 16, &data, NULL, NULL), -EISDIR);
+	assert_null(data);
+}
+
 static void test_rt_err_keeps_first(void **state)
 {
 	char *cause = NULL;
@@ -478,6 +514,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_read_links, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_refuses_special_target, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sweep_dead_temps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_beneath, setup, teardown),
 		cmocka_unit_test(test_getline),
 		cmocka_unit_test(test_getline_endless),
 		cmocka_unit_test(test_rt_err_keeps_first),
