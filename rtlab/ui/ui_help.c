@@ -19,7 +19,7 @@ static const struct ui_help_line help_menu[] = {
 	{ "Home, g / End, G", "first / last entry" },
 	{ "Enter, Right, l", "read the lesson / run a lab (or details)" },
 	{ "i", "details of the entry: file, problems, labs" },
-	{ "q", "quit rtlab" },
+	{ "q", "quit rtlab (after a lab run: y to confirm)" },
 	{ NULL, "In a details pane" },
 	{ "Up, k / Down, j", "scroll a line" },
 	{ "PgUp / PgDn, Space", "scroll a page" },
