@@ -168,8 +168,7 @@ int rt_file_open_read(const char *path, unsigned int flags, size_t max, char **c
 	return open_checked(fd, path, max, cause);
 }
 
-/* Is @rel a path below a folder: relative, no ".." and no empty component? */
-static bool rel_below(const char *rel)
+bool rt_file_rel_below(const char *rel)
 {
 	const char *part = rel;
 
@@ -191,7 +190,7 @@ int rt_file_open_beneath(const char *dir, const char *rel, size_t max, char **ca
 	char *copy, *part, *next;
 	int cur, fd, ret;
 
-	if (!rel_below(rel))
+	if (!rt_file_rel_below(rel))
 		return rt_err(cause, -EINVAL, "%s: not a relative path without '..' below the "
 			      "folder", rel);
 	copy = strdup(rel);
@@ -283,20 +282,33 @@ static long temp_writer(const char *name, const char *base)
 	return *p ? 0 : pid;
 }
 
-int rt_file_sweep_temps_at(int dfd, const char *base)
+DIR *rt_file_dir_reopen(int dfd)
 {
-	struct dirent *de;
-	int fd = dup(dfd), removed = 0;
+	int fd = dup(dfd);
 	DIR *d;
 
 	if (fd < 0)
-		return -errno;
+		return NULL;
 	d = fdopendir(fd);
 	if (!d) {
+		int e = errno;
+
 		close(fd);
-		return -errno;
+		errno = e;
+		return NULL;
 	}
 	rewinddir(d);
+	return d;
+}
+
+int rt_file_sweep_temps_at(int dfd, const char *base)
+{
+	DIR *d = rt_file_dir_reopen(dfd);
+	struct dirent *de;
+	int removed = 0;
+
+	if (!d)
+		return -errno;
 	while ((de = readdir(d))) {
 		long pid = temp_writer(de->d_name, base);
 		struct stat st;

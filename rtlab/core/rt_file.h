@@ -31,6 +31,7 @@
 #ifndef RTLAB_CORE_RT_FILE_H
 #define RTLAB_CORE_RT_FILE_H
 
+#include <dirent.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -66,6 +67,15 @@ int rt_file_sweep_temps(const char *path, bool any);
 
 /* rt_file_sweep_temps() in the directory open on @dfd; @base NULL: any name. */
 int rt_file_sweep_temps_at(int dfd, const char *base);
+
+/*
+ * A directory stream on a duplicate of @dfd, rewound to the start, for a
+ * readdir() that leaves @dfd open. Close it with closedir(). NULL with errno.
+ */
+DIR *rt_file_dir_reopen(int dfd);
+
+/* Is @rel a path below a folder: not empty, not absolute, no ".." or empty component? */
+bool rt_file_rel_below(const char *rel);
 
 /* Flags of rt_file_open_read() and rt_file_load(). */
 #define RT_FILE_NOFOLLOW	0x1u	/* refuse a symbolic link as the last component */

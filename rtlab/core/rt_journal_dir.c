@@ -583,19 +583,13 @@ static int jr_list_names(int dfd, char ***out, size_t *count)
 	char **names = NULL, **p;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
-	int fd = dup(dfd);
 	DIR *d;
 
 	*out = NULL;
 	*count = 0;
-	if (fd < 0)
+	d = rt_file_dir_reopen(dfd);
+	if (!d)
 		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
-	rewinddir(d);
 	while ((de = readdir(d))) {
 		if (!jr_name_pid(de->d_name))
 			continue;

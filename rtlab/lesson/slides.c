@@ -186,22 +186,10 @@ static char *dup_n(const char *s, size_t n)
 /* A path a plot may name: relative, no "..", no empty part, printable ASCII. */
 static bool plot_path_ok(const char *p)
 {
-	const char *part = p;
-
-	if (!*p || *p == '/')
-		return false;
 	for (const char *c = p; *c; c++)
 		if (*c <= ' ' || *c > '~' || *c == '\\')
 			return false;
-	while (part) {
-		const char *end = strchr(part, '/');
-		size_t n = end ? (size_t)(end - part) : strlen(part);
-
-		if (!n || (n == 2 && !memcmp(part, "..", 2)))
-			return false;
-		part = end ? end + 1 : NULL;
-	}
-	return true;
+	return rt_file_rel_below(p);
 }
 
 /* The keys of a ```plot block, lines (@open, @close). */
