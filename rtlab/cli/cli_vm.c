@@ -539,46 +539,48 @@ static int vm_pull_print_json(const char *image, const struct vm_pull_report *r)
 	return 0;
 }
 
+/* The report for a person: names and notes come from the guest, so every field is escaped. */
 static void vm_pull_print_text(const struct vm_pull_report *r)
 {
 	size_t kept = 0;
 
 	if (!r->n)
-		printf("results: the VM has no results documents\n");
+		cli_text_printf(stdout, "results: the VM has no results documents\n");
 	for (size_t i = 0; i < r->n; i++) {
 		const struct vm_pull_item *it = &r->items[i];
 
 		switch (it->action) {
 		case VM_PULL_COPIED:
-			printf("copied   %s -> %s\n", it->guest, it->host);
+			cli_text_printf(stdout, "copied   %s -> %s\n", it->guest, it->host);
 			break;
 		case VM_PULL_SAME:
-			printf("same     %s (already at %s)\n", it->guest, it->host);
+			cli_text_printf(stdout, "same     %s (already at %s)\n", it->guest, it->host);
 			break;
 		case VM_PULL_RENAMED:
 			kept++;
-			printf("renamed  %s -> %s (the host has another file of that name)\n",
-			       it->guest, it->host);
+			cli_text_printf(stdout, "renamed  %s -> %s (the host has another file of "
+					"that name)\n", it->guest, it->host);
 			break;
 		case VM_PULL_SKIPPED:
-			printf("skipped  %s: %s\n", it->guest, it->reason ? it->reason : "?");
+			cli_text_printf(stdout, "skipped  %s: %s\n", it->guest, it->reason ? it->reason : "?");
 			break;
 		}
 	}
 	if (kept)
-		printf("note: %zu document%s from the host's of the same name: both are "
-		       "kept, the VM's under a -vm name\n", kept,
-		       kept == 1 ? " differs" : "s differ");
+		cli_text_printf(stdout, "note: %zu document%s from the host's of the same name: "
+				"both are kept, the VM's under a -vm name\n", kept,
+				kept == 1 ? " differs" : "s differ");
 	if (!r->progress_found)
-		printf("progress: the VM has none\n");
+		cli_text_printf(stdout, "progress: the VM has none\n");
 	else if (r->progress_kept)
-		printf("progress: the VM's could not be merged, kept as %s\n", r->progress_kept);
+		cli_text_printf(stdout, "progress: the VM's could not be merged, kept as %s\n",
+				r->progress_kept);
 	else if (!r->nchanges)
-		printf("progress: nothing new (%s)\n", r->progress_path);
+		cli_text_printf(stdout, "progress: nothing new (%s)\n", r->progress_path);
 	else
-		printf("progress: merged into %s\n", r->progress_path);
+		cli_text_printf(stdout, "progress: merged into %s\n", r->progress_path);
 	for (size_t i = 0; i < r->nchanges; i++)
-		printf("  %s\n", r->changes[i]);
+		cli_text_printf(stdout, "  %s\n", r->changes[i]);
 }
 
 static int vm_pull_main(const struct cli_cmd *cmd, int argc, char **argv)

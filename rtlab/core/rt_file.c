@@ -20,6 +20,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <dirent.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -107,28 +109,15 @@ static int too_big(const char *path, size_t max, char **cause)
 		      path, max);
 }
 
-int rt_file_open_read(const char *path, unsigned int flags, size_t max, char **cause)
+/*
+ * The checks after open(): a regular file, at most @max bytes, made blocking.
+ * Returns @fd, or closes it and returns a negative errno with @cause.
+ */
+static int open_checked(int fd, const char *path, size_t max, char **cause)
 {
-	int oflags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
 	struct stat st;
-	int fd, ret;
+	int ret;
 
-	if (flags & RT_FILE_NOFOLLOW)
-		oflags |= O_NOFOLLOW;
-	if (flags & RT_FILE_CREATE)
-		oflags |= O_CREAT;
-	fd = open(path, oflags, 0600);
-	if (fd < 0) {
-		ret = -errno;
-		if (ret == -ELOOP && (flags & RT_FILE_NOFOLLOW))
-			return rt_err(cause, ret, "%s: is a symbolic link, which rtlab does not "
-				      "follow here", path);
-		/* A socket cannot be opened; say what it is rather than ENXIO. */
-		if (ret == -ENXIO && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
-			return rt_err(cause, not_regular(st.st_mode), "%s: is %s, not a regular "
-				      "file", path, rt_file_kind(st.st_mode));
-		return rt_err(cause, ret, "%s: cannot read: %s", path, strerror(-ret));
-	}
 	if (fstat(fd, &st) < 0) {
 		ret = rt_err(cause, -errno, "%s: cannot read: %s", path, strerror(errno));
 		goto out_close;
@@ -154,6 +143,94 @@ out_close:
 	return ret;
 }
 
+int rt_file_open_read(const char *path, unsigned int flags, size_t max, char **cause)
+{
+	int oflags = O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY;
+	struct stat st;
+	int fd, ret;
+
+	if (flags & RT_FILE_NOFOLLOW)
+		oflags |= O_NOFOLLOW;
+	if (flags & RT_FILE_CREATE)
+		oflags |= O_CREAT;
+	fd = open(path, oflags, 0600);
+	if (fd < 0) {
+		ret = -errno;
+		if (ret == -ELOOP && (flags & RT_FILE_NOFOLLOW))
+			return rt_err(cause, ret, "%s: is a symbolic link, which rtlab does not "
+				      "follow here", path);
+		/* A socket cannot be opened; say what it is rather than ENXIO. */
+		if (ret == -ENXIO && lstat(path, &st) == 0 && !S_ISREG(st.st_mode))
+			return rt_err(cause, not_regular(st.st_mode), "%s: is %s, not a regular "
+				      "file", path, rt_file_kind(st.st_mode));
+		return rt_err(cause, ret, "%s: cannot read: %s", path, strerror(-ret));
+	}
+	return open_checked(fd, path, max, cause);
+}
+
+bool rt_file_rel_below(const char *rel)
+{
+	const char *part = rel;
+
+	if (!*rel || *rel == '/')
+		return false;
+	while (part) {
+		const char *end = strchr(part, '/');
+		size_t n = end ? (size_t)(end - part) : strlen(part);
+
+		if (!n || (n == 2 && !memcmp(part, "..", 2)))
+			return false;
+		part = end ? end + 1 : NULL;
+	}
+	return true;
+}
+
+int rt_file_open_beneath(const char *dir, const char *rel, size_t max, char **cause)
+{
+	char *copy, *part, *next;
+	int cur, fd, ret;
+
+	if (!rt_file_rel_below(rel))
+		return rt_err(cause, -EINVAL, "%s: not a relative path without '..' below the "
+			      "folder", rel);
+	copy = strdup(rel);
+	if (!copy)
+		return rt_err(cause, -ENOMEM, "%s: out of memory", rel);
+	cur = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (cur < 0) {
+		ret = rt_err(cause, -errno, "%s: cannot open its folder: %s", rel, strerror(errno));
+		goto out_free;
+	}
+	/* One component at a time, none a link: nothing leads out of @dir. */
+	for (part = copy; (next = strchr(part, '/')); part = next + 1) {
+		*next = '\0';
+		fd = openat(cur, part, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+		close(cur);
+		if (fd < 0) {
+			ret = -errno;
+			goto out_err;
+		}
+		cur = fd;
+	}
+	fd = openat(cur, part, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+	ret = fd < 0 ? -errno : 0;
+	close(cur);
+	if (!ret) {
+		free(copy);
+		return open_checked(fd, rel, max, cause);
+	}
+out_err:
+	/* O_DIRECTORY|O_NOFOLLOW on a link to a folder says ENOTDIR; O_NOFOLLOW says ELOOP. */
+	if (ret == -ELOOP || ret == -ENOTDIR)
+		ret = rt_err(cause, -ELOOP, "%s: a symbolic link or a file where a folder is, "
+			     "which rtlab does not follow out of the folder", rel);
+	else
+		ret = rt_err(cause, ret, "%s: cannot read: %s", rel, strerror(-ret));
+out_free:
+	free(copy);
+	return ret;
+}
+
 /* Refuse to replace @path when it exists and is neither a regular file nor a link. */
 static int check_target(const char *path, char **cause)
 {
@@ -163,6 +240,115 @@ static int check_target(const char *path, char **cause)
 		return 0;
 	return rt_err(cause, not_regular(st.st_mode), "%s: is %s, not a regular file; "
 		      "not replaced", path, rt_file_kind(st.st_mode));
+}
+
+/* ---- Temporary files left by killed writers ------------------------------ */
+
+/*
+ * The writer's pid in @name when it is "<base>.tmp.<pid>.<n>" (any base when
+ * @base is NULL), else 0. Digits only: "x.tmp.12.3.bak" is not ours.
+ */
+static long temp_writer(const char *name, const char *base)
+{
+	const char *t, *p;
+	long pid = 0;
+
+	if (base) {
+		size_t n = strlen(base);
+
+		if (strncmp(name, base, n) || strncmp(name + n, ".tmp.", 5))
+			return 0;
+		t = name + n;
+	} else {
+		t = strstr(name, ".tmp.");
+		if (!t || t == name)
+			return 0;
+		/* The last ".tmp.": a base may hold the word itself. */
+		for (p = strstr(t + 1, ".tmp."); p; p = strstr(p + 1, ".tmp."))
+			t = p;
+	}
+	p = t + 5;
+	if (*p < '1' || *p > '9')
+		return 0;
+	for (; *p >= '0' && *p <= '9'; p++) {
+		if (pid > (long)(1 << 30))
+			return 0;
+		pid = pid * 10 + (*p - '0');
+	}
+	if (*p++ != '.' || *p < '0' || *p > '9')
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	return *p ? 0 : pid;
+}
+
+DIR *rt_file_dir_reopen(int dfd)
+{
+	int fd = dup(dfd);
+	DIR *d;
+
+	if (fd < 0)
+		return NULL;
+	d = fdopendir(fd);
+	if (!d) {
+		int e = errno;
+
+		close(fd);
+		errno = e;
+		return NULL;
+	}
+	rewinddir(d);
+	return d;
+}
+
+int rt_file_sweep_temps_at(int dfd, const char *base)
+{
+	DIR *d = rt_file_dir_reopen(dfd);
+	struct dirent *de;
+	int removed = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		long pid = temp_writer(de->d_name, base);
+		struct stat st;
+
+		/*
+		 * Only a writer that is gone for sure (ESRCH): a live one, or
+		 * one we may not signal (another user's), keeps its file.
+		 */
+		if (!pid || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+			continue;
+		if (unlinkat(dfd, de->d_name, 0) == 0)
+			removed++;
+	}
+	closedir(d);
+	return removed;
+}
+
+int rt_file_sweep_temps(const char *path, bool any)
+{
+	char *copy = strdup(path), *copy2 = strdup(path);
+	int dfd, ret;
+
+	if (!copy || !copy2) {
+		ret = -ENOMEM;
+		goto out_free;
+	}
+	dfd = open(any ? path : dirname(copy), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dfd < 0) {
+		ret = -errno;
+		goto out_free;
+	}
+	ret = rt_file_sweep_temps_at(dfd, any ? NULL : basename(copy2));
+	close(dfd);
+out_free:
+	free(copy);
+	free(copy2);
+	return ret;
 }
 
 int rt_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
@@ -175,6 +361,8 @@ int rt_file_write_atomic(const char *path, const void *data, size_t len, mode_t 
 	ret = check_target(path, cause);
 	if (ret)
 		return ret;
+	/* What a killed run of any rtlab left for this target goes first. */
+	rt_file_sweep_temps(path, false);
 	if (asprintf(&tmp, "%s.tmp.%ld.%u", path, (long)getpid(),
 		     atomic_fetch_add(&counter, 1)) < 0)
 		return rt_err(cause, -ENOMEM, "%s: out of memory", path);
@@ -222,17 +410,14 @@ out_free:
 	return ret;
 }
 
-int rt_file_load(const char *path, unsigned int flags, size_t max, char **data, size_t *len,
-		 char **cause)
+/* Read all of @fd (named @path in messages) and close it; rt_file_load() after the open. */
+static int load_fd(int fd, const char *path, size_t max, char **data, size_t *len,
+		   char **cause)
 {
 	size_t cap = 4096, used = 0;
 	char *buf, *p;
-	int fd, ret = 0;
+	int ret = 0;
 
-	*data = NULL;
-	if (len)
-		*len = 0;
-	fd = rt_file_open_read(path, flags, max, cause);
 	if (fd < 0)
 		return fd;
 	buf = malloc(cap);
@@ -287,6 +472,24 @@ out_free:
 out_close:
 	close(fd);
 	return ret;
+}
+
+int rt_file_load(const char *path, unsigned int flags, size_t max, char **data, size_t *len,
+		 char **cause)
+{
+	*data = NULL;
+	if (len)
+		*len = 0;
+	return load_fd(rt_file_open_read(path, flags, max, cause), path, max, data, len, cause);
+}
+
+int rt_file_load_beneath(const char *dir, const char *rel, size_t max, char **data,
+			 size_t *len, char **cause)
+{
+	*data = NULL;
+	if (len)
+		*len = 0;
+	return load_fd(rt_file_open_beneath(dir, rel, max, cause), rel, max, data, len, cause);
 }
 
 int rt_file_read(const char *path, size_t max, char **data, size_t *len)

@@ -31,6 +31,8 @@
 #ifndef RTLAB_CORE_RT_FILE_H
 #define RTLAB_CORE_RT_FILE_H
 
+#include <dirent.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <sys/types.h>
@@ -48,6 +50,32 @@
  */
 int rt_file_write_atomic(const char *path, const void *data, size_t len, mode_t mode,
 			 char **cause);
+
+/**
+ * rt_file_sweep_temps - remove temporary files left by writers that were killed
+ * @path: with @any false, the target whose "<target>.tmp.<pid>.<n>" files go;
+ *        with @any true, a directory where every "<name>.tmp.<pid>.<n>" goes
+ * @any: see @path
+ *
+ * A run killed with SIGKILL cannot remove its temporary file. Only files of
+ * writers that no longer exist (kill(pid, 0) says ESRCH) are removed, and only
+ * regular files of the effective user: a live writer's file, our own (this
+ * process is alive) and another user's are kept. rt_file_write_atomic() calls
+ * it for its target. Returns how many were removed, or a negative errno.
+ */
+int rt_file_sweep_temps(const char *path, bool any);
+
+/* rt_file_sweep_temps() in the directory open on @dfd; @base NULL: any name. */
+int rt_file_sweep_temps_at(int dfd, const char *base);
+
+/*
+ * A directory stream on a duplicate of @dfd, rewound to the start, for a
+ * readdir() that leaves @dfd open. Close it with closedir(). NULL with errno.
+ */
+DIR *rt_file_dir_reopen(int dfd);
+
+/* Is @rel a path below a folder: not empty, not absolute, no ".." or empty component? */
+bool rt_file_rel_below(const char *rel);
 
 /* Flags of rt_file_open_read() and rt_file_load(). */
 #define RT_FILE_NOFOLLOW	0x1u	/* refuse a symbolic link as the last component */
@@ -87,6 +115,26 @@ const char *rt_file_kind(mode_t mode);
  */
 int rt_file_load(const char *path, unsigned int flags, size_t max, char **data, size_t *len,
 		 char **cause);
+
+/**
+ * rt_file_open_beneath - open @rel inside folder @dir, never leaving it
+ * @dir: the folder a person named (followed if it is a link)
+ * @rel: a relative path below @dir: no leading '/', no ".." component
+ * @max: as rt_file_open_read()
+ * @cause: on failure "REL: why"; messages name @rel, never @dir, so a page
+ *         made from them shows no host path
+ *
+ * For names a file chose (a deck's "results: class:NAME"): @rel is opened one
+ * component at a time with O_NOFOLLOW, so neither ".." nor a symbolic link
+ * anywhere in it leads out of @dir. Returns a descriptor as
+ * rt_file_open_read() does, or -EINVAL for a @rel that climbs or is
+ * absolute, -ELOOP for a link on the way, or another negative errno.
+ */
+int rt_file_open_beneath(const char *dir, const char *rel, size_t max, char **cause);
+
+/* rt_file_load() through rt_file_open_beneath(). */
+int rt_file_load_beneath(const char *dir, const char *rel, size_t max, char **data,
+			 size_t *len, char **cause);
 
 /**
  * rt_file_read - read a whole file into memory

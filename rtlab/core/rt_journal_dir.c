@@ -27,7 +27,6 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pwd.h>
-#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -584,19 +583,13 @@ static int jr_list_names(int dfd, char ***out, size_t *count)
 	char **names = NULL, **p;
 	size_t n = 0, cap = 0;
 	struct dirent *de;
-	int fd = dup(dfd);
 	DIR *d;
 
 	*out = NULL;
 	*count = 0;
-	if (fd < 0)
+	d = rt_file_dir_reopen(dfd);
+	if (!d)
 		return -errno;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return -errno;
-	}
-	rewinddir(d);
 	while ((de = readdir(d))) {
 		if (!jr_name_pid(de->d_name))
 			continue;
@@ -628,36 +621,11 @@ out_nomem:
 /* "<pid>.journal.tmp.<writer>.<n>" left by a write that was killed */
 static void jr_remove_dead_temps(int dfd, const char *dir)
 {
-	struct dirent *de;
-	int fd = dup(dfd);
-	DIR *d;
+	int n = rt_file_sweep_temps_at(dfd, NULL);
 
-	if (fd < 0)
-		return;
-	d = fdopendir(fd);
-	if (!d) {
-		close(fd);
-		return;
-	}
-	rewinddir(d);
-	while ((de = readdir(d))) {
-		const char *t = strstr(de->d_name, RT_JOURNAL_SUFFIX ".tmp.");
-		struct stat st;
-		long writer;
-
-		if (!t || t == de->d_name)
-			continue;
-		writer = strtol(t + strlen(RT_JOURNAL_SUFFIX ".tmp."), NULL, 10);
-		if (writer <= 0 || kill((pid_t)writer, 0) == 0 || errno != ESRCH)
-			continue;
-		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
-		    !S_ISREG(st.st_mode) || st.st_uid != geteuid())
-			continue;
-		if (unlinkat(dfd, de->d_name, 0) == 0)
-			rt_log(RT_LOG_DEBUG, "journal: removed leftover temporary file %s/%s", dir,
-			       de->d_name);
-	}
-	closedir(d);
+	if (n > 0)
+		rt_log(RT_LOG_DEBUG, "journal: removed %d leftover temporary file%s in %s", n,
+		       n == 1 ? "" : "s", dir);
 }
 
 static char *jr_dir_or_default(const char *dir, char **cause)

@@ -136,20 +136,23 @@ static int plot_html(struct rt_buf *out, const struct slides_deck *deck,
 {
 	struct rt_result *res = NULL;
 	struct rt_buf svg = RT_BUF_INIT;
-	char *path = NULL, *cause = NULL;
+	char *shown = NULL, *cause = NULL;
 	int ret;
 
-	ret = slides_plot_path(deck, p, class_dir, &path);
-	if (ret == -ENOENT) {
+	ret = slides_plot_read(deck, p, class_dir, &(struct rt_result_opts){ lab_names() }, &res,
+			       &shown, &cause);
+	if (ret == -ENOENT && !res && p->in_class && !class_dir && !p->sample) {
 		ret = rt_buf_puts(out, "<p class=\"plot-missing\">This plot draws the class's "
 				  "document ");
 		ret |= report_html_escape(out, p->results);
 		ret |= rt_buf_puts(out, ": export with --class DIR to show it.</p>\n");
-		return ret ? -ENOMEM : 0;
+		ret = ret ? -ENOMEM : 0;
+		goto out;
 	}
-	if (ret)
-		return ret;
-	ret = rt_result_read(path, &(struct rt_result_opts){ lab_names() }, &res, &cause);
+	if (!shown) {
+		ret = -ENOMEM;
+		goto out;
+	}
 	if (!ret) {
 		ret = report_svg(res, false, &svg);
 		if (ret == -ENODATA) {
@@ -160,8 +163,9 @@ static int plot_html(struct rt_buf *out, const struct slides_deck *deck,
 	if (ret == -ENOMEM)
 		goto out;
 	if (ret) {
+		/* As the deck names it: never the host's path to it. */
 		ret = rt_buf_puts(out, "<p class=\"plot-missing\">No plot from ");
-		ret |= report_html_escape(out, path);
+		ret |= report_html_escape(out, shown);
 		ret |= rt_buf_puts(out, ": ");
 		ret |= report_html_escape(out, cause ? cause : "it cannot be read");
 		ret |= rt_buf_puts(out, "</p>\n");
@@ -186,7 +190,7 @@ static int plot_html(struct rt_buf *out, const struct slides_deck *deck,
 out:
 	rt_buf_fini(&svg);
 	rt_result_free(res);
-	free(path);
+	free(shown);
 	free(cause);
 	return ret;
 }

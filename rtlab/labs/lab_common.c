@@ -421,6 +421,8 @@ int lab_save_open(struct lab_save *s, const char *lab, const char *target, char 
 		lab_save_fini(s);
 		return rt_err(cause, -ENOMEM, "out of memory");
 	}
+	/* Temporary files of killed runs (SIGKILL) would stay for ever. */
+	rt_file_sweep_temps(target ? target : s->dir, !target);
 	fd = save_tmp_create(prefix, 0644, &s->tmp);
 	free(prefix);
 	if (fd < 0) {

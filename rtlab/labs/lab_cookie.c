@@ -358,7 +358,11 @@ static int cookie_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct la
 	}
 	if (ret)
 		goto out;
-	out->interrupted = done < nruns;
+	/*
+	 * A stop during the last protocol ends it early too (its run returns
+	 * at the flag), so "every protocol ran" is not "not interrupted".
+	 */
+	out->interrupted = done < nruns || lab_ctx_stopped(ctx);
 	ret = replay_scenarios(scens, p->diners) ?: set_summary(res, scens);
 	if (!ret && out->interrupted)
 		ret = rt_result_add_note(res, "interrupted: the protocols run until then are kept");

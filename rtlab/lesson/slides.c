@@ -23,6 +23,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_err.h"
 #include "core/rt_file.h"
+#include "core/rt_result.h"
 #include "lesson/lesson_doc.h"
 #include "lesson_doc-int.h"
 #include "lesson_stale.h"
@@ -186,22 +187,10 @@ static char *dup_n(const char *s, size_t n)
 /* A path a plot may name: relative, no "..", no empty part, printable ASCII. */
 static bool plot_path_ok(const char *p)
 {
-	const char *part = p;
-
-	if (!*p || *p == '/')
-		return false;
 	for (const char *c = p; *c; c++)
 		if (*c <= ' ' || *c > '~' || *c == '\\')
 			return false;
-	while (part) {
-		const char *end = strchr(part, '/');
-		size_t n = end ? (size_t)(end - part) : strlen(part);
-
-		if (!n || (n == 2 && !memcmp(part, "..", 2)))
-			return false;
-		part = end ? end + 1 : NULL;
-	}
-	return true;
+	return rt_file_rel_below(p);
 }
 
 /* The keys of a ```plot block, lines (@open, @close). */
@@ -677,6 +666,46 @@ int slides_plot_path(const struct slides_deck *deck, const struct slides_plot *p
 		*path = rt_buf_take(&b);
 	rt_buf_fini(&b);
 	return ret ? ret : (*path ? 0 : -ENOMEM);
+}
+
+int slides_plot_read(const struct slides_deck *deck, const struct slides_plot *plot,
+		     const char *class_dir, const struct rt_result_opts *opts,
+		     struct rt_result **res, char **shown, char **cause)
+{
+	const char *dir = deck->dir, *name = plot->results;
+	char *text = NULL;
+	size_t len = 0;
+	int ret;
+
+	*res = NULL;
+	*shown = NULL;
+	if (plot->in_class && class_dir)
+		dir = class_dir;
+	else if (plot->in_class && plot->sample)
+		name = plot->sample;
+	/* A name that leaves the folder is not repeated: it may be a host path. */
+	if (asprintf(shown, "%s%s", plot->in_class && class_dir ? "class:" : "",
+		     plot_path_ok(name) ? name : "(a name outside the folder)") < 0) {
+		*shown = NULL;
+		return rt_err(cause, -ENOMEM, "out of memory");
+	}
+	if (plot->in_class && !class_dir && !plot->sample)
+		return -ENOENT;
+	/* A deck names the file: it stays in its folder, as the deck's name says it. */
+	ret = rt_file_load_beneath(dir, name, RT_RESULT_MAX_FILE, &text, &len, NULL);
+	if (ret == -EINVAL)
+		return rt_err(cause, ret, "%s: not a path below the %s folder", *shown,
+			      plot->in_class && class_dir ? "class" : "deck's");
+	if (ret == -ELOOP)
+		return rt_err(cause, ret, "%s: a symbolic link on the way, which rtlab does not "
+			      "follow out of the folder", *shown);
+	if (ret)
+		return rt_err(cause, ret, "%s: cannot read it: %s", *shown,
+			      ret == -EINVAL || ret == -EISDIR ? "not a regular file" :
+			      strerror(-ret));
+	ret = rt_result_parse(text, len, *shown, opts, res, cause);
+	free(text);
+	return ret;
 }
 
 int slides_markdown_html(const char *md, struct rt_buf *out)

@@ -23,6 +23,8 @@
 #include "lesson/lesson_doc.h"
 
 struct rt_buf;
+struct rt_result;
+struct rt_result_opts;
 
 #define SLIDES_MAX_BYTES (1u << 20)	/* a deck file is at most 1 MiB */
 #define SLIDES_MAX_SLIDES 200		/* more is a problem, and is not kept */
@@ -100,6 +102,26 @@ void slides_deck_free(struct slides_deck *deck);
  */
 int slides_plot_path(const struct slides_deck *deck, const struct slides_plot *plot,
 		     const char *class_dir, char **path);
+
+/**
+ * slides_plot_read - read and validate the results document a plot draws
+ * @class_dir: the class folder given on the command line, or NULL
+ * @opts: the labs that exist (rt_result_parse())
+ * @res: on success, the document; free with rt_result_free()
+ * @shown: always set (NULL only on -ENOMEM): the document as the deck names it,
+ *         "class:NAME" or the deck-relative name, for a page or a screen that
+ *         may be read on another machine: never an absolute host path
+ * @cause: on failure, why, naming @shown
+ *
+ * The file is opened inside its folder (@class_dir for a "class:" plot, else
+ * the deck's) by rt_file_load_beneath(): a name that is absolute or climbs
+ * with "..", or a symbolic link on the way, is refused, so a deck cannot make
+ * the export read a file outside the folder. Returns 0, -ENOENT for a "class:"
+ * plot without @class_dir and without a sample, or a negative errno.
+ */
+int slides_plot_read(const struct slides_deck *deck, const struct slides_plot *plot,
+		     const char *class_dir, const struct rt_result_opts *opts,
+		     struct rt_result **res, char **shown, char **cause);
 
 /**
  * slides_markdown_html - render deck Markdown (a body or notes) as HTML

@@ -6,7 +6,9 @@
  */
 #include "ui_help.h"
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <string.h>
 
 #include "ui_frame.h"
 #include "ui_text.h"
@@ -19,7 +21,7 @@ static const struct ui_help_line help_menu[] = {
 	{ "Home, g / End, G", "first / last entry" },
 	{ "Enter, Right, l", "read the lesson / run a lab (or details)" },
 	{ "i", "details of the entry: file, problems, labs" },
-	{ "q", "quit rtlab" },
+	{ "q", "quit rtlab (after a lab run: y to confirm)" },
 	{ NULL, "In a details pane" },
 	{ "Up, k / Down, j", "scroll a line" },
 	{ "PgUp / PgDn, Space", "scroll a page" },
@@ -82,6 +84,7 @@ static const struct ui_help_line help_anywhere[] = {
 
 #define HELP_KEY_COLS 21
 #define HELP_MAX_LINES 32
+#define HELP_MAX_ROWS 64		/* lines with their wrapped rows */
 
 const struct ui_help_line *ui_help_lines(enum ui_help_topic topic)
 {
@@ -116,36 +119,76 @@ void ui_help_draw(WINDOW *win, enum ui_help_topic topic, int y, int x, int h, in
 	ui_help_draw_lines(win, ui_help_lines(topic), y, x, h, cols);
 }
 
+/* One row of the box: a line's keys (on its first row only) and a piece of its text. */
+struct help_row {
+	const struct ui_help_line *line;
+	bool first;
+	const char *text;
+	size_t len;
+};
+
+/* The rows of @lines with their text wrapped at @tw columns (a section: one row). */
+static int help_rows(const struct ui_help_line *const *lines, int n, int tw,
+		     struct help_row *rows, int max)
+{
+	int k = 0;
+
+	for (int i = 0; i < n && k < max; i++) {
+		const char *t = lines[i]->what ? lines[i]->what : "";
+		bool first = true;
+
+		do {
+			size_t next = 0, len = lines[i]->keys ? ui_text_wrap(t, tw, &next) :
+					       strlen(t);
+
+			rows[k++] = (struct help_row){ lines[i], first, t, len };
+			first = false;
+			t = lines[i]->keys ? t + next : t + len;
+		} while (*t && k < max);
+	}
+	return k;
+}
+
 void ui_help_draw_lines(WINDOW *win, const struct ui_help_line *first, int y, int x, int h,
 			int cols)
 {
 	const struct ui_help_line *lines[HELP_MAX_LINES];
+	struct help_row rows[HELP_MAX_ROWS];
 	int n = help_collect(first, lines);
 	int w = cols - 4 < 72 ? cols - 4 : 72;
-	int bh = n + 4 < h ? n + 4 : h;
-	int by = y + (h - bh) / 2, bx = x + (cols - w) / 2;
-	int rows = bh - 4;
+	int tw = w - 9 - HELP_KEY_COLS;
+	int nrows, pad, bh, by, bx, room;
 
-	if (w < 30 || bh < 5)
+	if (w < 30 || h < 5)
 		return;
+	/* Wrapped, never cut: a long line takes the rows it needs under its text. */
+	nrows = help_rows(lines, n, tw, rows, HELP_MAX_ROWS);
+	/* A blank row inside the frame above and below, unless the screen lacks them. */
+	pad = nrows + 4 <= h ? 1 : 0;
+	bh = nrows + 2 + 2 * pad < h ? nrows + 2 + 2 * pad : h;
+	by = y + (h - bh) / 2;
+	bx = x + (cols - w) / 2;
+	room = bh - 2 - 2 * pad;
 	ui_frame_clear(win, y, x, h, cols);
 	ui_frame_draw(win, by, bx, bh, w, "Keys");
-	for (int i = 0; i < n && i < rows; i++) {
-		const struct ui_help_line *l = lines[i];
-		int ly = by + 2 + i;
+	for (int i = 0; i < nrows && i < room; i++) {
+		const struct help_row *r = &rows[i];
+		int ly = by + 1 + pad + i;
 
-		if (!l->keys) {
+		if (!r->line->keys) {
 			wattron(win, ui_theme_attr(UI_ROLE_SECTION));
-			ui_text_put(win, ly, bx + 3, l->what, w - 6);
+			ui_text_putn(win, ly, bx + 3, r->text, r->len, w - 6);
 			wattroff(win, ui_theme_attr(UI_ROLE_SECTION));
 			continue;
 		}
-		wattron(win, ui_theme_attr(UI_ROLE_LABEL));
-		ui_text_put(win, ly, bx + 5, l->keys, HELP_KEY_COLS);
-		wattroff(win, ui_theme_attr(UI_ROLE_LABEL));
-		ui_text_put(win, ly, bx + 5 + HELP_KEY_COLS + 1, l->what, w - 9 - HELP_KEY_COLS);
+		if (r->first) {
+			wattron(win, ui_theme_attr(UI_ROLE_LABEL));
+			ui_text_put(win, ly, bx + 5, r->line->keys, HELP_KEY_COLS);
+			wattroff(win, ui_theme_attr(UI_ROLE_LABEL));
+		}
+		ui_text_putn(win, ly, bx + 5 + HELP_KEY_COLS + 1, r->text, r->len, tw);
 	}
-	ui_frame_scroll_marks(win, by, bx, bh, w, 0, n > rows);
+	ui_frame_scroll_marks(win, by, bx, bh, w, 0, nrows > room);
 }
 
 bool ui_help_key(int key)

@@ -247,10 +247,18 @@ bool ui_lab_run_key(struct ui_lab_run *r, int key, enum ui_lab_action *act)
 	case UI_LAB_STOPPING:
 		return true;
 	case UI_LAB_DONE:
+		/* Leaving drops a document that could not be saved: say so once first. */
+		if (quit && ui_lab_run_result(r) && !r->saved_path && !r->leave_unsaved) {
+			r->leave_unsaved = true;
+			ui_lab_run_say(r, true, "these results are NOT saved: q again leaves "
+				       "without them");
+			return true;
+		}
 		if (!enter)
 			break;
 		r->state = UI_LAB_SETUP;
 		r->message[0] = '\0';
+		r->leave_unsaved = false;
 		return true;
 	}
 	if (key == '?')

@@ -74,6 +74,7 @@ struct ui_lab_run {
 	struct run_session session;
 	bool prepared;				/* session holds a run (init succeeded) */
 	bool close_after_stop;			/* q while running: close once stopped */
+	bool leave_unsaved;			/* q on an unsaved summary was warned about */
 
 	const char *saved_path;			/* borrowed from session: where it went, or NULL */
 	bool saved_elsewhere;			/* a fallback place: the results dir failed */

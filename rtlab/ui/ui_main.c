@@ -11,6 +11,13 @@
  * `rtlab trace view` runs the trace viewer alone through the same terminal
  * setup (term_open/term_close) and the same too-small and help handling.
  *
+ * q in the menu asks before it quits once the session has something a quit
+ * would end or lose: a lab run in this session (its document is saved when
+ * the lab screen closes, but the learner who pressed q twice to go "back"
+ * lost the session twice), a run that is still on, or a run whose document
+ * could not be saved. y quits; any other key stays. A fresh session with
+ * nothing done quits at once, as before.
+ *
  * The terminal is restored on every way out: a quit, SIGINT, SIGTERM or
  * SIGHUP. The signal handlers only set a flag; the loop polls for keys with
  * a timeout, so it notices the flag within a fraction of a second and leaves
@@ -68,6 +75,9 @@ struct ui_app {
 	bool details_open;
 	bool reader_open;
 	bool help_open;
+	bool ran_lab;				/* a lab screen ran a lab this session */
+	bool lost_result;			/* ...and a run's document was not saved */
+	bool confirm_quit;			/* q in the menu: asking y/n */
 	bool quit;
 };
 
@@ -231,6 +241,16 @@ static void draw_status(const struct ui_app *app)
 	char msg[512];
 	const char *hint = NULL;
 
+	if (app->confirm_quit) {
+		attron(ui_theme_attr(UI_ROLE_WARN));
+		ui_text_put(stdscr, LINES - 2, 1, app->lost_result ?
+			    "Quit rtlab? A run's results were NOT saved (see the log). "
+			    "y quits, any other key stays" :
+			    "Quit rtlab? You ran a lab (its results are saved). "
+			    "y quits, any other key stays", COLS - 2);
+		attroff(ui_theme_attr(UI_ROLE_WARN));
+		return;
+	}
 	if (ui_log_last(msg, sizeof(msg), &level)) {
 		attron(ui_theme_attr(level <= RT_LOG_WARN ? UI_ROLE_WARN : UI_ROLE_DIM));
 		mvaddstr(LINES - 2, 1, level <= RT_LOG_WARN ? rt_log_level_name(level) : "");
@@ -307,8 +327,16 @@ static void draw(struct ui_app *app)
 /* Stops a run that is still on: load and probe end, the journal is replayed. */
 static void close_lab(struct ui_app *app)
 {
-	if (app->lab_ops)
+	if (app->lab_ops) {
+		const struct ui_lab_run *r = lab_run(app);
+
+		/* A run still on is stopped and saved by fini; a finished one says. */
+		if (ui_lab_run_busy(r) || ui_lab_run_result(r))
+			app->ran_lab = true;
+		if (!ui_lab_run_busy(r) && ui_lab_run_result(r) && !r->saved_path)
+			app->lost_result = true;
 		app->lab_ops->fini(app->lab_screen);
+	}
 	free(app->lab_screen);
 	app->lab_screen = NULL;
 	app->lab_ops = NULL;
@@ -381,6 +409,11 @@ static void handle_key(struct ui_app *app, int key)
 			app->quit = true;
 		return;
 	}
+	if (app->confirm_quit) {
+		app->confirm_quit = false;
+		app->quit = key == 'y' || key == 'Y';
+		return;
+	}
 	if (app->help_open) {
 		if (ui_help_key(key))
 			app->help_open = false;
@@ -440,7 +473,10 @@ static void handle_key(struct ui_app *app, int key)
 		app->help_open = true;
 		break;
 	case UI_MENU_QUIT:
-		app->quit = true;
+		if (app->ran_lab || app->lost_result)
+			app->confirm_quit = true;
+		else
+			app->quit = true;
 		break;
 	case UI_MENU_NONE:
 		break;

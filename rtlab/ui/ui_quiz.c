@@ -469,6 +469,8 @@ void ui_quiz_draw(struct ui_quiz *z, WINDOW *win, int y, int x, int h, int cols)
 		if (first > rs.n - rows)
 			first = rs.n - rows;
 	}
+	/* As ui_toc_draw(): no end of a reader line beside the border (lesson 08's 's'). */
+	ui_frame_clear(win, by, x, bh, cols - 1);
 	ui_frame_draw(win, by, bx, bh, w, kind_title(q->kind));
 	draw_rows(&rs, win, by + 2, bx + 3, first, rows);
 	ui_frame_scroll_marks(win, by, bx, bh, w, first > 0, first + rows < rs.n);

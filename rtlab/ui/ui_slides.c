@@ -112,25 +112,28 @@ static void ensure_plot(struct ui_slides *p)
 	const struct slides_plot *pl = p->deck->slides[p->cur].plot;
 	struct rt_result *res = NULL;
 	struct rt_buf a = RT_BUF_INIT, b = RT_BUF_INIT;
-	char *path = NULL, *cause = NULL;
+	char *shown = NULL, *cause = NULL;
 	static const char *const keys[] = { "samples_count", "p99_us", "max_us" };
+	int ret;
 	static const char *const names[] = { "samples", "p99", "max" };
 
 	if (!pl || p->plot_slide == p->cur)
 		return;
 	drop_plot(p);
 	p->plot_slide = p->cur;
-	if (slides_plot_path(p->deck, pl, p->class_dir, &path) == -ENOENT) {
+	ret = slides_plot_read(p->deck, pl, p->class_dir, &(struct rt_result_opts){ lab_names() },
+			       &res, &shown, &cause);
+	if (ret == -ENOENT && pl->in_class && !p->class_dir && !pl->sample) {
 		rt_buf_printf(&a, "class:%s (no --class DIR given)", pl->results);
 		rt_buf_puts(&b, "rtlab slides --class DIR shows the class's figures");
-	} else if (path) {
+	} else if (shown) {
 		if (pl->in_class && p->class_dir)
 			rt_buf_printf(&a, "class:%s in %s", pl->results, p->class_dir);
 		else if (pl->in_class)
 			rt_buf_printf(&a, "%s (a sample: --class DIR shows the class's)", pl->sample);
 		else
 			rt_buf_puts(&a, pl->results);
-		if (rt_result_read(path, &(struct rt_result_opts){ lab_names() }, &res, &cause)) {
+		if (ret) {
 			rt_buf_printf(&b, "cannot draw it: %s", cause ? cause : "unreadable");
 		} else {
 			rt_buf_printf(&b, "%s%s", rt_result_lab(res),
@@ -146,7 +149,7 @@ static void ensure_plot(struct ui_slides *p)
 	p->plot_info[0] = rt_buf_take(&a);
 	p->plot_info[1] = rt_buf_take(&b);
 	rt_result_free(res);
-	free(path);
+	free(shown);
 	free(cause);
 }
 

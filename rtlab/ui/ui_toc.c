@@ -42,6 +42,12 @@ void ui_toc_draw(struct ui_toc *t, WINDOW *win, int y, int x, int h, int cols)
 		t->top = t->sel;
 	else if (t->sel >= t->top + (size_t)rows)
 		t->top = t->sel - (size_t)rows + 1;
+	/*
+	 * The rows behind the box, margins too: a reader line may reach into
+	 * the margin (a quiz's verdict mark widens it), and its end would show
+	 * beside the border. The last column keeps the reader's scroll marks.
+	 */
+	ui_frame_clear(win, by, x, bh, cols - 1);
 	ui_frame_draw(win, by, bx, bh, w, "Contents");
 	if (!n) {
 		wattron(win, ui_theme_attr(UI_ROLE_DIM));

@@ -26,6 +26,14 @@ struct ui_views_line {
 	char *text;
 };
 
+/* One screen row: bytes [off, off + len) of a line, indented by @indent columns. */
+struct ui_views_row {
+	size_t line;
+	size_t off;
+	size_t len;
+	int indent;
+};
+
 static int add_line(void *priv, enum report_line kind, const char *text, size_t len)
 {
 	struct ui_views *v = priv;
@@ -43,8 +51,50 @@ static int add_line(void *priv, enum report_line kind, const char *text, size_t 
 		return -ENOMEM;
 	v->nlines++;
 	w = ui_text_width(l->text);
-	if (w > v->width)
+	if (kind != REPORT_LINE_NOTE && w > v->width)
 		v->width = w;
+	v->rows_cols = 0;	/* the rows are made again at the next draw */
+	return 0;
+}
+
+static int add_row(struct ui_views *v, size_t line, size_t off, size_t len, int indent)
+{
+	struct ui_views_row *r = realloc(v->rows, (v->nrows + 1) * sizeof(*r));
+
+	if (!r)
+		return -ENOMEM;
+	v->rows = r;
+	v->rows[v->nrows++] = (struct ui_views_row){ line, off, len, indent };
+	return 0;
+}
+
+/*
+ * The rows for a pane @cols wide: a note wrapped, its later rows under the
+ * text after "note: "; any other line one row, scrolled sideways instead.
+ */
+static int make_rows(struct ui_views *v, int cols)
+{
+	v->nrows = 0;
+	v->rows_cols = cols;
+	for (size_t i = 0; i < v->nlines; i++) {
+		const char *t = v->lines[i].text;
+		size_t off = 0, next, len;
+		int indent = 0;
+
+		if (v->lines[i].kind != REPORT_LINE_NOTE || cols < 20) {
+			if (add_row(v, i, 0, strlen(t), 0))
+				return -ENOMEM;
+			continue;
+		}
+		do {
+			len = ui_text_wrap(t + off, cols - indent, &next);
+			if (add_row(v, i, off, len, indent))
+				return -ENOMEM;
+			if (!off && !strncmp(t, "note: ", 6))
+				indent = 6;
+			off += next;
+		} while (next && t[off]);
+	}
 	return 0;
 }
 
@@ -106,22 +156,32 @@ void ui_views_draw(struct ui_views *v, WINDOW *win, int y, int x, int h, int col
 {
 	int row;
 
+	if (v->rows_cols != cols - 2 && make_rows(v, cols - 2))
+		v->nrows = 0;	/* out of memory: draw nothing rather than half */
 	v->rows_shown = h > 0 ? h : 0;
-	if (v->top + (size_t)v->rows_shown > v->nlines)
-		v->top = v->nlines > (size_t)v->rows_shown ? v->nlines - (size_t)v->rows_shown : 0;
-	for (row = 0; row < h && v->top + (size_t)row < v->nlines; row++) {
-		const struct ui_views_line *l = &v->lines[v->top + (size_t)row];
-		size_t len = strlen(l->text), skip = 0;
+	if (v->top + (size_t)v->rows_shown > v->nrows)
+		v->top = v->nrows > (size_t)v->rows_shown ? v->nrows - (size_t)v->rows_shown : 0;
+	for (row = 0; row < h && v->top + (size_t)row < v->nrows; row++) {
+		const struct ui_views_row *r = &v->rows[v->top + (size_t)row];
+		const struct ui_views_line *l = &v->lines[r->line];
+		size_t skip = 0;
 		int skipped = 0;
 
+		if (l->kind == REPORT_LINE_NOTE) {
+			wattron(win, ui_theme_attr(role_of(l->kind)));
+			ui_text_putn(win, y + row, x + 1 + r->indent, l->text + r->off, r->len,
+				     cols - 2 - r->indent);
+			wattroff(win, ui_theme_attr(role_of(l->kind)));
+			continue;
+		}
 		if (v->left > 0)
-			skip = ui_text_fit(l->text, len, v->left, &skipped);
+			skip = ui_text_fit(l->text, r->len, v->left, &skipped);
 		ui_frame_put(win, y + row, x + 1, l->text + skip, cols - 2, role_of(l->kind));
 		if (l->kind == REPORT_LINE_ROW)
 			dim_few(win, y + row, x + 1, cols - 2, l->text, skip);
 	}
 	ui_frame_scroll_marks(win, y, x, h, cols, (int)v->top,
-			      (int)(v->nlines - v->top) - (row < h ? row : h));
+			      (int)(v->nrows - v->top) - (row < h ? row : h));
 }
 
 bool ui_views_key(struct ui_views *v, int key)
@@ -134,7 +194,7 @@ bool ui_views_key(struct ui_views *v, int key)
 			v->top--;
 		return true;
 	case KEY_DOWN:
-		if (v->top + (size_t)v->rows_shown < v->nlines)
+		if (v->top + (size_t)v->rows_shown < v->nrows)
 			v->top++;
 		return true;
 	case KEY_PPAGE:
@@ -148,7 +208,7 @@ bool ui_views_key(struct ui_views *v, int key)
 		v->left = 0;
 		return true;
 	case KEY_END:
-		v->top = v->nlines;	/* clamped when drawn */
+		v->top = v->nrows;	/* clamped when drawn */
 		return true;
 	case KEY_LEFT:
 		v->left = v->left > SCROLL_COLS ? v->left - SCROLL_COLS : 0;
@@ -167,5 +227,6 @@ void ui_views_fini(struct ui_views *v)
 	for (size_t i = 0; i < v->nlines; i++)
 		free(v->lines[i].text);
 	free(v->lines);
+	free(v->rows);
 	memset(v, 0, sizeof(*v));
 }

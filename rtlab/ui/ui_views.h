@@ -4,7 +4,8 @@
  * `rtlab lab run` prints (report_lines()), in a pane that scrolls both
  * ways: a lab's summary screen shows its outcome without knowing the
  * document's schema, and a table wider than the terminal is still all
- * there, a Left/Right away.
+ * there, a Left/Right away. Notes are wrapped at the pane's width instead:
+ * they are sentences, and a sentence cut with an ellipsis is lost.
  */
 #ifndef RTLAB_UI_UI_VIEWS_H
 #define RTLAB_UI_UI_VIEWS_H
@@ -17,14 +18,18 @@
 struct rt_result;
 
 struct ui_views_line;
+struct ui_views_row;
 
 struct ui_views {
 	struct ui_views_line *lines;	/* owned */
 	size_t nlines;
-	size_t top;			/* first line shown */
-	int left;			/* columns scrolled off to the left */
-	int width;			/* the widest line, in columns */
-	int rows_shown;			/* lines the last draw had room for */
+	struct ui_views_row *rows;	/* owned: the lines as drawn, notes wrapped */
+	size_t nrows;
+	int rows_cols;			/* the width the rows were made for */
+	size_t top;			/* first row shown */
+	int left;			/* columns scrolled off to the left (not notes) */
+	int width;			/* the widest line but the notes, in columns */
+	int rows_shown;			/* rows the last draw had room for */
 };
 
 /**

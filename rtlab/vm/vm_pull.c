@@ -18,11 +18,13 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/rt_buf.h"
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_paths.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
+#include "core/rt_text.h"
 #include "vm/vm_run.h"
 
 #define VM_PULL_MAX_NAMES 99
@@ -59,17 +61,24 @@ void vm_pull_report_fini(struct vm_pull_report *r)
 static int vm_pull_note(struct vm_pull_report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Append one line to r->changes. 0 or -ENOMEM. */
+/*
+ * Append one line to r->changes. Its fields (lesson and question ids, lab names) are the
+ * guest's, so they are escaped as all text for a terminal is (rt_text): a C1 control or a
+ * bidi override in an id shows as "\u202e", never reaches a terminal raw. 0 or -ENOMEM.
+ */
 static int vm_pull_note(struct vm_pull_report *r, const char *fmt, ...)
 {
+	struct rt_buf b = RT_BUF_INIT;
 	char **v, *s;
 	va_list ap;
-	int n;
+	int ret;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	ret = rt_text_vprintf(&b, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	s = ret ? NULL : rt_buf_take(&b);
+	rt_buf_fini(&b);
+	if (!s)
 		return -ENOMEM;
 	v = realloc(r->changes, (r->nchanges + 1) * sizeof(*v));
 	if (!v) {
@@ -264,13 +273,21 @@ static const char *vm_pull_mapped(const struct vm_pull_report *r, const char *gu
 	return NULL;
 }
 
-/* A copy of the guest's lab entry @g, its result rewritten to the host's copy. */
+/*
+ * A copy of the guest's lab entry @g, its result rewritten to the host's copy.
+ * A result this pull did not take in (a path on the host such as /etc/shadow,
+ * or a document that was skipped) is dropped: only what was pulled may be named,
+ * or the guest would choose what `rtlab grade` reads on the host.
+ */
 static json_t *vm_pull_lab_copy(const json_t *g, const struct vm_pull_report *r)
 {
 	json_t *c = json_deep_copy(g);
 	const char *to = vm_pull_mapped(r, json_string_value(json_object_get(g, "result")));
 
-	if (c && to && json_object_set_new(c, "result", json_string(to))) {
+	if (!c)
+		return NULL;
+	if (to ? json_object_set_new(c, "result", json_string(to)) :
+	    json_object_get(c, "result") && json_object_del(c, "result")) {
 		json_decref(c);
 		return NULL;
 	}

@@ -86,7 +86,11 @@ int vm_pull_place(const char *dir, const char *name, const char *text, size_t le
  *   - a question, prediction or lab both have: the entry with the later "time" wins
  *     whole (an entry with a time beats one without; on a tie the host's stays), and a
  *     question keeps the larger attempt count;
- *   - any other member both have keeps the host's value.
+ *   - any other member both have keeps the host's value;
+ *   - a lab taken from the guest names only a document this pull took in (its result is
+ *     rewritten to the host's copy); a result naming anything else is dropped, so a guest
+ *     cannot make a host file (/etc/shadow) the latest result `rtlab grade` reads.
+ * The notes escape the guest's ids and names as rt_text does for a terminal.
  * Merging the same guest twice changes nothing the second time. Returns 0 or -ENOMEM.
  */
 int vm_pull_merge_progress(json_t *host, const json_t *guest, struct vm_pull_report *r);

@@ -5,9 +5,10 @@
 # scenarios, a run of one protocol and of the racy one with the summary
 # keys of the issue, the replay's losing schedule, refusals, the priority
 # protocols refused without SCHED_FIFO (a run as nobody) naming what is
-# missing, the exercise's ThreadSanitizer check on the reference and on a
-# racy variant, and the screen: the table with the plate, the replay
-# stepper stepping the losing schedule and the same on the uni plate.
+# missing, SIGTERM mid-run (exit 130, partial, as every lab), the
+# exercise's ThreadSanitizer check on the reference and on a racy variant,
+# and the screen: the table with the plate, the replay stepper stepping
+# the losing schedule and the same on the uni plate.
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
 
@@ -95,6 +96,23 @@ else
 	ok "# SKIP clang is not installed (make deps)"
 	ok "# SKIP (the same)"
 fi
+
+# SIGTERM, also during the only (or last) protocol: exit 130, the partial
+# note and the document says it was interrupted, as every other lab does.
+for only in "--protocol greedy" ""; do
+	: >"$tmp/term.err"
+	"$RTLAB" lab run cookie $only --duration 20s --json "$tmp/term.json" \
+		>/dev/null 2>"$tmp/term.err" </dev/null &
+	pid=$!
+	wait_until grep -q ': 20000 ms' "$tmp/term.err" && kill -TERM "$pid"
+	wait "$pid"
+	rc=$?
+	check "SIGTERM during cookie ${only:-(all protocols)} exits 130 ($rc)" [ "$rc" -eq 130 ]
+	check "and says the document is partial" \
+		grep -q "results written to $tmp/term.json (interrupted: partial)" "$tmp/term.err"
+	check "whose notes say it was interrupted" \
+		grep -q '"interrupted: the protocols run until then are kept"' "$tmp/term.json"
+done
 
 # ---- The TUI at 80x24 --------------------------------------------------------------
 tui_start run 80x24

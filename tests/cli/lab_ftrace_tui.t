@@ -221,7 +221,9 @@ check "the stopped run left a partial document" \
 	[ "$(json_get "$(newest_result)" 'd["extra"]["interrupted"]')" = True ]
 check "no journal is left behind" no_journal_of "$pid"
 tm send-keys -t run q
-check "q on the menu exits with status 0" wait_status run 0
+check "q on the menu after a run asks first" wait_for run "Quit rtlab?"
+tm send-keys -t run y
+check "y exits with status 0" wait_status run 0
 check "nothing leaked onto stderr" test ! -s "$tmp/run.err"
 
 after=$(state)

@@ -4,10 +4,11 @@
 # tmux server: open the lab from the menu, pick one scenario, watch the table
 # and the plot change while it measures, end it with s, read the summary (with
 # the prediction recorded beforehand), save with w (document and HTML report),
-# check that the saved document validates, quit with 0. A second run is shrunk
-# to 60x20 while it measures: the too-small message shows, and the run ends
-# and is saved while the window is small. A third is stopped with q. Every
-# wait is for something only the awaited event draws or writes.
+# check that the saved document validates, quit with 0 (q in the menu asks
+# after a run: y). A second run is shrunk to 60x20 while it measures: the
+# too-small message shows, and the run ends and is saved while the window
+# is small. A third is stopped with q. Every wait is for something only the
+# awaited event draws or writes.
 # TAP output for prove. Needs RTLAB and SRCDIR.
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
@@ -115,7 +116,15 @@ check "the progress file records the lab's run" \
 tm send-keys -t run q
 check "q on the summary goes back to the menu" wait_for run "learn real-time Linux"
 tm send-keys -t run q
-check "q on the menu exits with status 0" wait_status run 0
+check "q on the menu after a run asks first (y/n)" \
+	wait_for run "Quit rtlab? You ran a lab (its results are saved). y quits"
+tm send-keys -t run n
+check "any other key stays in the menu" wait_gone run "Quit rtlab?"
+check "and rtlab still runs" bash -c "[ ! -s '$tmp/run.status' ]"
+tm send-keys -t run q
+wait_for run "Quit rtlab?" >/dev/null
+tm send-keys -t run y
+check "q then y exits with status 0" wait_status run 0
 check "nothing leaked onto stderr" test ! -s "$tmp/run.err"
 
 # ---- Too small during a run -----------------------------------------------------
@@ -159,6 +168,8 @@ check "the stopped run left a partial document" \
 check "no journal is left behind" \
 	no_journal_of "$(pgrep -P "$(tm list-panes -t small -F '#{pane_pid}')" | head -n1)"
 tm send-keys -t small q
-check "q quits with status 0" wait_status small 0
+check "a stopped run counts too: q asks" wait_for small "Quit rtlab?"
+tm send-keys -t small y
+check "y quits with status 0" wait_status small 0
 
 tap_done

@@ -4,7 +4,8 @@
 # get two files and print two paths; an unwritable place fails before the run
 # measures; a place that fails at the end (directory gone, disk full) sends the
 # document to a fallback and says where; SIGHUP keeps the partial document and
-# exits 129. Uses the latency lab's idle-other scenario (SCHED_OTHER, any
+# exits 129; the temporary files a run killed with SIGKILL left behind go at
+# the next run, a live writer's stay. Uses the latency lab's idle-other scenario (SCHED_OTHER, any
 # user). TAP output for prove. Needs RTLAB and SRCDIR. About 10 s.
 set -u
 : "${RTLAB:?set RTLAB to the rtlab binary}" "${SRCDIR:?set SRCDIR to the source tree}"
@@ -185,5 +186,34 @@ check "SIGHUP during lab run exits 129" [ "$rc" -eq 129 ]
 check "and keeps the partial document" valid "$tmp/hup.json"
 check "marked interrupted" [ "$(json_get "$tmp/hup.json" 'd["extra"]["interrupted"]' 2>/dev/null)" = True ]
 check "and says it is partial" grep -q "results written to $tmp/hup.json (interrupted: partial)" "$tmp/err"
+
+# ---- SIGKILL: the temporary files of a killed run go at the next start ------------
+"$RTLAB" lab run latency --scenario idle-other --duration 30s --json "$tmp/kill.json" \
+	>/dev/null 2>"$tmp/kill.err" </dev/null &
+pid=$!
+wait_line "$tmp/kill.err" "idle-other: other" && kill -KILL "$pid"
+wait "$pid" 2>/dev/null
+left=$(ls "$tmp" | grep -c "^kill\.json\.tmp\.$pid\.")
+check "a run killed with SIGKILL leaves its temporary file ($left)" [ "$left" -ge 1 ]
+sleep 30 </dev/null &
+live=$!
+: >"$tmp/kill.json.tmp.$live.0"
+: >"$results/latency.tmp.$pid.3"
+: >"$results/latency.tmp.$live.3"
+: >"$XDG_STATE_HOME/rtlab/progress.json.tmp.$pid.0"
+: >"$XDG_STATE_HOME/rtlab/progress.json.tmp.$live.0"
+run lab run $quick --json "$tmp/kill.json"
+check "the next run of the same target succeeds" [ "$rc" -eq 0 ]
+check "and removed the dead run's temporary file" \
+	bash -c "! ls '$tmp' | grep -q '^kill\.json\.tmp\.$pid\.'"
+check "and the dead run's in the state directory (progress.json)" \
+	[ ! -e "$XDG_STATE_HOME/rtlab/progress.json.tmp.$pid.0" ]
+check "but not a live process's" \
+	bash -c "[ -e '$tmp/kill.json.tmp.$live.0' ] && [ -e '$XDG_STATE_HOME/rtlab/progress.json.tmp.$live.0' ]"
+run lab run $quick
+check "a run into the results directory removes the dead run's there" \
+	bash -c "[ $rc -eq 0 ] && [ ! -e '$results/latency.tmp.$pid.3' ] && [ -e '$results/latency.tmp.$live.3' ]"
+kill "$live"
+wait "$live" 2>/dev/null
 
 tap_done

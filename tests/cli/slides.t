@@ -3,7 +3,9 @@
 # slides.t: `rtlab slides list | lint | export` on the shipped decks: the
 # list, a clean lint and a broken deck's file:line messages; every deck
 # exported, each page well-formed (xmllint) and self-contained (nothing to
-# fetch); a plot slide with the sample's SVG, or the class's with --class;
+# fetch); a plot slide with the sample's SVG, or the class's with --class,
+# which reads nothing outside the class folder (no '..', no absolute path,
+# no link followed out) and shows no host path;
 # usage errors. Then headless Chromium renders the introduction's first
 # slide and its plot slide: the DOM says which slide is shown and its title,
 # and each screenshot has the dark pixels of a heading at the top and is not
@@ -62,6 +64,33 @@ check "with --class the plot is the class's document" \
 run slides export 0 --out "$tmp/none" --class "$tmp/bad"
 check "a class folder without the document gives a note, not a failure" \
 	[ "$rc" -eq 0 ] && grep -q 'class="plot-missing"' "$tmp/none/00-introduction.html"
+
+# The class folder confines what a deck names: no '..', no absolute path, no
+# link out of it; the page names the documents as the deck does, never a host path.
+mkdir -p "$tmp/outside" "$tmp/cl2/sub" "$tmp/esc"
+cp "$SRCDIR/tests/data/results/latency-host.json" "$tmp/outside/secret.json"
+echo "topsecret words of the host" >"$tmp/outside/word.json"
+ln -s "$tmp/outside/secret.json" "$tmp/cl2/link.json"
+ln -s "$tmp/outside" "$tmp/cl2/away"
+ln -s "$tmp/outside/word.json" "$tmp/cl2/sub/word.json"
+cp "$SRCDIR/tests/data/results/latency-host.json" "$tmp/cl2/sub/ok.json"
+{
+	printf '# Escape\n\n'
+	for r in ../outside/secret.json link.json away/secret.json sub/word.json \
+		"$tmp/outside/secret.json" ../outside/word.json sub/ok.json; do
+		printf -- '---\n\n## Plot\n\n```plot\nresults: class:%s\n```\n\n' "$r"
+	done
+} >"$tmp/esc/01-escape.md"
+run slides export "$tmp/esc/01-escape.md" --class "$tmp/cl2" --out "$tmp/escout"
+esc=$tmp/escout/01-escape.html
+check "export --class with names that leave the folder still exits 0" [ "$rc" -eq 0 ]
+check "only the document inside the folder is drawn (1 SVG)" \
+	[ "$(grep -c '<svg' "$esc" 2>/dev/null)" = 1 ]
+check "and it is the one below the folder" grep -qF '(class:sub/ok.json)' "$esc"
+check "the others are notes: 6" [ "$(grep -c 'class="plot-missing"' "$esc")" = 6 ]
+check "nothing of a file outside is shown (its first word)" not_grep -q topsecret "$esc"
+check "no host path is on the page" not_grep -qF "$tmp/" "$esc"
+check "a link is named for what it is" grep -qF 'class:link.json: a symbolic link' "$esc"
 
 run slides export 0
 check "export without --out is a usage error" [ "$rc" -eq 2 ]

@@ -3,7 +3,9 @@
  * Unit tests for rt_file: atomic replacement leaves no temporary files,
  * failures leave the target untouched, reads handle size-0 proc files,
  * reads by name refuse (never hang on) FIFOs, devices and directories and
- * follow links only where allowed, and the line reader stays bounded.
+ * follow links only where allowed, the line reader stays bounded, and the
+ * temporary files of killed writers go while a live writer's stay, and a
+ * load beneath a folder never leaves it.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,6 +15,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -386,6 +389,103 @@ static void test_getline_endless(void **state)
 	rt_buf_fini(&line);
 }
 
+/* A pid that existed and is gone: a child that has exited and been reaped. */
+static pid_t dead_pid(void)
+{
+	pid_t pid = fork();
+
+	assert_true(pid >= 0);
+	if (pid == 0)
+		_exit(0);
+	assert_int_equal(waitpid(pid, NULL, 0), pid);
+	return pid;
+}
+
+static void touch(const char *dir, const char *fmt, long pid)
+{
+	char name[256], path[512];
+	int fd;
+
+	snprintf(name, sizeof(name), fmt, pid);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	assert_true(fd >= 0);
+	close(fd);
+}
+
+static bool exists(const char *dir, const char *fmt, long pid)
+{
+	char name[256], path[512];
+
+	snprintf(name, sizeof(name), fmt, pid);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	return access(path, F_OK) == 0;
+}
+
+static void test_sweep_dead_temps(void **state)
+{
+	struct fixture *f = *state;
+	long dead = dead_pid(), live = getppid(), self = getpid();
+
+	touch(f->dir, "target.tmp.%ld.0", dead);
+	touch(f->dir, "target.tmp.%ld.7", live);
+	touch(f->dir, "target.tmp.%ld.1", self);
+	touch(f->dir, "other.tmp.%ld.0", dead);
+	touch(f->dir, "target.tmp.%ld.0.bak", dead);
+	touch(f->dir, "target.tmp.%ldx.0", dead);
+
+	/* The write of "target" removes only the dead writer's file of "target". */
+	assert_int_equal(rt_file_write_atomic(f->path, "x", 1, 0644, NULL), 0);
+	assert_false(exists(f->dir, "target.tmp.%ld.0", dead));
+	assert_true(exists(f->dir, "target.tmp.%ld.7", live));
+	assert_true(exists(f->dir, "target.tmp.%ld.1", self));
+	assert_true(exists(f->dir, "other.tmp.%ld.0", dead));
+	assert_true(exists(f->dir, "target.tmp.%ld.0.bak", dead));
+	assert_true(exists(f->dir, "target.tmp.%ldx.0", dead));
+
+	/* A whole directory: every dead writer's, still no live one's. */
+	assert_int_equal(rt_file_sweep_temps(f->dir, true), 1);
+	assert_false(exists(f->dir, "other.tmp.%ld.0", dead));
+	assert_true(exists(f->dir, "target.tmp.%ld.7", live));
+	assert_true(exists(f->dir, "target.tmp.%ld.1", self));
+	assert_int_equal(rt_file_sweep_temps("/nonexistent-rtlab-dir", true), -ENOENT);
+}
+
+static void test_load_beneath(void **state)
+{
+	struct fixture *f = *state;
+	char p[256], *data = NULL, *cause = NULL;
+
+	snprintf(p, sizeof(p), "%s/in", f->dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/in/sub", f->dir);
+	assert_int_equal(mkdir(p, 0700), 0);
+	snprintf(p, sizeof(p), "%s/in/sub/a", f->dir);
+	assert_int_equal(rt_file_write_atomic(p, "a", 1, 0644, NULL), 0);
+	assert_int_equal(rt_file_write_atomic(f->path, "out", 3, 0644, NULL), 0);
+	snprintf(p, sizeof(p), "%s/in/link", f->dir);
+	assert_int_equal(symlink(f->path, p), 0);
+	snprintf(p, sizeof(p), "%s/in/up", f->dir);
+	assert_int_equal(symlink(f->dir, p), 0);
+	snprintf(p, sizeof(p), "%s/in", f->dir);
+
+	assert_int_equal(rt_file_load_beneath(p, "sub/a", 16, &data, NULL, NULL), 0);
+	assert_string_equal(data, "a");
+	free(data);
+	assert_int_equal(rt_file_load_beneath(p, "../target", 16, &data, NULL, NULL), -EINVAL);
+	assert_int_equal(rt_file_load_beneath(p, "sub/../../target", 16, &data, NULL, NULL),
+			 -EINVAL);
+	assert_int_equal(rt_file_load_beneath(p, f->path, 16, &data, NULL, NULL), -EINVAL);
+	assert_int_equal(rt_file_load_beneath(p, "link", 16, &data, NULL, &cause), -ELOOP);
+	/* The message names the relative path only, never the folder. */
+	assert_non_null(strstr(cause, "link: "));
+	assert_null(strstr(cause, f->dir));
+	free(cause);
+	assert_int_equal(rt_file_load_beneath(p, "up/target", 16, &data, NULL, NULL), -ELOOP);
+	assert_int_equal(rt_file_load_beneath(p, "sub", 16, &data, NULL, NULL), -EISDIR);
+	assert_null(data);
+}
+
 static void test_rt_err_keeps_first(void **state)
 {
 	char *cause = NULL;
@@ -413,6 +513,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_open_read_cap_and_flags, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_open_read_links, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_write_refuses_special_target, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sweep_dead_temps, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_load_beneath, setup, teardown),
 		cmocka_unit_test(test_getline),
 		cmocka_unit_test(test_getline_endless),
 		cmocka_unit_test(test_rt_err_keeps_first),

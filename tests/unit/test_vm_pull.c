@@ -168,6 +168,44 @@ static void test_merge_rules(void **state)
 	vm_pull_report_fini(&r);
 }
 
+/*
+ * A hostile guest: a lab's result naming a host file the pull did not take in is dropped
+ * (else `rtlab grade` would read /etc/shadow as the latest result), and ids with a C1
+ * control or a bidi override are escaped in the notes.
+ */
+static void test_merge_hostile(void **state)
+{
+	struct vm_pull_report r = { 0 };
+	json_t *h = doc("{\"schema\": \"rtlab.progress/1\", \"lessons\": {\"09\": {}}}");
+	json_t *g = doc("{\"schema\": \"rtlab.progress/1\", \"lessons\": {"
+			" \"0\u202e8\": {\"read\": true}, \"09\": {\"quiz\": {"
+			"  \"q\xc2\x9b" "1\": " Q("a", 1, 1, "2025-01-04T10:00:00Z") "}}},"
+			" \"labs\": {\"latency\": {\"status\": \"done\", \"result\": \"/etc/shadow\","
+			"   \"time\": \"2025-01-02T00:00:00Z\"},"
+			"  \"ftrace\": {\"status\": \"done\", \"result\": \"/state/rtlab/results/f.json\","
+			"   \"time\": \"2025-01-02T00:00:00Z\"},"
+			"  \"lab\u202e\": {\"status\": \"done\", \"time\": \"2025-01-02T00:00:00Z\"}}}");
+
+	(void)state;
+	/* Nothing was pulled: no result may be named. */
+	assert_int_equal(vm_pull_merge_progress(h, g, &r), 0);
+	assert_string_equal(sget(h, "labs.latency.status"), "done");
+	assert_null(json_object_get(json_object_get(json_object_get(h, "labs"), "latency"),
+				    "result"));
+	assert_null(json_object_get(json_object_get(json_object_get(h, "labs"), "ftrace"),
+				    "result"));
+	assert_true(changed(&r, "lesson 0\\u202e8: from the VM"));
+	assert_true(changed(&r, "question q\\u009b1: from the VM"));
+	assert_true(changed(&r, "lab lab\\u202e: from the VM"));
+	for (size_t i = 0; i < r.nchanges; i++) {
+		assert_null(strstr(r.changes[i], "\u202e"));
+		assert_null(strstr(r.changes[i], "\xc2\x9b"));
+	}
+	json_decref(h);
+	json_decref(g);
+	vm_pull_report_fini(&r);
+}
+
 struct fx {
 	char dir[64];
 };
@@ -395,6 +433,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_merge_rules),
+		cmocka_unit_test(test_merge_hostile),
 		cmocka_unit_test_setup_teardown(test_place, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_collect, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_dir_new_remove, setup, teardown),

@@ -4,8 +4,9 @@
 # state and journal directories. Source it after checking RTLAB/SRCDIR:
 #   . "$SRCDIR/tests/cli/lib/tap.bash"
 # It sets tmp and the EXIT trap, exports XDG_STATE_HOME and RTLAB_JOURNAL_DIR
-# under $tmp, and defines run (rtlab into $tmp/out, $tmp/err, $rc). A test
-# ends with tap_done, which prints the plan and exits 1 if a check failed.
+# under $tmp, and defines run (rtlab into $tmp/out, $tmp/err, $rc) and the
+# helpers of lib/helpers.bash. A test ends with tap_done, which prints the
+# plan and exits 1 if a check failed or a command was not found.
 
 n=0
 fails=0
@@ -18,6 +19,7 @@ check() { # check DESC CONDITION...: on failure, the start of $tmp/err as a comm
 	if "$@"; then ok "$desc"; else not_ok "$desc" "$(head -c 600 "$tmp/err" 2>/dev/null | tr '\n' ' ')"; fi
 }
 tap_done() {
+	helpers_missing_check
 	echo "1..$n"
 	exit $((fails > 0))
 }
@@ -32,19 +34,4 @@ run() { # run ARGS... -> $tmp/out, $tmp/err, $rc
 	rc=$?
 }
 
-# can_switch: true when this test may run commands as another user (root, setpriv).
-can_switch() { [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null 2>&1; }
-# as_nobody CMD...: CMD as user nobody, with a home, state and journal of its
-# own; "rtlab" as CMD runs a copy of $RTLAB that nobody can reach (a build
-# tree under /root is not).
-as_nobody() {
-	mkdir -p "$tmp/nobody" && chown 65534:65534 "$tmp/nobody" || return 1
-	if [ "$1" = rtlab ]; then
-		shift
-		[ -x "$tmp/rtlab-copy" ] || install -m 0755 "$RTLAB" "$tmp/rtlab-copy" || return 1
-		set -- "$tmp/rtlab-copy" "$@"
-	fi
-	env HOME="$tmp/nobody" XDG_STATE_HOME="$tmp/nobody/state" \
-		RTLAB_JOURNAL_DIR="$tmp/nobody/j" \
-		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
-}
+. "${BASH_SOURCE[0]%/*}/helpers.bash"

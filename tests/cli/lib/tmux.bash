@@ -4,8 +4,9 @@
 # (bounded, never a fixed sleep). Source it with a short name for the socket:
 #   . "$SRCDIR/tests/cli/lib/tmux.bash" reader
 # It sets tmp, sock, tm and the EXIT trap, and exports a UTF-8 locale,
-# XDG_STATE_HOME and RTLAB_JOURNAL_DIR under $tmp. A test reports its plan
-# with tap_done at the end.
+# XDG_STATE_HOME and RTLAB_JOURNAL_DIR under $tmp, and defines the helpers
+# of lib/helpers.bash (can_switch, as_nobody). A test reports its plan with
+# tap_done at the end, which fails it when a command was not found.
 #
 # How to wait: for something that only the awaited event puts on the screen
 # (or in a file), never for text that may already be there from before the
@@ -25,6 +26,7 @@ check() { # check DESC CONDITION...
 }
 not() { ! "$@"; }
 tap_done() {
+	helpers_missing_check
 	echo "1..$n"
 	[ "$fails" -eq 0 ]
 }
@@ -45,6 +47,7 @@ trap cleanup EXIT
 # capture-pane prints UTF-8 only to a client in a UTF-8 locale.
 export LC_ALL=C.UTF-8 LANG=C.UTF-8
 export XDG_STATE_HOME=$tmp/state RTLAB_JOURNAL_DIR=$tmp/journal
+. "${BASH_SOURCE[0]%/*}/helpers.bash"
 
 screen() { tm capture-pane -p -t "$1" 2>/dev/null; }
 # on_screen NAME TEXT: TEXT is on the screen now (a test for wait_until and press_until).
