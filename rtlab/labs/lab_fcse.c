@@ -642,7 +642,7 @@ static int fcse_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_
 	ret = ret ?: set_summary(res, per_mode) ?:
 	      rt_result_add_note(res, "SIMULATED: a model of an ARMv5 core's VIVT caches and "
 				 "TLB (sim/sim_fcse.c), not a measurement of this machine; its "
-				 "costs are the back-of-envelope of papers.md 4.5 (a line fill "
+				 "costs are the back-of-envelope of doc/references.md 4.5 (a line fill "
 				 "180 ns at 200 MHz)") ?:
 	      rt_result_add_note(res, "the paper's figures (LWN summary, unverified): "
 				 "guaranteed mode about halved the average latency, best effort "

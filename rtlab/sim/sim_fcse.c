@@ -14,7 +14,7 @@
  *   6. accessors for a screen, and the ops.
  *
  * The flush rules of best-effort mode follow arch/arm/kernel/fcse.c of the
- * I-pipe patch as papers.md 4.4 reads it: a switch flushes when next's PID
+ * I-pipe patch as doc/references.md 4.4 reads it: a switch flushes when next's PID
  * was last used by another mm whose lines may still be cached (its bit in
  * the "cache dirty" map), when next or prev has pages above 32 MB, when
  * prev has dirty shared writable pages, or when there is no prev. PIDs are

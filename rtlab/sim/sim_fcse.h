@@ -32,7 +32,7 @@
  *  - a cost model in CPU cycles (sim_fcse_costs), turned into ns with the
  *    clock rate. The defaults put a line fill at 180 ns, so refilling
  *    16 KB + 16 KB takes about 184 us: the back-of-envelope of
- *    papers.md 4.5, not a measurement of a board.
+ *    doc/references.md 4.5, not a measurement of a board.
  *
  * A step is one memory access of the trace being replayed. Workloads are
  * access streams: synthetic ones (a code loop with strided or random data
@@ -130,7 +130,7 @@ struct sim_fcse_cache_geom {
 /*
  * Costs in CPU cycles. Every access costs hit_cycles; the others add to
  * that. Defaults (sim_fcse_costs_default()): 200 MHz; a line fill or a
- * dirty line's write-back 36 cycles (180 ns, papers.md 4.5's 150-200 ns);
+ * dirty line's write-back 36 cycles (180 ns, doc/references.md 4.5's 150-200 ns);
  * a TLB refill 30 (two SDRAM reads of the page walk); the switch's own
  * path 1000 (5 us); a flush's fixed part 200.
  */
@@ -266,7 +266,7 @@ enum sim_fcse_hist {
 extern const struct sim_model_ops sim_fcse_model;
 
 /**
- * sim_fcse_costs_default - the calibration of papers.md 4.5 (see struct sim_fcse_costs)
+ * sim_fcse_costs_default - the calibration of doc/references.md 4.5 (see struct sim_fcse_costs)
  */
 void sim_fcse_costs_default(struct sim_fcse_costs *c);
 

@@ -8,7 +8,7 @@
  * orderings of the presets; every refusal of check(); the three formats.
  *
  * Where the golden numbers come from: the orderings and the refusals are
- * the issue's and papers.md 4.3-4.4; the cache sequences are computed by
+ * the issue's and doc/references.md 4.3-4.4; the cache sequences are computed by
  * hand below each test; the pinned counters of the mixed presets are the
  * model's own output for seed 1, kept after the orderings and the hand
  * sequences passed, so that a change in behaviour shows.
@@ -93,7 +93,7 @@ static uint64_t d_misses(const uint32_t *rec, uint64_t n, enum sim_fcse_repl rep
 static void test_mva(void **state)
 {
 	(void)state;
-	/* papers.md 4.2's worked example. */
+	/* doc/references.md 4.2's worked example. */
 	assert_int_equal(sim_fcse_mva(0x00008000, 5), 0x0A008000);
 	assert_int_equal(sim_fcse_mva(0x40000000, 5), 0x40000000);
 	/* The edges: the last byte below 32 MB moves, 32 MB itself does not. */
