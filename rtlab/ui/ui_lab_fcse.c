@@ -112,8 +112,7 @@ static void run_ended(void *owner, int ret)
 	struct ui_lab_fcse *s = owner;
 
 	if (ret)
-		ui_lab_run_say(&s->run, true, "the run failed (%s); the log has the details",
-			       strerror(-ret));
+		ui_lab_run_failed(&s->run, ret);
 }
 
 static const struct ui_lab_run_ops run_ops = {

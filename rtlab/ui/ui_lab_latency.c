@@ -247,8 +247,7 @@ static void run_ended(void *owner, int ret)
 	if (s->live_ok)
 		latency_live_snapshot(&s->live, &s->snap);
 	if (ret)
-		ui_lab_run_say(&s->run, true, "the run failed (%s); the log has the details",
-			       strerror(-ret));
+		ui_lab_run_failed(&s->run, ret);
 }
 
 void ui_lab_latency_fini(struct ui_lab_latency *s)

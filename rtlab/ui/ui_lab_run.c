@@ -30,6 +30,7 @@
 #include "core/rt_log.h"
 #include "core/rt_result.h"
 #include "core/rt_time.h"
+#include "ui_log.h"
 
 #define KEY_ESC 27
 #define STOP_POLL_MS 10u
@@ -121,6 +122,7 @@ int ui_lab_run_start(struct ui_lab_run *r, bool need_journal)
 		return -EINVAL;
 	r->close_after_stop = false;
 	r->session.opts.need_journal = need_journal;
+	r->log_serial = ui_log_serial();
 	/* The UI's signal handlers are installed, so the journal passes stops on to them. */
 	ret = run_session_start(&r->session, &cause);
 	if (ret) {
@@ -192,6 +194,21 @@ static void finish(struct ui_lab_run *r)
 		       partial);
 	}
 	r->state = UI_LAB_DONE;
+}
+
+void ui_lab_run_failed(struct ui_lab_run *r, int ret)
+{
+	const char *log = getenv("RTLAB_LOG");
+	enum rt_log_level level;
+	char why[200];
+
+	/* "the log has the details" named no log: the lab's own cause is the detail. */
+	if (ui_log_serial() != r->log_serial && ui_log_last(why, sizeof(why), &level) &&
+	    level == RT_LOG_ERR)
+		ui_lab_run_say(r, true, "the run failed: %s", why);
+	else
+		ui_lab_run_say(r, true, "the run failed (%s)%s%s", strerror(-ret),
+			       log && *log ? "; the log is in " : "", log && *log ? log : "");
 }
 
 bool ui_lab_run_busy(const struct ui_lab_run *r)

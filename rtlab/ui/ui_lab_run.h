@@ -80,7 +80,15 @@ struct ui_lab_run {
 	bool saved_elsewhere;			/* a fallback place: the results dir failed */
 	char message[256];			/* one line of feedback for the status row */
 	bool message_warn;
+	unsigned long log_serial;		/* ui_log_serial() when the run started */
 };
+
+/*
+ * ui_lab_run_failed - say on the status row why the run failed: the error
+ * the lab logged during the run (its cause: a missing image, a file that
+ * is no trace...), else @ret's text and where $RTLAB_LOG keeps the log.
+ */
+void ui_lab_run_failed(struct ui_lab_run *r, int ret);
 
 /**
  * ui_lab_run_init - an idle run (the setup panel) of @lab for a screen

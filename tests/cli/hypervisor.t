@@ -34,6 +34,15 @@ check "and the scenarios of lesson 07 and the exercise" \
 run lab run hypervisor --scenario nosuch
 check "an unknown scenario is a usage error (exit 2)" [ "$rc" -eq 2 ]
 check "that names it" grep -q 'no scenario called "nosuch"' "$tmp/err"
+# All but a few jobs dropped must not read as a good response; p99 is never above max.
+run lab run hypervisor --scenario io-inversion,io-throttled --policy none --seed 1 \
+	--json "$tmp/drop.json"
+check "the scenarios view counts the jobs done beside the dropped ones" \
+	bash -c "grep -q 'scenario  *jobs done  *response avg' '$tmp/out' &&
+		grep -qE '^  io-inversion +3 .* 1996 ' '$tmp/out'"
+check "no scenario's p99 is above its max (949,222 over 949,221 once)" \
+	bash -c "jq -e 'all(.extra.scenarios[]; .p99_us <= .max_us)' '$tmp/drop.json' >/dev/null"
+
 run lab run hypervisor --live --model
 check "--live with --model is a usage error" [ "$rc" -eq 2 ]
 
