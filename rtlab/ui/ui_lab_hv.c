@@ -45,8 +45,10 @@ static void draw_measured(struct ui_lab_hv *s, WINDOW *win, int y, int x, int h,
 		 s->live.scenario, s->live.index, s->live.total,
 		 (unsigned long long)(LOAD(time_us) / 1000000u), s->live.accel);
 	ui_frame_put(win, y, x + 1, line, cols - 2, UI_ROLE_NORMAL);
-	snprintf(line, sizeof(line), "Guest %7llu samples  avg %5llu us  last second max %6llu  "
-		 "max %6llu us", (unsigned long long)LOAD(jobs), (unsigned long long)LOAD(avg_us),
+	/* The "host" scenario runs the probe on this machine, beside no guest. */
+	snprintf(line, sizeof(line), "%s %7llu samples  avg %5llu us  last second max %6llu  "
+		 "max %6llu us", strcmp(s->live.scenario, "host") ? "Guest" : "Host probe",
+		 (unsigned long long)LOAD(jobs), (unsigned long long)LOAD(avg_us),
 		 (unsigned long long)LOAD(last_max_us), (unsigned long long)LOAD(resp_max_us));
 	ui_frame_put(win, y + 1, x + 1, line, cols - 2, UI_ROLE_NORMAL);
 	ui_frame_put(win, y + 2, x + 1, s->live.knobs, cols - 2,
