@@ -388,7 +388,7 @@ int lab_trace_load(const char *text, size_t len, const char *name,
  */
 enum trace_emu_env lab_trace_env(const struct rt_result *res);
 
-/* ---- Results and grades (lab_common.c) ------------------------------------ */
+/* ---- Results (lab_result.c) and grades (lab_grade_report.c) --------------- */
 
 /* lab_result_fini - free what @r owns; @r is zeroed and may be reused. */
 void lab_result_fini(struct lab_result *r);
@@ -440,7 +440,7 @@ void grade_report_fini(struct grade_report *rep);
  */
 bool grade_report_passed(const struct grade_report *rep);
 
-/* ---- Written answers (kept in the progress file) --------------------------- */
+/* ---- Written answers, kept in the progress file (lab_answers.c) ------------ */
 
 /**
  * lab_answer_set - record the learner's written answer to question @qid of @lab
@@ -467,7 +467,7 @@ const char *lab_answer_text(const struct rt_progress *p, const char *lab, const 
 int lab_answer_get(const char *path, const char *lab, const char *qid, char **out,
 		   char **cause);
 
-/* ---- Saving a run's results document (lab_common.c) ------------------------ */
+/* ---- Saving a run's results document (lab_save.c) --------------------------- */
 
 /*
  * Where one run's results document goes. The front ends (`rtlab lab run`
