@@ -12,7 +12,7 @@
  * A run goes through three general types: struct lab_ctx (what the run
  * session decided: tier, parameters, seed, stop flag, journal, progress
  * file), struct lab_result (the one results document a run produces) and
- * struct grade_report (the named checks a grade found passed or failed).
+ * struct grade_report (lab_grade_report.h: the named checks a grade found).
  * run() measures and fills the result; grade() is a pure function of the
  * result; views() turns a result into the tables a person reads, which
  * every front end draws. None of them prints. The run itself (doctor,
@@ -26,6 +26,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lab_grade_report.h"
 #include "trace/trace_emu.h"
 
 struct json_t;
@@ -78,44 +79,6 @@ struct lab_ctx {
 struct lab_result {
 	struct rt_result *res;		/* owned; NULL until run() builds it */
 	bool interrupted;		/* stopped early by ctx->stop; res holds what was measured */
-};
-
-/* How a check of a grade ended. */
-enum grade_status {
-	GRADE_FAIL,		/* counted, earned nothing */
-	GRADE_PASS,		/* counted, earned its points */
-	GRADE_SKIP,		/* not counted: the grader could not run it (the detail says why) */
-	GRADE_REVIEW,		/* not counted: for the teacher to read (a written answer) */
-};
-
-/* One named check of a grade. */
-struct grade_check {
-	char *name;			/* owned; short stable id, e.g. "scenario-load-fifo" */
-	bool passed;			/* status == GRADE_PASS */
-	char *detail;			/* owned; a sentence a person can act on (the reason) */
-	enum grade_status status;
-	double max_points;		/* its weight: 1 from grade_report_add() */
-	double points;			/* earned: max_points when passed, else 0 */
-	char *hint;			/* owned; what to look at when it fails, or NULL */
-	char *part;			/* owned; which part of a grade it belongs to ("code",
-					 * "results", "quiz"), or NULL */
-};
-
-/*
- * What grade() found. Build with grade_report_add() (one point a check) or
- * grade_report_append() (points, a skip, a hint); release with
- * grade_report_fini(). score is the share of the points of the checks that
- * were not skipped, so with one point a check it is the share passed.
- */
-struct grade_report {
-	struct grade_check *checks;	/* owned, in the order they were made */
-	size_t nchecks;
-	size_t npassed;
-	size_t nskipped;
-	size_t nreview;			/* checks left to the teacher (GRADE_REVIEW) */
-	double points;			/* earned, over the checks not skipped */
-	double max_points;		/* possible, over the checks not skipped */
-	double score;			/* 0..100: points / max_points */
 };
 
 /* One named scenario of a lab: its figures go in extra.scenarios under @name. */
@@ -388,7 +351,7 @@ int lab_trace_load(const char *text, size_t len, const char *name,
  */
 enum trace_emu_env lab_trace_env(const struct rt_result *res);
 
-/* ---- Results (lab_result.c) and grades (lab_grade_report.c) --------------- */
+/* ---- Results (lab_result.c); grades are lab_grade_report.h's ----------------- */
 
 /* lab_result_fini - free what @r owns; @r is zeroed and may be reused. */
 void lab_result_fini(struct lab_result *r);
@@ -396,49 +359,6 @@ void lab_result_fini(struct lab_result *r);
 /* lab_ctx_stopped - true when the front end asked the run to stop. */
 bool lab_ctx_stopped(const struct lab_ctx *ctx);
 
-/**
- * grade_report_add - append a check to @rep and update the score
- * @name: short stable id, copied
- * @passed: the verdict
- * @fmt: printf-style detail for a person, copied
- *
- * Returns 0 or -ENOMEM (the report is unchanged on failure).
- */
-int grade_report_add(struct grade_report *rep, const char *name, bool passed,
-		     const char *fmt, ...) __attribute__((format(printf, 4, 5)));
-
-/**
- * grade_report_review - a written answer, left to the teacher
- * @name: the question's id (the check's name)
- * @answer: the learner's text, or NULL when there is none
- * @lab: for the way to answer, in the detail
- *
- * No automatic points either way: a written answer is read by a person,
- * never scored for being there ("x" would earn as much as an essay). The
- * check is GRADE_REVIEW with the answer (cut to 300 bytes) in its detail,
- * or "not answered" and how to answer. Returns 0 or -ENOMEM.
- */
-int grade_report_review(struct grade_report *rep, const char *name, const char *answer,
-			const char *lab);
-
-/**
- * grade_report_append - append a copy of @c to @rep and update the score
- * @c: name (required), status, max_points (> 0), detail, hint and part
- *     (each may be NULL) are copied; passed and points are derived
- *
- * Returns 0, -EINVAL (no name, negative points) or -ENOMEM (the report is
- * unchanged on failure).
- */
-int grade_report_append(struct grade_report *rep, const struct grade_check *c);
-
-/* grade_report_fini - free the checks; @rep is zeroed. */
-void grade_report_fini(struct grade_report *rep);
-
-/*
- * grade_report_passed - true when at least one check was not skipped and
- * none failed.
- */
-bool grade_report_passed(const struct grade_report *rep);
 
 /* ---- Written answers, kept in the progress file (lab_answers.c) ------------ */
 

@@ -5,7 +5,7 @@
  * the teacher to read, never points for being there; a missing one fails
  * for no points.
  */
-#include "lab.h"
+#include "lab_grade_report.h"
 
 #include <errno.h>
 #include <stdarg.h>
