@@ -1,57 +1,57 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm_cmdline: the QEMU command line and the kernel command line of the classroom VM.
+ * qemu_cmdline: the QEMU command line and the kernel command line of the classroom VM.
  *
- * Pure functions from a struct vm_config to strings, so the exact command line is
+ * Pure functions from a struct qemu_config to strings, so the exact command line is
  * unit-tested. The console is the first serial port (ttyS0): on the terminal, multiplexed
  * with QEMU's monitor (Ctrl-A x quits, Ctrl-A c switches), and always copied to a log
  * file that the runner reads to see the boot reach rtlab. QMP listens on a unix socket.
  * The learner may add kernel parameters (`--append 'isolcpus=1 nohz_full=1'`); they go
  * after rtlab's console settings and before the rtlab.* words the VM's init reads.
- * A host directory can be shared with the guest over virtio-9p (mount tag VM_SHARE_TAG,
- * mounted by the guest's init at VM_SHARE_GUEST_PATH) with QEMU's mapped-xattr security
+ * A host directory can be shared with the guest over virtio-9p (mount tag QEMU_SHARE_TAG,
+ * mounted by the guest's init at QEMU_SHARE_GUEST_PATH) with QEMU's mapped-xattr security
  * model: what the guest creates there is a plain file owned by the user who runs QEMU,
  * whatever owner, mode, device number or link target the guest asked for (those are kept
  * in extended attributes), so a guest cannot plant a set-uid file or a device node in a
  * host directory.
  */
-#ifndef RTLAB_VM_VM_CMDLINE_H
-#define RTLAB_VM_VM_CMDLINE_H
+#ifndef RTLAB_QEMU_QEMU_CMDLINE_H
+#define RTLAB_QEMU_QEMU_CMDLINE_H
 
 #include <stdbool.h>
 
 /* The 9p mount tag of the shared directory, and where the guest's init mounts it. */
-#define VM_SHARE_TAG		"rtlab"
-#define VM_SHARE_GUEST_PATH	"/work"
+#define QEMU_SHARE_TAG		"rtlab"
+#define QEMU_SHARE_GUEST_PATH	"/work"
 
-enum vm_kernel {
-	VM_KERNEL_STOCK,	/* Debian linux-image-amd64 */
-	VM_KERNEL_RT,		/* Debian linux-image-rt-amd64 (PREEMPT_RT) */
-	VM_KERNEL_LAB,		/* our 6.12 PREEMPT_RT build with the latency tracers */
-	VM_KERNEL_COUNT
+enum qemu_kernel {
+	QEMU_KERNEL_STOCK,	/* Debian linux-image-amd64 */
+	QEMU_KERNEL_RT,		/* Debian linux-image-rt-amd64 (PREEMPT_RT) */
+	QEMU_KERNEL_LAB,		/* our 6.12 PREEMPT_RT build with the latency tracers */
+	QEMU_KERNEL_COUNT
 };
 
-enum vm_accel {
-	VM_ACCEL_AUTO,		/* KVM when the doctor's probe says it works, else TCG */
-	VM_ACCEL_KVM,
-	VM_ACCEL_TCG,
+enum qemu_accel {
+	QEMU_ACCEL_AUTO,	/* KVM when proven to work (qemu_accel_resolve()), else TCG */
+	QEMU_ACCEL_KVM,
+	QEMU_ACCEL_TCG,
 };
 
 /* "stock", "rt", "lab"; NULL out of range. */
-const char *vm_kernel_name(enum vm_kernel k);
+const char *qemu_kernel_name(enum qemu_kernel k);
 /* Returns 0, or -EINVAL for an unknown name. */
-int vm_kernel_parse(const char *s, enum vm_kernel *k);
+int qemu_kernel_parse(const char *s, enum qemu_kernel *k);
 /* "auto", "kvm", "tcg". */
-const char *vm_accel_name(enum vm_accel a);
-int vm_accel_parse(const char *s, enum vm_accel *a);
+const char *qemu_accel_name(enum qemu_accel a);
+int qemu_accel_parse(const char *s, enum qemu_accel *a);
 
-/* The scratch disk's I/O thread's id (its serial is lab_hv_stream.h's HV_SCRATCH_SERIAL). */
-#define VM_IOTHREAD_ID "io0"
+/* The scratch disk's I/O thread's id. */
+#define QEMU_IOTHREAD_ID "io0"
 
 /* The guest's virtio-serial port for the probe's stream (its name in /sys/class/virtio-ports/vportNpM/name). */
-#define VM_PROBE_PORT "rtlab.probe"
+#define QEMU_PROBE_PORT "rtlab.probe"
 
-struct vm_config {
+struct qemu_config {
 	const char *qemu;		/* borrowed; NULL = "qemu-system-x86_64" */
 	const char *kernel_path;	/* borrowed; vmlinuz */
 	const char *initrd_path;	/* borrowed; initrd.img */
@@ -65,13 +65,14 @@ struct vm_config {
 	const char *console_log;	/* borrowed; every console byte is copied here */
 	const char *qmp_socket;		/* borrowed; unix socket path, NULL = no QMP */
 	const char *probe_socket;	/* borrowed; a unix socket QEMU listens on for the
-					 * guest's virtio-serial port VM_PROBE_PORT (the
+					 * guest's virtio-serial port QEMU_PROBE_PORT (the
 					 * hypervisor lab's stream), NULL = no port */
 	const char *scratch_image;	/* borrowed; a raw disk the guest sees as the virtio-blk
-					 * device with serial HV scratch ("rtlab-scratch"),
-					 * served by QEMU's I/O thread io0 (-object iothread),
-					 * NULL = none */
-	enum vm_accel accel;		/* KVM or TCG: resolved, never AUTO */
+					 * device with serial @scratch_serial, served by QEMU's
+					 * I/O thread io0 (-object iothread), NULL = none */
+	const char *scratch_serial;	/* borrowed; with @scratch_image, its serial (letters,
+					 * digits, "-_."), by which the guest finds it */
+	enum qemu_accel accel;		/* KVM or TCG: resolved, never AUTO */
 	const char *cpu;		/* borrowed; -cpu model, NULL = host (KVM), max (TCG) */
 	unsigned int smp;		/* vCPUs, 1..64 */
 	unsigned int mem_mb;		/* 128..65536 */
@@ -82,45 +83,45 @@ struct vm_config {
 	const char *term;		/* borrowed; rtlab.term, NULL = leave to the guest */
 	unsigned int cols, rows;	/* the terminal's size, 0 = unknown */
 	const char *append;		/* borrowed; the learner's kernel parameters, or NULL
-					 * (checked with vm_append_check()) */
+					 * (checked with qemu_append_check()) */
 	const char *share_dir;		/* borrowed; an absolute host directory shared
-					 * read-write at VM_SHARE_GUEST_PATH, or NULL */
+					 * read-write at QEMU_SHARE_GUEST_PATH, or NULL */
 	bool utf8;			/* the host's terminal takes UTF-8: rtlab.utf8=1, the
 					 * guest then runs in the C.UTF-8 locale */
 };
 
 /* The longest --append rtlab passes on. */
-#define VM_USER_APPEND_MAX 512
+#define QEMU_USER_APPEND_MAX 512
 
 /**
- * vm_append_check - may @s go on the guest's kernel command line?
+ * qemu_append_check - may @s go on the guest's kernel command line?
  * @cause: why not, for the learner
  *
  * Printable ASCII only (no newline, tab or other control byte), at most
- * VM_USER_APPEND_MAX bytes, no double quote (the kernel cannot nest one inside the quoted
+ * QEMU_USER_APPEND_MAX bytes, no double quote (the kernel cannot nest one inside the quoted
  * run command), and none of the words rtlab itself sets up the VM with: rtlab.*,
  * console=, init=, rdinit=. Returns 0 or -EINVAL.
  */
-int vm_append_check(const char *s, char **cause);
+int qemu_append_check(const char *s, char **cause);
 
 /**
- * vm_append_new - the kernel command line for @c
+ * qemu_append_new - the kernel command line for @c
  * @cause: why it was refused (a run command the kernel cannot carry)
  *
  * Returns a string the caller frees, or NULL with errno set (EINVAL with @cause).
  */
-char *vm_append_new(const struct vm_config *c, char **cause);
+char *qemu_append_new(const struct qemu_config *c, char **cause);
 
 /**
- * vm_cmdline_new - QEMU's argv for @c, NULL-terminated
+ * qemu_cmdline_new - QEMU's argv for @c, NULL-terminated
  * @cause: why @c was refused
  *
- * Returns an array the caller releases with vm_argv_free(), or NULL with errno set
+ * Returns an array the caller releases with qemu_argv_free(), or NULL with errno set
  * (EINVAL with @cause for an incomplete or out-of-range config).
  */
-char **vm_cmdline_new(const struct vm_config *c, char **cause);
+char **qemu_cmdline_new(const struct qemu_config *c, char **cause);
 
-/* Free an argv from vm_cmdline_new(); NULL does nothing. */
-void vm_argv_free(char **argv);
+/* Free an argv from qemu_cmdline_new(); NULL does nothing. */
+void qemu_argv_free(char **argv);
 
 #endif

@@ -1,13 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm_cmdline: building QEMU's and the guest kernel's command lines (see vm_cmdline.h).
+ * qemu_cmdline: building QEMU's and the guest kernel's command lines (see qemu_cmdline.h).
  * The kernel keeps at most 2048 bytes of command line on x86 and cannot quote a double
  * quote, so a run command with '"' or one that does not fit is refused here rather than
  * arriving cut in the guest.
  */
-#include "vm_cmdline.h"
-
-#include "labs/lab_hv_stream.h"
+#include "qemu_cmdline.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -19,29 +17,29 @@
 #include "core/rt_buf.h"
 #include "core/rt_err.h"
 
-#define VM_APPEND_MAX 2000
+#define QEMU_APPEND_MAX 2000
 
-static const char *const vm_kernel_names[VM_KERNEL_COUNT] = {
-	[VM_KERNEL_STOCK] = "stock",
-	[VM_KERNEL_RT] = "rt",
-	[VM_KERNEL_LAB] = "lab",
+static const char *const qemu_kernel_names[QEMU_KERNEL_COUNT] = {
+	[QEMU_KERNEL_STOCK] = "stock",
+	[QEMU_KERNEL_RT] = "rt",
+	[QEMU_KERNEL_LAB] = "lab",
 };
 
-static const char *const vm_accel_names[] = {
-	[VM_ACCEL_AUTO] = "auto",
-	[VM_ACCEL_KVM] = "kvm",
-	[VM_ACCEL_TCG] = "tcg",
+static const char *const qemu_accel_names[] = {
+	[QEMU_ACCEL_AUTO] = "auto",
+	[QEMU_ACCEL_KVM] = "kvm",
+	[QEMU_ACCEL_TCG] = "tcg",
 };
 
-const char *vm_kernel_name(enum vm_kernel k)
+const char *qemu_kernel_name(enum qemu_kernel k)
 {
-	return (unsigned int)k < VM_KERNEL_COUNT ? vm_kernel_names[k] : NULL;
+	return (unsigned int)k < QEMU_KERNEL_COUNT ? qemu_kernel_names[k] : NULL;
 }
 
-int vm_kernel_parse(const char *s, enum vm_kernel *k)
+int qemu_kernel_parse(const char *s, enum qemu_kernel *k)
 {
-	for (unsigned int i = 0; i < VM_KERNEL_COUNT; i++) {
-		if (strcmp(s, vm_kernel_names[i]) == 0) {
+	for (unsigned int i = 0; i < QEMU_KERNEL_COUNT; i++) {
+		if (strcmp(s, qemu_kernel_names[i]) == 0) {
 			*k = i;
 			return 0;
 		}
@@ -49,15 +47,15 @@ int vm_kernel_parse(const char *s, enum vm_kernel *k)
 	return -EINVAL;
 }
 
-const char *vm_accel_name(enum vm_accel a)
+const char *qemu_accel_name(enum qemu_accel a)
 {
-	return (unsigned int)a <= VM_ACCEL_TCG ? vm_accel_names[a] : NULL;
+	return (unsigned int)a <= QEMU_ACCEL_TCG ? qemu_accel_names[a] : NULL;
 }
 
-int vm_accel_parse(const char *s, enum vm_accel *a)
+int qemu_accel_parse(const char *s, enum qemu_accel *a)
 {
-	for (unsigned int i = 0; i <= VM_ACCEL_TCG; i++) {
-		if (strcmp(s, vm_accel_names[i]) == 0) {
+	for (unsigned int i = 0; i <= QEMU_ACCEL_TCG; i++) {
+		if (strcmp(s, qemu_accel_names[i]) == 0) {
 			*a = i;
 			return 0;
 		}
@@ -66,7 +64,7 @@ int vm_accel_parse(const char *s, enum vm_accel *a)
 }
 
 /* Words the guest's init reads must stay one word: letters, digits, "-_.". */
-static bool vm_word_ok(const char *s)
+static bool qemu_word_ok(const char *s)
 {
 	if (!*s)
 		return false;
@@ -78,7 +76,7 @@ static bool vm_word_ok(const char *s)
 }
 
 /* A -cpu value: a model name and comma-separated features ("host,-arch-capabilities"). */
-static bool vm_cpu_ok(const char *s)
+static bool qemu_cpu_ok(const char *s)
 {
 	if (!*s || *s == ',' || *s == '-')
 		return false;
@@ -89,15 +87,15 @@ static bool vm_cpu_ok(const char *s)
 	return true;
 }
 
-int vm_append_check(const char *s, char **cause)
+int qemu_append_check(const char *s, char **cause)
 {
 	static const char *const reserved[] = { "rtlab.", "console=", "init=", "rdinit=" };
 	size_t len = strlen(s);
 	const char *w;
 
-	if (len > VM_USER_APPEND_MAX)
+	if (len > QEMU_USER_APPEND_MAX)
 		return rt_err(cause, -EINVAL, "--append is %zu bytes; at most %d are passed on",
-			      len, VM_USER_APPEND_MAX);
+			      len, QEMU_USER_APPEND_MAX);
 	for (const char *p = s; *p; p++) {
 		unsigned char ch = (unsigned char)*p;
 
@@ -123,7 +121,7 @@ int vm_append_check(const char *s, char **cause)
 	return 0;
 }
 
-char *vm_append_new(const struct vm_config *c, char **cause)
+char *qemu_append_new(const struct qemu_config *c, char **cause)
 {
 	struct rt_buf b = RT_BUF_INIT;
 	char *s;
@@ -135,11 +133,11 @@ char *vm_append_new(const struct vm_config *c, char **cause)
 	 */
 	ret |= rt_buf_puts(&b, "console=ttyS0,115200 panic=-1 loglevel=4");
 	if (c->append && *c->append) {
-		if (vm_append_check(c->append, cause) < 0)
+		if (qemu_append_check(c->append, cause) < 0)
 			goto out_inval;
 		ret |= rt_buf_printf(&b, " %s", c->append);
 	}
-	if (c->term && vm_word_ok(c->term))
+	if (c->term && qemu_word_ok(c->term))
 		ret |= rt_buf_printf(&b, " rtlab.term=%s", c->term);
 	if (c->cols && c->rows)
 		ret |= rt_buf_printf(&b, " rtlab.cols=%u rtlab.rows=%u", c->cols, c->rows);
@@ -155,7 +153,7 @@ char *vm_append_new(const struct vm_config *c, char **cause)
 			       "no double quote or newline (the kernel command line cannot carry them)");
 			goto out_inval;
 		}
-		if (!c->nonce || !vm_word_ok(c->nonce)) {
+		if (!c->nonce || !qemu_word_ok(c->nonce)) {
 			rt_err(cause, -EINVAL, "a run command needs a nonce of letters and digits");
 			goto out_inval;
 		}
@@ -166,9 +164,9 @@ char *vm_append_new(const struct vm_config *c, char **cause)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (b.len > VM_APPEND_MAX) {
+	if (b.len > QEMU_APPEND_MAX) {
 		rt_err(cause, -EINVAL, "the kernel command line would be %zu bytes; at most %d fit",
-		       b.len, VM_APPEND_MAX);
+		       b.len, QEMU_APPEND_MAX);
 		goto out_inval;
 	}
 	s = rt_buf_take(&b);
@@ -182,7 +180,7 @@ out_inval:
 	return NULL;
 }
 
-void vm_argv_free(char **argv)
+void qemu_argv_free(char **argv)
 {
 	if (!argv)
 		return;
@@ -191,16 +189,16 @@ void vm_argv_free(char **argv)
 	free(argv);
 }
 
-struct vm_argv {
+struct qemu_argv {
 	char **v;
 	size_t n, cap;
 	bool nomem;
 };
 
-static void vm_argv_add(struct vm_argv *a, const char *fmt, ...)
+static void qemu_argv_add(struct qemu_argv *a, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static void vm_argv_add(struct vm_argv *a, const char *fmt, ...)
+static void qemu_argv_add(struct qemu_argv *a, const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
@@ -231,7 +229,7 @@ static void vm_argv_add(struct vm_argv *a, const char *fmt, ...)
 }
 
 /* QEMU's option syntax doubles a comma inside a value. */
-static char *vm_qemu_escape(const char *s)
+static char *qemu_opt_escape(const char *s)
 {
 	struct rt_buf b = RT_BUF_INIT;
 
@@ -243,9 +241,9 @@ static char *vm_qemu_escape(const char *s)
 	return rt_buf_take(&b);
 }
 
-char **vm_cmdline_new(const struct vm_config *c, char **cause)
+char **qemu_cmdline_new(const struct qemu_config *c, char **cause)
 {
-	struct vm_argv a = { 0 };
+	struct qemu_argv a = { 0 };
 	char *append = NULL, *log = NULL, *state = NULL, *qmp = NULL, *share = NULL;
 	char *probe = NULL, *scratch = NULL;
 	char **ret = NULL;
@@ -255,13 +253,18 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 		errno = EINVAL;
 		return NULL;
 	}
-	if (c->accel != VM_ACCEL_KVM && c->accel != VM_ACCEL_TCG) {
+	if (c->accel != QEMU_ACCEL_KVM && c->accel != QEMU_ACCEL_TCG) {
 		rt_err(cause, -EINVAL, "the accelerator must be resolved to kvm or tcg");
 		errno = EINVAL;
 		return NULL;
 	}
-	if (c->cpu && !vm_cpu_ok(c->cpu)) {
+	if (c->cpu && !qemu_cpu_ok(c->cpu)) {
 		rt_err(cause, -EINVAL, "the CPU model '%s' is not a QEMU -cpu value", c->cpu);
+		errno = EINVAL;
+		return NULL;
+	}
+	if (c->scratch_image && (!c->scratch_serial || !qemu_word_ok(c->scratch_serial))) {
+		rt_err(cause, -EINVAL, "the scratch disk needs a serial of letters and digits");
 		errno = EINVAL;
 		return NULL;
 	}
@@ -275,103 +278,103 @@ char **vm_cmdline_new(const struct vm_config *c, char **cause)
 		errno = EINVAL;
 		return NULL;
 	}
-	append = vm_append_new(c, cause);
+	append = qemu_append_new(c, cause);
 	if (!append)
 		return NULL;
-	log = vm_qemu_escape(c->console_log);
-	state = c->state_image ? vm_qemu_escape(c->state_image) : NULL;
-	qmp = c->qmp_socket ? vm_qemu_escape(c->qmp_socket) : NULL;
-	probe = c->probe_socket ? vm_qemu_escape(c->probe_socket) : NULL;
-	scratch = c->scratch_image ? vm_qemu_escape(c->scratch_image) : NULL;
-	share = c->share_dir ? vm_qemu_escape(c->share_dir) : NULL;
+	log = qemu_opt_escape(c->console_log);
+	state = c->state_image ? qemu_opt_escape(c->state_image) : NULL;
+	qmp = c->qmp_socket ? qemu_opt_escape(c->qmp_socket) : NULL;
+	probe = c->probe_socket ? qemu_opt_escape(c->probe_socket) : NULL;
+	scratch = c->scratch_image ? qemu_opt_escape(c->scratch_image) : NULL;
+	share = c->share_dir ? qemu_opt_escape(c->share_dir) : NULL;
 	if (!log || (c->state_image && !state) || (c->qmp_socket && !qmp) ||
 	    (c->probe_socket && !probe) || (c->scratch_image && !scratch) ||
 	    (c->share_dir && !share))
 		goto out_nomem;
 
-	vm_argv_add(&a, "%s", c->qemu ? c->qemu : "qemu-system-x86_64");
-	vm_argv_add(&a, "-name");
-	vm_argv_add(&a, "rtlab-%s,debug-threads=on", c->run ? "run" : "vm");
-	vm_argv_add(&a, "-nodefaults");
-	vm_argv_add(&a, "-no-user-config");
-	vm_argv_add(&a, "-machine");
-	vm_argv_add(&a, "pc");
+	qemu_argv_add(&a, "%s", c->qemu ? c->qemu : "qemu-system-x86_64");
+	qemu_argv_add(&a, "-name");
+	qemu_argv_add(&a, "rtlab-%s,debug-threads=on", c->run ? "run" : "vm");
+	qemu_argv_add(&a, "-nodefaults");
+	qemu_argv_add(&a, "-no-user-config");
+	qemu_argv_add(&a, "-machine");
+	qemu_argv_add(&a, "pc");
 	/*
 	 * Under TCG, one host thread per vCPU (multi-threaded TCG), so that a vCPU's
 	 * priority can be changed alone (the hypervisor lab; QEMU's default where the
 	 * target allows it, said here so that it does not depend on the version).
 	 */
-	vm_argv_add(&a, "-accel");
-	vm_argv_add(&a, "%s", c->accel == VM_ACCEL_KVM ? "kvm" : "tcg,thread=multi");
-	vm_argv_add(&a, "-cpu");
-	vm_argv_add(&a, "%s", c->cpu ? c->cpu : c->accel == VM_ACCEL_KVM ? "host" : "max");
-	vm_argv_add(&a, "-smp");
-	vm_argv_add(&a, "%u", c->smp);
-	vm_argv_add(&a, "-m");
-	vm_argv_add(&a, "%u", c->mem_mb);
-	vm_argv_add(&a, "-display");
-	vm_argv_add(&a, "none");
-	vm_argv_add(&a, "-no-reboot");
-	vm_argv_add(&a, "-kernel");
-	vm_argv_add(&a, "%s", c->kernel_path);
-	vm_argv_add(&a, "-initrd");
-	vm_argv_add(&a, "%s", c->initrd_path);
-	vm_argv_add(&a, "-append");
-	vm_argv_add(&a, "%s", append);
-	vm_argv_add(&a, "-chardev");
+	qemu_argv_add(&a, "-accel");
+	qemu_argv_add(&a, "%s", c->accel == QEMU_ACCEL_KVM ? "kvm" : "tcg,thread=multi");
+	qemu_argv_add(&a, "-cpu");
+	qemu_argv_add(&a, "%s", c->cpu ? c->cpu : c->accel == QEMU_ACCEL_KVM ? "host" : "max");
+	qemu_argv_add(&a, "-smp");
+	qemu_argv_add(&a, "%u", c->smp);
+	qemu_argv_add(&a, "-m");
+	qemu_argv_add(&a, "%u", c->mem_mb);
+	qemu_argv_add(&a, "-display");
+	qemu_argv_add(&a, "none");
+	qemu_argv_add(&a, "-no-reboot");
+	qemu_argv_add(&a, "-kernel");
+	qemu_argv_add(&a, "%s", c->kernel_path);
+	qemu_argv_add(&a, "-initrd");
+	qemu_argv_add(&a, "%s", c->initrd_path);
+	qemu_argv_add(&a, "-append");
+	qemu_argv_add(&a, "%s", append);
+	qemu_argv_add(&a, "-chardev");
 	if (c->interactive)
-		vm_argv_add(&a, "stdio,id=con,mux=on,signal=off,logfile=%s", log);
+		qemu_argv_add(&a, "stdio,id=con,mux=on,signal=off,logfile=%s", log);
 	else
-		vm_argv_add(&a, "file,id=con,path=%s", log);
-	vm_argv_add(&a, "-serial");
-	vm_argv_add(&a, "chardev:con");
+		qemu_argv_add(&a, "file,id=con,path=%s", log);
+	qemu_argv_add(&a, "-serial");
+	qemu_argv_add(&a, "chardev:con");
 	if (c->interactive) {
-		vm_argv_add(&a, "-mon");
-		vm_argv_add(&a, "chardev=con,mode=readline");
+		qemu_argv_add(&a, "-mon");
+		qemu_argv_add(&a, "chardev=con,mode=readline");
 	}
 	if (qmp) {
-		vm_argv_add(&a, "-qmp");
-		vm_argv_add(&a, "unix:%s,server=on,wait=off", qmp);
+		qemu_argv_add(&a, "-qmp");
+		qemu_argv_add(&a, "unix:%s,server=on,wait=off", qmp);
 	}
 	if (probe) {
 		/* The probe's stream: a virtio-serial port, named, on a socket of ours. */
-		vm_argv_add(&a, "-device");
-		vm_argv_add(&a, "virtio-serial-pci,id=vser0");
-		vm_argv_add(&a, "-chardev");
-		vm_argv_add(&a, "socket,id=probe,path=%s,server=on,wait=off", probe);
-		vm_argv_add(&a, "-device");
-		vm_argv_add(&a, "virtserialport,bus=vser0.0,chardev=probe,name=%s", VM_PROBE_PORT);
+		qemu_argv_add(&a, "-device");
+		qemu_argv_add(&a, "virtio-serial-pci,id=vser0");
+		qemu_argv_add(&a, "-chardev");
+		qemu_argv_add(&a, "socket,id=probe,path=%s,server=on,wait=off", probe);
+		qemu_argv_add(&a, "-device");
+		qemu_argv_add(&a, "virtserialport,bus=vser0.0,chardev=probe,name=%s", QEMU_PROBE_PORT);
 	}
 	if (scratch) {
 		/* The scratch disk on an I/O thread of its own, so its requests are that thread's work. */
-		vm_argv_add(&a, "-object");
-		vm_argv_add(&a, "iothread,id=%s", VM_IOTHREAD_ID);
-		vm_argv_add(&a, "-drive");
-		vm_argv_add(&a, "file=%s,if=none,id=scratch,format=raw,cache=writeback", scratch);
-		vm_argv_add(&a, "-device");
-		vm_argv_add(&a, "virtio-blk-pci,drive=scratch,iothread=%s,serial=%s",
-			    VM_IOTHREAD_ID, HV_SCRATCH_SERIAL);
+		qemu_argv_add(&a, "-object");
+		qemu_argv_add(&a, "iothread,id=%s", QEMU_IOTHREAD_ID);
+		qemu_argv_add(&a, "-drive");
+		qemu_argv_add(&a, "file=%s,if=none,id=scratch,format=raw,cache=writeback", scratch);
+		qemu_argv_add(&a, "-device");
+		qemu_argv_add(&a, "virtio-blk-pci,drive=scratch,iothread=%s,serial=%s",
+			    QEMU_IOTHREAD_ID, c->scratch_serial);
 	}
 	if (state && c->state_fd > STDERR_FILENO) {
-		vm_argv_add(&a, "-add-fd");
-		vm_argv_add(&a, "fd=%d,set=1,opaque=rtlab-state", c->state_fd);
+		qemu_argv_add(&a, "-add-fd");
+		qemu_argv_add(&a, "fd=%d,set=1,opaque=rtlab-state", c->state_fd);
 		if (c->state_ro_fd > STDERR_FILENO) {
-			vm_argv_add(&a, "-add-fd");
-			vm_argv_add(&a, "fd=%d,set=1,opaque=rtlab-state-ro", c->state_ro_fd);
+			qemu_argv_add(&a, "-add-fd");
+			qemu_argv_add(&a, "fd=%d,set=1,opaque=rtlab-state-ro", c->state_ro_fd);
 		}
-		vm_argv_add(&a, "-drive");
-		vm_argv_add(&a, "file=/dev/fdset/1,if=virtio,format=raw,cache=writeback");
+		qemu_argv_add(&a, "-drive");
+		qemu_argv_add(&a, "file=/dev/fdset/1,if=virtio,format=raw,cache=writeback");
 	} else if (state) {
-		vm_argv_add(&a, "-drive");
-		vm_argv_add(&a, "file=%s,if=virtio,format=raw,cache=writeback", state);
+		qemu_argv_add(&a, "-drive");
+		qemu_argv_add(&a, "file=%s,if=virtio,format=raw,cache=writeback", state);
 	}
 	if (share) {
 		/* multidevs=remap: files of several host file systems keep distinct inodes. */
-		vm_argv_add(&a, "-fsdev");
-		vm_argv_add(&a, "local,id=rtlabshare,path=%s,security_model=mapped-xattr,"
+		qemu_argv_add(&a, "-fsdev");
+		qemu_argv_add(&a, "local,id=rtlabshare,path=%s,security_model=mapped-xattr,"
 			    "multidevs=remap", share);
-		vm_argv_add(&a, "-device");
-		vm_argv_add(&a, "virtio-9p-pci,fsdev=rtlabshare,mount_tag=%s", VM_SHARE_TAG);
+		qemu_argv_add(&a, "-device");
+		qemu_argv_add(&a, "virtio-9p-pci,fsdev=rtlabshare,mount_tag=%s", QEMU_SHARE_TAG);
 	}
 	if (a.nomem)
 		goto out_nomem;
