@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * qemu_cmdline: building QEMU's and the guest kernel's command lines (see qemu_cmdline.h).
- * The kernel keeps at most 2048 bytes of command line on x86 and cannot quote a double
- * quote, so a run command with '"' or one that does not fit is refused here rather than
- * arriving cut in the guest.
+ * The kernel keeps at most 2048 bytes of command line on x86 (1024 on ARM) and cannot
+ * quote a double quote, so a run command with '"' or one that does not fit the machine's
+ * append_max is refused here rather than arriving cut in the guest.
  */
 #include "qemu_cmdline.h"
 
@@ -16,8 +16,6 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_err.h"
-
-#define QEMU_APPEND_MAX 2000
 
 static const char *const qemu_kernel_names[QEMU_KERNEL_COUNT] = {
 	[QEMU_KERNEL_STOCK] = "stock",
@@ -121,8 +119,14 @@ int qemu_append_check(const char *s, char **cause)
 	return 0;
 }
 
+static const struct qemu_machine *qemu_config_machine(const struct qemu_config *c)
+{
+	return c->machine ? c->machine : &qemu_machine_pc;
+}
+
 char *qemu_append_new(const struct qemu_config *c, char **cause)
 {
+	const struct qemu_machine *m = qemu_config_machine(c);
 	struct rt_buf b = RT_BUF_INIT;
 	char *s;
 	int ret = 0;
@@ -131,7 +135,7 @@ char *qemu_append_new(const struct qemu_config *c, char **cause)
 	 * Boot messages stay on (a boot that hangs must leave something to show); the VM's
 	 * init lowers the console log level before it prints the ready line or any output.
 	 */
-	ret |= rt_buf_puts(&b, "console=ttyS0,115200 panic=-1 loglevel=4");
+	ret |= rt_buf_printf(&b, "console=%s,115200 panic=-1 loglevel=4", m->console);
 	if (c->append && *c->append) {
 		if (qemu_append_check(c->append, cause) < 0)
 			goto out_inval;
@@ -164,9 +168,9 @@ char *qemu_append_new(const struct qemu_config *c, char **cause)
 		errno = ENOMEM;
 		return NULL;
 	}
-	if (b.len > QEMU_APPEND_MAX) {
-		rt_err(cause, -EINVAL, "the kernel command line would be %zu bytes; at most %d fit",
-		       b.len, QEMU_APPEND_MAX);
+	if (b.len > m->append_max) {
+		rt_err(cause, -EINVAL, "the kernel command line would be %zu bytes; at most %u fit",
+		       b.len, m->append_max);
 		goto out_inval;
 	}
 	s = rt_buf_take(&b);
@@ -241,40 +245,43 @@ static char *qemu_opt_escape(const char *s)
 	return rt_buf_take(&b);
 }
 
+/* Is @c complete, in range and within what its machine @m has? 0 or -EINVAL with @cause. */
+static int qemu_config_check(const struct qemu_config *c, const struct qemu_machine *m,
+			     char **cause)
+{
+	if (!c->kernel_path || !c->initrd_path || !c->console_log)
+		return rt_err(cause, -EINVAL, "the VM needs a kernel, an initramfs and a console log");
+	if (m->needs_dtb && !c->dtb_path)
+		return rt_err(cause, -EINVAL, "the %s machine needs a device tree", m->name);
+	if (c->accel != QEMU_ACCEL_KVM && c->accel != QEMU_ACCEL_TCG)
+		return rt_err(cause, -EINVAL, "the accelerator must be resolved to kvm or tcg");
+	if (c->accel == QEMU_ACCEL_KVM && !m->cpu_kvm)
+		return rt_err(cause, -EINVAL, "the %s machine runs under TCG only", m->name);
+	if (c->cpu && !qemu_cpu_ok(c->cpu))
+		return rt_err(cause, -EINVAL, "the CPU model '%s' is not a QEMU -cpu value", c->cpu);
+	if (c->scratch_image && (!c->scratch_serial || !qemu_word_ok(c->scratch_serial)))
+		return rt_err(cause, -EINVAL, "the scratch disk needs a serial of letters and digits");
+	if ((c->scratch_image || c->share_dir) && !m->virtio_pci)
+		return rt_err(cause, -EINVAL, "the %s machine has no virtio for a %s", m->name,
+			      c->scratch_image ? "scratch disk" : "shared directory");
+	if (c->share_dir && c->share_dir[0] != '/')
+		return rt_err(cause, -EINVAL, "the shared directory must be an absolute path");
+	if (c->smp < 1 || c->smp > m->max_smp || c->mem_mb < 128 || c->mem_mb > m->max_mem_mb)
+		return rt_err(cause, -EINVAL, "--smp must be 1..%u and --mem 128..%u (MiB)",
+			      m->max_smp, m->max_mem_mb);
+	return 0;
+}
+
 char **qemu_cmdline_new(const struct qemu_config *c, char **cause)
 {
+	const struct qemu_machine *m = qemu_config_machine(c);
 	struct qemu_argv a = { 0 };
 	char *append = NULL, *log = NULL, *state = NULL, *qmp = NULL, *share = NULL;
 	char *probe = NULL, *scratch = NULL;
+	const char *cpu;
 	char **ret = NULL;
 
-	if (!c->kernel_path || !c->initrd_path || !c->console_log) {
-		rt_err(cause, -EINVAL, "the VM needs a kernel, an initramfs and a console log");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (c->accel != QEMU_ACCEL_KVM && c->accel != QEMU_ACCEL_TCG) {
-		rt_err(cause, -EINVAL, "the accelerator must be resolved to kvm or tcg");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (c->cpu && !qemu_cpu_ok(c->cpu)) {
-		rt_err(cause, -EINVAL, "the CPU model '%s' is not a QEMU -cpu value", c->cpu);
-		errno = EINVAL;
-		return NULL;
-	}
-	if (c->scratch_image && (!c->scratch_serial || !qemu_word_ok(c->scratch_serial))) {
-		rt_err(cause, -EINVAL, "the scratch disk needs a serial of letters and digits");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (c->share_dir && c->share_dir[0] != '/') {
-		rt_err(cause, -EINVAL, "the shared directory must be an absolute path");
-		errno = EINVAL;
-		return NULL;
-	}
-	if (c->smp < 1 || c->smp > 64 || c->mem_mb < 128 || c->mem_mb > 65536) {
-		rt_err(cause, -EINVAL, "--smp must be 1..64 and --mem 128..65536 (MiB)");
+	if (qemu_config_check(c, m, cause) < 0) {
 		errno = EINVAL;
 		return NULL;
 	}
@@ -292,22 +299,26 @@ char **qemu_cmdline_new(const struct qemu_config *c, char **cause)
 	    (c->share_dir && !share))
 		goto out_nomem;
 
-	qemu_argv_add(&a, "%s", c->qemu ? c->qemu : "qemu-system-x86_64");
+	qemu_argv_add(&a, "%s", c->qemu ? c->qemu : m->qemu);
 	qemu_argv_add(&a, "-name");
 	qemu_argv_add(&a, "rtlab-%s,debug-threads=on", c->run ? "run" : "vm");
 	qemu_argv_add(&a, "-nodefaults");
 	qemu_argv_add(&a, "-no-user-config");
 	qemu_argv_add(&a, "-machine");
-	qemu_argv_add(&a, "pc");
+	qemu_argv_add(&a, "%s", m->name);
 	/*
 	 * Under TCG, one host thread per vCPU (multi-threaded TCG), so that a vCPU's
 	 * priority can be changed alone (the hypervisor lab; QEMU's default where the
 	 * target allows it, said here so that it does not depend on the version).
 	 */
 	qemu_argv_add(&a, "-accel");
-	qemu_argv_add(&a, "%s", c->accel == QEMU_ACCEL_KVM ? "kvm" : "tcg,thread=multi");
-	qemu_argv_add(&a, "-cpu");
-	qemu_argv_add(&a, "%s", c->cpu ? c->cpu : c->accel == QEMU_ACCEL_KVM ? "host" : "max");
+	qemu_argv_add(&a, "%s", c->accel == QEMU_ACCEL_KVM ? "kvm" :
+		      m->tcg_multi ? "tcg,thread=multi" : "tcg");
+	cpu = c->cpu ? c->cpu : c->accel == QEMU_ACCEL_KVM ? m->cpu_kvm : m->cpu_tcg;
+	if (cpu) {
+		qemu_argv_add(&a, "-cpu");
+		qemu_argv_add(&a, "%s", cpu);
+	}
 	qemu_argv_add(&a, "-smp");
 	qemu_argv_add(&a, "%u", c->smp);
 	qemu_argv_add(&a, "-m");
@@ -319,6 +330,10 @@ char **qemu_cmdline_new(const struct qemu_config *c, char **cause)
 	qemu_argv_add(&a, "%s", c->kernel_path);
 	qemu_argv_add(&a, "-initrd");
 	qemu_argv_add(&a, "%s", c->initrd_path);
+	if (c->dtb_path) {
+		qemu_argv_add(&a, "-dtb");
+		qemu_argv_add(&a, "%s", c->dtb_path);
+	}
 	qemu_argv_add(&a, "-append");
 	qemu_argv_add(&a, "%s", append);
 	qemu_argv_add(&a, "-chardev");
@@ -336,7 +351,13 @@ char **qemu_cmdline_new(const struct qemu_config *c, char **cause)
 		qemu_argv_add(&a, "-qmp");
 		qemu_argv_add(&a, "unix:%s,server=on,wait=off", qmp);
 	}
-	if (probe) {
+	if (probe && !m->virtio_pci) {
+		/* The probe's stream on the board's second UART (the first is the console's). */
+		qemu_argv_add(&a, "-chardev");
+		qemu_argv_add(&a, "socket,id=probe,path=%s,server=on,wait=off", probe);
+		qemu_argv_add(&a, "-serial");
+		qemu_argv_add(&a, "chardev:probe");
+	} else if (probe) {
 		/* The probe's stream: a virtio-serial port, named, on a socket of ours. */
 		qemu_argv_add(&a, "-device");
 		qemu_argv_add(&a, "virtio-serial-pci,id=vser0");
@@ -363,10 +384,10 @@ char **qemu_cmdline_new(const struct qemu_config *c, char **cause)
 			qemu_argv_add(&a, "fd=%d,set=1,opaque=rtlab-state-ro", c->state_ro_fd);
 		}
 		qemu_argv_add(&a, "-drive");
-		qemu_argv_add(&a, "file=/dev/fdset/1,if=virtio,format=raw,cache=writeback");
+		qemu_argv_add(&a, "file=/dev/fdset/1,if=%s,format=raw,cache=writeback", m->disk_if);
 	} else if (state) {
 		qemu_argv_add(&a, "-drive");
-		qemu_argv_add(&a, "file=%s,if=virtio,format=raw,cache=writeback", state);
+		qemu_argv_add(&a, "file=%s,if=%s,format=raw,cache=writeback", state, m->disk_if);
 	}
 	if (share) {
 		/* multidevs=remap: files of several host file systems keep distinct inodes. */

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * qemu_cmdline: the QEMU command line and the kernel command line of the classroom VM.
+ * qemu_cmdline: the QEMU command line and the kernel command line of a guest.
  *
  * Pure functions from a struct qemu_config to strings, so the exact command line is
- * unit-tested. The console is the first serial port (ttyS0): on the terminal, multiplexed
+ * unit-tested. The board is a qemu_machine (qemu_machine.h: the x86 `pc` of the classroom
+ * VM unless another is named); it says which devices carry what is below. The console is
+ * the first serial port (ttyS0 on `pc`, ttyAMA0 on `versatilepb`): on the terminal, multiplexed
  * with QEMU's monitor (Ctrl-A x quits, Ctrl-A c switches), and always copied to a log
  * file that the runner reads to see the boot reach rtlab. QMP listens on a unix socket.
  * The learner may add kernel parameters (`--append 'isolcpus=1 nohz_full=1'`); they go
@@ -19,6 +21,8 @@
 #define RTLAB_QEMU_QEMU_CMDLINE_H
 
 #include <stdbool.h>
+
+#include "qemu/qemu_machine.h"
 
 /* The 9p mount tag of the shared directory, and where the guest's init mounts it. */
 #define QEMU_SHARE_TAG		"rtlab"
@@ -52,9 +56,12 @@ int qemu_accel_parse(const char *s, enum qemu_accel *a);
 #define QEMU_PROBE_PORT "rtlab.probe"
 
 struct qemu_config {
-	const char *qemu;		/* borrowed; NULL = "qemu-system-x86_64" */
+	const struct qemu_machine *machine; /* borrowed; the board, NULL = qemu_machine_pc */
+	const char *qemu;		/* borrowed; NULL = the machine's emulator */
 	const char *kernel_path;	/* borrowed; vmlinuz */
 	const char *initrd_path;	/* borrowed; initrd.img */
+	const char *dtb_path;		/* borrowed; the device tree, needed by a machine
+					 * with needs_dtb, else NULL */
 	const char *state_image;	/* borrowed; raw disk for /state, NULL = none */
 	int state_fd;			/* > 2: state_image already open O_RDWR, handed to
 					 * QEMU with -add-fd so that QEMU never opens the
@@ -65,17 +72,19 @@ struct qemu_config {
 	const char *console_log;	/* borrowed; every console byte is copied here */
 	const char *qmp_socket;		/* borrowed; unix socket path, NULL = no QMP */
 	const char *probe_socket;	/* borrowed; a unix socket QEMU listens on for the
-					 * guest's virtio-serial port QEMU_PROBE_PORT (the
-					 * hypervisor lab's stream), NULL = no port */
+					 * guest's channel: the virtio-serial port
+					 * QEMU_PROBE_PORT, or the machine's channel_tty (the
+					 * hypervisor lab's stream), NULL = no channel */
 	const char *scratch_image;	/* borrowed; a raw disk the guest sees as the virtio-blk
 					 * device with serial @scratch_serial, served by QEMU's
-					 * I/O thread io0 (-object iothread), NULL = none */
+					 * I/O thread io0 (-object iothread), NULL = none;
+					 * only on a machine with virtio_pci */
 	const char *scratch_serial;	/* borrowed; with @scratch_image, its serial (letters,
 					 * digits, "-_."), by which the guest finds it */
 	enum qemu_accel accel;		/* KVM or TCG: resolved, never AUTO */
-	const char *cpu;		/* borrowed; -cpu model, NULL = host (KVM), max (TCG) */
-	unsigned int smp;		/* vCPUs, 1..64 */
-	unsigned int mem_mb;		/* 128..65536 */
+	const char *cpu;		/* borrowed; -cpu model, NULL = the machine's */
+	unsigned int smp;		/* vCPUs, 1..the machine's max_smp */
+	unsigned int mem_mb;		/* 128..the machine's max_mem_mb */
 	bool interactive;		/* console on our stdin/stdout too */
 	bool shell;			/* rtlab.shell=1 */
 	const char *run;		/* borrowed; rtlab.run="..." or NULL */
@@ -85,7 +94,8 @@ struct qemu_config {
 	const char *append;		/* borrowed; the learner's kernel parameters, or NULL
 					 * (checked with qemu_append_check()) */
 	const char *share_dir;		/* borrowed; an absolute host directory shared
-					 * read-write at QEMU_SHARE_GUEST_PATH, or NULL */
+					 * read-write at QEMU_SHARE_GUEST_PATH, or NULL; only
+					 * on a machine with virtio_pci */
 	bool utf8;			/* the host's terminal takes UTF-8: rtlab.utf8=1, the
 					 * guest then runs in the C.UTF-8 locale */
 };

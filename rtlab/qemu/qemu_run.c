@@ -51,7 +51,7 @@ struct qemu_session {
 	unsigned int user_boot_timeout_ms; /* 0 = by accelerator */
 	unsigned int silence_ms;	/* fail when the console printed nothing by then; 0 = no */
 	struct qemu_config cfg;		/* QEMU's command; its strings are owned below */
-	char *kernel_path, *initrd_path, *state_path; /* owned */
+	char *kernel_path, *initrd_path, *dtb_path, *state_path; /* owned; dtb_path or NULL */
 	char *qemu, *cpu, *run, *term, *append, *share; /* owned; NULL when not given */
 	char *brief;			/* owned; why the last wait failed, one line */
 	const volatile sig_atomic_t *stop; /* borrowed */
@@ -157,6 +157,13 @@ int qemu_accel_resolve(const struct qemu_run_opts *o, enum qemu_accel *got, char
 
 	*why = NULL;
 	*cpu = NULL;
+	if (o->machine && !o->machine->cpu_kvm && o->accel != QEMU_ACCEL_TCG) {
+		/* A board of another architecture: KVM never applies, AUTO says nothing. */
+		*got = QEMU_ACCEL_TCG;
+		return o->accel == QEMU_ACCEL_KVM ?
+		       rt_err(why, -ENODEV, "the %s machine runs under TCG only",
+			      o->machine->name) : 0;
+	}
 	if (o->accel == QEMU_ACCEL_TCG || o->accel_fixed) {
 		*got = o->accel == QEMU_ACCEL_KVM ? QEMU_ACCEL_KVM : QEMU_ACCEL_TCG;
 		if (*got == QEMU_ACCEL_KVM && o->cpu) {
@@ -440,6 +447,7 @@ static int qemu_dup(char **dst, const char *src)
 
 struct qemu_session *qemu_session_start(const struct qemu_run_opts *o, char **notice, char **cause)
 {
+	const struct qemu_machine *m = o->machine ? o->machine : &qemu_machine_pc;
 	struct qemu_session *s = NULL;
 	char *dir = NULL, *tmpl = NULL;
 	char nonce[17] = "";
@@ -472,7 +480,13 @@ struct qemu_session *qemu_session_start(const struct qemu_run_opts *o, char **no
 		s->kernel_path = s->initrd_path = NULL;
 		goto out_nomem;
 	}
-	if (access(s->kernel_path, R_OK) < 0 || access(s->initrd_path, R_OK) < 0) {
+	if (m->needs_dtb && asprintf(&s->dtb_path, "%s/%s/%s.dtb", dir, qemu_kernel_name(o->kernel),
+				     m->name) < 0) {
+		s->dtb_path = NULL;
+		goto out_nomem;
+	}
+	if (access(s->kernel_path, R_OK) < 0 || access(s->initrd_path, R_OK) < 0 ||
+	    (s->dtb_path && access(s->dtb_path, R_OK) < 0)) {
 		err = rt_err(cause, -ENOENT, "no %s image in %s/%s (build it with `make vm` in "
 			     "the source tree or `rtlab vm build`)", qemu_kernel_name(o->kernel),
 			     dir, qemu_kernel_name(o->kernel));
@@ -578,7 +592,9 @@ struct qemu_session *qemu_session_start(const struct qemu_run_opts *o, char **no
 
 	s->cfg.qemu = s->qemu;
 	s->cfg.kernel_path = s->kernel_path;
+	s->cfg.machine = m;
 	s->cfg.initrd_path = s->initrd_path;
+	s->cfg.dtb_path = s->dtb_path;
 	s->cfg.state_image = s->state_path;
 	s->cfg.state_fd = s->state_fd;
 	s->cfg.state_ro_fd = s->state_ro_fd;
@@ -589,8 +605,8 @@ struct qemu_session *qemu_session_start(const struct qemu_run_opts *o, char **no
 	s->cfg.scratch_serial = s->scratch_serial;
 	s->cfg.accel = s->accel;
 	s->cfg.cpu = s->cpu;
-	s->cfg.smp = o->smp ? o->smp : 2;
-	s->cfg.mem_mb = o->mem_mb ? o->mem_mb : 1024;
+	s->cfg.smp = o->smp ? o->smp : m->default_smp;
+	s->cfg.mem_mb = o->mem_mb ? o->mem_mb : m->default_mem_mb;
 	s->cfg.interactive = o->interactive;
 	s->cfg.shell = o->shell;
 	s->cfg.run = s->run;
@@ -840,6 +856,7 @@ void qemu_session_free(struct qemu_session *s)
 	free(s->nonce);
 	free(s->kernel_path);
 	free(s->initrd_path);
+	free(s->dtb_path);
 	free(s->state_path);
 	if (s->state_fd >= 0)
 		close(s->state_fd);

@@ -12,7 +12,9 @@
  * qemu_session_free() stops QEMU if it still runs (QMP "quit", then SIGTERM, then SIGKILL,
  * always by its pid) and removes the temporary directory.
  *
- * Images live in <dir>/<kernel>/{vmlinuz,initrd.img}; qemu_image_dir() says where <dir> is.
+ * Images live in <dir>/<kernel>/{vmlinuz,initrd.img} (and <machine>.dtb for a board that
+ * boots with a device tree); qemu_image_dir() says where <dir> is. The board is the
+ * caller's (qemu_machine.h); the classroom VM is the x86 `pc`.
  * The state disk is locked (flock) for as long as QEMU has it, so a second VM, or
  * `rtlab vm pull`, on the same disk is refused while one runs.
  */
@@ -41,18 +43,19 @@ struct qemu_qmp;
 #define QEMU_SILENCE_KVM_MS 10000
 
 struct qemu_run_opts {
+	const struct qemu_machine *machine; /* borrowed; the board, NULL = qemu_machine_pc */
 	enum qemu_kernel kernel;
 	enum qemu_accel accel;		/* AUTO: KVM when proven (qemu_accel_resolve()) */
 	bool accel_fixed;		/* use @accel (KVM or TCG) and @cpu as they are, with
 					 * no KVM checks: the KVM probe's own boots */
 	const char *cpu;		/* borrowed; with accel_fixed, the -cpu model */
 	const char *append;		/* borrowed; kernel parameters (qemu_append_check()) */
-	unsigned int smp;		/* 0 = 2 */
-	unsigned int mem_mb;		/* 0 = 1024 */
+	unsigned int smp;		/* 0 = the machine's default_smp (2 on pc) */
+	unsigned int mem_mb;		/* 0 = the machine's default_mem_mb (1024 on pc) */
 	const char *image_dir;		/* borrowed; NULL = qemu_image_dir() */
 	const char *state_image;	/* borrowed; NULL = <state dir>/QEMU_STATE_IMAGE_FILE,
 					 * "" = none */
-	const char *qemu;		/* borrowed; NULL = qemu-system-x86_64 from PATH */
+	const char *qemu;		/* borrowed; NULL = the machine's emulator from PATH */
 	bool interactive;		/* console on the terminal */
 	bool shell;
 	const char *run;		/* borrowed; headless command, or NULL */

@@ -372,6 +372,101 @@ static void test_probe_port(void **state)
 	qemu_argv_free(argv);
 }
 
+/* The argument after the @n-th (0-based) occurrence of @opt, or NULL. */
+static const char *nth_after(char **argv, const char *opt, int n)
+{
+	for (char **a = argv; *a; a++)
+		if (!strcmp(*a, opt) && n-- == 0)
+			return a[1];
+	return NULL;
+}
+
+/*
+ * The ARM board from its table entry: its emulator, TCG alone, its own CPU, one core,
+ * its device tree, the console on the first PL011, the state disk on SCSI and the
+ * probe's channel on the second PL011; what it lacks is refused.
+ */
+static void test_versatilepb(void **state)
+{
+	struct qemu_config c;
+	char **argv, *cause = NULL, big[1100];
+
+	(void)state;
+	assert_ptr_equal(qemu_machine_find("versatilepb"), &qemu_machine_versatilepb);
+	assert_ptr_equal(qemu_machine_find("pc"), &qemu_machine_pc);
+	assert_null(qemu_machine_find("virt"));
+	base(&c);
+	c.machine = &qemu_machine_versatilepb;
+	c.smp = 1;
+	c.mem_mb = 256;
+	assert_null(qemu_cmdline_new(&c, &cause));
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(cause, "the versatilepb machine needs a device tree");
+	free(cause);
+	cause = NULL;
+
+	c.dtb_path = "/img/fcse/versatilepb.dtb";
+	c.state_image = "/tmp/state.img";
+	c.probe_socket = "/tmp/x/probe.sock";
+	argv = qemu_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	assert_string_equal(argv[0], "qemu-system-arm");
+	assert_string_equal(arg_after(argv, "-machine"), "versatilepb");
+	assert_string_equal(arg_after(argv, "-accel"), "tcg");
+	assert_null(arg_after(argv, "-cpu"));
+	assert_string_equal(arg_after(argv, "-smp"), "1");
+	assert_string_equal(arg_after(argv, "-m"), "256");
+	assert_string_equal(arg_after(argv, "-dtb"), "/img/fcse/versatilepb.dtb");
+	assert_string_equal(nth_after(argv, "-serial", 0), "chardev:con");
+	assert_string_equal(nth_after(argv, "-serial", 1), "chardev:probe");
+	assert_string_equal(nth_after(argv, "-chardev", 1),
+			    "socket,id=probe,path=/tmp/x/probe.sock,server=on,wait=off");
+	assert_false(has_arg(argv, "virtio-serial-pci,id=vser0"));
+	assert_string_equal(arg_after(argv, "-drive"),
+			    "file=/tmp/state.img,if=scsi,format=raw,cache=writeback");
+	assert_string_equal(arg_after(argv, "-append"), "console=ttyAMA0,115200 panic=-1 loglevel=4");
+	qemu_argv_free(argv);
+
+	/* Under KVM, with two cores, more memory, a scratch disk or a share: refused. */
+	c.accel = QEMU_ACCEL_KVM;
+	assert_null(qemu_cmdline_new(&c, &cause));
+	assert_string_equal(cause, "the versatilepb machine runs under TCG only");
+	free(cause);
+	cause = NULL;
+	c.accel = QEMU_ACCEL_TCG;
+	c.smp = 2;
+	assert_null(qemu_cmdline_new(&c, &cause));
+	assert_string_equal(cause, "--smp must be 1..1 and --mem 128..256 (MiB)");
+	free(cause);
+	cause = NULL;
+	c.smp = 1;
+	c.mem_mb = 512;
+	assert_null(qemu_cmdline_new(&c, NULL));
+	c.mem_mb = 256;
+	c.scratch_image = "/tmp/x/scratch.img";
+	c.scratch_serial = "rtlab-scratch";
+	assert_null(qemu_cmdline_new(&c, NULL));
+	c.scratch_image = NULL;
+	c.share_dir = "/home/u/work";
+	assert_null(qemu_cmdline_new(&c, NULL));
+	c.share_dir = NULL;
+
+	/* ARM keeps 1024 bytes of kernel command line: a run command that fits x86 does not. */
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	c.run = big;
+	c.nonce = "abc123";
+	assert_null(qemu_cmdline_new(&c, &cause));
+	assert_non_null(strstr(cause, "at most 1000 fit"));
+	free(cause);
+	c.machine = NULL;
+	c.smp = 2;
+	c.dtb_path = NULL;
+	argv = qemu_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	qemu_argv_free(argv);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -386,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_user_append_refused),
 		cmocka_unit_test(test_cpu_model),
 		cmocka_unit_test(test_share_and_utf8),
+		cmocka_unit_test(test_versatilepb),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

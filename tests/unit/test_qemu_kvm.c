@@ -585,6 +585,28 @@ static void test_resolve_uses_the_model_that_booted(void **state)
 	free(why);
 }
 
+/* A board of another architecture never runs under KVM, even where KVM boots Linux. */
+static void test_resolve_foreign_machine(void **state)
+{
+	struct fx *f = *state;
+	struct qemu_run_opts o;
+	enum qemu_accel got;
+	char *cpu = NULL, *why = NULL;
+
+	add_image(f);
+	keep(f, QEMU_KVM_BOOTED, "host");
+	run_opts(f, &o, QEMU_ACCEL_AUTO);
+	o.machine = &qemu_machine_versatilepb;
+	assert_int_equal(qemu_accel_resolve(&o, &got, &cpu, &why), 0);
+	assert_int_equal(got, QEMU_ACCEL_TCG);
+	assert_null(cpu);
+	assert_null(why);
+	o.accel = QEMU_ACCEL_KVM;
+	assert_int_equal(qemu_accel_resolve(&o, &got, &cpu, &why), -ENODEV);
+	assert_string_equal(why, "the versatilepb machine runs under TCG only");
+	free(why);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -601,6 +623,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_kvm_asked_is_not_replaced, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_resolve_uses_the_model_that_booted, setup,
 						teardown),
+		cmocka_unit_test_setup_teardown(test_resolve_foreign_machine, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -205,6 +205,14 @@ static void test_stop_flag_and_missing_image(void **state)
 	free(cause);
 	cause = NULL;
 
+	/* A board that boots with a device tree needs <machine>.dtb beside the kernel. */
+	opts(f, &o);
+	o.machine = &qemu_machine_versatilepb;
+	assert_null(qemu_session_start(&o, &notice, &cause));
+	assert_int_equal(errno, ENOENT);
+	free(cause);
+	cause = NULL;
+
 	/* A double quote cannot travel on the kernel command line. */
 	opts(f, &o);
 	o.run = "echo \"x\"";
