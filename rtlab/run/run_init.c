@@ -8,9 +8,8 @@
  */
 #include "run.h"
 
+#include "labs/lab.h"
 #include "lesson/lesson_labs.h"
-#include "labs/lab_hv.h"
-#include "vm/vm_hvlive.h"
 
 /* lesson_lab_lookup_fn over the lab registry: lessons may link and quiz any lab in it. */
 static bool registry_lookup(const char *name, bool *planned)
@@ -25,6 +24,4 @@ void rtlab_init(void)
 {
 	/* Lessons name labs (links, predict questions), which only labs/ knows. */
 	lesson_labs_set(registry_lookup);
-	/* The hypervisor lab's live part boots QEMU, which only vm/ knows how to do. */
-	lab_hv_live_set(vm_hvlive_run);
 }

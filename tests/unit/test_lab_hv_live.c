@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_vm_hvlive: the pure part of the hypervisor lab's live run: its
+ * test_lab_hv_live: the pure part of the hypervisor lab's live run: its
  * scenario table as the lab resolves it (names, knobs that hold together).
  * The watchdog's schedstat reader is core/rt_task's (test_rt_task).
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm_hvlive: the hypervisor lab's live part (see the header).
+ * lab_hv_live: the hypervisor lab's live part (see the header).
  *
  * The run, in order: refuse what cannot work (not root, no journal); note
  * the host's RT throttling file; boot the guest (KVM where a Linux guest
@@ -11,7 +11,7 @@
  * back; stop the load. The document gets one scenario object per scenario
  * (figures, knobs as read back, the watchdog's verdict) and one histogram.
  */
-#include "vm_hvlive.h"
+#include "lab_hv_live.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -1044,7 +1044,7 @@ static int record_ordering(struct hvl *h)
 	       rt_result_add_note(h->res, note);
 }
 
-int vm_hvlive_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct hv_params *p,
+int lab_hv_live_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct hv_params *p,
 		  struct rt_result **res, bool *interrupted, char **cause)
 {
 	struct hvl h = { .ctx = ctx, .sink = sink, .p = p, .sock = -1, .iot = -1,
