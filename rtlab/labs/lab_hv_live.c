@@ -53,6 +53,12 @@
 #define HVL_GUEST_PRIO 80
 #define HVL_WATCH_PRIO 99		/* the watchdog's thread: above every vCPU */
 #define HVL_PROBE_PERIOD_US 1000u
+/*
+ * The most samples one SUMMARY frame may count: a frame stands for one second of the
+ * probe, which takes one sample a period; twice that leaves room for a guest clock that
+ * catches up after a stall.
+ */
+#define HVL_SECOND_MAX (2u * 1000000u / HVL_PROBE_PERIOD_US)
 #define HVL_HALT_POLL "/sys/module/kvm/parameters/halt_poll_ns"
 #define HVL_RT_RUNTIME "/proc/sys/kernel/sched_rt_runtime_us"
 #define HVL_FAIR_SERVER_DIR "/sys/kernel/debug/sched/fair_server"
@@ -90,6 +96,7 @@ struct hvl {
 /* What one run of the guest's probe gave. */
 struct hvl_run {
 	bool hello, bye, error;
+	bool bad_summary;			/* a SUMMARY counted more than a second holds */
 	uint32_t bye_reason;
 	uint64_t samples, sum_ns, min_ns, max_ns, overflows, seconds;
 	uint32_t nbuckets;
@@ -463,6 +470,11 @@ static void take_frame(struct hvl_run *r, const struct rt_hvstream_frame *f, str
 
 		if (!s->samples)
 			break;
+		/* Bounded by what the frame stands for, so a hostile count cannot loop below. */
+		if (s->samples > HVL_SECOND_MAX || s->overflows > s->samples) {
+			r->bad_summary = true;
+			break;
+		}
 		if (!r->samples || s->min_ns < r->min_ns)
 			r->min_ns = s->min_ns;
 		if (s->max_ns > r->max_ns)
@@ -473,7 +485,7 @@ static void take_frame(struct hvl_run *r, const struct rt_hvstream_frame *f, str
 		h->overflows += s->overflows;
 		r->seconds++;
 		/* Samples past the guest's buckets are known only by their second's worst. */
-		for (uint64_t k = 0; k < s->overflows && k < s->samples && r->hist; k++)
+		for (uint64_t k = 0; k < s->overflows && r->hist; k++)
 			rt_hist_add(r->hist, &(struct rt_sample){ .latency_ns = (int64_t)s->max_ns });
 		say_second(h, s);
 		if (h->live) {
@@ -614,6 +626,10 @@ static int guest_run(struct hvl *h, const struct hv_serve_cmd *cmd, bool watchdo
 	r->wall_ms = rt_time_now_ms() - t0;
 	r->after = h->dec.stats;
 	h->guest_ran = true;
+	if (r->bad_summary)
+		return rt_err(cause, -EPROTO, "the guest's stream counted more samples in one "
+			      "second than the probe takes (at most %u): it is not the probe's",
+			      HVL_SECOND_MAX);
 	if (r->error)
 		return rt_err(cause, -EIO, "the guest could not run the probe (policy %s, prio "
 			      "%d, load %u): see the console", policy_name(cmd->policy),
