@@ -96,7 +96,7 @@ endif
 
 # Everything but the front ends builds into librtlab.a; tests link only that.
 LIB_SRCS := $(sort $(wildcard rtlab/core/*.c rtlab/doctor/*.c rtlab/labs/*.c \
-	rtlab/trace/*.c rtlab/sim/*.c rtlab/grade/*.c rtlab/lesson/*.c rtlab/vm/*.c \
+	rtlab/trace/*.c rtlab/sim/*.c rtlab/grade/*.c rtlab/lesson/*.c rtlab/qemu/*.c rtlab/vm/*.c \
 	rtlab/run/*.c))
 APP_SRCS := rtlab/main.c $(sort $(wildcard rtlab/cli/*.c rtlab/ui/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))

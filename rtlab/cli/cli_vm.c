@@ -43,10 +43,10 @@
 #include "core/rt_file.h"
 #include "core/rt_paths.h"
 #include "labs/lab_hv_stream.h"
-#include "vm/vm_console.h"
+#include "qemu/qemu_console.h"
+#include "qemu/qemu_qmp.h"
+#include "qemu/qemu_run.h"
 #include "vm/vm_pull.h"
-#include "vm/vm_qmp.h"
-#include "vm/vm_run.h"
 
 static volatile sig_atomic_t vm_interrupted;
 
@@ -68,7 +68,7 @@ static void vm_catch_signals(void)
 
 /* Options shared by run, exec and pull. */
 struct vm_cli {
-	struct vm_run_opts o;
+	struct qemu_run_opts o;
 	const char *state;
 	bool no_state;
 	bool json;
@@ -119,8 +119,8 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 	int c;
 
 	memset(v, 0, sizeof(*v));
-	v->o.kernel = exec ? VM_KERNEL_RT : VM_KERNEL_LAB;
-	v->o.accel = VM_ACCEL_AUTO;
+	v->o.kernel = exec ? QEMU_KERNEL_RT : QEMU_KERNEL_LAB;
+	v->o.accel = QEMU_ACCEL_AUTO;
 	v->o.stop = &vm_interrupted;
 	v->o.utf8 = vm_host_utf8();
 	v->timeout_s = pull ? 300 : 900;
@@ -129,11 +129,11 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 	while ((c = getopt_long(argc, argv, "+:h", vm_longopts, NULL)) != -1) {
 		switch (c) {
 		case OPT_KERNEL:
-			if (vm_kernel_parse(optarg, &v->o.kernel) < 0)
+			if (qemu_kernel_parse(optarg, &v->o.kernel) < 0)
 				return cli_usage_error(cmd, "--kernel must be stock, rt or lab");
 			break;
 		case OPT_ACCEL:
-			if (vm_accel_parse(optarg, &v->o.accel) < 0)
+			if (qemu_accel_parse(optarg, &v->o.accel) < 0)
 				return cli_usage_error(cmd, "--accel must be auto, kvm or tcg");
 			break;
 		case OPT_SMP:
@@ -190,7 +190,7 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 		case OPT_APPEND: {
 			char *why = NULL;
 
-			if (vm_append_check(optarg, &why) < 0) {
+			if (qemu_append_check(optarg, &why) < 0) {
 				c = cli_usage_error(cmd, "%s", why ? why : "bad --append");
 				free(why);
 				return c;
@@ -232,19 +232,19 @@ static void vm_say(const char *fmt, ...)
 
 /*
  * Wait for the guest's ready line; when KVM was chosen automatically and the boot aborted
- * or stayed silent, say why in one line and boot again under TCG (vm_session_fallback()).
+ * or stayed silent, say why in one line and boot again under TCG (qemu_session_fallback()).
  * @saved: the terminal to restore before saying anything, or NULL.
  */
-static int vm_boot_wait(struct vm_session *s, struct vm_ready *ready,
+static int vm_boot_wait(struct qemu_session *s, struct qemu_ready *ready,
 			const struct termios *saved, char **cause)
 {
 	char *notice = NULL, *why = NULL;
 	int ret;
 
-	ret = vm_session_wait_ready(s, ready, cause);
+	ret = qemu_session_wait_ready(s, ready, cause);
 	if (ret == 0)
 		return 0;
-	ret = vm_session_fallback(s, ret, &notice, &why);
+	ret = qemu_session_fallback(s, ret, &notice, &why);
 	if (notice) {
 		if (saved)
 			tcsetattr(STDIN_FILENO, TCSANOW, saved);
@@ -260,13 +260,13 @@ static int vm_boot_wait(struct vm_session *s, struct vm_ready *ready,
 	}
 	free(*cause);
 	*cause = NULL;
-	return vm_session_wait_ready(s, ready, cause);
+	return qemu_session_wait_ready(s, ready, cause);
 }
 
 static int vm_run_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct vm_session *s = NULL;
-	struct vm_ready ready = { 0 };
+	struct qemu_session *s = NULL;
+	struct qemu_ready ready = { 0 };
 	struct vm_cli v;
 	struct termios saved;
 	struct winsize ws;
@@ -290,7 +290,7 @@ static int vm_run_main(const struct cli_cmd *cmd, int argc, char **argv)
 	/* QEMU owns the raw terminal (no SIGINT from Ctrl-C); SIGTERM or SIGHUP end the VM. */
 	vm_catch_signals();
 
-	s = vm_session_start(&v.o, &notice, &cause);
+	s = qemu_session_start(&v.o, &notice, &cause);
 	if (notice)
 		vm_say("notice: %s", notice);
 	if (!s) {
@@ -298,10 +298,10 @@ static int vm_run_main(const struct cli_cmd *cmd, int argc, char **argv)
 		goto out;
 	}
 	vm_say("booting the %s kernel under %s (-cpu %s, QEMU pid %d); Ctrl-A x ends the VM, "
-	       "Ctrl-A h lists the other keys", vm_kernel_name(v.o.kernel),
-	       vm_accel_name(vm_session_accel(s)), vm_session_cpu(s), vm_session_pid(s));
+	       "Ctrl-A h lists the other keys", qemu_kernel_name(v.o.kernel),
+	       qemu_accel_name(qemu_session_accel(s)), qemu_session_cpu(s), qemu_session_pid(s));
 	if (v.o.share_dir)
-		vm_say("%s is at " VM_SHARE_GUEST_PATH " in the VM", v.o.share_dir);
+		vm_say("%s is at " QEMU_SHARE_GUEST_PATH " in the VM", v.o.share_dir);
 	ret = vm_boot_wait(s, &ready, tty ? &saved : NULL, &cause);
 	if (ret < 0) {
 		if (tty)
@@ -309,18 +309,18 @@ static int vm_run_main(const struct cli_cmd *cmd, int argc, char **argv)
 		vm_say("%s", cause);
 		goto out;
 	}
-	ret = vm_session_wait_exit(s, 0, &qstatus, &cause);
+	ret = qemu_session_wait_exit(s, 0, &qstatus, &cause);
 	if (tty)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	if (ret < 0) {
 		vm_say("%s", cause);
 		goto out;
 	}
-	vm_say("the VM stopped (boot to rtlab took %ld ms)", vm_session_ready_ms(s));
+	vm_say("the VM stopped (boot to rtlab took %ld ms)", qemu_session_ready_ms(s));
 	status = qstatus == 0 ? CLI_EXIT_OK : CLI_EXIT_FAIL;
 out:
-	vm_ready_fini(&ready);
-	vm_session_free(s);
+	qemu_ready_fini(&ready);
+	qemu_session_free(s);
 	if (tty)
 		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	free(notice);
@@ -351,7 +351,7 @@ static void *stream_copy_main(void *arg)
 	char buf[8192];
 
 	while (!c->done) {
-		int fd = vm_socket_connect(c->path, 0, NULL, NULL);
+		int fd = qemu_socket_connect(c->path, 0, NULL, NULL);
 		ssize_t n;
 
 		if (fd < 0) {
@@ -380,9 +380,9 @@ static void *stream_copy_main(void *arg)
 
 static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 {
-	struct vm_session *s = NULL;
-	struct vm_ready ready = { 0 };
-	struct vm_qmp *q;
+	struct qemu_session *s = NULL;
+	struct qemu_ready ready = { 0 };
+	struct qemu_qmp *q;
 	json_t *qret = NULL;
 	const char *text;
 	char *notice = NULL, *cause = NULL, *errs = NULL;
@@ -394,7 +394,7 @@ static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 
 	*out = NULL;
 	vm_catch_signals();
-	s = vm_session_start(&v->o, &notice, &cause);
+	s = qemu_session_start(&v->o, &notice, &cause);
 	if (notice)
 		vm_say("notice: %s", notice);
 	if (!s) {
@@ -402,7 +402,7 @@ static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 		goto out;
 	}
 	if (v->stream) {
-		copy.path = vm_session_probe_path(s);
+		copy.path = qemu_session_probe_path(s);
 		copy.out = open(v->stream, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		if (copy.out < 0 || !copy.path) {
 			vm_say("--stream %s: %s", v->stream, strerror(errno));
@@ -419,19 +419,19 @@ static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 		vm_say("%s", cause);
 		goto out;
 	}
-	q = vm_session_qmp(s, &cause);
-	if (q && vm_qmp_execute(q, "query-status", NULL, &qret, &cause) == 0) {
+	q = qemu_session_qmp(s, &cause);
+	if (q && qemu_qmp_execute(q, "query-status", NULL, &qret, &cause) == 0) {
 		vm_say("%s kernel %s ready after %ld ms under %s (-cpu %s, guest uptime %.2f s, "
 		       "QMP status %s)", ready.kernel ? ready.kernel : "?",
-		       ready.release ? ready.release : "?", vm_session_ready_ms(s),
-		       vm_accel_name(vm_session_accel(s)), vm_session_cpu(s), ready.uptime_s,
+		       ready.release ? ready.release : "?", qemu_session_ready_ms(s),
+		       qemu_accel_name(qemu_session_accel(s)), qemu_session_cpu(s), ready.uptime_s,
 		       json_string_value(json_object_get(qret, "status")) ?: "?");
 	} else {
-		vm_say("ready after %ld ms, but QMP failed: %s", vm_session_ready_ms(s),
+		vm_say("ready after %ld ms, but QMP failed: %s", qemu_session_ready_ms(s),
 		       cause ? cause : "unknown");
 		goto out;
 	}
-	ret = vm_session_wait_exit(s, v->timeout_s * 1000, &qstatus, &cause);
+	ret = qemu_session_wait_exit(s, v->timeout_s * 1000, &qstatus, &cause);
 	if (ret < 0) {
 		vm_say("%s", cause);
 		goto out;
@@ -441,15 +441,15 @@ static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 		pthread_join(copier, NULL);
 		copying = false;
 		vm_say("stream: %llu bytes from the guest's port %s to %s", copy.bytes,
-		       VM_PROBE_PORT, v->stream);
+		       QEMU_PROBE_PORT, v->stream);
 	}
-	text = vm_session_console(s, &len);
-	errs = vm_console_stderr(text, len);
+	text = qemu_session_console(s, &len);
+	errs = qemu_console_stderr(text, len);
 	if (errs && *errs)
 		fputs(errs, stderr);
-	ret = vm_console_extract(text, len, vm_session_nonce(s), out, cstatus);
+	ret = qemu_console_extract(text, len, qemu_session_nonce(s), out, cstatus);
 	if (ret < 0) {
-		char *tail = vm_console_tail(text, len, 25);
+		char *tail = qemu_console_tail(text, len, 25);
 
 		vm_say("%s; last console lines:\n%s", ret == -ENODATA ?
 		       "the command's output was cut off (the VM stopped early)" :
@@ -466,8 +466,8 @@ out:
 	if (copy.out >= 0)
 		close(copy.out);
 	json_decref(qret);
-	vm_ready_fini(&ready);
-	vm_session_free(s);
+	qemu_ready_fini(&ready);
+	qemu_session_free(s);
 	free(errs);
 	free(notice);
 	free(cause);
@@ -596,7 +596,7 @@ static int vm_pull_main(const struct cli_cmd *cmd, int argc, char **argv)
 		return ret;
 	if (optind < argc)
 		return cli_usage_error(cmd, "unexpected argument '%s'", argv[optind]);
-	image = v.state ? strdup(v.state) : rt_paths_state_file(VM_STATE_IMAGE_FILE);
+	image = v.state ? strdup(v.state) : rt_paths_state_file(QEMU_STATE_IMAGE_FILE);
 	if (!image) {
 		vm_say("no state directory: %s", strerror(errno));
 		goto out;
@@ -620,9 +620,9 @@ static int vm_pull_main(const struct cli_cmd *cmd, int argc, char **argv)
 	v.o.share_dir = pulled;
 	/* An image built before `vm pull` existed has no script: status 127 says so. */
 	v.o.run = "if [ -r " VM_PULL_GUEST_SCRIPT " ]; then sh " VM_PULL_GUEST_SCRIPT " "
-		  VM_SHARE_GUEST_PATH "; else exit 127; fi";
+		  QEMU_SHARE_GUEST_PATH "; else exit 127; fi";
 	vm_say("reading the VM's state disk %s through the %s kernel", image,
-	       vm_kernel_name(v.o.kernel));
+	       qemu_kernel_name(v.o.kernel));
 	if (vm_headless(&v, &out, &cstatus) != CLI_EXIT_OK)
 		goto out;
 	if (cstatus != 0) {
@@ -662,17 +662,17 @@ static int vm_build_main(const struct cli_cmd *cmd, int argc, char **argv)
 	int status = CLI_EXIT_FAIL;
 
 	for (int i = 1; i < argc; i++) {
-		enum vm_kernel k;
+		enum qemu_kernel k;
 
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			cli_cmd_help(cmd, stdout);
 			return CLI_EXIT_OK;
 		}
-		if (vm_kernel_parse(argv[i], &k) < 0)
+		if (qemu_kernel_parse(argv[i], &k) < 0)
 			return cli_usage_error(cmd, "build takes kernel names: stock, rt, lab");
 	}
 	data = rt_paths_data_dir();
-	images = vm_image_dir();
+	images = qemu_image_dir();
 	n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (!data || !images || n <= 0) {
 		vm_say("cannot find the data directory or the image directory");
@@ -726,7 +726,7 @@ static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
 	struct hv_stream_opts o = { .fd = -1, .policy = SCHED_FIFO, .priority = 80,
 				    .period_us = 1000, .duration_s = 10, .bucket_us = 1,
 				    .nbuckets = 10000, .mlock = true, .stop = &stream_stop };
-	const char *port = VM_PROBE_PORT, *out = NULL;
+	const char *port = QEMU_PROBE_PORT, *out = NULL;
 	struct hv_stream_sent sent;
 	char *dev = NULL, *cause = NULL;
 	bool serve = false;

@@ -24,6 +24,7 @@
 #include "doctor_parse.h"
 #include "doctor_probe.h"
 #include "labs/lab.h"
+#include "qemu/qemu_kvm_guest.h"
 
 /* ---- Helpers shared by the doctor's files (doctor_int.h) ----------------- */
 
@@ -268,7 +269,7 @@ int doctor_probe(struct doctor_report *r, const struct doctor_opts *o, char **ca
 	if (ret)
 		goto out_fail;
 	step = "kvm";
-	kvm_dev = doctor_kvm_dev_path(root);
+	kvm_dev = qemu_kvm_dev_path(root);
 	if (!kvm_dev) {
 		ret = -ENOMEM;
 		goto out_fail;

@@ -143,8 +143,8 @@ struct doctor_qemu {
 /*
  * KVM "works" only when a Linux kernel booted under it: nested hosts have run the test
  * guest (a few real-mode instructions) and then aborted QEMU or left a Linux guest silent.
- * The test guest comes first; the Linux guest is booted by the VM code (rtlab/vm/vm_kvm.c),
- * which sits above the doctor and hands its verdict in through doctor_kvm_set_boot_probe().
+ * The test guest comes first; the Linux guest is booted by the QEMU room
+ * (rtlab/qemu/qemu_kvm.c), below the doctor, which asks it for its verdict.
  */
 enum doctor_kvm_verdict {
 	DOCTOR_KVM_NOT_PROBED,
@@ -163,7 +163,7 @@ enum doctor_kvm_verdict {
  */
 const char *doctor_kvm_verdict_name(enum doctor_kvm_verdict v);
 
-/* A Linux guest booted under KVM, as the VM code reports it. */
+/* A Linux guest booted under KVM, as the QEMU room reports it (qemu_kvm.h). */
 struct doctor_kvm_boot {
 	bool tried;			/* a verdict: measured now or earlier this boot */
 	bool booted;			/* it reached rtlab's ready line */
@@ -184,23 +184,6 @@ struct doctor_kvm {
 	char *detail;			/* owned; the reason for a verdict other than works */
 	struct doctor_kvm_boot linux_guest; /* when the test guest worked */
 };
-
-/**
- * doctor_kvm_boot_fn - boot a Linux guest under KVM, or report a verdict kept from before
- * @may_boot: false: report only a verdict recorded earlier in this host boot, start nothing
- * @out: zeroed by the caller (boot_ms -1); its strings are released by doctor_kvm_fini()
- *
- * Returns 0 or -ENOMEM; a guest that did not boot is a verdict in @out, not an error.
- */
-typedef int (*doctor_kvm_boot_fn)(bool may_boot, struct doctor_kvm_boot *out);
-
-/**
- * doctor_kvm_set_boot_probe - who boots the Linux guest that proves KVM
- *
- * The binary registers the VM code's probe at start; without one (unit tests), KVM is
- * at best "not-proven". NULL unregisters.
- */
-void doctor_kvm_set_boot_probe(doctor_kvm_boot_fn fn);
 
 /* Free what @b owns and zero it (boot_ms -1). */
 void doctor_kvm_boot_fini(struct doctor_kvm_boot *b);

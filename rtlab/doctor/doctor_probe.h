@@ -86,31 +86,23 @@ void doctor_qemu_fini(struct doctor_qemu *q);
 
 /**
  * doctor_probe_kvm - does a KVM guest really run?
- * @dev: the KVM device, normally "/dev/kvm"
+ * @dev: the KVM device, normally qemu_kvm_dev_path()
  * @active: start the test guest; otherwise only presence is checked
  * @timeout_ms: the guest's child is killed by pid after this ("hung")
  *
  * The test guest is a few bytes of real-mode code that add two numbers,
  * write the sum to an I/O port and halt; it "works" only when both exits
- * arrive with the right port and value.
+ * arrive with the right port and value (qemu_kvm_guest_run(), in the doctor's terms).
  */
 int doctor_probe_kvm(struct doctor_kvm *k, const char *dev, bool active,
 		     unsigned int timeout_ms);
 void doctor_kvm_fini(struct doctor_kvm *k);
 
-/**
- * doctor_kvm_dev_path - the KVM device to probe below @root
- *
- * "<root>/dev/kvm"; on the live system (@root "") $RTLAB_KVM_DEV when set, so tests can
- * put a stand-in there: a regular file holding the test guest's report lines (see
- * doctor_kvm.c), since QEMU itself is replaced by a stand-in in those tests too.
- * Returns a string the caller frees, or NULL (ENOMEM).
- */
-char *doctor_kvm_dev_path(const char *root);
+struct qemu_kvm_verdict;
 
 /**
  * doctor_kvm_prove - after a working test guest, ask for the Linux guest's verdict
- * @may_boot: passed to the registered probe (doctor_kvm_set_boot_probe())
+ * @may_boot: false reads only a verdict kept for this host boot (qemu_kvm_probe())
  *
  * Leaves any other test guest verdict alone. Sets k->test_guest, k->linux_guest and the
  * final k->verdict: works, not-proven (nothing tried, e.g. no image built yet) or
@@ -118,6 +110,14 @@ char *doctor_kvm_dev_path(const char *root);
  * Returns 0 or -ENOMEM.
  */
 int doctor_kvm_prove(struct doctor_kvm *k, bool may_boot);
+
+/**
+ * doctor_kvm_take - the Linux guest's verdict @v into @k (after a working test guest)
+ *
+ * What doctor_kvm_prove() does with the verdict it got; @v's strings move into
+ * k->linux_guest and @v is released. Returns 0 or -ENOMEM.
+ */
+int doctor_kvm_take(struct doctor_kvm *k, struct qemu_kvm_verdict *v);
 
 /*
  * Network namespaces: `ip` in PATH, and when @active whether a child can

@@ -13,8 +13,8 @@
  * predict questions bind; the document's tier is "simulation".
  *
  * The live part (--live: a QEMU guest whose vCPU and I/O threads' host
- * priorities change between scenarios) is vm/vm_hvlive.c's, handed in by
- * rtlab_init() (lab_hv_live_set()); its scenarios are hv_live_scenarios[]
+ * priorities change between scenarios) is lab_hv_live.c's, which boots
+ * the guest through the QEMU room; its scenarios are hv_live_scenarios[]
  * below, its document's tier "host" (or "vm"), and the views and the grade
  * here read both kinds of document.
  */
@@ -34,6 +34,7 @@
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
 #include "lab_hv.h"
+#include "lab_hv_live.h"
 #include "lab_hv_stream.h"
 #include "sim/sim.h"
 
@@ -43,13 +44,6 @@
 static const char *const policy_words[] = { "reference", "none", NULL };
 static const char *const kernel_words[] = { "rt", "lab", "stock", NULL };
 static const char *const accel_words[] = { "auto", "kvm", "tcg", NULL };
-
-static lab_hv_live_fn live_fn;
-
-void lab_hv_live_set(lab_hv_live_fn fn)
-{
-	live_fn = fn;
-}
 
 /* ---- The live part's scenarios ----------------------------------------------------- */
 
@@ -426,12 +420,7 @@ static int hv_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 	if (p->live) {
 		bool interrupted = false;
 
-		if (!live_fn) {
-			ret = rt_err(&cause, -EOPNOTSUPP, "--live: this build of rtlab has no "
-				     "live part (rtlab_init() was not called)");
-			goto out;
-		}
-		ret = live_fn(ctx, sink, p, &out->res, &interrupted, &cause);
+		ret = lab_hv_live_run(ctx, sink, p, &out->res, &interrupted, &cause);
 		out->interrupted = interrupted;
 		goto out;
 	}
@@ -456,7 +445,7 @@ static int hv_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 	      rt_result_add_note(res, "host starvation bound: no host task may wait for its "
 				 "CPU longer than bound_us (50 ms, the fair server's share of "
 				 "every second); within_bound says whether a scenario kept it") ?:
-	      rt_result_add_note(res, "Kiszka's own figures (papers.md 3) were not found: "
+	      rt_result_add_note(res, "Kiszka's own figures (doc/references.md 3) were not found: "
 				 "compare these scenarios with each other, not with his paper") ?:
 	      rt_result_add_note(res, "the same steps measured on this machine, a QEMU guest "
 				 "whose host threads rtlab reprioritises: rtlab lab run "

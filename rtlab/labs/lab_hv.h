@@ -43,7 +43,7 @@ enum hv_kernel_choice { HV_KERNEL_RT, HV_KERNEL_LAB, HV_KERNEL_STOCK };
 enum hv_accel_choice { HV_ACCEL_AUTO, HV_ACCEL_KVM, HV_ACCEL_TCG };
 
 /*
- * The live part's watchdog (vm/vm_hvlive.c): a window, the share of it
+ * The live part's watchdog (lab_hv_live.c): a window, the share of it
  * QEMU's main loop may wait runnable before the vCPU is put back, and the
  * longest silence of the guest's stream.
  */
@@ -76,20 +76,6 @@ struct hv_live_scenario {
 
 extern const struct hv_live_scenario hv_live_scenarios[];
 extern const unsigned int hv_live_nscenarios;
-
-/*
- * The live part lives in vm/ (it boots QEMU), above labs/ in the layers:
- * rtlab_init() hands it in here. It builds the whole document into *@res
- * (or returns a negative errno with @cause) and sets *@interrupted when
- * ctx->stop ended it early.
- */
-struct lab_ctx;
-struct rt_result;
-struct rt_sink;
-typedef int (*lab_hv_live_fn)(struct lab_ctx *ctx, const struct rt_sink *sink,
-			      const struct hv_params *p, struct rt_result **res,
-			      bool *interrupted, char **cause);
-void lab_hv_live_set(lab_hv_live_fn fn);
 
 /*
  * What the lab keeps current for a screen between chunks of the model

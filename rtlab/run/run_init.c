@@ -2,16 +2,14 @@
 /*
  * run_init: the one place that tells the lower layers of the library what
  * only the upper ones know. The layers are (doc/architecture.md)
- * core < trace, lesson, sim < labs < doctor < vm, grade < run, and a
+ * core < trace, lesson, sim, qemu < labs < doctor < vm, grade < run, and a
  * lower layer never includes a higher one: where it needs to know
  * something from above, it offers a slot and rtlab_init() fills it.
  */
 #include "run.h"
 
+#include "labs/lab.h"
 #include "lesson/lesson_labs.h"
-#include "labs/lab_hv.h"
-#include "vm/vm_hvlive.h"
-#include "vm/vm_kvm.h"
 
 /* lesson_lab_lookup_fn over the lab registry: lessons may link and quiz any lab in it. */
 static bool registry_lookup(const char *name, bool *planned)
@@ -24,10 +22,6 @@ static bool registry_lookup(const char *name, bool *planned)
 
 void rtlab_init(void)
 {
-	/* The doctor proves KVM by booting a guest, which only vm/ knows how to do. */
-	doctor_kvm_set_boot_probe(vm_kvm_doctor_probe);
 	/* Lessons name labs (links, predict questions), which only labs/ knows. */
 	lesson_labs_set(registry_lookup);
-	/* The hypervisor lab's live part boots QEMU, which only vm/ knows how to do. */
-	lab_hv_live_set(vm_hvlive_run);
 }

@@ -25,7 +25,7 @@
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
 #include "core/rt_text.h"
-#include "vm/vm_run.h"
+#include "qemu/qemu_run.h"
 
 #define VM_PULL_MAX_NAMES 99
 #define VM_PULL_NAME_MAX 200
@@ -664,7 +664,7 @@ char *vm_pull_dir_new(char **cause)
 			dir = NULL;
 			continue;
 		}
-		if (vm_share_check(dir, &real, NULL) == 0) {
+		if (qemu_share_check(dir, &real, NULL) == 0) {
 			free(real);
 			break;
 		}

@@ -112,7 +112,7 @@ int vm_pull_collect(const char *pulled, const char *state_dir, struct vm_pull_re
  * vm_pull_dir_new - a private directory for the guest to copy into
  *
  * "<state dir>/vm-pull-XXXXXX" when the state directory's file system takes the share
- * (vm_share_check()), else under $TMPDIR. Returns its path (caller frees; remove it with
+ * (qemu_share_check()), else under $TMPDIR. Returns its path (caller frees; remove it with
  * vm_pull_dir_remove()), or NULL with errno set and @cause.
  */
 char *vm_pull_dir_new(char **cause);

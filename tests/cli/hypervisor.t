@@ -135,7 +135,7 @@ check "pv-hint meets every deadline, guest-load does not do better" \
 check "the reference policy meets the exercise's scenarios within the bound" \
 	[ "$(json_get "$tmp/a.json" 'all(s["misses_count"] == 0 and s["within_bound"] for s in d["extra"]["scenarios"] if s["name"] in ("lock-holder", "io-inversion", "pv-load"))')" = True ]
 check "a note says it is simulated, one that Kiszka's figures were not found" \
-	bash -c "grep -q 'SIMULATED' '$tmp/a.json' && grep -q 'figures (papers.md 3) were not found' '$tmp/a.json'"
+	bash -c "grep -q 'SIMULATED' '$tmp/a.json' && grep -q 'figures (doc/references.md 3) were not found' '$tmp/a.json'"
 
 run lab run hypervisor --seed 7 --duration 300ms --scenario "$steps" --json "$tmp/b.json"
 check "the same seed gives the same figures" \

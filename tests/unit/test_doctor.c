@@ -37,6 +37,8 @@
 #include "doctor/doctor_probe.h"
 #include "labs/lab.h"
 #include "labs/lab_latency.h"
+#include "qemu/qemu_kvm.h"
+#include "qemu/qemu_kvm_guest.h"
 
 /* ---- Fixture trees -------------------------------------------------------- */
 
@@ -561,25 +563,17 @@ static void test_kvm_no_permission(void **state)
 	assert_int_equal(WEXITSTATUS(status), 0);
 }
 
-/* What the registered Linux-guest probe reports (set by each test). */
-static struct {
-	bool tried, booted, seen_may_boot;
-	int calls;
-} kvm_boot_fake;
-
-static int fake_kvm_boot(bool may_boot, struct doctor_kvm_boot *out)
+/* A Linux guest's verdict as the QEMU room's probe reports it. */
+static struct qemu_kvm_verdict fake_verdict(bool tried, bool booted)
 {
-	kvm_boot_fake.calls++;
-	kvm_boot_fake.seen_may_boot = may_boot;
-	out->tried = kvm_boot_fake.tried;
-	out->booted = kvm_boot_fake.booted;
-	out->boot_ms = 640;
-	out->cpu_model = strdup("host,-arch-capabilities");
-	out->kernel = strdup("lab");
-	out->detail = kvm_boot_fake.booted ? NULL :
-		      strdup(kvm_boot_fake.tried ? "-cpu host: QEMU exited (status 134)" :
-			     "a Linux guest has not been tried (make vm)");
-	return 0;
+	struct qemu_kvm_verdict v = { .boot_ms = 640 };
+
+	v.state = !tried ? QEMU_KVM_UNTRIED : booted ? QEMU_KVM_BOOTED : QEMU_KVM_FAILED;
+	v.cpu = strdup("host,-arch-capabilities");
+	v.kernel = strdup("lab");
+	v.detail = booted ? NULL : strdup(tried ? "-cpu host: QEMU exited (status 134)" :
+					  "a Linux guest has not been tried (make vm)");
+	return v;
 }
 
 /*
@@ -589,6 +583,7 @@ static int fake_kvm_boot(bool may_boot, struct doctor_kvm_boot *out)
 static void test_kvm_stand_in_and_linux_guest(void **state)
 {
 	struct tree *t = *state;
+	struct qemu_kvm_verdict v;
 	struct doctor_kvm k;
 	char dev[128], *path;
 
@@ -599,62 +594,56 @@ static void test_kvm_stand_in_and_linux_guest(void **state)
 	assert_true(k.stand_in);
 	assert_int_equal(k.api_version, 12);
 
-	/* Nobody registered to boot a Linux guest: not proven. */
-	doctor_kvm_set_boot_probe(NULL);
-	assert_int_equal(doctor_kvm_prove(&k, true), 0);
+	/* No Linux guest tried (no image yet): not proven. */
+	v = fake_verdict(false, false);
+	k.test_guest = k.verdict;
+	assert_int_equal(doctor_kvm_take(&k, &v), 0);
+	assert_null(v.detail);
 	assert_int_equal(k.verdict, DOCTOR_KVM_NOT_PROVEN);
 	assert_int_equal(k.test_guest, DOCTOR_KVM_WORKS);
+	assert_false(k.linux_guest.tried);
 	assert_string_equal(k.detail, "a Linux guest has not been tried (make vm)");
 	assert_string_equal(doctor_kvm_verdict_name(k.verdict), "not-proven");
 	doctor_kvm_fini(&k);
 
-	doctor_kvm_set_boot_probe(fake_kvm_boot);
-	memset(&kvm_boot_fake, 0, sizeof(kvm_boot_fake));
-	kvm_boot_fake.tried = kvm_boot_fake.booted = true;
 	assert_int_equal(doctor_probe_kvm(&k, dev, true, 3000), 0);
-	assert_int_equal(doctor_kvm_prove(&k, false), 0);
-	assert_int_equal(kvm_boot_fake.calls, 1);
-	assert_false(kvm_boot_fake.seen_may_boot);
+	v = fake_verdict(true, true);
+	assert_int_equal(doctor_kvm_take(&k, &v), 0);
 	assert_int_equal(k.verdict, DOCTOR_KVM_WORKS);
 	assert_null(k.detail);
+	assert_true(k.linux_guest.booted);
+	assert_int_equal(k.linux_guest.boot_ms, 640);
 	assert_string_equal(k.linux_guest.cpu_model, "host,-arch-capabilities");
+	assert_string_equal(k.linux_guest.kernel, "lab");
 	doctor_kvm_fini(&k);
 
-	kvm_boot_fake.booted = false;
 	assert_int_equal(doctor_probe_kvm(&k, dev, true, 3000), 0);
-	assert_int_equal(doctor_kvm_prove(&k, true), 0);
-	assert_true(kvm_boot_fake.seen_may_boot);
+	v = fake_verdict(true, false);
+	assert_int_equal(doctor_kvm_take(&k, &v), 0);
 	assert_int_equal(k.verdict, DOCTOR_KVM_BOOT_FAILED);
 	assert_string_equal(doctor_kvm_verdict_name(k.verdict), "boot-failed");
 	assert_string_equal(k.detail, "-cpu host: QEMU exited (status 134)");
 	doctor_kvm_fini(&k);
 
-	kvm_boot_fake.tried = false;
-	assert_int_equal(doctor_probe_kvm(&k, dev, true, 3000), 0);
-	assert_int_equal(doctor_kvm_prove(&k, true), 0);
-	assert_int_equal(k.verdict, DOCTOR_KVM_NOT_PROVEN);
-	doctor_kvm_fini(&k);
-
 	/* A test guest that does not work never gets as far as a Linux guest. */
-	kvm_boot_fake.calls = 0;
 	assert_int_equal(doctor_probe_kvm(&k, "/nonexistent/kvm", true, 3000), 0);
 	assert_int_equal(doctor_kvm_prove(&k, true), 0);
 	assert_int_equal(k.verdict, DOCTOR_KVM_ABSENT);
 	assert_int_equal(k.test_guest, DOCTOR_KVM_ABSENT);
-	assert_int_equal(kvm_boot_fake.calls, 0);
+	assert_false(k.linux_guest.tried);
+	assert_int_equal(k.linux_guest.boot_ms, -1);
 	doctor_kvm_fini(&k);
-	doctor_kvm_set_boot_probe(NULL);
 
 	/* $RTLAB_KVM_DEV names the device on the live system only. */
 	setenv("RTLAB_KVM_DEV", dev, 1);
-	path = doctor_kvm_dev_path("");
+	path = qemu_kvm_dev_path("");
 	assert_string_equal(path, dev);
 	free(path);
-	path = doctor_kvm_dev_path("/fixture");
+	path = qemu_kvm_dev_path("/fixture");
 	assert_string_equal(path, "/fixture/dev/kvm");
 	free(path);
 	unsetenv("RTLAB_KVM_DEV");
-	path = doctor_kvm_dev_path("");
+	path = qemu_kvm_dev_path("");
 	assert_string_equal(path, "/dev/kvm");
 	free(path);
 }

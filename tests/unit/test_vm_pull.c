@@ -21,7 +21,7 @@
 
 #include "core/rt_file.h"
 #include "vm/vm_pull.h"
-#include "vm_fixture.h"
+#include "qemu_fixture.h"
 
 static json_t *doc(const char *text)
 {
@@ -227,7 +227,7 @@ static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	if (vm_fx_remove(f->dir) < 0)
+	if (qemu_fx_remove(f->dir) < 0)
 		return -1;
 	free(f);
 	return 0;
@@ -285,7 +285,7 @@ static void test_place(void **state)
 	/* A link under the name is neither followed nor replaced. */
 	snprintf(other, sizeof(other), "%s/other", f->dir);
 	snprintf(link, sizeof(link), "%s/x.json", f->dir);
-	vm_fx_put(other, "keep", 0644);
+	qemu_fx_put(other, "keep", 0644);
 	assert_int_equal(symlink(other, link), 0);
 	assert_int_equal(vm_pull_place(f->dir, "x.json", "keep", 4, &host, &act, NULL), 0);
 	assert_int_equal(act, VM_PULL_RENAMED);
@@ -318,22 +318,22 @@ static void test_collect(void **state)
 	assert_int_equal(rt_mkdir_p(p, 0700), 0);
 
 	snprintf(p, sizeof(p), "%s/results/ftrace-1.json", pulled);
-	vm_fx_put(p, RESULT("ftrace"), 0600);
+	qemu_fx_put(p, RESULT("ftrace"), 0600);
 	snprintf(p, sizeof(p), "%s/results/latency-1.json", pulled);
-	vm_fx_put(p, RESULT("latency"), 0600);
+	qemu_fx_put(p, RESULT("latency"), 0600);
 	snprintf(p, sizeof(p), "%s/results/notes.txt", pulled);
-	vm_fx_put(p, "hello", 0600);
+	qemu_fx_put(p, "hello", 0600);
 	snprintf(p, sizeof(p), "%s/results/link.json", pulled);
 	assert_int_equal(symlink("/etc/passwd", p), 0);
 	snprintf(p, sizeof(p), "%s/top/doctor.json", pulled);
-	vm_fx_put(p, "{\"schema\": \"rtlab.doctor/1\"}", 0600);
+	qemu_fx_put(p, "{\"schema\": \"rtlab.doctor/1\"}", 0600);
 	snprintf(p, sizeof(p), "%s/top/hunt.json", pulled);
-	vm_fx_put(p, RESULT("ftrace"), 0600);
+	qemu_fx_put(p, RESULT("ftrace"), 0600);
 	/* The host has its own latency-1.json. */
 	snprintf(p, sizeof(p), "%s/results/latency-1.json", st);
-	vm_fx_put(p, "host's own", 0600);
+	qemu_fx_put(p, "host's own", 0600);
 	snprintf(p, sizeof(p), "%s/progress.json", pulled);
-	vm_fx_put(p, "{\"schema\": \"rtlab.progress/1\", \"labs\": {\"ftrace\": {\"status\": "
+	qemu_fx_put(p, "{\"schema\": \"rtlab.progress/1\", \"labs\": {\"ftrace\": {\"status\": "
 		  "\"done\", \"result\": \"/state/rtlab/results/ftrace-1.json\", \"time\": "
 		  "\"2025-01-01T00:00:00Z\"}}}", 0600);
 
@@ -390,7 +390,7 @@ static void test_collect(void **state)
 
 	/* A guest progress that is not valid is kept whole, not merged. */
 	snprintf(p, sizeof(p), "%s/progress.json", pulled);
-	vm_fx_put(p, "{\"schema\": \"rtlab.progress/1\", \"lessons\": 3}", 0600);
+	qemu_fx_put(p, "{\"schema\": \"rtlab.progress/1\", \"lessons\": 3}", 0600);
 	assert_int_equal(vm_pull_collect(pulled, st, &r, &cause), 0);
 	assert_true(r.progress_found);
 	assert_non_null(r.progress_kept);
@@ -415,9 +415,9 @@ static void test_dir_new_remove(void **state)
 	snprintf(p, sizeof(p), "%s/results", d);
 	assert_int_equal(mkdir(p, 0700), 0);
 	snprintf(p, sizeof(p), "%s/results/a.json", d);
-	vm_fx_put(p, "x", 0600);
+	qemu_fx_put(p, "x", 0600);
 	snprintf(p, sizeof(p), "%s/outside", f->dir);
-	vm_fx_put(p, "stays", 0600);
+	qemu_fx_put(p, "stays", 0600);
 	snprintf(p, sizeof(p), "%s/results/link", d);
 	assert_int_equal(symlink(f->dir, p), 0);
 	assert_int_equal(vm_pull_dir_remove(d), 0);

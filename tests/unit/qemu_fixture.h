@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm_fixture: files for the VM runner's tests (header only, so it is not linked into
+ * qemu_fixture: files for the VM runner's tests (header only, so it is not linked into
  * every other test binary): a file with given text and mode, a dummy image for a kernel
  * (any bytes: the tests' fake QEMU never reads it), and removing a fixture directory.
  * Include after <cmocka.h>.
@@ -13,7 +13,7 @@
 #include <sys/stat.h>
 
 /* Write @text to @path and give it @mode. */
-static inline void vm_fx_put(const char *path, const char *text, mode_t mode)
+static inline void qemu_fx_put(const char *path, const char *text, mode_t mode)
 {
 	FILE *f = fopen(path, "w");
 
@@ -24,20 +24,20 @@ static inline void vm_fx_put(const char *path, const char *text, mode_t mode)
 }
 
 /* <@images>/<@kernel>/{vmlinuz,initrd.img}; @images must exist. */
-static inline void vm_fx_image(const char *images, const char *kernel)
+static inline void qemu_fx_image(const char *images, const char *kernel)
 {
 	char p[512];
 
 	snprintf(p, sizeof(p), "%s/%s", images, kernel);
 	assert_int_equal(mkdir(p, 0755), 0);
 	snprintf(p, sizeof(p), "%s/%s/vmlinuz", images, kernel);
-	vm_fx_put(p, "kernel", 0644);
+	qemu_fx_put(p, "kernel", 0644);
 	snprintf(p, sizeof(p), "%s/%s/initrd.img", images, kernel);
-	vm_fx_put(p, "initrd", 0644);
+	qemu_fx_put(p, "initrd", 0644);
 }
 
 /* rm -rf @dir (a mkdtemp() name: no quote in it). Returns 0 or -1. */
-static inline int vm_fx_remove(const char *dir)
+static inline int qemu_fx_remove(const char *dir)
 {
 	char cmd[600];
 

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm_console: parsers for the classroom VM's console (see vm_console.h). Everything works
+ * qemu_console: parsers for the classroom VM's console (see qemu_console.h). Everything works
  * line by line on a bounded buffer: a line is the bytes up to "\n" (or the end), with a
  * trailing "\r" ignored.
  */
-#include "vm_console.h"
+#include "qemu_console.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -12,13 +12,13 @@
 
 #include "core/rt_buf.h"
 
-struct vm_line {
+struct qemu_line {
 	const char *p;
 	size_t len;	/* without "\r\n" */
 };
 
 /* Advance *@pos over one line of @text; returns false at the end. */
-static bool vm_next_line(const char *text, size_t len, size_t *pos, struct vm_line *l)
+static bool qemu_next_line(const char *text, size_t len, size_t *pos, struct qemu_line *l)
 {
 	const char *nl;
 	size_t rest;
@@ -35,7 +35,7 @@ static bool vm_next_line(const char *text, size_t len, size_t *pos, struct vm_li
 	return true;
 }
 
-static bool vm_starts(const struct vm_line *l, const char *prefix)
+static bool qemu_starts(const struct qemu_line *l, const char *prefix)
 {
 	size_t n = strlen(prefix);
 
@@ -43,7 +43,7 @@ static bool vm_starts(const struct vm_line *l, const char *prefix)
 }
 
 /* The value of "key=" in @l up to a space or ';', as a new string; NULL if absent. */
-static char *vm_field(const struct vm_line *l, const char *key, bool *nomem)
+static char *qemu_field(const struct qemu_line *l, const char *key, bool *nomem)
 {
 	size_t k = strlen(key), i, j;
 
@@ -61,23 +61,23 @@ static char *vm_field(const struct vm_line *l, const char *key, bool *nomem)
 	return NULL;
 }
 
-int vm_console_ready(const char *text, size_t len, struct vm_ready *r)
+int qemu_console_ready(const char *text, size_t len, struct qemu_ready *r)
 {
-	struct vm_line l;
+	struct qemu_line l;
 	size_t pos = 0;
 	bool nomem = false;
 
 	memset(r, 0, sizeof(*r));
 	r->uptime_s = -1;
-	while (vm_next_line(text, len, &pos, &l)) {
+	while (qemu_next_line(text, len, &pos, &l)) {
 		char *up, *end;
 
 		/* Only a whole line counts: the log may be read while init is still writing it. */
-		if (!vm_starts(&l, VM_CONSOLE_READY) || pos > len || text[pos - 1] != '\n')
+		if (!qemu_starts(&l, QEMU_CONSOLE_READY) || pos > len || text[pos - 1] != '\n')
 			continue;
-		r->kernel = vm_field(&l, "kernel=", &nomem);
-		r->release = vm_field(&l, "release=", &nomem);
-		up = vm_field(&l, "uptime_s=", &nomem);
+		r->kernel = qemu_field(&l, "kernel=", &nomem);
+		r->release = qemu_field(&l, "release=", &nomem);
+		up = qemu_field(&l, "uptime_s=", &nomem);
 		if (up) {
 			double v = strtod(up, &end);
 
@@ -86,7 +86,7 @@ int vm_console_ready(const char *text, size_t len, struct vm_ready *r)
 			free(up);
 		}
 		if (nomem) {
-			vm_ready_fini(r);
+			qemu_ready_fini(r);
 			return -ENOMEM;
 		}
 		return 1;
@@ -94,7 +94,7 @@ int vm_console_ready(const char *text, size_t len, struct vm_ready *r)
 	return 0;
 }
 
-void vm_ready_fini(struct vm_ready *r)
+void qemu_ready_fini(struct qemu_ready *r)
 {
 	if (!r)
 		return;
@@ -105,7 +105,7 @@ void vm_ready_fini(struct vm_ready *r)
 }
 
 /* Is @l exactly "<prefix><nonce><suffix...>" with the nonce followed by @after? */
-static bool vm_marker(const struct vm_line *l, const char *prefix, const char *nonce,
+static bool qemu_marker(const struct qemu_line *l, const char *prefix, const char *nonce,
 		      const char *after, const char **rest, size_t *restlen)
 {
 	size_t p = strlen(prefix), n = strlen(nonce), a = strlen(after);
@@ -119,7 +119,7 @@ static bool vm_marker(const struct vm_line *l, const char *prefix, const char *n
 }
 
 /* "N>>>" with N a decimal in 0..255 (a shell's exit status). */
-static int vm_parse_status(const char *s, size_t len, int *status)
+static int qemu_parse_status(const char *s, size_t len, int *status)
 {
 	int v = 0;
 	size_t i;
@@ -140,11 +140,11 @@ static int vm_parse_status(const char *s, size_t len, int *status)
 	return 0;
 }
 
-int vm_console_extract(const char *text, size_t len, const char *nonce, char **out,
+int qemu_console_extract(const char *text, size_t len, const char *nonce, char **out,
 		       int *status)
 {
 	struct rt_buf b = RT_BUF_INIT;
-	struct vm_line l;
+	struct qemu_line l;
 	const char *rest;
 	size_t pos = 0, restlen;
 	bool begun = false;
@@ -153,9 +153,9 @@ int vm_console_extract(const char *text, size_t len, const char *nonce, char **o
 	*out = NULL;
 	if (!nonce || !*nonce || strchr(nonce, '>') || strchr(nonce, ' '))
 		return -EINVAL;
-	while (vm_next_line(text, len, &pos, &l)) {
+	while (qemu_next_line(text, len, &pos, &l)) {
 		if (!begun) {
-			if (vm_marker(&l, VM_CONSOLE_BEGIN, nonce, ">>>", &rest, &restlen) &&
+			if (qemu_marker(&l, QEMU_CONSOLE_BEGIN, nonce, ">>>", &rest, &restlen) &&
 			    restlen == 0) {
 				begun = true;
 				/* An empty output still gives a valid (empty) string. */
@@ -164,8 +164,8 @@ int vm_console_extract(const char *text, size_t len, const char *nonce, char **o
 			}
 			continue;
 		}
-		if (vm_marker(&l, VM_CONSOLE_END, nonce, " status=", &rest, &restlen)) {
-			ret = vm_parse_status(rest, restlen, status);
+		if (qemu_marker(&l, QEMU_CONSOLE_END, nonce, " status=", &rest, &restlen)) {
+			ret = qemu_parse_status(rest, restlen, status);
 			if (ret < 0)
 				goto out_fail;
 			*out = rt_buf_take(&b);
@@ -186,15 +186,15 @@ out_fail:
 	return ret;
 }
 
-char *vm_console_stderr(const char *text, size_t len)
+char *qemu_console_stderr(const char *text, size_t len)
 {
 	struct rt_buf b = RT_BUF_INIT;
-	size_t pos = 0, n = strlen(VM_CONSOLE_STDERR);
-	struct vm_line l;
+	size_t pos = 0, n = strlen(QEMU_CONSOLE_STDERR);
+	struct qemu_line l;
 	char *s;
 
-	while (vm_next_line(text, len, &pos, &l)) {
-		if (!vm_starts(&l, VM_CONSOLE_STDERR))
+	while (qemu_next_line(text, len, &pos, &l)) {
+		if (!qemu_starts(&l, QEMU_CONSOLE_STDERR))
 			continue;
 		if (rt_buf_append(&b, l.p + n, l.len - n) < 0 || rt_buf_puts(&b, "\n") < 0) {
 			rt_buf_fini(&b);
@@ -208,7 +208,7 @@ char *vm_console_stderr(const char *text, size_t len)
 	return s;
 }
 
-char *vm_console_tail(const char *text, size_t len, unsigned int nlines)
+char *qemu_console_tail(const char *text, size_t len, unsigned int nlines)
 {
 	struct rt_buf b = RT_BUF_INIT;
 	size_t start = len, i;

@@ -10,16 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vm/vm_cmdline.h"
+#include "qemu/qemu_cmdline.h"
 
-static void base(struct vm_config *c)
+static void base(struct qemu_config *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->kernel_path = "/img/lab/vmlinuz";
 	c->initrd_path = "/img/lab/initrd.img";
 	c->console_log = "/tmp/x/console.log";
 	c->qmp_socket = "/tmp/x/qmp.sock";
-	c->accel = VM_ACCEL_TCG;
+	c->accel = QEMU_ACCEL_TCG;
 	c->smp = 2;
 	c->mem_mb = 1024;
 }
@@ -44,31 +44,31 @@ static int count(char **argv, const char *opt)
 
 static void test_names(void **state)
 {
-	enum vm_kernel k;
-	enum vm_accel a;
+	enum qemu_kernel k;
+	enum qemu_accel a;
 
 	(void)state;
-	assert_int_equal(vm_kernel_parse("rt", &k), 0);
-	assert_int_equal(k, VM_KERNEL_RT);
-	assert_int_equal(vm_kernel_parse("RT", &k), -EINVAL);
-	assert_string_equal(vm_kernel_name(VM_KERNEL_LAB), "lab");
-	assert_null(vm_kernel_name(VM_KERNEL_COUNT));
-	assert_int_equal(vm_accel_parse("kvm", &a), 0);
-	assert_int_equal(a, VM_ACCEL_KVM);
-	assert_int_equal(vm_accel_parse("xen", &a), -EINVAL);
-	assert_string_equal(vm_accel_name(VM_ACCEL_AUTO), "auto");
+	assert_int_equal(qemu_kernel_parse("rt", &k), 0);
+	assert_int_equal(k, QEMU_KERNEL_RT);
+	assert_int_equal(qemu_kernel_parse("RT", &k), -EINVAL);
+	assert_string_equal(qemu_kernel_name(QEMU_KERNEL_LAB), "lab");
+	assert_null(qemu_kernel_name(QEMU_KERNEL_COUNT));
+	assert_int_equal(qemu_accel_parse("kvm", &a), 0);
+	assert_int_equal(a, QEMU_ACCEL_KVM);
+	assert_int_equal(qemu_accel_parse("xen", &a), -EINVAL);
+	assert_string_equal(qemu_accel_name(QEMU_ACCEL_AUTO), "auto");
 }
 
 static void test_headless_tcg(void **state)
 {
-	struct vm_config c;
+	struct qemu_config c;
 	char **argv;
 
 	(void)state;
 	base(&c);
 	c.run = "rtlab doctor --json";
 	c.nonce = "abc123";
-	argv = vm_cmdline_new(&c, NULL);
+	argv = qemu_cmdline_new(&c, NULL);
 	assert_non_null(argv);
 	assert_string_equal(argv[0], "qemu-system-x86_64");
 	assert_string_equal(arg_after(argv, "-machine"), "pc");
@@ -88,17 +88,17 @@ static void test_headless_tcg(void **state)
 	assert_string_equal(arg_after(argv, "-append"),
 			    "console=ttyS0,115200 panic=-1 loglevel=4 "
 			    "rtlab.nonce=abc123 rtlab.run=\"rtlab doctor --json\"");
-	vm_argv_free(argv);
+	qemu_argv_free(argv);
 }
 
 static void test_interactive_kvm_with_state(void **state)
 {
-	struct vm_config c;
+	struct qemu_config c;
 	char **argv;
 
 	(void)state;
 	base(&c);
-	c.accel = VM_ACCEL_KVM;
+	c.accel = QEMU_ACCEL_KVM;
 	c.interactive = true;
 	c.shell = true;
 	c.qemu = "/opt/qemu";
@@ -106,7 +106,7 @@ static void test_interactive_kvm_with_state(void **state)
 	c.term = "xterm-256color";
 	c.cols = 120;
 	c.rows = 40;
-	argv = vm_cmdline_new(&c, NULL);
+	argv = qemu_cmdline_new(&c, NULL);
 	assert_non_null(argv);
 	assert_string_equal(argv[0], "/opt/qemu");
 	assert_string_equal(arg_after(argv, "-machine"), "pc");
@@ -121,7 +121,7 @@ static void test_interactive_kvm_with_state(void **state)
 	assert_string_equal(arg_after(argv, "-append"),
 			    "console=ttyS0,115200 panic=-1 loglevel=4 rtlab.term=xterm-256color "
 			    "rtlab.cols=120 rtlab.rows=40 rtlab.shell=1");
-	vm_argv_free(argv);
+	qemu_argv_free(argv);
 }
 
 /*
@@ -130,7 +130,7 @@ static void test_interactive_kvm_with_state(void **state)
  */
 static void test_state_disk_by_descriptor(void **state)
 {
-	struct vm_config c;
+	struct qemu_config c;
 	char **argv;
 
 	(void)state;
@@ -138,7 +138,7 @@ static void test_state_disk_by_descriptor(void **state)
 	c.state_image = "/home/u/.local/state/rtlab/vm-state.img";
 	c.state_fd = 7;
 	c.state_ro_fd = 8;
-	argv = vm_cmdline_new(&c, NULL);
+	argv = qemu_cmdline_new(&c, NULL);
 	assert_non_null(argv);
 	assert_string_equal(arg_after(argv, "-add-fd"), "fd=7,set=1,opaque=rtlab-state");
 	/* The read-only descriptor joins the same set (QEMU opens read-only first). */
@@ -151,19 +151,19 @@ static void test_state_disk_by_descriptor(void **state)
 			    "file=/dev/fdset/1,if=virtio,format=raw,cache=writeback");
 	for (size_t i = 0; argv[i]; i++)
 		assert_null(strstr(argv[i], "vm-state.img"));
-	vm_argv_free(argv);
+	qemu_argv_free(argv);
 }
 
 static void test_refused(void **state)
 {
-	struct vm_config c;
+	struct qemu_config c;
 	char *cause = NULL;
 	char big[3000];
 
 	(void)state;
 	base(&c);
-	c.accel = VM_ACCEL_AUTO;
-	assert_null(vm_cmdline_new(&c, &cause));
+	c.accel = QEMU_ACCEL_AUTO;
+	assert_null(qemu_cmdline_new(&c, &cause));
 	assert_int_equal(errno, EINVAL);
 	assert_non_null(strstr(cause, "resolved"));
 	free(cause);
@@ -171,46 +171,46 @@ static void test_refused(void **state)
 
 	base(&c);
 	c.smp = 0;
-	assert_null(vm_cmdline_new(&c, NULL));
+	assert_null(qemu_cmdline_new(&c, NULL));
 	base(&c);
 	c.mem_mb = 64;
-	assert_null(vm_cmdline_new(&c, NULL));
+	assert_null(qemu_cmdline_new(&c, NULL));
 	base(&c);
 	c.kernel_path = NULL;
-	assert_null(vm_cmdline_new(&c, NULL));
+	assert_null(qemu_cmdline_new(&c, NULL));
 
 	base(&c);
 	c.run = "echo \"hi\"";
 	c.nonce = "n";
-	assert_null(vm_cmdline_new(&c, &cause));
+	assert_null(qemu_cmdline_new(&c, &cause));
 	assert_non_null(strstr(cause, "double quote"));
 	free(cause);
 	cause = NULL;
 
 	c.run = "true";
 	c.nonce = "bad nonce";
-	assert_null(vm_append_new(&c, NULL));
+	assert_null(qemu_append_new(&c, NULL));
 	c.nonce = NULL;
-	assert_null(vm_append_new(&c, NULL));
+	assert_null(qemu_append_new(&c, NULL));
 
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
 	c.run = big;
 	c.nonce = "n";
-	assert_null(vm_append_new(&c, &cause));
+	assert_null(qemu_append_new(&c, &cause));
 	assert_non_null(strstr(cause, "at most"));
 	free(cause);
 }
 
 static void test_bad_term_is_dropped(void **state)
 {
-	struct vm_config c;
+	struct qemu_config c;
 	char *s;
 
 	(void)state;
 	base(&c);
 	c.term = "xterm rtlab.shell=1";
-	s = vm_append_new(&c, NULL);
+	s = qemu_append_new(&c, NULL);
 	assert_non_null(s);
 	assert_null(strstr(s, "rtlab.term"));
 	assert_null(strstr(s, "rtlab.shell"));
@@ -220,7 +220,7 @@ static void test_bad_term_is_dropped(void **state)
 /* --append: the learner's parameters after rtlab's console, before the rtlab.* words. */
 static void test_user_append(void **state)
 {
-	struct vm_config c;
+	struct qemu_config c;
 	char **argv;
 
 	(void)state;
@@ -228,12 +228,12 @@ static void test_user_append(void **state)
 	c.append = "isolcpus=1 nohz_full=1";
 	c.run = "cat /sys/devices/system/cpu/isolated";
 	c.nonce = "n1";
-	argv = vm_cmdline_new(&c, NULL);
+	argv = qemu_cmdline_new(&c, NULL);
 	assert_non_null(argv);
 	assert_string_equal(arg_after(argv, "-append"),
 			    "console=ttyS0,115200 panic=-1 loglevel=4 isolcpus=1 nohz_full=1 "
 			    "rtlab.nonce=n1 rtlab.run=\"cat /sys/devices/system/cpu/isolated\"");
-	vm_argv_free(argv);
+	qemu_argv_free(argv);
 }
 
 static void test_user_append_refused(void **state)
@@ -242,86 +242,86 @@ static void test_user_append_refused(void **state)
 		"isolcpus=1\nnohz_full=1", "a\tb", "quiet\x1b[2J", "x=\"y\"", "caf\xc3\xa9",
 		"rtlab.shell=1", "quiet console=tty0", "init=/bin/sh", "rdinit=/x",
 	};
-	struct vm_config c;
+	struct qemu_config c;
 	char *cause = NULL;
-	char big[VM_USER_APPEND_MAX + 2];
+	char big[QEMU_USER_APPEND_MAX + 2];
 
 	(void)state;
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
-		assert_int_equal(vm_append_check(bad[i], &cause), -EINVAL);
+		assert_int_equal(qemu_append_check(bad[i], &cause), -EINVAL);
 		assert_non_null(cause);
 		free(cause);
 		cause = NULL;
 		base(&c);
 		c.append = bad[i];
-		assert_null(vm_cmdline_new(&c, NULL));
+		assert_null(qemu_cmdline_new(&c, NULL));
 		assert_int_equal(errno, EINVAL);
 	}
 	memset(big, 'x', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
-	assert_int_equal(vm_append_check(big, &cause), -EINVAL);
+	assert_int_equal(qemu_append_check(big, &cause), -EINVAL);
 	assert_non_null(strstr(cause, "at most 512"));
 	free(cause);
-	big[VM_USER_APPEND_MAX] = '\0';
-	assert_int_equal(vm_append_check(big, NULL), 0);
-	assert_int_equal(vm_append_check("", NULL), 0);
-	assert_int_equal(vm_append_check("isolcpus=1 nohz_full=1 rcu_nocbs=1", NULL), 0);
+	big[QEMU_USER_APPEND_MAX] = '\0';
+	assert_int_equal(qemu_append_check(big, NULL), 0);
+	assert_int_equal(qemu_append_check("", NULL), 0);
+	assert_int_equal(qemu_append_check("isolcpus=1 nohz_full=1 rcu_nocbs=1", NULL), 0);
 	/* "consoleblank=" is not "console=". */
-	assert_int_equal(vm_append_check("consoleblank=0", NULL), 0);
+	assert_int_equal(qemu_append_check("consoleblank=0", NULL), 0);
 }
 
 /* The KVM probe's CPU models reach -cpu as they are; a stray character is refused. */
 static void test_cpu_model(void **state)
 {
-	struct vm_config c;
+	struct qemu_config c;
 	char **argv;
 
 	(void)state;
 	base(&c);
-	c.accel = VM_ACCEL_KVM;
+	c.accel = QEMU_ACCEL_KVM;
 	c.cpu = "host,-arch-capabilities,-pdcm,pmu=off";
-	argv = vm_cmdline_new(&c, NULL);
+	argv = qemu_cmdline_new(&c, NULL);
 	assert_non_null(argv);
 	assert_string_equal(arg_after(argv, "-cpu"), "host,-arch-capabilities,-pdcm,pmu=off");
-	vm_argv_free(argv);
+	qemu_argv_free(argv);
 	c.cpu = "host -S";
-	assert_null(vm_cmdline_new(&c, NULL));
+	assert_null(qemu_cmdline_new(&c, NULL));
 	c.cpu = "";
-	assert_null(vm_cmdline_new(&c, NULL));
+	assert_null(qemu_cmdline_new(&c, NULL));
 }
 
 /* --share: a 9p device with the fixed tag, mapped-xattr, commas doubled; the guest told. */
 static void test_share_and_utf8(void **state)
 {
-	struct vm_config c;
+	struct qemu_config c;
 	char **argv, *cause = NULL;
 	const char *app;
 
 	(void)state;
 	base(&c);
-	argv = vm_cmdline_new(&c, &cause);
+	argv = qemu_cmdline_new(&c, &cause);
 	assert_non_null(argv);
 	assert_int_equal(count(argv, "-fsdev"), 0);
 	app = arg_after(argv, "-append");
 	assert_null(strstr(app, "rtlab.share"));
 	assert_null(strstr(app, "rtlab.utf8"));
-	vm_argv_free(argv);
+	qemu_argv_free(argv);
 
 	c.share_dir = "/home/me/work,v2";
 	c.utf8 = true;
-	argv = vm_cmdline_new(&c, &cause);
+	argv = qemu_cmdline_new(&c, &cause);
 	assert_non_null(argv);
 	assert_string_equal(arg_after(argv, "-fsdev"), "local,id=rtlabshare,path=/home/me/work,,v2,"
 			    "security_model=mapped-xattr,multidevs=remap");
 	assert_string_equal(arg_after(argv, "-device"),
-			    "virtio-9p-pci,fsdev=rtlabshare,mount_tag=" VM_SHARE_TAG);
+			    "virtio-9p-pci,fsdev=rtlabshare,mount_tag=" QEMU_SHARE_TAG);
 	app = arg_after(argv, "-append");
 	assert_non_null(strstr(app, " rtlab.utf8=1"));
 	assert_non_null(strstr(app, " rtlab.share=1"));
-	vm_argv_free(argv);
+	qemu_argv_free(argv);
 
 	c.share_dir = "work";
-	assert_null(vm_cmdline_new(&c, &cause));
+	assert_null(qemu_cmdline_new(&c, &cause));
 	assert_int_equal(errno, EINVAL);
 	assert_non_null(strstr(cause, "absolute"));
 	free(cause);
@@ -338,33 +338,133 @@ static bool has_arg(char **argv, const char *want)
 /* The probe's virtio-serial port: named, on our socket, a comma in its path escaped. */
 static void test_probe_port(void **state)
 {
-	struct vm_config c;
+	struct qemu_config c;
 	char **argv;
 
 	(void)state;
 	base(&c);
-	argv = vm_cmdline_new(&c, NULL);
+	argv = qemu_cmdline_new(&c, NULL);
 	assert_non_null(argv);
 	assert_false(has_arg(argv, "virtio-serial-pci,id=vser0"));
-	vm_argv_free(argv);
+	qemu_argv_free(argv);
 	c.probe_socket = "/tmp/rtlab,probe.sock";
-	argv = vm_cmdline_new(&c, NULL);
+	argv = qemu_cmdline_new(&c, NULL);
 	assert_non_null(argv);
 	assert_true(has_arg(argv, "virtio-serial-pci,id=vser0"));
 	assert_true(has_arg(argv, "socket,id=probe,path=/tmp/rtlab,,probe.sock,server=on,wait=off"));
 	assert_true(has_arg(argv, "virtserialport,bus=vser0.0,chardev=probe,name=rtlab.probe"));
 	assert_false(has_arg(argv, "iothread,id=io0"));
-	vm_argv_free(argv);
-	/* The hypervisor lab's scratch disk, on an I/O thread of its own. */
+	qemu_argv_free(argv);
+	/* The hypervisor lab's scratch disk, on an I/O thread of its own, found by its serial. */
 	c.scratch_image = "/tmp/a,b/scratch.img";
-	argv = vm_cmdline_new(&c, NULL);
+	assert_null(qemu_cmdline_new(&c, NULL));
+	assert_int_equal(errno, EINVAL);
+	c.scratch_serial = "a,b";
+	assert_null(qemu_cmdline_new(&c, NULL));
+	c.scratch_serial = "rtlab-scratch";
+	argv = qemu_cmdline_new(&c, NULL);
 	assert_non_null(argv);
 	assert_true(has_arg(argv, "iothread,id=io0"));
 	assert_true(has_arg(argv, "file=/tmp/a,,b/scratch.img,if=none,id=scratch,format=raw,"
 			    "cache=writeback"));
 	assert_true(has_arg(argv, "virtio-blk-pci,drive=scratch,iothread=io0,"
 			    "serial=rtlab-scratch"));
-	vm_argv_free(argv);
+	qemu_argv_free(argv);
+}
+
+/* The argument after the @n-th (0-based) occurrence of @opt, or NULL. */
+static const char *nth_after(char **argv, const char *opt, int n)
+{
+	for (char **a = argv; *a; a++)
+		if (!strcmp(*a, opt) && n-- == 0)
+			return a[1];
+	return NULL;
+}
+
+/*
+ * The ARM board from its table entry: its emulator, TCG alone, its own CPU, one core,
+ * its device tree, the console on the first PL011, the state disk on SCSI and the
+ * probe's channel on the second PL011; what it lacks is refused.
+ */
+static void test_versatilepb(void **state)
+{
+	struct qemu_config c;
+	char **argv, *cause = NULL, big[1100];
+
+	(void)state;
+	assert_ptr_equal(qemu_machine_find("versatilepb"), &qemu_machine_versatilepb);
+	assert_ptr_equal(qemu_machine_find("pc"), &qemu_machine_pc);
+	assert_null(qemu_machine_find("virt"));
+	base(&c);
+	c.machine = &qemu_machine_versatilepb;
+	c.smp = 1;
+	c.mem_mb = 256;
+	assert_null(qemu_cmdline_new(&c, &cause));
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(cause, "the versatilepb machine needs a device tree");
+	free(cause);
+	cause = NULL;
+
+	c.dtb_path = "/img/fcse/versatilepb.dtb";
+	c.state_image = "/tmp/state.img";
+	c.probe_socket = "/tmp/x/probe.sock";
+	argv = qemu_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	assert_string_equal(argv[0], "qemu-system-arm");
+	assert_string_equal(arg_after(argv, "-machine"), "versatilepb");
+	assert_string_equal(arg_after(argv, "-accel"), "tcg");
+	assert_null(arg_after(argv, "-cpu"));
+	assert_string_equal(arg_after(argv, "-smp"), "1");
+	assert_string_equal(arg_after(argv, "-m"), "256");
+	assert_string_equal(arg_after(argv, "-dtb"), "/img/fcse/versatilepb.dtb");
+	assert_string_equal(nth_after(argv, "-serial", 0), "chardev:con");
+	assert_string_equal(nth_after(argv, "-serial", 1), "chardev:probe");
+	assert_string_equal(nth_after(argv, "-chardev", 1),
+			    "socket,id=probe,path=/tmp/x/probe.sock,server=on,wait=off");
+	assert_false(has_arg(argv, "virtio-serial-pci,id=vser0"));
+	assert_string_equal(arg_after(argv, "-drive"),
+			    "file=/tmp/state.img,if=scsi,format=raw,cache=writeback");
+	assert_string_equal(arg_after(argv, "-append"), "console=ttyAMA0,115200 panic=-1 loglevel=4");
+	qemu_argv_free(argv);
+
+	/* Under KVM, with two cores, more memory, a scratch disk or a share: refused. */
+	c.accel = QEMU_ACCEL_KVM;
+	assert_null(qemu_cmdline_new(&c, &cause));
+	assert_string_equal(cause, "the versatilepb machine runs under TCG only");
+	free(cause);
+	cause = NULL;
+	c.accel = QEMU_ACCEL_TCG;
+	c.smp = 2;
+	assert_null(qemu_cmdline_new(&c, &cause));
+	assert_string_equal(cause, "--smp must be 1..1 and --mem 128..256 (MiB)");
+	free(cause);
+	cause = NULL;
+	c.smp = 1;
+	c.mem_mb = 512;
+	assert_null(qemu_cmdline_new(&c, NULL));
+	c.mem_mb = 256;
+	c.scratch_image = "/tmp/x/scratch.img";
+	c.scratch_serial = "rtlab-scratch";
+	assert_null(qemu_cmdline_new(&c, NULL));
+	c.scratch_image = NULL;
+	c.share_dir = "/home/u/work";
+	assert_null(qemu_cmdline_new(&c, NULL));
+	c.share_dir = NULL;
+
+	/* ARM keeps 1024 bytes of kernel command line: a run command that fits x86 does not. */
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	c.run = big;
+	c.nonce = "abc123";
+	assert_null(qemu_cmdline_new(&c, &cause));
+	assert_non_null(strstr(cause, "at most 1000 fit"));
+	free(cause);
+	c.machine = NULL;
+	c.smp = 2;
+	c.dtb_path = NULL;
+	argv = qemu_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	qemu_argv_free(argv);
 }
 
 int main(void)
@@ -381,6 +481,7 @@ int main(void)
 		cmocka_unit_test(test_user_append_refused),
 		cmocka_unit_test(test_cpu_model),
 		cmocka_unit_test(test_share_and_utf8),
+		cmocka_unit_test(test_versatilepb),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

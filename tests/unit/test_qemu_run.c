@@ -22,8 +22,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "vm/vm_run.h"
-#include "vm_fixture.h"
+#include "qemu/qemu_run.h"
+#include "qemu_fixture.h"
 
 static const char fake_qemu[] =
 	"#!/bin/sh\n"
@@ -53,10 +53,10 @@ static int setup(void **state)
 	snprintf(f->qemu, sizeof(f->qemu), "%s/qemu", f->dir);
 	snprintf(f->images, sizeof(f->images), "%s/images", f->dir);
 	snprintf(f->tmp, sizeof(f->tmp), "%s/tmp", f->dir);
-	vm_fx_put(f->qemu, fake_qemu, 0755);
+	qemu_fx_put(f->qemu, fake_qemu, 0755);
 	if (mkdir(f->images, 0755) < 0 || mkdir(f->tmp, 0700) < 0)
 		return -1;
-	vm_fx_image(f->images, "lab");
+	qemu_fx_image(f->images, "lab");
 	setenv("TMPDIR", f->tmp, 1);
 	*state = f;
 	return 0;
@@ -66,18 +66,18 @@ static int teardown(void **state)
 {
 	struct fx *f = *state;
 
-	if (vm_fx_remove(f->dir) < 0)
+	if (qemu_fx_remove(f->dir) < 0)
 		return -1;
 	unsetenv("FAKE_MODE");
 	free(f);
 	return 0;
 }
 
-static void opts(struct fx *f, struct vm_run_opts *o)
+static void opts(struct fx *f, struct qemu_run_opts *o)
 {
 	memset(o, 0, sizeof(*o));
-	o->kernel = VM_KERNEL_LAB;
-	o->accel = VM_ACCEL_TCG;
+	o->kernel = QEMU_KERNEL_LAB;
+	o->accel = QEMU_ACCEL_TCG;
 	o->image_dir = f->images;
 	o->state_image = "";
 	o->qemu = f->qemu;
@@ -102,30 +102,30 @@ static int leftovers(struct fx *f)
 static void test_ready_then_stop(void **state)
 {
 	struct fx *f = *state;
-	struct vm_run_opts o;
-	struct vm_session *s;
-	struct vm_ready r;
+	struct qemu_run_opts o;
+	struct qemu_session *s;
+	struct qemu_ready r;
 	char *notice = NULL, *cause = NULL;
 	int pid;
 
 	opts(f, &o);
 	setenv("FAKE_MODE", "ready", 1);
-	s = vm_session_start(&o, &notice, &cause);
+	s = qemu_session_start(&o, &notice, &cause);
 	assert_non_null(s);
 	assert_null(notice);
-	assert_int_equal(vm_session_accel(s), VM_ACCEL_TCG);
-	assert_non_null(vm_session_nonce(s));
-	assert_int_equal(strlen(vm_session_nonce(s)), 16);
-	assert_int_equal(vm_session_wait_ready(s, &r, &cause), 0);
+	assert_int_equal(qemu_session_accel(s), QEMU_ACCEL_TCG);
+	assert_non_null(qemu_session_nonce(s));
+	assert_int_equal(strlen(qemu_session_nonce(s)), 16);
+	assert_int_equal(qemu_session_wait_ready(s, &r, &cause), 0);
 	assert_string_equal(r.kernel, "lab");
 	assert_string_equal(r.release, "6.12-fake");
-	assert_true(vm_session_ready_ms(s) >= 0);
-	vm_ready_fini(&r);
+	assert_true(qemu_session_ready_ms(s) >= 0);
+	qemu_ready_fini(&r);
 	assert_int_equal(leftovers(f), 1);
-	pid = vm_session_pid(s);
+	pid = qemu_session_pid(s);
 	assert_true(pid > 0);
 	/* The fake has no QMP socket: freeing falls back to SIGTERM by pid. */
-	vm_session_free(s);
+	qemu_session_free(s);
 	assert_int_equal(kill(pid, 0), -1);
 	assert_int_equal(errno, ESRCH);
 	assert_int_equal(leftovers(f), 0);
@@ -134,47 +134,47 @@ static void test_ready_then_stop(void **state)
 static void test_timeout_shows_console(void **state)
 {
 	struct fx *f = *state;
-	struct vm_run_opts o;
-	struct vm_session *s;
-	struct vm_ready r;
+	struct qemu_run_opts o;
+	struct qemu_session *s;
+	struct qemu_ready r;
 	char *notice = NULL, *cause = NULL;
 
 	opts(f, &o);
 	o.boot_timeout_ms = 400;
 	setenv("FAKE_MODE", "hang", 1);
-	s = vm_session_start(&o, &notice, &cause);
+	s = qemu_session_start(&o, &notice, &cause);
 	assert_non_null(s);
-	assert_int_equal(vm_session_wait_ready(s, &r, &cause), -ETIMEDOUT);
+	assert_int_equal(qemu_session_wait_ready(s, &r, &cause), -ETIMEDOUT);
 	assert_non_null(strstr(cause, "did not reach rtlab"));
 	assert_non_null(strstr(cause, "--- last console lines ---\nSeaBIOS (fake)\n"));
 	assert_non_null(strstr(cause, "Run /init as init process"));
 	free(cause);
-	vm_session_free(s);
+	qemu_session_free(s);
 	assert_int_equal(leftovers(f), 0);
 }
 
 static void test_early_exit(void **state)
 {
 	struct fx *f = *state;
-	struct vm_run_opts o;
-	struct vm_session *s;
-	struct vm_ready r;
+	struct qemu_run_opts o;
+	struct qemu_session *s;
+	struct qemu_ready r;
 	char *notice = NULL, *cause = NULL;
 	int status = -1;
 
 	opts(f, &o);
 	setenv("FAKE_MODE", "die", 1);
-	s = vm_session_start(&o, &notice, &cause);
+	s = qemu_session_start(&o, &notice, &cause);
 	assert_non_null(s);
-	assert_int_equal(vm_session_wait_ready(s, &r, &cause), -ECHILD);
+	assert_int_equal(qemu_session_wait_ready(s, &r, &cause), -ECHILD);
 	assert_non_null(strstr(cause, "QEMU exited (status 3)"));
 	assert_non_null(strstr(cause, "--- qemu said ---\nfake qemu: cannot boot"));
 	free(cause);
 	cause = NULL;
-	assert_int_equal(vm_session_wait_exit(s, 1000, &status, &cause), 0);
+	assert_int_equal(qemu_session_wait_exit(s, 1000, &status, &cause), 0);
 	assert_int_equal(status, 3);
-	assert_int_equal(vm_session_pid(s), -1);
-	vm_session_free(s);
+	assert_int_equal(qemu_session_pid(s), -1);
+	qemu_session_free(s);
 	assert_int_equal(leftovers(f), 0);
 }
 
@@ -182,33 +182,41 @@ static void test_stop_flag_and_missing_image(void **state)
 {
 	struct fx *f = *state;
 	static volatile sig_atomic_t stop = 1;
-	struct vm_run_opts o;
-	struct vm_session *s;
-	struct vm_ready r;
+	struct qemu_run_opts o;
+	struct qemu_session *s;
+	struct qemu_ready r;
 	char *notice = NULL, *cause = NULL;
 
 	opts(f, &o);
 	o.stop = &stop;
 	setenv("FAKE_MODE", "hang", 1);
-	s = vm_session_start(&o, &notice, &cause);
+	s = qemu_session_start(&o, &notice, &cause);
 	assert_non_null(s);
-	assert_int_equal(vm_session_wait_ready(s, &r, &cause), -EINTR);
+	assert_int_equal(qemu_session_wait_ready(s, &r, &cause), -EINTR);
 	free(cause);
 	cause = NULL;
-	vm_session_free(s);
+	qemu_session_free(s);
 
 	opts(f, &o);
-	o.kernel = VM_KERNEL_RT;
-	assert_null(vm_session_start(&o, &notice, &cause));
+	o.kernel = QEMU_KERNEL_RT;
+	assert_null(qemu_session_start(&o, &notice, &cause));
 	assert_int_equal(errno, ENOENT);
 	assert_non_null(strstr(cause, "make vm"));
+	free(cause);
+	cause = NULL;
+
+	/* A board that boots with a device tree needs <machine>.dtb beside the kernel. */
+	opts(f, &o);
+	o.machine = &qemu_machine_versatilepb;
+	assert_null(qemu_session_start(&o, &notice, &cause));
+	assert_int_equal(errno, ENOENT);
 	free(cause);
 	cause = NULL;
 
 	/* A double quote cannot travel on the kernel command line. */
 	opts(f, &o);
 	o.run = "echo \"x\"";
-	assert_null(vm_session_start(&o, &notice, &cause));
+	assert_null(qemu_session_start(&o, &notice, &cause));
 	assert_int_equal(errno, EINVAL);
 	free(cause);
 	assert_int_equal(leftovers(f), 0);
@@ -218,8 +226,8 @@ static void test_stop_flag_and_missing_image(void **state)
 static void test_state_disk_locked(void **state)
 {
 	struct fx *f = *state;
-	struct vm_run_opts o;
-	struct vm_session *s1, *s2;
+	struct qemu_run_opts o;
+	struct qemu_session *s1, *s2;
 	char img[160], *notice = NULL, *cause = NULL;
 	struct stat st;
 
@@ -227,20 +235,20 @@ static void test_state_disk_locked(void **state)
 	snprintf(img, sizeof(img), "%s/state.img", f->dir);
 	o.state_image = img;
 	setenv("FAKE_MODE", "ready", 1);
-	s1 = vm_session_start(&o, &notice, &cause);
+	s1 = qemu_session_start(&o, &notice, &cause);
 	assert_non_null(s1);
 	assert_int_equal(stat(img, &st), 0);
 	assert_true(st.st_size > 0);
-	s2 = vm_session_start(&o, &notice, &cause);
+	s2 = qemu_session_start(&o, &notice, &cause);
 	assert_null(s2);
 	assert_int_equal(errno, EBUSY);
 	assert_non_null(strstr(cause, "is in use by a VM that still runs"));
 	free(cause);
 	cause = NULL;
-	vm_session_free(s1);
-	s2 = vm_session_start(&o, &notice, &cause);
+	qemu_session_free(s1);
+	s2 = qemu_session_start(&o, &notice, &cause);
 	assert_non_null(s2);
-	vm_session_free(s2);
+	qemu_session_free(s2);
 	assert_int_equal(leftovers(f), 0);
 }
 
@@ -255,17 +263,17 @@ static void test_share_check(void **state)
 	snprintf(file, sizeof(file), "%s/work/file", f->dir);
 	assert_int_equal(mkdir(sub, 0755), 0);
 	assert_int_equal(symlink(sub, link), 0);
-	vm_fx_put(file, "x", 0644);
+	qemu_fx_put(file, "x", 0644);
 	assert_non_null(realpath(sub, want));
-	assert_int_equal(vm_share_check(link, &real, &cause), 0);
+	assert_int_equal(qemu_share_check(link, &real, &cause), 0);
 	assert_string_equal(real, want);
 	free(real);
-	assert_int_equal(vm_share_check(file, &real, &cause), -ENOTDIR);
+	assert_int_equal(qemu_share_check(file, &real, &cause), -ENOTDIR);
 	assert_null(real);
 	assert_non_null(strstr(cause, "not a directory"));
 	free(cause);
 	cause = NULL;
-	assert_int_equal(vm_share_check("/nonexistent/rtlab-share", &real, &cause), -ENOENT);
+	assert_int_equal(qemu_share_check("/nonexistent/rtlab-share", &real, &cause), -ENOENT);
 	free(cause);
 }
 
@@ -275,12 +283,12 @@ static void test_image_dir(void **state)
 
 	(void)state;
 	setenv("RTLAB_VM_DIR", "/somewhere/images", 1);
-	d = vm_image_dir();
+	d = qemu_image_dir();
 	assert_string_equal(d, "/somewhere/images");
 	free(d);
 	unsetenv("RTLAB_VM_DIR");
 	setenv("XDG_CACHE_HOME", "/xdg", 1);
-	d = vm_image_dir();
+	d = qemu_image_dir();
 	assert_non_null(d);
 	/* The test binary's directory has no vm/images, so the cache is next. */
 	assert_string_equal(d, "/xdg/rtlab/vm/images");

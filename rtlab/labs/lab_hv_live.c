@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm_hvlive: the hypervisor lab's live part (see the header).
+ * lab_hv_live: the hypervisor lab's live part (see the header).
  *
  * The run, in order: refuse what cannot work (not root, no journal); note
  * the host's RT throttling file; boot the guest (KVM where a Linux guest
@@ -11,7 +11,7 @@
  * back; stop the load. The document gets one scenario object per scenario
  * (figures, knobs as read back, the watchdog's verdict) and one histogram.
  */
-#include "vm_hvlive.h"
+#include "lab_hv_live.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -41,8 +41,8 @@
 #include "core/rt_time.h"
 #include "labs/lab.h"
 #include "labs/lab_hv_stream.h"
-#include "vm/vm_qmp.h"
-#include "vm/vm_run.h"
+#include "qemu/qemu_qmp.h"
+#include "qemu/qemu_run.h"
 
 #define HVL_MAX_VCPUS 8u
 #define HVL_POLL_MS 100
@@ -53,6 +53,12 @@
 #define HVL_GUEST_PRIO 80
 #define HVL_WATCH_PRIO 99		/* the watchdog's thread: above every vCPU */
 #define HVL_PROBE_PERIOD_US 1000u
+/*
+ * The most samples one SUMMARY frame may count: a frame stands for one second of the
+ * probe, which takes one sample a period; twice that leaves room for a guest clock that
+ * catches up after a stall.
+ */
+#define HVL_SECOND_MAX (2u * 1000000u / HVL_PROBE_PERIOD_US)
 #define HVL_HALT_POLL "/sys/module/kvm/parameters/halt_poll_ns"
 #define HVL_RT_RUNTIME "/proc/sys/kernel/sched_rt_runtime_us"
 #define HVL_FAIR_SERVER_DIR "/sys/kernel/debug/sched/fair_server"
@@ -63,7 +69,7 @@ struct hvl {
 	const struct rt_sink *sink;
 	const struct hv_params *p;
 	struct hv_live *live;			/* ctx->live or NULL */
-	struct vm_session *vm;
+	struct qemu_session *vm;
 	int sock;				/* the probe's port, -1 */
 	struct rt_hvstream_dec dec;
 	pid_t qemu;
@@ -72,7 +78,7 @@ struct hvl {
 	int iot;				/* the scratch disk's I/O thread, or -1 */
 	cpu_set_t all;				/* QEMU's CPUs at start */
 	int last_cpu;
-	enum vm_accel accel;
+	enum qemu_accel accel;
 	struct rt_result *res;
 	json_t *scens;
 	char guest_kernel[RT_HVSTREAM_STR_MAX + 1], guest_preempt[RT_HVSTREAM_STR_MAX + 1];
@@ -90,6 +96,7 @@ struct hvl {
 /* What one run of the guest's probe gave. */
 struct hvl_run {
 	bool hello, bye, error;
+	bool bad_summary;			/* a SUMMARY counted more than a second holds */
 	uint32_t bye_reason;
 	uint64_t samples, sum_ns, min_ns, max_ns, overflows, seconds;
 	uint32_t nbuckets;
@@ -217,7 +224,7 @@ static int halt_poll(struct hvl *h, char **cause)
 	char val[32];
 	int ret = 0;
 
-	if (h->accel != VM_ACCEL_KVM) {
+	if (h->accel != QEMU_ACCEL_KVM) {
 		free(cur);
 		if (h->p->halt_poll_set)
 			return rt_result_add_note(h->res, "--halt-poll-ns left alone: the guest "
@@ -238,7 +245,7 @@ static int halt_poll(struct hvl *h, char **cause)
 
 static int find_threads(struct hvl *h, char **cause)
 {
-	struct vm_qmp *q = vm_session_qmp(h->vm, cause);
+	struct qemu_qmp *q = qemu_session_qmp(h->vm, cause);
 	char *ids[4] = { NULL };
 	int tids[4];
 	size_t n = 0;
@@ -246,22 +253,22 @@ static int find_threads(struct hvl *h, char **cause)
 
 	if (!q)
 		return -errno;
-	ret = vm_qmp_vcpu_threads(q, h->vcpu, HVL_MAX_VCPUS, &h->nvcpu, cause);
+	ret = qemu_qmp_vcpu_threads(q, h->vcpu, HVL_MAX_VCPUS, &h->nvcpu, cause);
 	if (ret)
 		return ret;
-	ret = vm_qmp_iothreads(q, ids, tids, 4, &n, cause);
+	ret = qemu_qmp_iothreads(q, ids, tids, 4, &n, cause);
 	if (ret)
 		return ret;
 	h->iot = -1;
 	for (size_t i = 0; i < n; i++) {
-		if (!strcmp(ids[i], VM_IOTHREAD_ID))
+		if (!strcmp(ids[i], QEMU_IOTHREAD_ID))
 			h->iot = tids[i];
 		free(ids[i]);
 	}
 	if (h->iot < 0)
 		return rt_err(cause, -ENOENT, "QEMU has no I/O thread %s (query-iothreads)",
-			      VM_IOTHREAD_ID);
-	h->qemu = vm_session_pid(h->vm);
+			      QEMU_IOTHREAD_ID);
+	h->qemu = qemu_session_pid(h->vm);
 	if (sched_getaffinity(h->qemu, sizeof(h->all), &h->all) < 0)
 		return rt_err(cause, -errno, "QEMU's CPUs: %s", strerror(errno));
 	h->last_cpu = -1;
@@ -415,12 +422,12 @@ static int send_all(int fd, const char *buf, size_t len)
 
 static int connect_probe(struct hvl *h, char **cause)
 {
-	const char *path = vm_session_probe_path(h->vm);
+	const char *path = qemu_session_probe_path(h->vm);
 	int fd;
 
 	if (!path)
 		return rt_err(cause, -EINVAL, "no probe port on this VM");
-	fd = vm_socket_connect(path, 10000, h->ctx->stop, cause);
+	fd = qemu_socket_connect(path, 10000, h->ctx->stop, cause);
 	if (fd < 0)
 		return fd;
 	h->sock = fd;
@@ -463,6 +470,11 @@ static void take_frame(struct hvl_run *r, const struct rt_hvstream_frame *f, str
 
 		if (!s->samples)
 			break;
+		/* Bounded by what the frame stands for, so a hostile count cannot loop below. */
+		if (s->samples > HVL_SECOND_MAX || s->overflows > s->samples) {
+			r->bad_summary = true;
+			break;
+		}
 		if (!r->samples || s->min_ns < r->min_ns)
 			r->min_ns = s->min_ns;
 		if (s->max_ns > r->max_ns)
@@ -473,7 +485,7 @@ static void take_frame(struct hvl_run *r, const struct rt_hvstream_frame *f, str
 		h->overflows += s->overflows;
 		r->seconds++;
 		/* Samples past the guest's buckets are known only by their second's worst. */
-		for (uint64_t k = 0; k < s->overflows && k < s->samples && r->hist; k++)
+		for (uint64_t k = 0; k < s->overflows && r->hist; k++)
 			rt_hist_add(r->hist, &(struct rt_sample){ .latency_ns = (int64_t)s->max_ns });
 		say_second(h, s);
 		if (h->live) {
@@ -585,7 +597,7 @@ static int guest_run(struct hvl *h, const struct hv_serve_cmd *cmd, bool watchdo
 
 			if (got <= 0)
 				return rt_err(cause, -EPIPE, "the guest's port closed (QEMU: %s)",
-					      vm_session_brief(h->vm) ?: "running");
+					      qemu_session_brief(h->vm) ?: "running");
 			for (size_t off = 0; off < (size_t)got;) {
 				off += rt_hvstream_feed(&h->dec, buf + off, (size_t)got - off);
 				while (rt_hvstream_next(&h->dec, &f) == 1) {
@@ -599,7 +611,7 @@ static int guest_run(struct hvl *h, const struct hv_serve_cmd *cmd, bool watchdo
 		watch(h, r, &w, watchdog, now, t0, last);
 		if (now - t0 > bound) {
 			size_t len;
-			const char *con = vm_session_console(h->vm, &len);
+			const char *con = qemu_session_console(h->vm, &len);
 			const char *tail = con + len;
 
 			/* The console's last lines say what the guest was doing. */
@@ -614,6 +626,10 @@ static int guest_run(struct hvl *h, const struct hv_serve_cmd *cmd, bool watchdo
 	r->wall_ms = rt_time_now_ms() - t0;
 	r->after = h->dec.stats;
 	h->guest_ran = true;
+	if (r->bad_summary)
+		return rt_err(cause, -EPROTO, "the guest's stream counted more samples in one "
+			      "second than the probe takes (at most %u): it is not the probe's",
+			      HVL_SECOND_MAX);
 	if (r->error)
 		return rt_err(cause, -EIO, "the guest could not run the probe (policy %s, prio "
 			      "%d, load %u): see the console", policy_name(cmd->policy),
@@ -839,7 +855,7 @@ static int guest_up(struct hvl *h, char **cause)
 	      halt_poll(h, cause) ?: raise_self(h, cause);
 	if (!ret && h->live)
 		snprintf(h->live->accel, sizeof(h->live->accel), "%s",
-			 h->accel == VM_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)");
+			 h->accel == QEMU_ACCEL_KVM ? "KVM" : "TCG (emulated CPU)");
 	return ret;
 }
 
@@ -922,28 +938,28 @@ static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, char **
 
 static int boot(struct hvl *h, char **cause)
 {
-	static const enum vm_kernel kernels[] = { VM_KERNEL_RT, VM_KERNEL_LAB, VM_KERNEL_STOCK };
-	static const enum vm_accel accels[] = { VM_ACCEL_AUTO, VM_ACCEL_KVM, VM_ACCEL_TCG };
-	struct vm_run_opts o = {
+	static const enum qemu_kernel kernels[] = { QEMU_KERNEL_RT, QEMU_KERNEL_LAB, QEMU_KERNEL_STOCK };
+	static const enum qemu_accel accels[] = { QEMU_ACCEL_AUTO, QEMU_ACCEL_KVM, QEMU_ACCEL_TCG };
+	struct qemu_run_opts o = {
 		.kernel = kernels[h->p->kernel], .accel = accels[h->p->accel], .smp = 1,
 		.state_image = "", .run = "rtlab vm stream --serve", .probe_port = true,
-		.scratch_disk = true, .die_with_parent = true, .stop = h->ctx->stop,
+		.scratch_serial = HV_SCRATCH_SERIAL, .die_with_parent = true, .stop = h->ctx->stop,
 	};
-	struct vm_ready ready = { 0 };
+	struct qemu_ready ready = { 0 };
 	char *notice = NULL;
 	int ret;
 
 	rt_sink_progress(h->sink, 0, "booting the classroom VM (one vCPU) as the guest");
-	h->vm = vm_session_start(&o, &notice, cause);
+	h->vm = qemu_session_start(&o, &notice, cause);
 	if (!h->vm)
 		return -errno;
 	if (notice)
 		rt_result_add_note(h->res, notice);
 	free(notice);
 	notice = NULL;
-	ret = vm_session_wait_ready(h->vm, &ready, cause);
+	ret = qemu_session_wait_ready(h->vm, &ready, cause);
 	if (ret) {
-		int r2 = vm_session_fallback(h->vm, ret, &notice, NULL);
+		int r2 = qemu_session_fallback(h->vm, ret, &notice, NULL);
 
 		if (r2 == 0) {
 			free(*cause);
@@ -951,13 +967,13 @@ static int boot(struct hvl *h, char **cause)
 			if (notice)
 				rt_result_add_note(h->res, notice);
 			free(notice);
-			ret = vm_session_wait_ready(h->vm, &ready, cause);
+			ret = qemu_session_wait_ready(h->vm, &ready, cause);
 		}
 	}
-	vm_ready_fini(&ready);
+	qemu_ready_fini(&ready);
 	if (ret)
 		return ret;
-	h->accel = vm_session_accel(h->vm);
+	h->accel = qemu_session_accel(h->vm);
 	return 0;
 }
 
@@ -979,10 +995,10 @@ static int record_start(struct hvl *h)
 /* What the document says of the guest, QEMU and how to read the figures. */
 static int record_guest(struct hvl *h)
 {
-	bool tcg = h->accel != VM_ACCEL_KVM;
+	bool tcg = h->accel != QEMU_ACCEL_KVM;
 	json_t *g = json_pack("{s:s, s:s, s:s, s:s, s:i, s:i, s:i}", "kernel", h->guest_kernel,
 			      "preempt", h->guest_preempt, "accel", tcg ? "tcg" : "kvm",
-			      "cpu", vm_session_cpu(h->vm) ?: "", "qemu_pid", (int)h->qemu,
+			      "cpu", qemu_session_cpu(h->vm) ?: "", "qemu_pid", (int)h->qemu,
 			      "main_loop_tid", (int)h->qemu, "iothread_tid", h->iot);
 	json_t *v = json_array();
 	int ret;
@@ -1006,7 +1022,7 @@ static int record_guest(struct hvl *h)
 					 "still matter): compare the scenarios with each other, "
 					 "not with bare metal; its timers fire in QEMU's main "
 					 "loop, which therefore carries every wake-up");
-	return ret ?: rt_result_add_note(h->res, "Kiszka's own figures (papers.md 3) were not "
+	return ret ?: rt_result_add_note(h->res, "Kiszka's own figures (doc/references.md 3) were not "
 					 "found: these are this machine's");
 
 out_nomem:
@@ -1032,7 +1048,7 @@ static int record_ordering(struct hvl *h)
 		else if (!strcmp(n, "vcpu-fifo"))
 			fifo = s;
 	}
-	if (!load || !fifo || h->accel != VM_ACCEL_KVM)
+	if (!load || !fifo || h->accel != QEMU_ACCEL_KVM)
 		return 0;
 	double a = json_number_value(json_object_get(load, "max_us"));
 	double b = json_number_value(json_object_get(fifo, "max_us"));
@@ -1044,7 +1060,7 @@ static int record_ordering(struct hvl *h)
 	       rt_result_add_note(h->res, note);
 }
 
-int vm_hvlive_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct hv_params *p,
+int lab_hv_live_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct hv_params *p,
 		  struct rt_result **res, bool *interrupted, char **cause)
 {
 	struct hvl h = { .ctx = ctx, .sink = sink, .p = p, .sock = -1, .iot = -1,
@@ -1098,7 +1114,7 @@ out:
 			rt_log(RT_LOG_DEBUG, "hypervisor: the guest's port is closed");
 		close(h.sock);
 	}
-	vm_session_free(h.vm);
+	qemu_session_free(h.vm);
 	if (h.raised) {
 		struct sched_param sp = { .sched_priority = h.own_prio };
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm_hvlive: the hypervisor lab's live part (labs/lab_hv.h, lesson 07).
+ * lab_hv_live: the hypervisor lab's live part (lab_hv.h, lesson 07).
  *
  * One boot of the classroom VM with one vCPU carries every scenario: the
  * guest runs `rtlab vm stream --serve`, which waits on the virtio-serial
@@ -13,19 +13,29 @@
  * the undo journal and read back from /proc. A watchdog puts the vCPU back
  * in the fair class when QEMU's main loop has waited for its CPU most of the
  * last few seconds, or the stream has been silent as long (HV_WATCH_* in
- * labs/lab_hv.h, which the lab's screen shows too). QEMU gets
+ * lab_hv.h, which the lab's screen shows too). QEMU gets
  * SIGKILL when the thread that started it ends (PR_SET_PDEATHSIG), so
  * nothing of it outlives rtlab, and the journal forgets threads that died.
  */
-#ifndef RTLAB_VM_VM_HVLIVE_H
-#define RTLAB_VM_VM_HVLIVE_H
+#ifndef RTLAB_LABS_LAB_HV_LIVE_H
+#define RTLAB_LABS_LAB_HV_LIVE_H
 
 #include <stdbool.h>
 
-#include "labs/lab_hv.h"
+#include "lab_hv.h"
 
-/* lab_hv_live_fn: the whole live run into *@res (see lab_hv.h). */
-int vm_hvlive_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct hv_params *p,
-		  struct rt_result **res, bool *interrupted, char **cause);
+struct lab_ctx;
+struct rt_result;
+struct rt_sink;
+
+/*
+ * lab_hv_live_run - the whole live run (hv_params.live) into *@res
+ *
+ * Boots the guest through the QEMU room (qemu/qemu_run.h), runs the scenarios asked
+ * and builds the document; sets *@interrupted when ctx->stop ended it early. Returns 0,
+ * or a negative errno with @cause.
+ */
+int lab_hv_live_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct hv_params *p,
+		    struct rt_result **res, bool *interrupted, char **cause);
 
 #endif

@@ -17,38 +17,38 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "vm/vm_qmp.h"
+#include "qemu/qemu_qmp.h"
 
 static void test_parse_kinds(void **state)
 {
-	enum vm_qmp_kind kind;
+	enum qemu_qmp_kind kind;
 	json_t *m = NULL;
 	char *cause = NULL;
 
 	(void)state;
-	assert_int_equal(vm_qmp_parse("{\"QMP\": {\"version\": {}, \"capabilities\": []}}\n",
+	assert_int_equal(qemu_qmp_parse("{\"QMP\": {\"version\": {}, \"capabilities\": []}}\n",
 				      &m, &kind, NULL), 0);
-	assert_int_equal(kind, VM_QMP_GREETING);
+	assert_int_equal(kind, QEMU_QMP_GREETING);
 	json_decref(m);
-	assert_int_equal(vm_qmp_parse("{\"return\": {}}", &m, &kind, NULL), 0);
-	assert_int_equal(kind, VM_QMP_RETURN);
+	assert_int_equal(qemu_qmp_parse("{\"return\": {}}", &m, &kind, NULL), 0);
+	assert_int_equal(kind, QEMU_QMP_RETURN);
 	json_decref(m);
-	assert_int_equal(vm_qmp_parse("{\"error\": {\"class\": \"GenericError\", \"desc\": \"x\"}}",
+	assert_int_equal(qemu_qmp_parse("{\"error\": {\"class\": \"GenericError\", \"desc\": \"x\"}}",
 				      &m, &kind, NULL), 0);
-	assert_int_equal(kind, VM_QMP_ERROR);
+	assert_int_equal(kind, QEMU_QMP_ERROR);
 	json_decref(m);
-	assert_int_equal(vm_qmp_parse("{\"event\": \"STOP\", \"timestamp\": {}}", &m, &kind,
+	assert_int_equal(qemu_qmp_parse("{\"event\": \"STOP\", \"timestamp\": {}}", &m, &kind,
 				      NULL), 0);
-	assert_int_equal(kind, VM_QMP_EVENT);
+	assert_int_equal(kind, QEMU_QMP_EVENT);
 	json_decref(m);
 
-	assert_int_equal(vm_qmp_parse("not json", &m, &kind, &cause), -EPROTO);
+	assert_int_equal(qemu_qmp_parse("not json", &m, &kind, &cause), -EPROTO);
 	assert_null(m);
 	assert_non_null(cause);
 	free(cause);
-	assert_int_equal(vm_qmp_parse("[1]", &m, &kind, NULL), -EPROTO);
-	assert_int_equal(vm_qmp_parse("{\"foo\": 1}", &m, &kind, NULL), -EPROTO);
-	assert_int_equal(vm_qmp_parse("{\"error\": \"x\"}", &m, &kind, NULL), -EPROTO);
+	assert_int_equal(qemu_qmp_parse("[1]", &m, &kind, NULL), -EPROTO);
+	assert_int_equal(qemu_qmp_parse("{\"foo\": 1}", &m, &kind, NULL), -EPROTO);
+	assert_int_equal(qemu_qmp_parse("{\"error\": \"x\"}", &m, &kind, NULL), -EPROTO);
 }
 
 /* The fake QEMU: for each step, read one request line (when expect is set), check it
@@ -141,27 +141,27 @@ static void test_session_query_status(void **state)
 	};
 	struct fake f;
 	pthread_t t;
-	struct vm_qmp *q;
+	struct qemu_qmp *q;
 	json_t *ret = NULL, *args;
 	char *cause = NULL;
 	int fd;
 
 	(void)state;
 	start_fake(&f, &t, &fd, steps, 5);
-	q = vm_qmp_open_fd(fd, 2000, &cause);
+	q = qemu_qmp_open_fd(fd, 2000, &cause);
 	assert_non_null(q);
-	assert_int_equal(vm_qmp_execute(q, "query-status", NULL, &ret, &cause), 0);
+	assert_int_equal(qemu_qmp_execute(q, "query-status", NULL, &ret, &cause), 0);
 	assert_string_equal(json_string_value(json_object_get(ret, "status")), "running");
 	json_decref(ret);
 	args = json_pack("{s:s}", "device", "x");
-	assert_int_equal(vm_qmp_execute(q, "eject", args, &ret, &cause), -EREMOTEIO);
+	assert_int_equal(qemu_qmp_execute(q, "eject", args, &ret, &cause), -EREMOTEIO);
 	json_decref(args);
 	assert_null(ret);
 	assert_non_null(strstr(cause, "DeviceNotFound: no x"));
 	free(cause);
 	stop_fake(t);
 	assert_int_equal(f.failed, 0);
-	vm_qmp_free(q);
+	qemu_qmp_free(q);
 }
 
 static void test_session_errors(void **state)
@@ -182,13 +182,13 @@ static void test_session_errors(void **state)
 	};
 	struct fake f;
 	pthread_t t;
-	struct vm_qmp *q;
+	struct qemu_qmp *q;
 	char *cause = NULL;
 	int fd;
 
 	(void)state;
 	start_fake(&f, &t, &fd, no_greeting, 1);
-	assert_null(vm_qmp_open_fd(fd, 2000, &cause));
+	assert_null(qemu_qmp_open_fd(fd, 2000, &cause));
 	assert_int_equal(errno, EPROTO);
 	assert_non_null(strstr(cause, "greeting"));
 	free(cause);
@@ -196,17 +196,17 @@ static void test_session_errors(void **state)
 	stop_fake(t);
 
 	start_fake(&f, &t, &fd, closes, 3);
-	q = vm_qmp_open_fd(fd, 2000, NULL);
+	q = qemu_qmp_open_fd(fd, 2000, NULL);
 	assert_non_null(q);
 	/* The fake hangs up after reading "quit". */
-	assert_int_equal(vm_qmp_execute(q, "quit", NULL, NULL, &cause), -EPIPE);
+	assert_int_equal(qemu_qmp_execute(q, "quit", NULL, NULL, &cause), -EPIPE);
 	stop_fake(t);
 	free(cause);
 	cause = NULL;
-	vm_qmp_free(q);
+	qemu_qmp_free(q);
 
 	start_fake(&f, &t, &fd, silent, 3);
-	assert_null(vm_qmp_open_fd(fd, 200, &cause));
+	assert_null(qemu_qmp_open_fd(fd, 200, &cause));
 	assert_int_equal(errno, ETIMEDOUT);
 	free(cause);
 	stop_fake(t);
@@ -217,7 +217,7 @@ static void test_connect_missing_socket(void **state)
 	char *cause = NULL;
 
 	(void)state;
-	assert_null(vm_qmp_connect("/nonexistent/rtlab-qmp.sock", 100, &cause));
+	assert_null(qemu_qmp_connect("/nonexistent/rtlab-qmp.sock", 100, &cause));
 	assert_int_equal(errno, ENOENT);
 	assert_non_null(strstr(cause, "cannot connect"));
 	free(cause);
@@ -226,11 +226,11 @@ static void test_connect_missing_socket(void **state)
 	/* The shared connector: once (0 ms), or until a stop. */
 	volatile sig_atomic_t stop = 1;
 
-	assert_int_equal(vm_socket_connect("/nonexistent/rtlab-probe.sock", 0, NULL, &cause),
+	assert_int_equal(qemu_socket_connect("/nonexistent/rtlab-probe.sock", 0, NULL, &cause),
 			 -ENOENT);
 	free(cause);
 	cause = NULL;
-	assert_int_equal(vm_socket_connect("/nonexistent/rtlab-probe.sock", 60000, &stop, &cause),
+	assert_int_equal(qemu_socket_connect("/nonexistent/rtlab-probe.sock", 60000, &stop, &cause),
 			 -EINTR);
 	assert_non_null(strstr(cause, "stopped"));
 	free(cause);
@@ -257,43 +257,43 @@ static void test_vcpu_threads(void **state)
 	};
 	struct fake f;
 	pthread_t t;
-	struct vm_qmp *q;
+	struct qemu_qmp *q;
 	char *cause = NULL, *ids[4];
 	int fd, tids[4];
 	size_t n = 9;
 
 	(void)state;
 	start_fake(&f, &t, &fd, steps, sizeof(steps) / sizeof(steps[0]));
-	q = vm_qmp_open_fd(fd, 2000, &cause);
+	q = qemu_qmp_open_fd(fd, 2000, &cause);
 	assert_non_null(q);
-	assert_int_equal(vm_qmp_vcpu_threads(q, tids, 4, &n, &cause), 0);
+	assert_int_equal(qemu_qmp_vcpu_threads(q, tids, 4, &n, &cause), 0);
 	assert_int_equal(n, 2);
 	assert_int_equal(tids[0], 4241);
 	assert_int_equal(tids[1], 4242);
-	assert_int_equal(vm_qmp_vcpu_threads(q, tids, 4, &n, &cause), -ENOTUNIQ);
+	assert_int_equal(qemu_qmp_vcpu_threads(q, tids, 4, &n, &cause), -ENOTUNIQ);
 	assert_int_equal(n, 0);
 	assert_non_null(strstr(cause, "thread=multi"));
 	free(cause);
 	cause = NULL;
-	assert_int_equal(vm_qmp_vcpu_threads(q, tids, 4, &n, &cause), -EPROTO);
+	assert_int_equal(qemu_qmp_vcpu_threads(q, tids, 4, &n, &cause), -EPROTO);
 	free(cause);
 	cause = NULL;
-	assert_int_equal(vm_qmp_vcpu_threads(q, tids, 4, &n, &cause), -EPROTO);
+	assert_int_equal(qemu_qmp_vcpu_threads(q, tids, 4, &n, &cause), -EPROTO);
 	free(cause);
 	cause = NULL;
-	assert_int_equal(vm_qmp_iothreads(q, ids, tids, 4, &n, &cause), 0);
+	assert_int_equal(qemu_qmp_iothreads(q, ids, tids, 4, &n, &cause), 0);
 	assert_int_equal(n, 0);
-	assert_int_equal(vm_qmp_iothreads(q, ids, tids, 4, &n, &cause), 0);
+	assert_int_equal(qemu_qmp_iothreads(q, ids, tids, 4, &n, &cause), 0);
 	assert_int_equal(n, 1);
 	assert_string_equal(ids[0], "io0");
 	assert_int_equal(tids[0], 99);
 	free(ids[0]);
-	assert_int_equal(vm_qmp_iothreads(q, ids, tids, 4, &n, &cause), -EPROTO);
+	assert_int_equal(qemu_qmp_iothreads(q, ids, tids, 4, &n, &cause), -EPROTO);
 	assert_int_equal(n, 0);
 	free(cause);
 	stop_fake(t);
 	assert_int_equal(f.failed, 0);
-	vm_qmp_free(q);
+	qemu_qmp_free(q);
 }
 
 int main(void)

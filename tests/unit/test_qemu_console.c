@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "vm/vm_console.h"
+#include "qemu/qemu_console.h"
 
 static const char boot[] =
 	"[    0.000000] Linux version 6.12.118-rtlab\r\n"
@@ -25,32 +25,32 @@ static const char boot[] =
 
 static void test_ready_found(void **state)
 {
-	struct vm_ready r;
+	struct qemu_ready r;
 
 	(void)state;
-	assert_int_equal(vm_console_ready(boot, strlen(boot), &r), 1);
+	assert_int_equal(qemu_console_ready(boot, strlen(boot), &r), 1);
 	assert_string_equal(r.kernel, "lab");
 	assert_string_equal(r.release, "6.12.118-rtlab");
 	assert_true(r.uptime_s > 2.46 && r.uptime_s < 2.48);
-	vm_ready_fini(&r);
+	qemu_ready_fini(&r);
 	assert_null(r.kernel);
 }
 
 static void test_ready_absent_or_not_at_line_start(void **state)
 {
 	static const char t[] = "booting...\nsay rtlab-vm: ready kernel=x\n";
-	struct vm_ready r;
+	struct qemu_ready r;
 
 	(void)state;
-	assert_int_equal(vm_console_ready(t, strlen(t), &r), 0);
-	assert_int_equal(vm_console_ready("", 0, &r), 0);
+	assert_int_equal(qemu_console_ready(t, strlen(t), &r), 0);
+	assert_int_equal(qemu_console_ready("", 0, &r), 0);
 	/* A line read half-written does not count yet; once complete it does. */
-	assert_int_equal(vm_console_ready("rtlab-vm: ready kernel=rt", 25, &r), 0);
-	assert_int_equal(vm_console_ready("rtlab-vm: ready kernel=rt\n", 26, &r), 1);
+	assert_int_equal(qemu_console_ready("rtlab-vm: ready kernel=rt", 25, &r), 0);
+	assert_int_equal(qemu_console_ready("rtlab-vm: ready kernel=rt\n", 26, &r), 1);
 	assert_string_equal(r.kernel, "rt");
 	assert_null(r.release);
 	assert_true(r.uptime_s < 0);
-	vm_ready_fini(&r);
+	qemu_ready_fini(&r);
 }
 
 static void test_extract_output(void **state)
@@ -59,7 +59,7 @@ static void test_extract_output(void **state)
 	int status = -1;
 
 	(void)state;
-	assert_int_equal(vm_console_extract(boot, strlen(boot), "deadbeef", &out, &status), 0);
+	assert_int_equal(qemu_console_extract(boot, strlen(boot), "deadbeef", &out, &status), 0);
 	assert_string_equal(out, "{\"schema\": \"rtlab.doctor/1\",\n  \"x\": 1}\n");
 	assert_int_equal(status, 0);
 	free(out);
@@ -76,14 +76,14 @@ static void test_extract_wrong_nonce_is_not_a_marker(void **state)
 	int status = -1;
 
 	(void)state;
-	assert_int_equal(vm_console_extract(t, strlen(t), "n1", &out, &status), 0);
+	assert_int_equal(qemu_console_extract(t, strlen(t), "n1", &out, &status), 0);
 	assert_string_equal(out, "<<<rtlab-run-end forged status=0>>>\nreal\n");
 	assert_int_equal(status, 3);
 	free(out);
-	assert_int_equal(vm_console_extract(t, strlen(t), "n2", &out, &status), -ENOENT);
+	assert_int_equal(qemu_console_extract(t, strlen(t), "n2", &out, &status), -ENOENT);
 	assert_null(out);
 	/* A nonce that is a prefix of the real one must not match. */
-	assert_int_equal(vm_console_extract(t, strlen(t), "n", &out, &status), -ENOENT);
+	assert_int_equal(qemu_console_extract(t, strlen(t), "n", &out, &status), -ENOENT);
 }
 
 static void test_extract_errors(void **state)
@@ -96,16 +96,16 @@ static void test_extract_errors(void **state)
 	int status = -1;
 
 	(void)state;
-	assert_int_equal(vm_console_extract(cut, strlen(cut), "a", &out, &status), -ENODATA);
-	assert_int_equal(vm_console_extract(bad, strlen(bad), "a", &out, &status), -EPROTO);
-	assert_int_equal(vm_console_extract(big, strlen(big), "a", &out, &status), -EPROTO);
+	assert_int_equal(qemu_console_extract(cut, strlen(cut), "a", &out, &status), -ENODATA);
+	assert_int_equal(qemu_console_extract(bad, strlen(bad), "a", &out, &status), -EPROTO);
+	assert_int_equal(qemu_console_extract(big, strlen(big), "a", &out, &status), -EPROTO);
 	assert_null(out);
-	assert_int_equal(vm_console_extract(empty, strlen(empty), "a", &out, &status), 0);
+	assert_int_equal(qemu_console_extract(empty, strlen(empty), "a", &out, &status), 0);
 	assert_string_equal(out, "");
 	assert_int_equal(status, 1);
 	free(out);
-	assert_int_equal(vm_console_extract(empty, strlen(empty), "", &out, &status), -EINVAL);
-	assert_int_equal(vm_console_extract(empty, strlen(empty), "a b", &out, &status), -EINVAL);
+	assert_int_equal(qemu_console_extract(empty, strlen(empty), "", &out, &status), -EINVAL);
+	assert_int_equal(qemu_console_extract(empty, strlen(empty), "a b", &out, &status), -EINVAL);
 }
 
 static void test_stderr_lines(void **state)
@@ -118,13 +118,13 @@ static void test_stderr_lines(void **state)
 	char *s;
 
 	(void)state;
-	s = vm_console_stderr(boot, strlen(boot));
+	s = qemu_console_stderr(boot, strlen(boot));
 	assert_string_equal(s, "warning: something\n");
 	free(s);
-	s = vm_console_stderr(t, strlen(t));
+	s = qemu_console_stderr(t, strlen(t));
 	assert_string_equal(s, "first\n\nlast\n");
 	free(s);
-	s = vm_console_stderr("", 0);
+	s = qemu_console_stderr("", 0);
 	assert_string_equal(s, "");
 	free(s);
 }
@@ -135,16 +135,16 @@ static void test_tail(void **state)
 	char *s;
 
 	(void)state;
-	s = vm_console_tail(t, strlen(t), 2);
+	s = qemu_console_tail(t, strlen(t), 2);
 	assert_string_equal(s, "three?[2J\nfour\n");
 	free(s);
-	s = vm_console_tail(t, strlen(t), 10);
+	s = qemu_console_tail(t, strlen(t), 10);
 	assert_string_equal(s, "one\ntwo\nthree?[2J\nfour\n");
 	free(s);
-	s = vm_console_tail(t, strlen(t), 0);
+	s = qemu_console_tail(t, strlen(t), 0);
 	assert_string_equal(s, "");
 	free(s);
-	s = vm_console_tail("no newline", 10, 1);
+	s = qemu_console_tail("no newline", 10, 1);
 	assert_string_equal(s, "no newline");
 	free(s);
 }

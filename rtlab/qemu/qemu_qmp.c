@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm_qmp: QMP over a unix socket (see vm_qmp.h). Input is buffered and split at newlines;
- * a single message longer than VM_QMP_MAX_LINE is a protocol error, so a confused peer
+ * qemu_qmp: QMP over a unix socket (see qemu_qmp.h). Input is buffered and split at newlines;
+ * a single message longer than QEMU_QMP_MAX_LINE is a protocol error, so a confused peer
  * cannot make us allocate without bound.
  */
-#include "vm_qmp.h"
+#include "qemu_qmp.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -19,15 +19,15 @@
 #include "core/rt_err.h"
 #include "core/rt_time.h"
 
-#define VM_QMP_MAX_LINE (1024 * 1024)
+#define QEMU_QMP_MAX_LINE (1024 * 1024)
 
-struct vm_qmp {
+struct qemu_qmp {
 	int fd;
 	unsigned int timeout_ms;
 	struct rt_buf in;	/* bytes received and not yet consumed */
 };
 
-int vm_qmp_parse(const char *line, json_t **msg, enum vm_qmp_kind *kind, char **cause)
+int qemu_qmp_parse(const char *line, json_t **msg, enum qemu_qmp_kind *kind, char **cause)
 {
 	json_error_t jerr;
 	json_t *m;
@@ -41,13 +41,13 @@ int vm_qmp_parse(const char *line, json_t **msg, enum vm_qmp_kind *kind, char **
 		return rt_err(cause, -EPROTO, "QMP: a message must be a JSON object");
 	}
 	if (json_object_get(m, "QMP")) {
-		*kind = VM_QMP_GREETING;
+		*kind = QEMU_QMP_GREETING;
 	} else if (json_object_get(m, "return")) {
-		*kind = VM_QMP_RETURN;
+		*kind = QEMU_QMP_RETURN;
 	} else if (json_is_object(json_object_get(m, "error"))) {
-		*kind = VM_QMP_ERROR;
+		*kind = QEMU_QMP_ERROR;
 	} else if (json_is_string(json_object_get(m, "event"))) {
-		*kind = VM_QMP_EVENT;
+		*kind = QEMU_QMP_EVENT;
 	} else {
 		json_decref(m);
 		return rt_err(cause, -EPROTO, "QMP: a message with neither QMP, return, error "
@@ -58,7 +58,7 @@ int vm_qmp_parse(const char *line, json_t **msg, enum vm_qmp_kind *kind, char **
 }
 
 /* Receive one line into a new string (without the newline). */
-static int vm_qmp_read_line(struct vm_qmp *q, char **line, char **cause)
+static int qemu_qmp_read_line(struct qemu_qmp *q, char **line, char **cause)
 {
 	uint64_t deadline = rt_time_deadline_ms(q->timeout_ms);
 	char buf[4096];
@@ -93,9 +93,9 @@ static int vm_qmp_read_line(struct vm_qmp *q, char **line, char **cause)
 			free(rest);
 			return 0;
 		}
-		if (q->in.len > VM_QMP_MAX_LINE)
+		if (q->in.len > QEMU_QMP_MAX_LINE)
 			return rt_err(cause, -EPROTO, "QMP: a message longer than %d bytes",
-				      VM_QMP_MAX_LINE);
+				      QEMU_QMP_MAX_LINE);
 		left = rt_time_left_ms(deadline);
 		if (left <= 0)
 			return rt_err(cause, -ETIMEDOUT, "QMP: no answer within %u ms",
@@ -123,7 +123,7 @@ static int vm_qmp_read_line(struct vm_qmp *q, char **line, char **cause)
 }
 
 /* Send @text and a newline; MSG_NOSIGNAL so a dead QEMU gives EPIPE, not SIGPIPE. */
-static int vm_qmp_send(int fd, const char *text)
+static int qemu_qmp_send(int fd, const char *text)
 {
 	size_t len = strlen(text), off = 0;
 
@@ -142,29 +142,29 @@ static int vm_qmp_send(int fd, const char *text)
 }
 
 /* The next message that is not an event. */
-static int vm_qmp_next(struct vm_qmp *q, json_t **msg, enum vm_qmp_kind *kind, char **cause)
+static int qemu_qmp_next(struct qemu_qmp *q, json_t **msg, enum qemu_qmp_kind *kind, char **cause)
 {
 	for (;;) {
 		char *line = NULL;
-		int ret = vm_qmp_read_line(q, &line, cause);
+		int ret = qemu_qmp_read_line(q, &line, cause);
 
 		if (ret < 0)
 			return ret;
-		ret = vm_qmp_parse(line, msg, kind, cause);
+		ret = qemu_qmp_parse(line, msg, kind, cause);
 		free(line);
 		if (ret < 0)
 			return ret;
-		if (*kind != VM_QMP_EVENT)
+		if (*kind != QEMU_QMP_EVENT)
 			return 0;
 		json_decref(*msg);
 		*msg = NULL;
 	}
 }
 
-int vm_qmp_execute(struct vm_qmp *q, const char *cmd, json_t *args, json_t **ret,
+int qemu_qmp_execute(struct qemu_qmp *q, const char *cmd, json_t *args, json_t **ret,
 		   char **cause)
 {
-	enum vm_qmp_kind kind;
+	enum qemu_qmp_kind kind;
 	json_t *req, *msg = NULL;
 	char *text = NULL;
 	int err;
@@ -183,15 +183,15 @@ int vm_qmp_execute(struct vm_qmp *q, const char *cmd, json_t *args, json_t **ret
 		err = -ENOMEM;
 		goto out_req;
 	}
-	err = vm_qmp_send(q->fd, text);
+	err = qemu_qmp_send(q->fd, text);
 	if (err < 0) {
 		err = rt_err(cause, err, "QMP: could not send %s: %s", cmd, strerror(-err));
 		goto out_text;
 	}
-	err = vm_qmp_next(q, &msg, &kind, cause);
+	err = qemu_qmp_next(q, &msg, &kind, cause);
 	if (err < 0)
 		goto out_text;
-	if (kind == VM_QMP_ERROR) {
+	if (kind == QEMU_QMP_ERROR) {
 		json_t *e = json_object_get(msg, "error");
 		const char *cls = json_string_value(json_object_get(e, "class"));
 		const char *desc = json_string_value(json_object_get(e, "desc"));
@@ -200,7 +200,7 @@ int vm_qmp_execute(struct vm_qmp *q, const char *cmd, json_t *args, json_t **ret
 			     cls ? cls : "unknown error", desc ? desc : "no description");
 		goto out_msg;
 	}
-	if (kind != VM_QMP_RETURN) {
+	if (kind != QEMU_QMP_RETURN) {
 		err = rt_err(cause, -EPROTO, "QMP: unexpected message in answer to %s", cmd);
 		goto out_msg;
 	}
@@ -216,10 +216,10 @@ out_req:
 	return err;
 }
 
-struct vm_qmp *vm_qmp_open_fd(int fd, unsigned int timeout_ms, char **cause)
+struct qemu_qmp *qemu_qmp_open_fd(int fd, unsigned int timeout_ms, char **cause)
 {
-	struct vm_qmp *q;
-	enum vm_qmp_kind kind;
+	struct qemu_qmp *q;
+	enum qemu_qmp_kind kind;
 	json_t *msg = NULL;
 	int err;
 
@@ -232,26 +232,26 @@ struct vm_qmp *vm_qmp_open_fd(int fd, unsigned int timeout_ms, char **cause)
 	q->fd = fd;
 	q->timeout_ms = timeout_ms;
 	rt_buf_init(&q->in);
-	err = vm_qmp_next(q, &msg, &kind, cause);
+	err = qemu_qmp_next(q, &msg, &kind, cause);
 	if (err < 0)
 		goto out_fail;
 	json_decref(msg);
-	if (kind != VM_QMP_GREETING) {
+	if (kind != QEMU_QMP_GREETING) {
 		err = rt_err(cause, -EPROTO, "QMP: the first message is not a greeting");
 		goto out_fail;
 	}
-	err = vm_qmp_execute(q, "qmp_capabilities", NULL, NULL, cause);
+	err = qemu_qmp_execute(q, "qmp_capabilities", NULL, NULL, cause);
 	if (err < 0)
 		goto out_fail;
 	return q;
 
 out_fail:
-	vm_qmp_free(q);
+	qemu_qmp_free(q);
 	errno = -err;
 	return NULL;
 }
 
-int vm_socket_connect(const char *path, unsigned int timeout_ms,
+int qemu_socket_connect(const char *path, unsigned int timeout_ms,
 		      const volatile sig_atomic_t *stop, char **cause)
 {
 	struct sockaddr_un addr = { .sun_family = AF_UNIX };
@@ -277,18 +277,18 @@ int vm_socket_connect(const char *path, unsigned int timeout_ms,
 	}
 }
 
-struct vm_qmp *vm_qmp_connect(const char *path, unsigned int timeout_ms, char **cause)
+struct qemu_qmp *qemu_qmp_connect(const char *path, unsigned int timeout_ms, char **cause)
 {
-	int fd = vm_socket_connect(path, timeout_ms, NULL, cause);
+	int fd = qemu_socket_connect(path, timeout_ms, NULL, cause);
 
 	if (fd < 0) {
 		errno = -fd;
 		return NULL;
 	}
-	return vm_qmp_open_fd(fd, timeout_ms, cause);
+	return qemu_qmp_open_fd(fd, timeout_ms, cause);
 }
 
-void vm_qmp_free(struct vm_qmp *q)
+void qemu_qmp_free(struct qemu_qmp *q)
 {
 	if (!q)
 		return;
@@ -298,14 +298,14 @@ void vm_qmp_free(struct vm_qmp *q)
 	free(q);
 }
 
-int vm_qmp_vcpu_threads(struct vm_qmp *q, int *tids, size_t max, size_t *n, char **cause)
+int qemu_qmp_vcpu_threads(struct qemu_qmp *q, int *tids, size_t max, size_t *n, char **cause)
 {
 	json_t *ret = NULL, *cpu;
 	size_t i;
 	int err;
 
 	*n = 0;
-	err = vm_qmp_execute(q, "query-cpus-fast", NULL, &ret, cause);
+	err = qemu_qmp_execute(q, "query-cpus-fast", NULL, &ret, cause);
 	if (err)
 		return err;
 	if (!json_is_array(ret) || !json_array_size(ret) || json_array_size(ret) > max) {
@@ -345,7 +345,7 @@ out:
 	return err;
 }
 
-int vm_qmp_iothreads(struct vm_qmp *q, char **ids, int *tids, size_t max, size_t *n,
+int qemu_qmp_iothreads(struct qemu_qmp *q, char **ids, int *tids, size_t max, size_t *n,
 		     char **cause)
 {
 	json_t *ret = NULL, *it;
@@ -353,7 +353,7 @@ int vm_qmp_iothreads(struct vm_qmp *q, char **ids, int *tids, size_t max, size_t
 	int err;
 
 	*n = 0;
-	err = vm_qmp_execute(q, "query-iothreads", NULL, &ret, cause);
+	err = qemu_qmp_execute(q, "query-iothreads", NULL, &ret, cause);
 	if (err)
 		return err;
 	if (!json_is_array(ret) || json_array_size(ret) > max) {

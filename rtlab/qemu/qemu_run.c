@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * vm_run: starting, watching and stopping QEMU for the classroom VM (see vm_run.h).
+ * qemu_run: starting, watching and stopping QEMU for the classroom VM (see qemu_run.h).
  *
- * The console log is read incrementally into memory (the last VM_CONSOLE_KEEP bytes are
+ * The console log is read incrementally into memory (the last QEMU_CONSOLE_KEEP bytes are
  * kept), which is what the ready check, the run-marker extraction and the error messages
  * look at. QEMU's own standard error goes to a file in the temporary directory and is
  * quoted when QEMU fails to start. The session keeps its own copy of the command it
  * started QEMU with, so a failed KVM boot can be started again under TCG.
  */
-#include "vm_run.h"
+#include "qemu_run.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -28,38 +28,38 @@
 #include "core/rt_file.h"
 #include "core/rt_paths.h"
 #include "core/rt_time.h"
-#include "doctor/doctor.h"
-#include "doctor/doctor_probe.h"
-#include "vm/vm_kvm.h"
-#include "vm/vm_qmp.h"
+#include "qemu/qemu_kvm.h"
+#include "qemu/qemu_kvm_guest.h"
+#include "qemu/qemu_qmp.h"
 
-#define VM_CONSOLE_KEEP (8u << 20)
-#define VM_TAIL_LINES 25
-#define VM_STATE_IMAGE_BYTES (64ll << 20)
-#define VM_POLL_MS 50
-#define VM_SCRATCH_BYTES (64ll << 20)
-#define VM_QUIT_WAIT_MS 3000		/* after QMP quit, and after SIGTERM */
+#define QEMU_CONSOLE_KEEP (8u << 20)
+#define QEMU_TAIL_LINES 25
+#define QEMU_STATE_IMAGE_BYTES (64ll << 20)
+#define QEMU_POLL_MS 50
+#define QEMU_SCRATCH_BYTES (64ll << 20)
+#define QEMU_QUIT_WAIT_MS 3000		/* after QMP quit, and after SIGTERM */
 
-#define VM_BRIEF_LINE 200
+#define QEMU_BRIEF_LINE 200
 
-struct vm_session {
+struct qemu_session {
 	struct rt_child *qemu_child;	/* owned; NULL once reaped */
 	int exit_status;
-	enum vm_accel accel;
+	enum qemu_accel accel;
 	bool auto_kvm;			/* KVM chosen automatically: may fall back to TCG */
-	enum vm_kernel kernel;
+	enum qemu_kernel kernel;
 	unsigned int boot_timeout_ms;
 	unsigned int user_boot_timeout_ms; /* 0 = by accelerator */
 	unsigned int silence_ms;	/* fail when the console printed nothing by then; 0 = no */
-	struct vm_config cfg;		/* QEMU's command; its strings are owned below */
-	char *kernel_path, *initrd_path, *state_path; /* owned */
+	struct qemu_config cfg;		/* QEMU's command; its strings are owned below */
+	char *kernel_path, *initrd_path, *dtb_path, *state_path; /* owned; dtb_path or NULL */
 	char *qemu, *cpu, *run, *term, *append, *share; /* owned; NULL when not given */
 	char *brief;			/* owned; why the last wait failed, one line */
 	const volatile sig_atomic_t *stop; /* borrowed */
-	char *tmpdir;			/* owned; removed by vm_session_free() */
+	char *tmpdir;			/* owned; removed by qemu_session_free() */
 	char *log_path, *qmp_path, *err_path; /* owned; inside tmpdir */
 	char *probe_path;		/* owned; inside tmpdir, or NULL */
 	char *scratch_path;		/* owned; inside tmpdir, or NULL */
+	char *scratch_serial;		/* owned; with scratch_path */
 	bool die_with_parent;
 	int log_fd;
 	int state_fd, state_ro_fd;	/* owned; the state disk open for QEMU (read-write,
@@ -67,11 +67,11 @@ struct vm_session {
 	struct rt_buf console;		/* what the console printed (its tail) */
 	uint64_t t0_ms;
 	long ready_ms;
-	struct vm_qmp *qmp;		/* owned; NULL until first use */
+	struct qemu_qmp *qmp;		/* owned; NULL until first use */
 	char *nonce;			/* owned; run markers nonce, NULL without a run */
 };
 
-char *vm_image_dir(void)
+char *qemu_image_dir(void)
 {
 	const char *env = getenv("RTLAB_VM_DIR");
 	const char *cache = getenv("XDG_CACHE_HOME");
@@ -112,7 +112,7 @@ char *vm_image_dir(void)
 	return dir;
 }
 
-int vm_share_check(const char *dir, char **resolved, char **cause)
+int qemu_share_check(const char *dir, char **resolved, char **cause)
 {
 	struct stat st;
 	char *real;
@@ -143,23 +143,30 @@ out_free:
 }
 
 /* The TCG fallback's sentence, shared by every reason. */
-#define VM_TCG_COST "so the VM runs under TCG emulation: it boots slower and its latencies " \
+#define QEMU_TCG_COST "so the VM runs under TCG emulation: it boots slower and its latencies " \
 	"are larger and noisier"
 
-int vm_accel_resolve(const struct vm_run_opts *o, enum vm_accel *got, char **cpu, char **why)
+int qemu_accel_resolve(const struct qemu_run_opts *o, enum qemu_accel *got, char **cpu, char **why)
 {
-	struct vm_kvm_probe_opts po = { 0 };
-	struct vm_kvm_verdict v = { 0 };
-	struct doctor_kvm k;
+	struct qemu_kvm_probe_opts po = { 0 };
+	struct qemu_kvm_verdict v = { 0 };
+	struct qemu_kvm_guest k;
 	const char *what;
 	char *dev = NULL;
 	int ret = 0;
 
 	*why = NULL;
 	*cpu = NULL;
-	if (o->accel == VM_ACCEL_TCG || o->accel_fixed) {
-		*got = o->accel == VM_ACCEL_KVM ? VM_ACCEL_KVM : VM_ACCEL_TCG;
-		if (*got == VM_ACCEL_KVM && o->cpu) {
+	if (o->machine && !o->machine->cpu_kvm && o->accel != QEMU_ACCEL_TCG) {
+		/* A board of another architecture: KVM never applies, AUTO says nothing. */
+		*got = QEMU_ACCEL_TCG;
+		return o->accel == QEMU_ACCEL_KVM ?
+		       rt_err(why, -ENODEV, "the %s machine runs under TCG only",
+			      o->machine->name) : 0;
+	}
+	if (o->accel == QEMU_ACCEL_TCG || o->accel_fixed) {
+		*got = o->accel == QEMU_ACCEL_KVM ? QEMU_ACCEL_KVM : QEMU_ACCEL_TCG;
+		if (*got == QEMU_ACCEL_KVM && o->cpu) {
 			*cpu = strdup(o->cpu);
 			if (!*cpu)
 				return -ENOMEM;
@@ -167,22 +174,22 @@ int vm_accel_resolve(const struct vm_run_opts *o, enum vm_accel *got, char **cpu
 		return 0;
 	}
 	memset(&k, 0, sizeof(k));
-	dev = doctor_kvm_dev_path("");
+	dev = qemu_kvm_dev_path("");
 	if (!dev)
 		return -ENOMEM;
-	ret = doctor_probe_kvm(&k, dev, true, DOCTOR_TIMEOUT_MS);
+	ret = qemu_kvm_guest_run(&k, dev, true, QEMU_KVM_GUEST_TIMEOUT_MS);
 	if (ret < 0)
 		goto out_fini;
-	if (k.verdict != DOCTOR_KVM_WORKS) {
-		if (o->accel == VM_ACCEL_KVM)
+	if (k.verdict != QEMU_KVM_GUEST_WORKS) {
+		if (o->accel == QEMU_ACCEL_KVM)
 			ret = rt_err(why, -ENODEV, "KVM does not work here (%s: %s)",
-				     doctor_kvm_verdict_name(k.verdict),
+				     qemu_kvm_guest_verdict_name(k.verdict),
 				     k.detail ? k.detail : "no detail");
-		else if (rt_err(why, 0, "KVM does not work here (%s%s%s), " VM_TCG_COST,
-				doctor_kvm_verdict_name(k.verdict), k.detail ? ": " : "",
+		else if (rt_err(why, 0, "KVM does not work here (%s%s%s), " QEMU_TCG_COST,
+				qemu_kvm_guest_verdict_name(k.verdict), k.detail ? ": " : "",
 				k.detail ? k.detail : "") == 0 && !*why)
 			ret = -ENOMEM;
-		*got = VM_ACCEL_TCG;
+		*got = QEMU_ACCEL_TCG;
 		goto out_fini;
 	}
 
@@ -190,11 +197,11 @@ int vm_accel_resolve(const struct vm_run_opts *o, enum vm_accel *got, char **cpu
 	po.qemu = o->qemu;
 	po.may_boot = true;
 	po.stop = o->stop;
-	ret = vm_kvm_probe(&po, &v);
+	ret = qemu_kvm_probe(&po, &v);
 	if (ret < 0)
 		goto out_fini;
-	if (v.state == VM_KVM_BOOTED) {
-		*got = VM_ACCEL_KVM;
+	if (v.state == QEMU_KVM_BOOTED) {
+		*got = QEMU_ACCEL_KVM;
 		*cpu = strdup(v.cpu ? v.cpu : "host");
 		ret = *cpu ? 0 : -ENOMEM;
 		goto out_fini;
@@ -203,17 +210,17 @@ int vm_accel_resolve(const struct vm_run_opts *o, enum vm_accel *got, char **cpu
 		ret = rt_err(why, -EINTR, "interrupted while trying a Linux guest under KVM");
 		goto out_fini;
 	}
-	*got = VM_ACCEL_TCG;
-	what = v.state == VM_KVM_FAILED ? "cannot boot a Linux guest" : "is not proven";
-	if (o->accel == VM_ACCEL_KVM)
+	*got = QEMU_ACCEL_TCG;
+	what = v.state == QEMU_KVM_FAILED ? "cannot boot a Linux guest" : "is not proven";
+	if (o->accel == QEMU_ACCEL_KVM)
 		ret = rt_err(why, -ENODEV, "KVM %s here: %s", what,
 			     v.detail ? v.detail : "no detail");
-	else if (rt_err(why, 0, "KVM %s here (%s), " VM_TCG_COST, what,
+	else if (rt_err(why, 0, "KVM %s here (%s), " QEMU_TCG_COST, what,
 			v.detail ? v.detail : "no detail") == 0 && !*why)
 		ret = -ENOMEM;
 out_fini:
-	vm_kvm_verdict_fini(&v);
-	doctor_kvm_fini(&k);
+	qemu_kvm_verdict_fini(&v);
+	qemu_kvm_guest_fini(&k);
 	free(dev);
 	return ret;
 }
@@ -223,7 +230,7 @@ out_fini:
  * default one lives in the state directory, so no link is followed there
  * (rt_file.h); a FIFO or a device is never taken for a disk.
  */
-static int vm_state_image(const char *path, bool in_state_dir, int *fdp, int *ro_fdp,
+static int qemu_state_image(const char *path, bool in_state_dir, int *fdp, int *ro_fdp,
 			  char **cause)
 {
 	char self[64];
@@ -249,7 +256,7 @@ static int vm_state_image(const char *path, bool in_state_dir, int *fdp, int *ro
 			     "runs (stop it first: Ctrl-A x, or poweroff in its shell)", path) :
 		      rt_err(cause, -errno, "cannot lock the VM state disk %s: %s", path,
 			     strerror(errno));
-	else if (st.st_size == 0 && ftruncate(fd, VM_STATE_IMAGE_BYTES) < 0)
+	else if (st.st_size == 0 && ftruncate(fd, QEMU_STATE_IMAGE_BYTES) < 0)
 		ret = rt_err(cause, -errno, "cannot size the VM state disk %s: %s", path,
 			     strerror(errno));
 	if (ret < 0) {
@@ -274,7 +281,7 @@ static int vm_state_image(const char *path, bool in_state_dir, int *fdp, int *ro
 }
 
 /* Read what the console printed since last time. */
-static void vm_pump_console(struct vm_session *s)
+static void qemu_pump_console(struct qemu_session *s)
 {
 	char buf[16384];
 	ssize_t n;
@@ -287,10 +294,10 @@ static void vm_pump_console(struct vm_session *s)
 	while ((n = read(s->log_fd, buf, sizeof(buf))) > 0) {
 		if (rt_buf_append(&s->console, buf, (size_t)n) < 0)
 			return;
-		if (s->console.len > VM_CONSOLE_KEEP) {
+		if (s->console.len > QEMU_CONSOLE_KEEP) {
 			/* Keep the newer half; the console may carry NUL bytes, so copy by length. */
 			struct rt_buf keep = RT_BUF_INIT;
-			size_t drop = s->console.len - VM_CONSOLE_KEEP / 2;
+			size_t drop = s->console.len - QEMU_CONSOLE_KEEP / 2;
 
 			if (rt_buf_append(&keep, rt_buf_str(&s->console) + drop,
 					  s->console.len - drop) < 0) {
@@ -304,7 +311,7 @@ static void vm_pump_console(struct vm_session *s)
 }
 
 /* Has QEMU exited (within @ms)? Reaps it. */
-static bool vm_reaped_within(struct vm_session *s, unsigned int ms)
+static bool qemu_reaped_within(struct qemu_session *s, unsigned int ms)
 {
 	struct rt_child_result res;
 
@@ -319,18 +326,18 @@ static bool vm_reaped_within(struct vm_session *s, unsigned int ms)
 	return true;
 }
 
-static bool vm_reaped(struct vm_session *s)
+static bool qemu_reaped(struct qemu_session *s)
 {
-	return vm_reaped_within(s, 0);
+	return qemu_reaped_within(s, 0);
 }
 
-static size_t vm_min(size_t a, size_t b)
+static size_t qemu_min(size_t a, size_t b)
 {
 	return a < b ? a : b;
 }
 
 /* Append up to @n bytes of @text to @b as one line: control bytes become '?'. */
-static int vm_brief_put(struct rt_buf *b, const char *text, size_t n)
+static int qemu_brief_put(struct rt_buf *b, const char *text, size_t n)
 {
 	int ret = 0;
 
@@ -343,7 +350,7 @@ static int vm_brief_put(struct rt_buf *b, const char *text, size_t n)
 }
 
 /* One line from @what, the console's last line (or its silence) and QEMU's first two. */
-static void vm_set_brief(struct vm_session *s, const char *what, const char *tail,
+static void qemu_set_brief(struct qemu_session *s, const char *what, const char *tail,
 			 const char *qerr)
 {
 	struct rt_buf b = RT_BUF_INIT;
@@ -360,7 +367,7 @@ static void vm_set_brief(struct vm_session *s, const char *what, const char *tai
 			ret |= rt_buf_puts(&b, ", the console stayed silent");
 	} else {
 		ret |= rt_buf_puts(&b, ", last console line: ");
-		ret |= vm_brief_put(&b, last, vm_min(strcspn(last, "\n"), VM_BRIEF_LINE));
+		ret |= qemu_brief_put(&b, last, qemu_min(strcspn(last, "\n"), QEMU_BRIEF_LINE));
 	}
 	for (p = qerr; p && *p && lines < 2; p += strcspn(p, "\n") + !!p[strcspn(p, "\n")]) {
 		size_t n = strcspn(p, "\n");
@@ -368,7 +375,7 @@ static void vm_set_brief(struct vm_session *s, const char *what, const char *tai
 		if (!n)
 			continue;
 		ret |= rt_buf_puts(&b, lines++ ? " / " : ", QEMU said: ");
-		ret |= vm_brief_put(&b, p, vm_min(n, VM_BRIEF_LINE));
+		ret |= qemu_brief_put(&b, p, qemu_min(n, QEMU_BRIEF_LINE));
 	}
 	free(s->brief);
 	s->brief = ret ? NULL : rt_buf_take(&b);
@@ -376,16 +383,16 @@ static void vm_set_brief(struct vm_session *s, const char *what, const char *tai
 }
 
 /* The console's last lines and QEMU's complaints, appended to @msg. */
-static int vm_fail(struct vm_session *s, char **cause, int err, const char *what)
+static int qemu_fail(struct qemu_session *s, char **cause, int err, const char *what)
 {
 	char *tail, *qerr = NULL;
 	size_t qlen = 0;
 
-	vm_pump_console(s);
-	tail = vm_console_tail(rt_buf_str(&s->console), s->console.len, VM_TAIL_LINES);
+	qemu_pump_console(s);
+	tail = qemu_console_tail(rt_buf_str(&s->console), s->console.len, QEMU_TAIL_LINES);
 	if (rt_file_read(s->err_path, 64 * 1024, &qerr, &qlen) < 0)
 		qerr = NULL;
-	vm_set_brief(s, what, tail, qerr);
+	qemu_set_brief(s, what, tail, qerr);
 	rt_err(cause, err, "%s\n--- last console lines ---\n%s%s%s", what,
 	       tail && *tail ? tail : "(the console printed nothing)\n",
 	       qerr && *qerr ? "--- qemu said ---\n" : "", qerr && *qerr ? qerr : "");
@@ -395,7 +402,7 @@ static int vm_fail(struct vm_session *s, char **cause, int err, const char *what
 }
 
 /* Start QEMU with s->cfg; the console log starts empty. */
-static int vm_session_spawn(struct vm_session *s, bool interactive, char **cause)
+static int qemu_session_spawn(struct qemu_session *s, bool interactive, char **cause)
 {
 	/*
 	 * QEMU stays in our process group: an interactive one reads the terminal, and
@@ -418,7 +425,7 @@ static int vm_session_spawn(struct vm_session *s, bool interactive, char **cause
 		keep[co.nkeep++] = s->cfg.state_fd;
 	if (s->cfg.state_ro_fd > STDERR_FILENO)
 		keep[co.nkeep++] = s->cfg.state_ro_fd;
-	argv = vm_cmdline_new(&s->cfg, cause);
+	argv = qemu_cmdline_new(&s->cfg, cause);
 	if (!argv)
 		return -errno;
 	co.argv = argv;
@@ -427,20 +434,21 @@ static int vm_session_spawn(struct vm_session *s, bool interactive, char **cause
 	s->qemu_child = rt_child_start(&co, cause);
 	if (!s->qemu_child)
 		err = -errno;
-	vm_argv_free(argv);
+	qemu_argv_free(argv);
 	return err;
 }
 
 /* A copy of @src in *@dst, or NULL for NULL. Returns 0 or -ENOMEM. */
-static int vm_dup(char **dst, const char *src)
+static int qemu_dup(char **dst, const char *src)
 {
 	*dst = src ? strdup(src) : NULL;
 	return src && !*dst ? -ENOMEM : 0;
 }
 
-struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, char **cause)
+struct qemu_session *qemu_session_start(const struct qemu_run_opts *o, char **notice, char **cause)
 {
-	struct vm_session *s = NULL;
+	const struct qemu_machine *m = o->machine ? o->machine : &qemu_machine_pc;
+	struct qemu_session *s = NULL;
 	char *dir = NULL, *tmpl = NULL;
 	char nonce[17] = "";
 	const char *tmp = getenv("TMPDIR");
@@ -460,42 +468,48 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 	rt_buf_init(&s->console);
 
 	if (o->append) {
-		err = vm_append_check(o->append, cause);
+		err = qemu_append_check(o->append, cause);
 		if (err < 0)
 			goto out_fail;
 	}
-	dir = o->image_dir ? strdup(o->image_dir) : vm_image_dir();
+	dir = o->image_dir ? strdup(o->image_dir) : qemu_image_dir();
 	if (!dir)
 		goto out_nomem;
-	if (asprintf(&s->kernel_path, "%s/%s/vmlinuz", dir, vm_kernel_name(o->kernel)) < 0 ||
-	    asprintf(&s->initrd_path, "%s/%s/initrd.img", dir, vm_kernel_name(o->kernel)) < 0) {
+	if (asprintf(&s->kernel_path, "%s/%s/vmlinuz", dir, qemu_kernel_name(o->kernel)) < 0 ||
+	    asprintf(&s->initrd_path, "%s/%s/initrd.img", dir, qemu_kernel_name(o->kernel)) < 0) {
 		s->kernel_path = s->initrd_path = NULL;
 		goto out_nomem;
 	}
-	if (access(s->kernel_path, R_OK) < 0 || access(s->initrd_path, R_OK) < 0) {
+	if (m->needs_dtb && asprintf(&s->dtb_path, "%s/%s/%s.dtb", dir, qemu_kernel_name(o->kernel),
+				     m->name) < 0) {
+		s->dtb_path = NULL;
+		goto out_nomem;
+	}
+	if (access(s->kernel_path, R_OK) < 0 || access(s->initrd_path, R_OK) < 0 ||
+	    (s->dtb_path && access(s->dtb_path, R_OK) < 0)) {
 		err = rt_err(cause, -ENOENT, "no %s image in %s/%s (build it with `make vm` in "
-			     "the source tree or `rtlab vm build`)", vm_kernel_name(o->kernel),
-			     dir, vm_kernel_name(o->kernel));
+			     "the source tree or `rtlab vm build`)", qemu_kernel_name(o->kernel),
+			     dir, qemu_kernel_name(o->kernel));
 		goto out_fail;
 	}
 
-	err = vm_accel_resolve(o, &s->accel, &s->cpu, notice);
+	err = qemu_accel_resolve(o, &s->accel, &s->cpu, notice);
 	if (err < 0) {
 		rt_err(cause, err, "%s", *notice ? *notice : "cannot choose an accelerator");
 		free(*notice);
 		*notice = NULL;
 		goto out_fail;
 	}
-	s->auto_kvm = o->accel == VM_ACCEL_AUTO && !o->accel_fixed && s->accel == VM_ACCEL_KVM;
+	s->auto_kvm = o->accel == QEMU_ACCEL_AUTO && !o->accel_fixed && s->accel == QEMU_ACCEL_KVM;
 	s->boot_timeout_ms = o->boot_timeout_ms ? o->boot_timeout_ms :
-			     s->accel == VM_ACCEL_KVM ? VM_BOOT_TIMEOUT_KVM_MS :
-							VM_BOOT_TIMEOUT_TCG_MS;
+			     s->accel == QEMU_ACCEL_KVM ? QEMU_BOOT_TIMEOUT_KVM_MS :
+							QEMU_BOOT_TIMEOUT_TCG_MS;
 	/* A KVM guest that says nothing for this long will not boot: fall back sooner. */
 	s->silence_ms = o->silence_timeout_ms ? o->silence_timeout_ms :
-			s->auto_kvm ? VM_SILENCE_KVM_MS : 0;
+			s->auto_kvm ? QEMU_SILENCE_KVM_MS : 0;
 
 	if (!o->state_image) {
-		s->state_path = rt_paths_state_file(VM_STATE_IMAGE_FILE);
+		s->state_path = rt_paths_state_file(QEMU_STATE_IMAGE_FILE);
 		if (!s->state_path) {
 			err = rt_err(cause, -errno, "no state directory for the VM's state disk");
 			goto out_fail;
@@ -506,7 +520,7 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 			goto out_nomem;
 	}
 	if (s->state_path) {
-		err = vm_state_image(s->state_path, !o->state_image, &s->state_fd,
+		err = qemu_state_image(s->state_path, !o->state_image, &s->state_fd,
 				     &s->state_ro_fd, cause);
 		if (err < 0)
 			goto out_fail;
@@ -531,7 +545,7 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 		s->probe_path = NULL;
 		goto out_nomem;
 	}
-	if (o->scratch_disk) {
+	if (o->scratch_serial) {
 		int fd;
 
 		if (asprintf(&s->scratch_path, "%s/scratch.img", s->tmpdir) < 0) {
@@ -539,7 +553,7 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 			goto out_nomem;
 		}
 		fd = open(s->scratch_path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-		if (fd < 0 || ftruncate(fd, VM_SCRATCH_BYTES) < 0) {
+		if (fd < 0 || ftruncate(fd, QEMU_SCRATCH_BYTES) < 0) {
 			err = rt_err(cause, -errno, "cannot create the scratch disk %s: %s",
 				     s->scratch_path, strerror(errno));
 			if (fd >= 0)
@@ -566,18 +580,21 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 		if (!s->nonce)
 			goto out_nomem;
 	}
-	if (vm_dup(&s->qemu, o->qemu) || vm_dup(&s->run, o->run) || vm_dup(&s->term, o->term) ||
-	    vm_dup(&s->append, o->append))
+	if (qemu_dup(&s->qemu, o->qemu) || qemu_dup(&s->run, o->run) || qemu_dup(&s->term, o->term) ||
+	    qemu_dup(&s->append, o->append) ||
+	    qemu_dup(&s->scratch_serial, o->scratch_serial))
 		goto out_nomem;
 	if (o->share_dir) {
-		err = vm_share_check(o->share_dir, &s->share, cause);
+		err = qemu_share_check(o->share_dir, &s->share, cause);
 		if (err < 0)
 			goto out_fail;
 	}
 
 	s->cfg.qemu = s->qemu;
 	s->cfg.kernel_path = s->kernel_path;
+	s->cfg.machine = m;
 	s->cfg.initrd_path = s->initrd_path;
+	s->cfg.dtb_path = s->dtb_path;
 	s->cfg.state_image = s->state_path;
 	s->cfg.state_fd = s->state_fd;
 	s->cfg.state_ro_fd = s->state_ro_fd;
@@ -585,10 +602,11 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 	s->cfg.qmp_socket = s->qmp_path;
 	s->cfg.probe_socket = s->probe_path;
 	s->cfg.scratch_image = s->scratch_path;
+	s->cfg.scratch_serial = s->scratch_serial;
 	s->cfg.accel = s->accel;
 	s->cfg.cpu = s->cpu;
-	s->cfg.smp = o->smp ? o->smp : 2;
-	s->cfg.mem_mb = o->mem_mb ? o->mem_mb : 1024;
+	s->cfg.smp = o->smp ? o->smp : m->default_smp;
+	s->cfg.mem_mb = o->mem_mb ? o->mem_mb : m->default_mem_mb;
 	s->cfg.interactive = o->interactive;
 	s->cfg.shell = o->shell;
 	s->cfg.run = s->run;
@@ -599,7 +617,7 @@ struct vm_session *vm_session_start(const struct vm_run_opts *o, char **notice, 
 	s->cfg.append = s->append;
 	s->cfg.share_dir = s->share;
 	s->cfg.utf8 = o->utf8;
-	err = vm_session_spawn(s, o->interactive, cause);
+	err = qemu_session_spawn(s, o->interactive, cause);
 	if (err < 0)
 		goto out_fail;
 	free(dir);
@@ -610,18 +628,18 @@ out_nomem:
 out_fail:
 	free(dir);
 	free(tmpl);
-	vm_session_free(s);
+	qemu_session_free(s);
 	errno = -err;
 	return NULL;
 }
 
 /* Has the front end asked us to give up waiting? */
-static bool vm_should_stop(struct vm_session *s)
+static bool qemu_should_stop(struct qemu_session *s)
 {
 	return s->stop && *s->stop;
 }
 
-int vm_session_wait_ready(struct vm_session *s, struct vm_ready *r, char **cause)
+int qemu_session_wait_ready(struct qemu_session *s, struct qemu_ready *r, char **cause)
 {
 	uint64_t deadline = s->t0_ms + s->boot_timeout_ms;
 	char what[160];
@@ -629,8 +647,8 @@ int vm_session_wait_ready(struct vm_session *s, struct vm_ready *r, char **cause
 
 	memset(r, 0, sizeof(*r));
 	for (;;) {
-		vm_pump_console(s);
-		ret = vm_console_ready(rt_buf_str(&s->console), s->console.len, r);
+		qemu_pump_console(s);
+		ret = qemu_console_ready(rt_buf_str(&s->console), s->console.len, r);
 		if (ret < 0)
 			return ret;
 		if (ret == 1) {
@@ -638,50 +656,50 @@ int vm_session_wait_ready(struct vm_session *s, struct vm_ready *r, char **cause
 				s->ready_ms = (long)(rt_time_now_ms() - s->t0_ms);
 			return 0;
 		}
-		if (vm_reaped(s)) {
+		if (qemu_reaped(s)) {
 			snprintf(what, sizeof(what), "QEMU exited (status %d) before the VM was "
 				 "ready", s->exit_status);
-			return vm_fail(s, cause, -ECHILD, what);
+			return qemu_fail(s, cause, -ECHILD, what);
 		}
-		if (vm_should_stop(s))
-			return vm_fail(s, cause, -EINTR, "interrupted while the VM was booting");
+		if (qemu_should_stop(s))
+			return qemu_fail(s, cause, -EINTR, "interrupted while the VM was booting");
 		if (s->silence_ms && s->console.len == 0 &&
 		    rt_time_now_ms() >= s->t0_ms + s->silence_ms && s->silence_ms < s->boot_timeout_ms) {
 			snprintf(what, sizeof(what), "the console stayed silent for %.1f s (%s)",
-				 s->silence_ms / 1000.0, vm_accel_name(s->accel));
-			return vm_fail(s, cause, -ETIMEDOUT, what);
+				 s->silence_ms / 1000.0, qemu_accel_name(s->accel));
+			return qemu_fail(s, cause, -ETIMEDOUT, what);
 		}
 		if (rt_time_now_ms() >= deadline) {
 			if (s->boot_timeout_ms % 1000)
 				snprintf(what, sizeof(what), "the VM did not reach rtlab within "
 					 "%.1f s (%s)", s->boot_timeout_ms / 1000.0,
-					 vm_accel_name(s->accel));
+					 qemu_accel_name(s->accel));
 			else
 				snprintf(what, sizeof(what), "the VM did not reach rtlab within "
 					 "%u s (%s)", s->boot_timeout_ms / 1000,
-					 vm_accel_name(s->accel));
-			return vm_fail(s, cause, -ETIMEDOUT, what);
+					 qemu_accel_name(s->accel));
+			return qemu_fail(s, cause, -ETIMEDOUT, what);
 		}
-		rt_time_sleep_ms(VM_POLL_MS, s->stop);
+		rt_time_sleep_ms(QEMU_POLL_MS, s->stop);
 	}
 }
 
-static void vm_session_stop(struct vm_session *s);
+static void qemu_session_stop(struct qemu_session *s);
 
-int vm_session_fallback(struct vm_session *s, int err, char **notice, char **cause)
+int qemu_session_fallback(struct qemu_session *s, int err, char **notice, char **cause)
 {
 	int ret;
 
 	*notice = NULL;
-	if (!s->auto_kvm || s->accel != VM_ACCEL_KVM || (err != -ECHILD && err != -ETIMEDOUT))
+	if (!s->auto_kvm || s->accel != QEMU_ACCEL_KVM || (err != -ECHILD && err != -ETIMEDOUT))
 		return err;
 	if (rt_err(notice, 0, "KVM did not boot the %s kernel with -cpu %s (%s); starting it "
 		   "again under TCG emulation: it boots slower and its latencies are larger "
-		   "and noisier", vm_kernel_name(s->kernel), s->cpu ? s->cpu : "host",
+		   "and noisier", qemu_kernel_name(s->kernel), s->cpu ? s->cpu : "host",
 		   s->brief ? s->brief : "no detail") == 0 && !*notice)
 		return -ENOMEM;
-	vm_session_stop(s);
-	vm_qmp_free(s->qmp);
+	qemu_session_stop(s);
+	qemu_qmp_free(s->qmp);
 	s->qmp = NULL;
 	if (s->log_fd >= 0)
 		close(s->log_fd);
@@ -690,16 +708,16 @@ int vm_session_fallback(struct vm_session *s, int err, char **notice, char **cau
 	unlink(s->qmp_path);
 	rt_buf_fini(&s->console);
 	rt_buf_init(&s->console);
-	s->accel = VM_ACCEL_TCG;
+	s->accel = QEMU_ACCEL_TCG;
 	s->auto_kvm = false;
 	free(s->cpu);
 	s->cpu = NULL;
-	s->cfg.accel = VM_ACCEL_TCG;
+	s->cfg.accel = QEMU_ACCEL_TCG;
 	s->cfg.cpu = NULL;
 	s->silence_ms = 0;
 	s->boot_timeout_ms = s->user_boot_timeout_ms ? s->user_boot_timeout_ms :
-						       VM_BOOT_TIMEOUT_TCG_MS;
-	ret = vm_session_spawn(s, s->cfg.interactive, cause);
+						       QEMU_BOOT_TIMEOUT_TCG_MS;
+	ret = qemu_session_spawn(s, s->cfg.interactive, cause);
 	if (ret < 0) {
 		free(*notice);
 		*notice = NULL;
@@ -707,98 +725,98 @@ int vm_session_fallback(struct vm_session *s, int err, char **notice, char **cau
 	return ret;
 }
 
-const char *vm_session_brief(const struct vm_session *s)
+const char *qemu_session_brief(const struct qemu_session *s)
 {
 	return s->brief;
 }
 
-int vm_session_wait_exit(struct vm_session *s, unsigned int timeout_ms, int *status,
+int qemu_session_wait_exit(struct qemu_session *s, unsigned int timeout_ms, int *status,
 			 char **cause)
 {
 	uint64_t deadline = rt_time_now_ms() + timeout_ms;
 	char what[120];
 
 	for (;;) {
-		vm_pump_console(s);
-		if (vm_reaped(s)) {
-			vm_pump_console(s);
+		qemu_pump_console(s);
+		if (qemu_reaped(s)) {
+			qemu_pump_console(s);
 			*status = s->exit_status;
 			return 0;
 		}
-		if (vm_should_stop(s))
+		if (qemu_should_stop(s))
 			return rt_err(cause, -EINTR, "interrupted");
 		if (timeout_ms && rt_time_now_ms() >= deadline) {
 			snprintf(what, sizeof(what), "the VM was still running after %u s",
 				 timeout_ms / 1000);
-			return vm_fail(s, cause, -ETIMEDOUT, what);
+			return qemu_fail(s, cause, -ETIMEDOUT, what);
 		}
-		rt_time_sleep_ms(VM_POLL_MS, s->stop);
+		rt_time_sleep_ms(QEMU_POLL_MS, s->stop);
 	}
 }
 
-long vm_session_ready_ms(const struct vm_session *s)
+long qemu_session_ready_ms(const struct qemu_session *s)
 {
 	return s->ready_ms;
 }
 
-enum vm_accel vm_session_accel(const struct vm_session *s)
+enum qemu_accel qemu_session_accel(const struct qemu_session *s)
 {
 	return s->accel;
 }
 
-const char *vm_session_cpu(const struct vm_session *s)
+const char *qemu_session_cpu(const struct qemu_session *s)
 {
-	return s->cfg.cpu ? s->cfg.cpu : s->accel == VM_ACCEL_KVM ? "host" : "max";
+	return s->cfg.cpu ? s->cfg.cpu : s->accel == QEMU_ACCEL_KVM ? "host" : "max";
 }
 
-const char *vm_session_probe_path(const struct vm_session *s)
+const char *qemu_session_probe_path(const struct qemu_session *s)
 {
 	return s->probe_path;
 }
 
-int vm_session_pid(const struct vm_session *s)
+int qemu_session_pid(const struct qemu_session *s)
 {
 	return s->qemu_child ? rt_child_pid(s->qemu_child) : -1;
 }
 
-const char *vm_session_nonce(const struct vm_session *s)
+const char *qemu_session_nonce(const struct qemu_session *s)
 {
 	return s->nonce;
 }
 
-struct vm_qmp *vm_session_qmp(struct vm_session *s, char **cause)
+struct qemu_qmp *qemu_session_qmp(struct qemu_session *s, char **cause)
 {
 	if (!s->qmp)
-		s->qmp = vm_qmp_connect(s->qmp_path, 3000, cause);
+		s->qmp = qemu_qmp_connect(s->qmp_path, 3000, cause);
 	return s->qmp;
 }
 
-const char *vm_session_console(struct vm_session *s, size_t *len)
+const char *qemu_session_console(struct qemu_session *s, size_t *len)
 {
-	vm_pump_console(s);
+	qemu_pump_console(s);
 	*len = s->console.len;
 	return rt_buf_str(&s->console);
 }
 
 /* Ask nicely (QMP quit), then SIGTERM, then SIGKILL; always by QEMU's pid. */
-static void vm_session_stop(struct vm_session *s)
+static void qemu_session_stop(struct qemu_session *s)
 {
-	struct vm_qmp *q;
+	struct qemu_qmp *q;
 
-	if (vm_reaped(s))
+	if (qemu_reaped(s))
 		return;
 	/* No socket yet: QEMU is not listening (a fake, or one stuck before its monitor). */
 	q = s->qmp ? s->qmp : access(s->qmp_path, F_OK) == 0 ?
-	    vm_qmp_connect(s->qmp_path, 500, NULL) : NULL;
+	    qemu_qmp_connect(s->qmp_path, 500, NULL) : NULL;
 	if (q) {
-		vm_qmp_execute(q, "quit", NULL, NULL, NULL);
+		qemu_qmp_execute(q, "quit", NULL, NULL, NULL);
 		if (q != s->qmp)
-			vm_qmp_free(q);
-		if (vm_reaped_within(s, VM_QUIT_WAIT_MS))
+			qemu_qmp_free(q);
+		if (qemu_reaped_within(s, QEMU_QUIT_WAIT_MS))
 			return;
 	}
-	rt_child_stop(s->qemu_child, SIGTERM, VM_QUIT_WAIT_MS, NULL);
-	if (!vm_reaped(s)) {
+	rt_child_stop(s->qemu_child, SIGTERM, QEMU_QUIT_WAIT_MS, NULL);
+	if (!qemu_reaped(s)) {
 		/* Stuck in the kernel: left behind, never waited for without bound. */
 		rt_child_free(s->qemu_child);
 		s->qemu_child = NULL;
@@ -806,12 +824,12 @@ static void vm_session_stop(struct vm_session *s)
 	}
 }
 
-void vm_session_free(struct vm_session *s)
+void qemu_session_free(struct qemu_session *s)
 {
 	if (!s)
 		return;
-	vm_session_stop(s);
-	vm_qmp_free(s->qmp);
+	qemu_session_stop(s);
+	qemu_qmp_free(s->qmp);
 	if (s->log_fd >= 0)
 		close(s->log_fd);
 	if (s->tmpdir) {
@@ -833,10 +851,12 @@ void vm_session_free(struct vm_session *s)
 	free(s->qmp_path);
 	free(s->probe_path);
 	free(s->scratch_path);
+	free(s->scratch_serial);
 	free(s->err_path);
 	free(s->nonce);
 	free(s->kernel_path);
 	free(s->initrd_path);
+	free(s->dtb_path);
 	free(s->state_path);
 	if (s->state_fd >= 0)
 		close(s->state_fd);
