@@ -443,10 +443,12 @@ static int hv_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 				 "this machine; one simulated microsecond a step, the same "
 				 "document for the same seed everywhere") ?:
 	      rt_result_add_note(res, "host starvation bound: no host task may wait for its "
-				 "CPU longer than bound_us (50 ms, the fair server's share of "
-				 "every second); within_bound says whether a scenario kept it") ?:
-	      rt_result_add_note(res, "Kiszka's own figures (doc/references.md 3) were not found: "
-				 "compare these scenarios with each other, not with his paper") ?:
+				 "CPU longer than bound_us (50 ms: the lab's choice; the fair "
+				 "server guarantees running time, it does not cap a wait); "
+				 "within_bound says whether a scenario kept it") ?:
+	      rt_result_add_note(res, "Kiszka's own figures (doc/references.md 3) were not "
+				 "found: compare these scenarios with each other, not with his "
+				 "paper") ?:
 	      rt_result_add_note(res, "the same steps measured on this machine, a QEMU guest "
 				 "whose host threads rtlab reprioritises: rtlab lab run "
 				 "hypervisor --live");
