@@ -152,6 +152,8 @@ run grade "$tmp/n.json"
 check "and fail without a policy" grep -qE 'FAIL +io-inversion-met' "$tmp/out"
 
 # ---- The TUI at 80x24 --------------------------------------------------------------
+mkdir -p "$tmp/novm"
+export RTLAB_VM_DIR=$tmp/novm	# no images: the live part must say what is missing
 tui_start run 80x24
 check "the menu opens" wait_for run "Labs"
 tm send-keys -t run End
@@ -166,5 +168,10 @@ check "with the pv-hint row" wait_match run '^ +pv-hint +[0-9]'
 check "and where the document went" wait_for run "Results document: $tmp/state/rtlab/results/hypervisor-"
 tm send-keys -t run q
 check "q goes back to the menu" wait_for run "Labs"
+tm send-keys -t run Enter
+check "Enter opens the screen again" wait_for run "Here:"
+tm send-keys -t run l
+check "l without images says which image is missing, where, and how to build it" \
+	wait_match run "no [a-z]+ image in $tmp/novm/"
 
 tap_done
