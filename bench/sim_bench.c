@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sim_bench: simulated steps per second of every model in sim_models[] and
+ * sim_bench: simulated steps per second of every model a lab names and
  * each of its presets, on the counters-only path (events == NULL) and on
  * the events path (a 4096-event ring, cleared between chunks as a lab that
  * drains it would). `make bench-sim` runs it; `make bench` too.
@@ -19,6 +19,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "labs/lab.h"
 #include "sim/sim.h"
 
 #define CHUNK (1u << 20)
@@ -101,6 +102,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
+	const struct sim_model_ops *m;
 	const char *only = NULL;
 	double seconds = 0.5;
 	int reps = 3;
@@ -121,7 +123,7 @@ int main(int argc, char **argv)
 		usage();
 		return 2;
 	}
-	if (only && !sim_model_find(only)) {
+	if (only && !lab_model_find(only)) {
 		fprintf(stderr, "sim_bench: no model %s\n", only);
 		return 2;
 	}
@@ -130,9 +132,7 @@ int main(int argc, char **argv)
 	       seconds);
 	printf("%-10s %-12s %-8s %16s %16s %8s %12s\n", "model", "preset", "step",
 	       "counters-only", "with events", "ratio", "events/step");
-	for (size_t i = 0; sim_models[i]; i++) {
-		const struct sim_model_ops *m = sim_models[i];
-
+	for (size_t i = 0; (m = lab_model_next(&i)) != NULL;) {
 		if (only && strcmp(only, m->name))
 			continue;
 		for (unsigned int k = 0; k < m->npresets; k++) {

@@ -37,6 +37,7 @@ struct rt_journal;
 struct rt_progress;
 struct rt_result;
 struct rt_sink;
+struct sim_model_ops;
 struct trace_explain;
 struct trace_explain_src;
 
@@ -99,6 +100,12 @@ struct lab_ops {
 	bool vm_live;		/* runs live inside the classroom VM */
 	bool sim;		/* has a simulated form */
 	bool sim_only;		/* the hardware it is about is absent everywhere (ARMv5) */
+	/*
+	 * The sim/ model its simulated form runs, or NULL. The model's
+	 * contract tests (tests/unit/test_sim.c) and `make bench-sim` find
+	 * every model here (lab_model_next()), so a new model needs no table.
+	 */
+	const struct sim_model_ops *model;
 	int (*check_capabilities)(struct lab_ctx *ctx, char **cause);
 	int (*run)(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_result *res);
 	int (*grade)(const struct lab_result *res, struct grade_report *rep);
@@ -285,6 +292,13 @@ extern const struct lab_ops *const lab_table[];
 
 /* The lab called @name, or NULL. */
 const struct lab_ops *lab_find(const char *name);
+
+/*
+ * The models of lab_table[], each once, in its order: @i starts at 0 and
+ * is advanced; NULL after the last. lab_model_find() looks one up by name.
+ */
+const struct sim_model_ops *lab_model_next(size_t *i);
+const struct sim_model_ops *lab_model_find(const char *name);
 
 /*
  * The names of lab_table[], NULL-terminated, in its order: what core is told

@@ -556,6 +556,7 @@ const struct lab_ops lab_cookie = {
 	.check_capabilities = cookie_check_caps,
 	.run = cookie_run,
 	.views = cookie_views,
+	.model = &sim_cookie_model,
 	.grade = cookie_grade,
 	.grade_lacks = cookie_grade_lacks,
 	.scenario = cookie_scenario,

@@ -310,6 +310,7 @@ const struct lab_ops lab_example = {
 	.run = example_run,
 	.views = example_views,
 	.scenario = example_scenario,
+	.model = &sim_example_model,
 	.grade = example_grade,
 	.grade_lacks = example_grade_lacks,
 	.options = example_options,

@@ -934,6 +934,7 @@ const struct lab_ops lab_fcse = {
 	.sim_only = true,
 	.run = fcse_run,
 	.views = fcse_views,
+	.model = &sim_fcse_model,
 	.grade = fcse_grade,
 	.grade_lacks = fcse_grade_lacks,
 	.scenario = fcse_scenario,

@@ -781,6 +781,7 @@ const struct lab_ops lab_hypervisor = {
 	.sim = true,
 	.run = hv_run,
 	.views = hv_views,
+	.model = &sim_hv_model,
 	.grade = hv_grade,
 	.grade_lacks = hv_grade_lacks,
 	.scenario = hv_scenario,

@@ -772,6 +772,7 @@ const struct lab_ops lab_nop = {
 	.sim = true,
 	.run = nop_run,
 	.views = nop_views,
+	.model = &sim_nop_model,
 	.grade = nop_grade,
 	.grade_lacks = nop_grade_lacks,
 	.scenario = nop_scenario_fn,

@@ -11,8 +11,11 @@
 #include "lab.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <string.h>
+
+#include "sim/sim.h"
 
 /*
  * Every lab, in the menu's order (teaching order; the contributors' example
@@ -42,6 +45,33 @@ const struct lab_ops *lab_find(const char *name)
 	for (const struct lab_ops *const *l = lab_table; *l; l++)
 		if (strcmp((*l)->name, name) == 0)
 			return *l;
+	return NULL;
+}
+
+const struct sim_model_ops *lab_model_next(size_t *i)
+{
+	for (; lab_table[*i]; (*i)++) {
+		const struct sim_model_ops *m = lab_table[*i]->model;
+		bool seen = false;
+
+		for (size_t k = 0; m && k < *i; k++)
+			seen = seen || lab_table[k]->model == m;
+		if (m && !seen) {
+			(*i)++;
+			return m;
+		}
+	}
+	return NULL;
+}
+
+const struct sim_model_ops *lab_model_find(const char *name)
+{
+	const struct sim_model_ops *m;
+	size_t i = 0;
+
+	while ((m = lab_model_next(&i)))
+		if (strcmp(m->name, name) == 0)
+			return m;
 	return NULL;
 }
 

@@ -309,14 +309,6 @@ const struct sim_preset *sim_preset_find(const struct sim_model_ops *m, const ch
 	return NULL;
 }
 
-const struct sim_model_ops *sim_model_find(const char *name)
-{
-	for (size_t i = 0; sim_models[i]; i++)
-		if (strcmp(sim_models[i]->name, name) == 0)
-			return sim_models[i];
-	return NULL;
-}
-
 /* Append to @buf as snprintf() would, keeping the length it would have had. */
 static void __attribute__((format(printf, 4, 5)))
 fmt_add(char *buf, size_t size, int *len, const char *fmt, ...)

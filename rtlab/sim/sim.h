@@ -283,7 +283,7 @@ struct sim_model_ops {
  * Names and units well formed and unique, sizes within the limits, the
  * required functions present, and every preset accepted by check().
  * Returns 0 or -EINVAL with @cause. The unit test runs it on every model
- * of sim_models[].
+ * a lab names.
  */
 int sim_model_check(const struct sim_model_ops *m, char **cause);
 
@@ -300,14 +300,10 @@ int sim_event_format(const struct sim_model_ops *m, const struct sim_event *e, c
 		     size_t size);
 
 /*
- * Every model, NULL-terminated (sim_models.c): the unit test and the
- * benchmark run the contract's checks on each. Adding a model is one line
- * there.
+ * There is no table of models here: a lab names the model it runs
+ * (lab_ops.model), and the unit test and the benchmark find every model
+ * through the labs (lab_model_next() in labs/lab.h).
  */
-extern const struct sim_model_ops *const sim_models[];
-
-/* sim_model_find - the model named @name in sim_models[], or NULL */
-const struct sim_model_ops *sim_model_find(const char *name);
 
 /* ---- Running a model ------------------------------------------------------ */
 

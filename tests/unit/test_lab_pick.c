@@ -38,6 +38,7 @@ static void write_doc(const char *path, const char *lab, time_t when, const char
 		assert_int_equal(json_array_append_new(scens, json_pack("{s:s}", "name", *names)),
 				 0);
 	assert_int_equal(rt_result_set_scenarios(res, scens), 0);
+	json_decref(scens);
 	assert_int_equal(rt_result_set_created(res, when), 0);
 	assert_int_equal(rt_result_write(res, path, NULL), 0);
 	rt_result_free(res);

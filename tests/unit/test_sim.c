@@ -2,7 +2,7 @@
 /*
  * Unit tests for the simulator contract (rtlab/sim/): the generator's golden
  * values, counters, the event ring, the run driver, the checks on every
- * model of sim_models[] (same results whatever the chunking and whether
+ * model a lab names (same results whatever the chunking and whether
  * events are collected) and the example model's golden counters by seed.
  *
  * The golden numbers of sim_rng were computed by an independent Python
@@ -24,6 +24,7 @@
 #include <string.h>
 
 #include "core/rt_hist.h"
+#include "labs/lab.h"
 #include "sim/sim.h"
 #include "sim/sim_example.h"
 #include "sim/sim_rng.h"
@@ -300,22 +301,22 @@ static void test_event_format(void **state)
 
 static void test_models_tables(void **state)
 {
-	size_t n = 0;
+	const struct sim_model_ops *m;
+	size_t n = 0, i = 0;
 
 	(void)state;
-	for (size_t i = 0; sim_models[i]; i++, n++) {
+	while ((m = lab_model_next(&i))) {
 		char *cause = NULL;
 
-		if (sim_model_check(sim_models[i], &cause))
+		n++;
+		if (sim_model_check(m, &cause))
 			fail_msg("%s", cause);
-		assert_ptr_equal(sim_model_find(sim_models[i]->name), sim_models[i]);
-		for (unsigned int p = 0; p < sim_models[i]->npresets; p++)
-			assert_ptr_equal(sim_preset_find(sim_models[i],
-							 sim_models[i]->presets[p].name),
-					 &sim_models[i]->presets[p]);
+		assert_ptr_equal(lab_model_find(m->name), m);
+		for (unsigned int p = 0; p < m->npresets; p++)
+			assert_ptr_equal(sim_preset_find(m, m->presets[p].name), &m->presets[p]);
 	}
 	assert_true(n >= 1);
-	assert_null(sim_model_find("no-such-model"));
+	assert_null(lab_model_find("no-such-model"));
 	assert_null(sim_preset_find(&sim_example_model, "no-such-preset"));
 }
 
@@ -390,10 +391,11 @@ static void test_models_check_refuses(void **state)
  */
 static void test_contract_all_models(void **state)
 {
-	(void)state;
-	for (size_t i = 0; sim_models[i]; i++) {
-		const struct sim_model_ops *m = sim_models[i];
+	const struct sim_model_ops *m;
+	size_t i = 0;
 
+	(void)state;
+	while ((m = lab_model_next(&i))) {
 		for (unsigned int p = 0; p < m->npresets; p++) {
 			const void *sc = m->presets[p].scenario;
 			struct sim *fast = new_sim(m, sc, 3), *evs = new_sim(m, sc, 3);
