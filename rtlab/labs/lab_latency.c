@@ -61,7 +61,7 @@
 #include "core/rt_result.h"
 #include "core/rt_text.h"
 #include "core/rt_time.h"
-#include "core/rt_tput.h"
+#include "labs/lab_latency_work.h"
 
 #define POLL_MS 100u			/* consumer cadence: a ring holds 8 s at 1 kHz */
 #define SETTLE_MS 500u			/* load start-up before measuring */
@@ -813,7 +813,7 @@ static int run_throughput(struct lab_ctx *ctx, struct rt_result *res, json_t *sc
 	}
 	if (t.interrupted)
 		out->interrupted = true;
-	for (unsigned int k = 0; k < RT_TPUT_NKINDS; k++)
+	for (unsigned int k = 0; k < LATENCY_WORK_NKINDS; k++)
 		if (t.runs[k]) {
 			(*done)++;
 			return latency_tput_record(scens, p, &t);

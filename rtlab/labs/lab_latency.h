@@ -61,7 +61,7 @@ struct latency_scenario {
 	const char *load;		/* rt_load names, or NULL for an idle machine */
 	bool needs_preempt_rt;		/* refuse to run on a kernel that is not PREEMPT_RT */
 	uint64_t timer_slack_ns;	/* the probe's PR_SET_TIMERSLACK; 0: the kernel's default */
-	bool throughput;		/* no probe: the rt_tput workloads, counted (ops/s) */
+	bool throughput;		/* no probe: the lab_latency_work workloads, counted (ops/s) */
 };
 
 /* The scenario table, in teaching order, and its length. */

@@ -10,7 +10,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
-#include "core/rt_tput.h"
+#include "labs/lab_latency_work.h"
 #include "lab_latency.h"
 
 struct rt_sink;
@@ -42,8 +42,8 @@ struct latency_tput {
 	unsigned int repeats;
 	unsigned int run_ms;			/* each run's length */
 	int cpu;				/* where every run ran; -1 unpinned */
-	unsigned int runs[RT_TPUT_NKINDS];	/* completed runs per workload */
-	double ops_s[RT_TPUT_NKINDS][LATENCY_MAX_REPEATS];
+	unsigned int runs[LATENCY_WORK_NKINDS];	/* completed runs per workload */
+	double ops_s[LATENCY_WORK_NKINDS][LATENCY_MAX_REPEATS];
 	double measured_s;
 	bool interrupted;
 	bool skipped;

@@ -31,7 +31,7 @@
 #include "core/rt_err.h"
 #include "core/rt_load.h"
 #include "core/rt_parse.h"
-#include "core/rt_tput.h"
+#include "labs/lab_latency_work.h"
 
 #define DEFAULT_LOAD "cpu,msg"
 
@@ -404,7 +404,7 @@ int latency_params_finish(struct latency_params *p, char **cause)
 		struct latency_plan *pl = &p->plan[i];
 
 		if (pl->throughput) {
-			unsigned int runs = p->repeats * RT_TPUT_NKINDS;
+			unsigned int runs = p->repeats * LATENCY_WORK_NKINDS;
 
 			/* Work per second: the probe's options do not apply. */
 			if (p->duration_ms / runs < LATENCY_MIN_TPUT_RUN_MS)
@@ -416,10 +416,10 @@ int latency_params_finish(struct latency_params *p, char **cause)
 					      p->duration_ms / runs,
 					      LATENCY_MIN_TPUT_RUN_MS,
 					      (runs * LATENCY_MIN_TPUT_RUN_MS + 999) / 1000);
-			if (p->duration_ms / runs > RT_TPUT_MAX_MS)
+			if (p->duration_ms / runs > LATENCY_WORK_MAX_MS)
 				return rt_err(cause, -EINVAL, "throughput runs last at most %u s: "
 					      "give more --repeats for --duration %u s",
-					      RT_TPUT_MAX_MS / 1000, p->duration_ms / 1000);
+					      LATENCY_WORK_MAX_MS / 1000, p->duration_ms / 1000);
 			continue;
 		}
 		if (policy) {

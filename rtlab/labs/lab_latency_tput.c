@@ -2,7 +2,7 @@
 /*
  * lab_latency_tput: the latency lab's throughput scenario. It runs no
  * probe: it measures how much work the kernel gets done per second in the
- * workloads of rt_tput (message passing, pipe round trips, forks, and a
+ * workloads of lab_latency_work (message passing, pipe round trips, forks, and a
  * user-space loop as the control), each --repeats times, interleaved so
  * that a slow patch of the machine spreads over all of them, and records
  * every run with the median and spread per workload.
@@ -45,19 +45,19 @@ int latency_tput_run(struct lab_ctx *ctx, const struct latency_params *p,
 		     const struct rt_sink *sink, struct latency_tput *t, char **cause)
 {
 	unsigned int total, done = 0;
-	double t0 = rt_time_now_s(), last[RT_TPUT_NKINDS] = { 0 };
+	double t0 = rt_time_now_s(), last[LATENCY_WORK_NKINDS] = { 0 };
 	char what[128];
 
 	memset(t, 0, sizeof(*t));
 	t->plan = plan;
 	t->cpu = tput_cpu(p);
 	t->repeats = p->repeats < LATENCY_MAX_REPEATS ? p->repeats : LATENCY_MAX_REPEATS;
-	total = t->repeats * RT_TPUT_NKINDS;
+	total = t->repeats * LATENCY_WORK_NKINDS;
 	t->run_ms = total ? p->duration_ms / total : 0;
 	for (unsigned int r = 0; r < t->repeats; r++) {
-		for (unsigned int k = 0; k < RT_TPUT_NKINDS; k++) {
-			const struct rt_tput_info *info = rt_tput_info(k);
-			struct rt_tput_run run;
+		for (unsigned int k = 0; k < LATENCY_WORK_NKINDS; k++) {
+			const struct latency_work_info *info = latency_work_info(k);
+			struct latency_work_run run;
 			unsigned int pct = done * 100 / total;
 			int ret;
 
@@ -78,7 +78,7 @@ int latency_tput_run(struct lab_ctx *ctx, const struct latency_params *p,
 					 info->name, r + 1, t->repeats);
 			latency_live_activity(ctx, plan->name, index, p->nplans, pct, true, what);
 			rt_sink_progress(sink, pct, what);
-			ret = rt_tput_run(k, t->run_ms, t->cpu, ctx->stop, &run, cause);
+			ret = latency_work_run(k, t->run_ms, t->cpu, ctx->stop, &run, cause);
 			if (ret)
 				return ret;
 			if (run.stopped) {
@@ -111,11 +111,11 @@ static double round_to(double v, int digits)
 /* One workload's runs and their statistics; NULL without memory. */
 static json_t *workload_json(const struct latency_tput *t, unsigned int k)
 {
-	const struct rt_tput_info *info = rt_tput_info(k);
-	struct rt_tput_stats st;
+	const struct latency_work_info *info = latency_work_info(k);
+	struct latency_work_stats st;
 	json_t *o, *runs = json_array();
 
-	rt_tput_stats(t->ops_s[k], t->runs[k], &st);
+	latency_work_stats(t->ops_s[k], t->runs[k], &st);
 	for (unsigned int r = 0; runs && r < t->runs[k]; r++)
 		if (json_array_append_new(runs, json_real(round_to(t->ops_s[k][r], 1)))) {
 			json_decref(runs);
@@ -151,14 +151,14 @@ int latency_tput_record(json_t *scens, const struct latency_params *p,
 		      "measured_s", round_to(t->measured_s, 3));
 	if (!o || !wl)
 		goto out;
-	for (unsigned int k = 0; k < RT_TPUT_NKINDS; k++) {
+	for (unsigned int k = 0; k < LATENCY_WORK_NKINDS; k++) {
 		json_t *w = workload_json(t, k);
 		char key[48];
 
 		if (!w || json_array_append_new(wl, w))
 			goto out;
 		/* The medians as the scenario's figures, for predict questions: msg_per_s. */
-		snprintf(key, sizeof(key), "%s_per_s", rt_tput_info(k)->name);
+		snprintf(key, sizeof(key), "%s_per_s", latency_work_info(k)->name);
 		if (t->runs[k] && json_object_set(o, key, json_object_get(w, "median_per_s")))
 			goto out;
 	}

@@ -31,7 +31,7 @@
 #include "core/rt_hist.h"
 #include "core/rt_parse.h"
 #include "core/rt_result.h"
-#include "core/rt_tput.h"
+#include "labs/lab_latency_work.h"
 #include "labs/lab.h"
 #include "labs/lab_latency.h"
 #include "lesson_labs_fixture.h"
@@ -823,7 +823,7 @@ static void test_run_throughput(void **state)
 	assert_string_equal(json_string_value(json_object_get(sc, "kind")), "throughput");
 	assert_int_equal(json_integer_value(json_object_get(sc, "repeats")), 2);
 	assert_int_equal(json_integer_value(json_object_get(sc, "run_ms")), 100);
-	assert_int_equal(json_array_size(json_object_get(sc, "workloads")), RT_TPUT_NKINDS);
+	assert_int_equal(json_array_size(json_object_get(sc, "workloads")), LATENCY_WORK_NKINDS);
 	json_array_foreach(json_object_get(sc, "workloads"), i, w) {
 		char key[32];
 
@@ -843,7 +843,7 @@ static void test_run_throughput(void **state)
 	assert_null(view_named(views, "scenarios"));
 	v = view_named(views, "throughput");
 	assert_non_null(v);
-	assert_int_equal(json_array_size(json_object_get(v, "rows")), RT_TPUT_NKINDS);
+	assert_int_equal(json_array_size(json_object_get(v, "rows")), LATENCY_WORK_NKINDS);
 	assert_string_equal(json_string_value(json_array_get(json_array_get(json_object_get(v,
 		"rows"), 0), 1)), "msg");
 	json_array_foreach(views, i, v)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * rt_tput: the throughput workloads (rt_tput.h) and the statistics of their
- * repeats.
+ * lab_latency_work: the throughput workloads (lab_latency_work.h) and the
+ * statistics of their repeats.
  *
  * Timing: a run's clock starts when every worker is ready (threads wait at
  * a gate until then, so creating them is not counted) and the operations
@@ -13,7 +13,7 @@
  * whose other end is alive, and the run closes those ends when it stops
  * them, so a worker never blocks for good.
  */
-#include "rt_tput.h"
+#include "lab_latency_work.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -26,34 +26,35 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "rt_err.h"
-#include "rt_time.h"
+#include "core/rt_err.h"
+#include "core/rt_time.h"
 
 #define TPUT_CHECK_EVERY 16u		/* loop rounds between two looks at the clock */
 #define TPUT_CPU_CHUNK 16384u		/* cpu: iterations between two looks */
-#define TPUT_MSG_THREADS (RT_TPUT_MSG_GROUPS * (RT_TPUT_MSG_SENDERS + RT_TPUT_MSG_RECEIVERS))
+#define TPUT_MSG_THREADS \
+	(LATENCY_WORK_MSG_GROUPS * (LATENCY_WORK_MSG_SENDERS + LATENCY_WORK_MSG_RECEIVERS))
 
-static const struct rt_tput_info tput_info[RT_TPUT_NKINDS] = {
-	[RT_TPUT_MSG] = { "msg", "messages", "hackbench-style: 2 groups of 5 sender and 5 "
+static const struct latency_work_info tput_info[LATENCY_WORK_NKINDS] = {
+	[LATENCY_WORK_MSG] = { "msg", "messages", "hackbench-style: 2 groups of 5 sender and 5 "
 			  "receiver threads, 100-byte messages through Unix stream sockets",
 			  true },
-	[RT_TPUT_PIPE] = { "pipe", "round trips", "two threads pass one byte back and forth "
+	[LATENCY_WORK_PIPE] = { "pipe", "round trips", "two threads pass one byte back and forth "
 			   "through two pipes: two wake-ups and two context switches each",
 			   true },
-	[RT_TPUT_FORK] = { "fork", "processes", "fork(), the child exits at once, the parent "
+	[LATENCY_WORK_FORK] = { "fork", "processes", "fork(), the child exits at once, the parent "
 			   "waits for it", true },
-	[RT_TPUT_CPU] = { "cpu", "iterations", "the control: integer arithmetic in user "
+	[LATENCY_WORK_CPU] = { "cpu", "iterations", "the control: integer arithmetic in user "
 			  "space, no system call", false },
 };
 
-const struct rt_tput_info *rt_tput_info(unsigned int kind)
+const struct latency_work_info *latency_work_info(unsigned int kind)
 {
-	return kind < RT_TPUT_NKINDS ? &tput_info[kind] : NULL;
+	return kind < LATENCY_WORK_NKINDS ? &tput_info[kind] : NULL;
 }
 
-int rt_tput_find(const char *name)
+int latency_work_find(const char *name)
 {
-	for (unsigned int k = 0; name && k < RT_TPUT_NKINDS; k++)
+	for (unsigned int k = 0; name && k < LATENCY_WORK_NKINDS; k++)
 		if (!strcmp(tput_info[k].name, name))
 			return (int)k;
 	return -1;
@@ -64,7 +65,7 @@ static bool stop_set(const volatile sig_atomic_t *stop)
 	return stop && *stop;
 }
 
-static void finish(struct rt_tput_run *out, uint64_t ops, uint64_t t0, bool stopped)
+static void finish(struct latency_work_run *out, uint64_t ops, uint64_t t0, bool stopped)
 {
 	out->ops = ops;
 	out->elapsed_s = (double)(rt_time_now_ns() - t0) / 1e9;
@@ -152,9 +153,9 @@ static bool write_all(int fd, const char *buf, size_t len)
 
 struct msg_run {
 	struct gate gate;
-	int rfd[RT_TPUT_MSG_GROUPS * RT_TPUT_MSG_RECEIVERS];	/* receivers read here */
-	int wfd[RT_TPUT_MSG_GROUPS * RT_TPUT_MSG_RECEIVERS];	/* senders write here */
-	uint64_t bytes[RT_TPUT_MSG_GROUPS * RT_TPUT_MSG_RECEIVERS];
+	int rfd[LATENCY_WORK_MSG_GROUPS * LATENCY_WORK_MSG_RECEIVERS];	/* receivers read here */
+	int wfd[LATENCY_WORK_MSG_GROUPS * LATENCY_WORK_MSG_RECEIVERS];	/* senders write here */
+	uint64_t bytes[LATENCY_WORK_MSG_GROUPS * LATENCY_WORK_MSG_RECEIVERS];
 	pthread_t th[TPUT_MSG_THREADS];
 	bool created[TPUT_MSG_THREADS];
 };
@@ -168,7 +169,7 @@ static void *msg_receiver(void *arg)
 {
 	struct msg_arg *a = arg;
 	struct msg_run *r = a->run;
-	char buf[RT_TPUT_MSG_BYTES];
+	char buf[LATENCY_WORK_MSG_BYTES];
 
 	gate_wait(&r->gate);
 	for (;;) {
@@ -188,22 +189,22 @@ static void *msg_sender(void *arg)
 {
 	struct msg_arg *a = arg;
 	struct msg_run *r = a->run;
-	unsigned int first = a->index * RT_TPUT_MSG_RECEIVERS;
-	char buf[RT_TPUT_MSG_BYTES];
+	unsigned int first = a->index * LATENCY_WORK_MSG_RECEIVERS;
+	char buf[LATENCY_WORK_MSG_BYTES];
 
 	memset(buf, 'm', sizeof(buf));
 	gate_wait(&r->gate);
 	while (!gate_quit(&r->gate))
-		for (unsigned int k = 0; k < RT_TPUT_MSG_RECEIVERS; k++)
+		for (unsigned int k = 0; k < LATENCY_WORK_MSG_RECEIVERS; k++)
 			if (!write_all(r->wfd[first + k], buf, sizeof(buf)))
 				return NULL;
 	return NULL;
 }
 
 static int run_msg(unsigned int duration_ms, const volatile sig_atomic_t *stop,
-		   struct rt_tput_run *out, char **cause)
+		   struct latency_work_run *out, char **cause)
 {
-	const unsigned int nrecv = RT_TPUT_MSG_GROUPS * RT_TPUT_MSG_RECEIVERS;
+	const unsigned int nrecv = LATENCY_WORK_MSG_GROUPS * LATENCY_WORK_MSG_RECEIVERS;
 	struct msg_arg args[TPUT_MSG_THREADS];
 	struct msg_run *r;
 	unsigned int t = 0, i;
@@ -232,8 +233,8 @@ static int run_msg(unsigned int duration_ms, const volatile sig_atomic_t *stop,
 		ret = thread_start(&r->th[t], msg_receiver, &args[t], cause);
 		r->created[t] = !ret;
 	}
-	for (unsigned int g = 0; g < RT_TPUT_MSG_GROUPS && !ret; g++)
-		for (i = 0; i < RT_TPUT_MSG_SENDERS && !ret; i++, t++) {
+	for (unsigned int g = 0; g < LATENCY_WORK_MSG_GROUPS && !ret; g++)
+		for (i = 0; i < LATENCY_WORK_MSG_SENDERS && !ret; i++, t++) {
 			args[t] = (struct msg_arg){ .run = r, .index = g };
 			ret = thread_start(&r->th[t], msg_sender, &args[t], cause);
 			r->created[t] = !ret;
@@ -247,7 +248,7 @@ static int run_msg(unsigned int duration_ms, const volatile sig_atomic_t *stop,
 					 stop) == -EINTR;
 	for (i = 0; i < nrecv; i++)
 		bytes += __atomic_load_n(&r->bytes[i], __ATOMIC_RELAXED);
-	finish(out, bytes / RT_TPUT_MSG_BYTES, t0, stopped);
+	finish(out, bytes / LATENCY_WORK_MSG_BYTES, t0, stopped);
 
 out_stop:
 	/* Senders first (receivers keep draining), then the receivers see end of file. */
@@ -300,7 +301,7 @@ static void *pipe_echo(void *arg)
 }
 
 static int run_pipe(unsigned int duration_ms, const volatile sig_atomic_t *stop,
-		    struct rt_tput_run *out, char **cause)
+		    struct latency_work_run *out, char **cause)
 {
 	struct pipe_run r = { .ping = { -1, -1 }, .pong = { -1, -1 } };
 	uint64_t t0, deadline, ops = 0;
@@ -365,7 +366,7 @@ out:
 /* ---- fork and cpu ---------------------------------------------------------------- */
 
 static int run_fork(unsigned int duration_ms, const volatile sig_atomic_t *stop,
-		    struct rt_tput_run *out, char **cause)
+		    struct latency_work_run *out, char **cause)
 {
 	uint64_t t0 = rt_time_now_ns(), deadline = t0 + (uint64_t)duration_ms * RT_TIME_NS_PER_MS;
 	uint64_t ops = 0;
@@ -395,7 +396,7 @@ static int run_fork(unsigned int duration_ms, const volatile sig_atomic_t *stop,
 static volatile uint64_t cpu_sink;
 
 static int run_cpu(unsigned int duration_ms, const volatile sig_atomic_t *stop,
-		   struct rt_tput_run *out)
+		   struct latency_work_run *out)
 {
 	uint64_t t0 = rt_time_now_ns(), deadline = t0 + (uint64_t)duration_ms * RT_TIME_NS_PER_MS;
 	uint64_t x = 0x9e3779b97f4a7c15ull, ops = 0;
@@ -418,32 +419,32 @@ static int run_cpu(unsigned int duration_ms, const volatile sig_atomic_t *stop,
 }
 
 static int run_kind(unsigned int kind, unsigned int duration_ms,
-		    const volatile sig_atomic_t *stop, struct rt_tput_run *out, char **cause)
+		    const volatile sig_atomic_t *stop, struct latency_work_run *out, char **cause)
 {
 	switch (kind) {
-	case RT_TPUT_MSG:
+	case LATENCY_WORK_MSG:
 		return run_msg(duration_ms, stop, out, cause);
-	case RT_TPUT_PIPE:
+	case LATENCY_WORK_PIPE:
 		return run_pipe(duration_ms, stop, out, cause);
-	case RT_TPUT_FORK:
+	case LATENCY_WORK_FORK:
 		return run_fork(duration_ms, stop, out, cause);
 	default:
 		return run_cpu(duration_ms, stop, out);
 	}
 }
 
-int rt_tput_run(unsigned int kind, unsigned int duration_ms, int cpu,
-		const volatile sig_atomic_t *stop, struct rt_tput_run *out, char **cause)
+int latency_work_run(unsigned int kind, unsigned int duration_ms, int cpu,
+		const volatile sig_atomic_t *stop, struct latency_work_run *out, char **cause)
 {
 	cpu_set_t old, one;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	if (kind >= RT_TPUT_NKINDS)
+	if (kind >= LATENCY_WORK_NKINDS)
 		return rt_err(cause, -EINVAL, "no throughput workload %u", kind);
-	if (duration_ms < RT_TPUT_MIN_MS || duration_ms > RT_TPUT_MAX_MS)
+	if (duration_ms < LATENCY_WORK_MIN_MS || duration_ms > LATENCY_WORK_MAX_MS)
 		return rt_err(cause, -EINVAL, "a throughput run lasts %u ms to %u ms, not %u ms",
-			      RT_TPUT_MIN_MS, RT_TPUT_MAX_MS, duration_ms);
+			      LATENCY_WORK_MIN_MS, LATENCY_WORK_MAX_MS, duration_ms);
 	if (cpu < 0)
 		return run_kind(kind, duration_ms, stop, out, cause);
 	/* The workers and children inherit the caller's mask: all on @cpu. */
@@ -470,7 +471,7 @@ static int cmp_double(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-void rt_tput_stats(const double *v, size_t n, struct rt_tput_stats *out)
+void latency_work_stats(const double *v, size_t n, struct latency_work_stats *out)
 {
 	double sorted[64], *s = sorted, sum = 0, sq = 0;
 
