@@ -57,7 +57,7 @@ ifeq ($(CI),true)
 WARN += -Werror
 endif
 
-# -iquote: the hypervisor model's reference policy (rtlab/sim/sim_hv_policy.c) is the
+# -iquote: the hypervisor model's reference policy (rtlab/sim/sim_hypervisor_policy.c) is the
 # exercise's reference solution, which includes the exercise's hv_boost.h.
 RT_CPPFLAGS = -D_GNU_SOURCE -Irtlab -I$(BUILD)/gen -iquote labs/hypervisor/checks
 RT_CFLAGS = -std=gnu11 $(WARN) -MMD -MP -pthread

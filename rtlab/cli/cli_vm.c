@@ -42,7 +42,7 @@
 #include "core/rt_time.h"
 #include "core/rt_file.h"
 #include "core/rt_paths.h"
-#include "labs/lab_hv_stream.h"
+#include "labs/lab_hypervisor_stream.h"
 #include "qemu/qemu_console.h"
 #include "qemu/qemu_qmp.h"
 #include "qemu/qemu_run.h"
@@ -723,11 +723,11 @@ static void stream_on_signal(int sig)
 
 static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
-	struct hv_stream_opts o = { .fd = -1, .policy = SCHED_FIFO, .priority = 80,
+	struct hypervisor_stream_opts o = { .fd = -1, .policy = SCHED_FIFO, .priority = 80,
 				    .period_us = 1000, .duration_s = 10, .bucket_us = 1,
 				    .nbuckets = 10000, .mlock = true, .stop = &stream_stop };
 	const char *port = QEMU_PROBE_PORT, *out = NULL;
-	struct hv_stream_sent sent;
+	struct hypervisor_stream_sent sent;
 	char *dev = NULL, *cause = NULL;
 	bool serve = false;
 	int ret;
@@ -781,7 +781,7 @@ static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
 		o.fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 		o.mlock = false;
 	} else {
-		dev = hv_port_device(port);
+		dev = hypervisor_port_device(port);
 		if (!dev) {
 			vm_say("stream: no virtio-serial port named %s (/sys/class/virtio-ports): "
 			       "this runs inside the classroom VM the hypervisor lab starts, or "
@@ -799,12 +799,12 @@ static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
 	signal(SIGTERM, stream_on_signal);
 	signal(SIGPIPE, SIG_IGN);
 	if (serve) {
-		char *disk = hv_scratch_device();
-		struct hv_serve_opts so = { .fd = o.fd, .disk = disk, .mlock = true,
+		char *disk = hypervisor_scratch_device();
+		struct hypervisor_serve_opts so = { .fd = o.fd, .disk = disk, .mlock = true,
 					    .stop = &stream_stop, .idle_s = 600 };
 		unsigned int runs = 0;
 
-		ret = hv_stream_serve(&so, &runs, &cause);
+		ret = hypervisor_stream_serve(&so, &runs, &cause);
 		close(o.fd);
 		if (ret)
 			vm_say("stream: serving the host: %s", cause ? cause : strerror(-ret));
@@ -815,7 +815,7 @@ static int vm_stream_main(const struct cli_cmd *cmd, int argc, char **argv)
 		free(dev);
 		return ret ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 	}
-	ret = hv_stream_run(&o, &sent, &cause);
+	ret = hypervisor_stream_run(&o, &sent, &cause);
 	close(o.fd);
 	if (ret)
 		vm_say("stream: %s", cause ? cause : strerror(-ret));

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sim_hv_model: the core of the hypervisor lab's model (lesson 07), a host
+ * sim_hypervisor_model: the core of the hypervisor lab's model (lesson 07), a host
  * scheduler carrying a real-time guest, in one self-contained header.
  *
- * Self-contained because two programs compile it: librtlab (sim_hv.c wraps
+ * Self-contained because two programs compile it: librtlab (sim_hypervisor.c wraps
  * it in the simulator contract of sim.h) and the hypervisor exercise's
  * subject, which the grading harness builds in a sandbox from the files of
  * labs/hypervisor/checks/ only (that folder links this header). So it
@@ -143,7 +143,7 @@ struct hv_scenario {
 };
 
 /*
- * The common ground of the named scenarios (sim_hv.c names them all): two
+ * The common ground of the named scenarios (sim_hypervisor.c names them all): two
  * host CPUs, the vCPU threads pinned one per CPU, the I/O thread on CPU 1,
  * a guest RT task of 200 us every 1 ms with a 1 ms deadline, an I/O wait
  * in one job of four, a 3 ms fair slice, batch tasks' non-preemptible

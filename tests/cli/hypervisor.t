@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# hypervisor.t: the hypervisor lab's model part (labs/lab_hv.c over
-# sim/sim_hv.c) from the command line: its options and scenarios in
+# hypervisor.t: the hypervisor lab's model part (labs/lab_hypervisor.c over
+# sim/sim_hypervisor.c) from the command line: its options and scenarios in
 # --help, a run labelled as a simulation whose scenarios carry lesson 07's
 # predict metric, the same seed giving the same figures, the exercise's
 # scenarios met by the reference policy and missed without one, the grade

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_lab_hv_stream: the guest's stream, read back on the host's side of a
+ * test_lab_hypervisor_stream: the guest's stream, read back on the host's side of a
  * pipe with the decoder: HELLO, a SUMMARY per second of the probe's
  * timeline, the histogram in HIST slices, BYE; every sample accounted for,
  * no sequence gap; a stop before the end says so; a reader that went away
@@ -23,7 +23,7 @@
 #include <unistd.h>
 
 #include "core/rt_hvstream.h"
-#include "labs/lab_hv_stream.h"
+#include "labs/lab_hypervisor_stream.h"
 
 struct got {
 	struct rt_hvstream_hello hello;
@@ -80,9 +80,9 @@ static void decode(int fd, struct got *g)
 
 static void test_stream_two_seconds(void **state)
 {
-	struct hv_stream_opts o = { .policy = SCHED_OTHER, .period_us = 1000, .duration_s = 2,
+	struct hypervisor_stream_opts o = { .policy = SCHED_OTHER, .period_us = 1000, .duration_s = 2,
 				    .bucket_us = 10, .nbuckets = 2000 };
-	struct hv_stream_sent sent;
+	struct hypervisor_stream_sent sent;
 	struct got g;
 	char *cause = NULL;
 	int p[2];
@@ -91,7 +91,7 @@ static void test_stream_two_seconds(void **state)
 	assert_int_equal(pipe(p), 0);
 	fcntl(p[1], F_SETPIPE_SZ, 1 << 20);
 	o.fd = p[1];
-	assert_int_equal(hv_stream_run(&o, &sent, &cause), 0);
+	assert_int_equal(hypervisor_stream_run(&o, &sent, &cause), 0);
 	close(p[1]);
 	decode(p[0], &g);
 	close(p[0]);
@@ -118,9 +118,9 @@ static void test_stream_two_seconds(void **state)
 static void test_stop_and_reader_gone(void **state)
 {
 	volatile sig_atomic_t stop = 1;
-	struct hv_stream_opts o = { .policy = SCHED_OTHER, .period_us = 1000, .duration_s = 60,
+	struct hypervisor_stream_opts o = { .policy = SCHED_OTHER, .period_us = 1000, .duration_s = 60,
 				    .bucket_us = 10, .nbuckets = 100, .stop = &stop };
-	struct hv_stream_sent sent;
+	struct hypervisor_stream_sent sent;
 	struct got g;
 	char *cause = NULL;
 	int p[2];
@@ -128,7 +128,7 @@ static void test_stop_and_reader_gone(void **state)
 	(void)state;
 	assert_int_equal(pipe(p), 0);
 	o.fd = p[1];
-	assert_int_equal(hv_stream_run(&o, &sent, &cause), 0);
+	assert_int_equal(hypervisor_stream_run(&o, &sent, &cause), 0);
 	close(p[1]);
 	decode(p[0], &g);
 	close(p[0]);
@@ -139,14 +139,14 @@ static void test_stop_and_reader_gone(void **state)
 	assert_int_equal(pipe(p), 0);
 	close(p[0]);
 	o.fd = p[1];
-	assert_int_equal(hv_stream_run(&o, &sent, &cause), -EPIPE);
+	assert_int_equal(hypervisor_stream_run(&o, &sent, &cause), -EPIPE);
 	assert_non_null(strstr(cause, "went away"));
 	free(cause);
 	cause = NULL;
 	close(p[1]);
 
 	o.period_us = 10;
-	assert_int_equal(hv_stream_run(&o, &sent, &cause), -EINVAL);
+	assert_int_equal(hypervisor_stream_run(&o, &sent, &cause), -EINVAL);
 	free(cause);
 }
 
@@ -166,26 +166,26 @@ static void test_serve_parse(void **state)
 		"run policy=fifo prio=80 period=1000 duration=5 load",
 		NULL,
 	};
-	struct hv_serve_cmd c, back;
+	struct hypervisor_serve_cmd c, back;
 	char line[HV_SERVE_LINE_MAX], *cause = NULL;
 
 	(void)state;
-	assert_int_equal(hv_serve_parse("run policy=fifo prio=80 period=1000 duration=5 "
+	assert_int_equal(hypervisor_serve_parse("run policy=fifo prio=80 period=1000 duration=5 "
 					"load=batch+disk", &c, &cause), 0);
 	assert_int_equal(c.policy, SCHED_FIFO);
 	assert_int_equal(c.priority, 80);
 	assert_int_equal(c.period_us, 1000);
 	assert_int_equal(c.duration_s, 5);
 	assert_int_equal(c.load, HV_LOAD_BATCH | HV_LOAD_DISK);
-	assert_int_equal(hv_serve_format(&c, line, sizeof(line)) > 0, 1);
+	assert_int_equal(hypervisor_serve_format(&c, line, sizeof(line)) > 0, 1);
 	line[strcspn(line, "\n")] = '\0';
-	assert_int_equal(hv_serve_parse(line, &back, &cause), 0);
+	assert_int_equal(hypervisor_serve_parse(line, &back, &cause), 0);
 	assert_memory_equal(&c, &back, sizeof(c));
-	assert_int_equal(hv_serve_parse("quit", &c, &cause), 0);
+	assert_int_equal(hypervisor_serve_parse("quit", &c, &cause), 0);
 	assert_true(c.quit);
-	assert_int_equal(hv_serve_format(&c, line, 4), -ENOSPC);
+	assert_int_equal(hypervisor_serve_format(&c, line, 4), -ENOSPC);
 	for (int i = 0; bad[i]; i++) {
-		assert_int_equal(hv_serve_parse(bad[i], &c, &cause), -EINVAL);
+		assert_int_equal(hypervisor_serve_parse(bad[i], &c, &cause), -EINVAL);
 		assert_non_null(cause);
 		free(cause);
 		cause = NULL;
@@ -219,7 +219,7 @@ static void test_serve(void **state)
 			    "run policy=other prio=0 period=1000 duration=1 load=disk\n"
 			    "quit\n";
 	/* A disk that cannot be opened: the workload's handshake fails, the run is refused. */
-	struct hv_serve_opts o = { .idle_s = 20, .disk = "/nonexistent/rtlab-scratch" };
+	struct hypervisor_serve_opts o = { .idle_s = 20, .disk = "/nonexistent/rtlab-scratch" };
 	struct serve_reader r = { 0 };
 	unsigned int runs = 0;
 	char *cause = NULL;
@@ -233,7 +233,7 @@ static void test_serve(void **state)
 	r.fd = sv[0];
 	assert_int_equal(pthread_create(&th, NULL, serve_read, &r), 0);
 	o.fd = sv[1];
-	assert_int_equal(hv_stream_serve(&o, &runs, &cause), 0);
+	assert_int_equal(hypervisor_stream_serve(&o, &runs, &cause), 0);
 	close(sv[1]);
 	pthread_join(th, NULL);
 	close(sv[0]);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * lab_hv: the hypervisor lab's params (lab_hv.c), shared with its screen
- * (ui/ui_lab_hv.c) and its tests.
+ * lab_hypervisor: the hypervisor lab's params (lab_hypervisor.c), shared with its screen
+ * (ui/ui_lab_hypervisor.c) and its tests.
  */
 #ifndef RTLAB_LABS_LAB_HV_H
 #define RTLAB_LABS_LAB_HV_H
@@ -9,27 +9,27 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "sim/sim_hv.h"
+#include "sim/sim_hypervisor.h"
 
 /* At most this many scenarios (the model's presets) per run. */
 #define HV_MAX_SCENARIOS 16u
 
-enum hv_policy_choice { HV_POLICY_REFERENCE, HV_POLICY_NONE };
+enum hypervisor_policy_choice { HV_POLICY_REFERENCE, HV_POLICY_NONE };
 
 #define HV_NAME_MAX 32u
 
-struct hv_params {
+struct hypervisor_params {
 	bool live;			/* --live: the QEMU guest */
 	bool model;			/* --model: the model (the default) */
 	unsigned int nscen;		/* 0: every scenario of the part */
-	unsigned int scen[HV_MAX_SCENARIOS];	/* indices into sim_hv_model.presets, or
-						 * with --live into hv_live_scenarios[] */
+	unsigned int scen[HV_MAX_SCENARIOS];	/* indices into sim_hypervisor_model.presets, or
+						 * with --live into hypervisor_live_scenarios[] */
 	char names[HV_MAX_SCENARIOS][HV_NAME_MAX + 1];	/* as given, resolved by params_check */
 	unsigned int nnames;
 	unsigned int duration_ms;	/* per scenario; 0: 2 s (model), 5 s (live) */
-	int policy;			/* enum hv_policy_choice, for the pv scenarios */
-	int kernel;			/* --kernel, live: enum hv_kernel_choice */
-	int accel;			/* --accel, live: enum hv_accel_choice */
+	int policy;			/* enum hypervisor_policy_choice, for the pv scenarios */
+	int kernel;			/* --kernel, live: enum hypervisor_kernel_choice */
+	int accel;			/* --accel, live: enum hypervisor_accel_choice */
 	unsigned int halt_poll_ns;	/* --halt-poll-ns, live under KVM */
 	bool halt_poll_set;
 	unsigned int fair_share_ms;	/* --fair-share-ms: what fair threads keep of every
@@ -39,11 +39,11 @@ struct hv_params {
 					 * scenarios that raise them (10) */
 };
 
-enum hv_kernel_choice { HV_KERNEL_RT, HV_KERNEL_LAB, HV_KERNEL_STOCK };
-enum hv_accel_choice { HV_ACCEL_AUTO, HV_ACCEL_KVM, HV_ACCEL_TCG };
+enum hypervisor_kernel_choice { HV_KERNEL_RT, HV_KERNEL_LAB, HV_KERNEL_STOCK };
+enum hypervisor_accel_choice { HV_ACCEL_AUTO, HV_ACCEL_KVM, HV_ACCEL_TCG };
 
 /*
- * The live part's watchdog (lab_hv_live.c): a window, the share of it
+ * The live part's watchdog (lab_hypervisor_live.c): a window, the share of it
  * QEMU's main loop may wait runnable before the vCPU is put back, and the
  * longest silence of the guest's stream.
  */
@@ -58,12 +58,12 @@ enum hv_accel_choice { HV_ACCEL_AUTO, HV_ACCEL_KVM, HV_ACCEL_TCG };
  * thread (-object iothread, serving the scratch disk). Pinned: the vCPU
  * and those two threads all on the host's last CPU, so that they compete.
  */
-struct hv_live_scenario {
+struct hypervisor_live_scenario {
 	const char *name;
 	const char *summary;
 	bool on_host;			/* the probe on the host, no guest */
 	bool host_load;			/* the latency lab's cpu load on every host CPU */
-	int vcpu_policy, vcpu_prio;	/* vcpu_prio 0 with FIFO: hv_params.vcpu_prio */
+	int vcpu_policy, vcpu_prio;	/* vcpu_prio 0 with FIFO: hypervisor_params.vcpu_prio */
 	bool pin;
 	int io_policy, io_prio;		/* QEMU's main loop and I/O thread */
 	bool io_above;			/* FIFO one above the vCPU (io_prio unused) */
@@ -74,15 +74,15 @@ struct hv_live_scenario {
 	const char *model_only;		/* not live: why, and how to see it */
 };
 
-extern const struct hv_live_scenario hv_live_scenarios[];
-extern const unsigned int hv_live_nscenarios;
+extern const struct hypervisor_live_scenario hypervisor_live_scenarios[];
+extern const unsigned int hypervisor_live_nscenarios;
 
 /*
  * What the lab keeps current for a screen between chunks of the model
  * (ctx->live): the scenario running and its counters so far. The numbers
  * are written with relaxed atomics, the name before the scenario starts.
  */
-struct hv_live {
+struct hypervisor_live {
 	char scenario[33];
 	unsigned int index, total;	/* the scenario's place in the run, from 1 */
 	uint64_t time_us, jobs, misses, resp_max_us, host_wait_max_us, starved, boosted_us;
@@ -102,8 +102,9 @@ struct hv_live {
 	char accel[40];			/* "TCG (emulated CPU)" or "KVM" */
 };
 
-/* hv_params_init - the defaults: the model, every scenario, 2 s each, the reference policy */
-void hv_params_init(struct hv_params *p);
+/* hypervisor_params_init - the defaults: the model, every scenario, 2 s each, the
+ * reference policy */
+void hypervisor_params_init(struct hypervisor_params *p);
 
 
 #endif /* RTLAB_LABS_LAB_HV_H */

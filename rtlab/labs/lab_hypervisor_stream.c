@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * lab_hv_stream: the probe's results as rt_hvstream frames (see the header).
+ * lab_hypervisor_stream: the probe's results as rt_hvstream frames (see the header).
  *
  * Seconds are those of the probe's own timeline (sample n of a thread with
  * period P belongs to second n * P / 1 s), not of the consumer's clock, so a
@@ -8,7 +8,7 @@
  * the right second: a SUMMARY goes out when the first sample of a later
  * second arrives, and the last (partial) one at the end.
  */
-#include "lab_hv_stream.h"
+#include "lab_hypervisor_stream.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -36,14 +36,14 @@
 #include "core/rt_sink.h"
 
 struct hv_acc {
-	const struct hv_stream_opts *o;
+	const struct hypervisor_stream_opts *o;
 	uint32_t *hist;
 	uint64_t overflows;		/* of the whole run */
 	struct rt_hvstream_summary sec;	/* the second being filled */
 	uint64_t sum_ns, sec_overflows;
 	uint32_t seq;
 	uint64_t samples;
-	struct hv_stream_sent *sent;
+	struct hypervisor_stream_sent *sent;
 	int err;			/* the first write error */
 };
 
@@ -131,7 +131,8 @@ static void bye(struct hv_acc *a, uint32_t reason)
 	put(a, buf, rt_hvstream_encode_bye(a->seq, &b, buf, sizeof(buf)));
 }
 
-int hv_stream_run(const struct hv_stream_opts *o, struct hv_stream_sent *sent, char **cause)
+int hypervisor_stream_run(const struct hypervisor_stream_opts *o,
+			  struct hypervisor_stream_sent *sent, char **cause)
 {
 	struct hv_acc a = { .o = o, .sent = sent, .seq = o->seq };
 	struct rt_sink sink = { .sample = on_sample, .priv = &a };
@@ -202,7 +203,7 @@ static const char *const serve_policies[] = {
 
 static const char *const serve_loads[] = { "none", "batch", "disk", "batch+disk" };
 
-int hv_serve_parse(const char *line, struct hv_serve_cmd *cmd, char **cause)
+int hypervisor_serve_parse(const char *line, struct hypervisor_serve_cmd *cmd, char **cause)
 {
 	char buf[HV_SERVE_LINE_MAX], *save = NULL, *w;
 	unsigned int seen = 0;
@@ -266,7 +267,7 @@ int hv_serve_parse(const char *line, struct hv_serve_cmd *cmd, char **cause)
 	return 0;
 }
 
-int hv_serve_format(const struct hv_serve_cmd *cmd, char *buf, size_t size)
+int hypervisor_serve_format(const struct hypervisor_serve_cmd *cmd, char *buf, size_t size)
 {
 	int n;
 
@@ -282,7 +283,7 @@ int hv_serve_format(const struct hv_serve_cmd *cmd, char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -ENOSPC : n;
 }
 
-const char *hv_load_name(unsigned int load)
+const char *hypervisor_load_name(unsigned int load)
 {
 	return serve_loads[load & 3u];
 }
@@ -317,12 +318,12 @@ static char *sysfs_device(const char *dir, const char *attr, const char *want)
 	return dev;
 }
 
-char *hv_scratch_device(void)
+char *hypervisor_scratch_device(void)
 {
 	return sysfs_device("/sys/block", "serial", HV_SCRATCH_SERIAL);
 }
 
-char *hv_port_device(const char *name)
+char *hypervisor_port_device(const char *name)
 {
 	return sysfs_device("/sys/class/virtio-ports", "name", name);
 }
@@ -372,7 +373,7 @@ static void disk_stop(pid_t pid)
 }
 
 /* One line from @fd into @buf (without the newline); 0, -ETIMEDOUT, -EINTR, -EPIPE (EOF). */
-static int read_line(const struct hv_serve_opts *o, char *buf, size_t size)
+static int read_line(const struct hypervisor_serve_opts *o, char *buf, size_t size)
 {
 	size_t n = 0;
 	unsigned int waited_ms = 0;
@@ -432,18 +433,19 @@ static int serve_refuse(int fd, uint32_t *seq)
 	return n < 0 || rt_write_all(fd, buf, (size_t)n) ? -EPIPE : 0;
 }
 
-int hv_stream_serve(const struct hv_serve_opts *o, unsigned int *runs, char **cause)
+int hypervisor_stream_serve(const struct hypervisor_serve_opts *o, unsigned int *runs,
+			    char **cause)
 {
 	uint32_t seq = 0;
 	int ret = 0;
 
 	*runs = 0;
 	for (;;) {
-		struct hv_stream_opts so = { .fd = o->fd, .bucket_us = 1,
+		struct hypervisor_stream_opts so = { .fd = o->fd, .bucket_us = 1,
 					     .nbuckets = HV_SERVE_BUCKETS,
 					     .mlock = o->mlock, .stop = o->stop };
-		struct hv_stream_sent sent;
-		struct hv_serve_cmd cmd;
+		struct hypervisor_stream_sent sent;
+		struct hypervisor_serve_cmd cmd;
 		struct rt_load *batch = NULL;
 		char line[HV_SERVE_LINE_MAX], *why = NULL;
 		pid_t disk = -1;
@@ -457,7 +459,7 @@ int hv_stream_serve(const struct hv_serve_opts *o, unsigned int *runs, char **ca
 		if (!*line)
 			continue;
 		so.seq = seq;
-		if (hv_serve_parse(line, &cmd, &why)) {
+		if (hypervisor_serve_parse(line, &cmd, &why)) {
 			/* A run with an impossible period answers HELLO + BYE error at once. */
 			so.policy = SCHED_OTHER;
 			so.period_us = 0;
@@ -480,7 +482,7 @@ int hv_stream_serve(const struct hv_serve_opts *o, unsigned int *runs, char **ca
 				     ((cmd.load & HV_LOAD_DISK) && disk <= 0)))
 			so.period_us = 0;	/* the workload asked for could not start */
 		if (so.period_us) {
-			ret = hv_stream_run(&so, &sent, &why);
+			ret = hypervisor_stream_run(&so, &sent, &why);
 			seq = sent.next_seq;
 		} else {
 			ret = serve_refuse(o->fd, &seq);

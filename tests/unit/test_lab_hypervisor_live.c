@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_lab_hv_live: the pure part of the hypervisor lab's live run: its
+ * test_lab_hypervisor_live: the pure part of the hypervisor lab's live run: its
  * scenario table as the lab resolves it (names, knobs that hold together),
  * and how it takes the guest's frames (the file is included, as its frame
  * handling is static). The watchdog's schedstat reader is core/rt_task's
@@ -17,8 +17,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "labs/lab_hv.h"
-#include "labs/lab_hv_live.c"
+#include "labs/lab_hypervisor.h"
+#include "labs/lab_hypervisor_live.c"
 
 /* Lesson 07's names are there, and each scenario's knobs make sense together. */
 static void test_live_table(void **state)
@@ -29,16 +29,16 @@ static void test_live_table(void **state)
 	};
 
 	(void)state;
-	assert_int_equal(hv_live_nscenarios, 11);
+	assert_int_equal(hypervisor_live_nscenarios, 11);
 	for (int i = 0; lesson[i]; i++) {
 		bool found = false;
 
-		for (unsigned int k = 0; k < hv_live_nscenarios; k++)
-			found = found || !strcmp(hv_live_scenarios[k].name, lesson[i]);
+		for (unsigned int k = 0; k < hypervisor_live_nscenarios; k++)
+			found = found || !strcmp(hypervisor_live_scenarios[k].name, lesson[i]);
 		assert_true(found);
 	}
-	for (unsigned int k = 0; k < hv_live_nscenarios; k++) {
-		const struct hv_live_scenario *s = &hv_live_scenarios[k];
+	for (unsigned int k = 0; k < hypervisor_live_nscenarios; k++) {
+		const struct hypervisor_live_scenario *s = &hypervisor_live_scenarios[k];
 
 		/* An I/O thread above the host load sits below any vCPU priority allowed. */
 		if (s->io_policy == SCHED_FIFO && !s->io_above)
@@ -55,11 +55,11 @@ static void test_live_table(void **state)
 }
 
 /* A scenario's run as guest_run() starts it, with a histogram for the overflows. */
-static void frame_fixture(struct hvl *h, struct hvl_run *r, struct hv_params *p)
+static void frame_fixture(struct hvl *h, struct hvl_run *r, struct hypervisor_params *p)
 {
 	memset(h, 0, sizeof(*h));
 	memset(r, 0, sizeof(*r));
-	hv_params_init(p);
+	hypervisor_params_init(p);
 	p->duration_ms = 5000;
 	h->p = p;
 	h->name = "guest-idle";
@@ -84,7 +84,7 @@ static struct rt_hvstream_frame summary(uint32_t second, uint64_t samples, uint6
  */
 static void test_summary_bounded(void **state)
 {
-	struct hv_params p;
+	struct hypervisor_params p;
 	struct rt_hvstream_frame f;
 	struct hvl_run r;
 	struct hvl h;

@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# hv_live_tui.t (vm-test): the hypervisor lab's live part on its screen at
+# hypervisor_live_tui.t (vm-test): the hypervisor lab's live part on its screen at
 # 80x24, as a learner meets it: the setup panel offers l; l starts the live
 # run, which draws the guest probe's figures as they stream in (scenario,
 # samples, worst latency, the knobs, TCG named); at the end the summary

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * test_sim_hv: the hypervisor model (sim/sim_hv_model.h, sim/sim_hv.c).
+ * test_sim_hypervisor: the hypervisor model (sim/sim_hv_model.h, sim/sim_hypervisor.c).
  *
  * Golden runs pin every named scenario's outcome for seed 1 over 500
  * simulated ms, so a change of the model shows up as a changed table (update
@@ -23,25 +23,26 @@
 #include <string.h>
 
 #include "sim/sim.h"
-#include "sim/sim_hv.h"
+#include "sim/sim_hypervisor.h"
 
 #define GOLDEN_US 500000u
 
-static struct sim_hv_scenario preset(const char *name)
+static struct sim_hypervisor_scenario preset(const char *name)
 {
-	const struct sim_preset *p = sim_preset_find(&sim_hv_model, name);
+	const struct sim_preset *p = sim_preset_find(&sim_hypervisor_model, name);
 
 	assert_non_null(p);
-	return *(const struct sim_hv_scenario *)p->scenario;
+	return *(const struct sim_hypervisor_scenario *)p->scenario;
 }
 
 /* Run @sc to its end with @seed; the counters into @v. */
-static void run(const struct sim_hv_scenario *sc, uint64_t seed, uint64_t v[SIM_HV_NCOUNTERS])
+static void run(const struct sim_hypervisor_scenario *sc, uint64_t seed,
+		uint64_t v[SIM_HV_NCOUNTERS])
 {
 	struct sim *s = NULL;
 	char *cause = NULL;
 
-	assert_int_equal(sim_new(&sim_hv_model, sc, seed, &s, &cause), 0);
+	assert_int_equal(sim_new(&sim_hypervisor_model, sc, seed, &s, &cause), 0);
 	sim_run(s, SIM_STEPS_ALL, NULL);
 	assert_true(sim_done(s));
 	memcpy(v, sim_counters(s)->v, SIM_HV_NCOUNTERS * sizeof(*v));
@@ -71,10 +72,10 @@ static void test_golden(void **state)
 	uint64_t v[SIM_HV_NCOUNTERS];
 
 	(void)state;
-	assert_int_equal(sim_hv_model.npresets, sizeof(golden) / sizeof(golden[0]));
+	assert_int_equal(sim_hypervisor_model.npresets, sizeof(golden) / sizeof(golden[0]));
 	for (size_t i = 0; i < sizeof(golden) / sizeof(golden[0]); i++) {
 		const struct golden *g = &golden[i];
-		struct sim_hv_scenario sc = preset(g->name);
+		struct sim_hypervisor_scenario sc = preset(g->name);
 
 		sc.hv.duration_us = GOLDEN_US;
 		run(&sc, 1, v);
@@ -94,14 +95,14 @@ static void test_golden(void **state)
 /* Same seed, same run; a chunked run equals a whole one (the contract, here by hand). */
 static void test_deterministic(void **state)
 {
-	struct sim_hv_scenario sc = preset("pv-load");
+	struct sim_hypervisor_scenario sc = preset("pv-load");
 	struct sim *a = NULL, *b = NULL;
 	char *cause = NULL;
 
 	(void)state;
 	sc.hv.duration_us = 100000;
-	assert_int_equal(sim_new(&sim_hv_model, &sc, 9, &a, &cause), 0);
-	assert_int_equal(sim_new(&sim_hv_model, &sc, 9, &b, &cause), 0);
+	assert_int_equal(sim_new(&sim_hypervisor_model, &sc, 9, &a, &cause), 0);
+	assert_int_equal(sim_new(&sim_hypervisor_model, &sc, 9, &b, &cause), 0);
 	sim_run(a, SIM_STEPS_ALL, NULL);
 	assert_int_equal(sim_run_chunked(b, SIM_STEPS_ALL, 777, NULL, NULL, NULL), 0);
 	assert_true(sim_counters_equal(sim_counters(a), sim_counters(b)));
@@ -120,11 +121,11 @@ static void test_exercise_story(void **state)
 	uint64_t v[SIM_HV_NCOUNTERS];
 
 	(void)state;
-	for (size_t i = 0; sim_hv_exercise_scenarios[i]; i++) {
-		struct sim_hv_scenario sc = preset(sim_hv_exercise_scenarios[i]);
+	for (size_t i = 0; sim_hypervisor_exercise_scenarios[i]; i++) {
+		struct sim_hypervisor_scenario sc = preset(sim_hypervisor_exercise_scenarios[i]);
 
 		sc.hv.duration_us = 300000;
-		assert_ptr_equal(sc.policy, sim_hv_policy_reference);
+		assert_ptr_equal(sc.policy, sim_hypervisor_policy_reference);
 		run(&sc, 5, v);
 		assert_int_equal(v[SIM_HV_C_MISSES], 0);
 		assert_int_equal(v[SIM_HV_C_STARVED], 0);
@@ -133,12 +134,12 @@ static void test_exercise_story(void **state)
 		run(&sc, 5, v);
 		assert_true(v[SIM_HV_C_MISSES] > 0 || v[SIM_HV_C_JOBS] < 10);
 	}
-	run(&(struct sim_hv_scenario){ .hv = preset("io-inversion").hv }, 5, v);
+	run(&(struct sim_hypervisor_scenario){ .hv = preset("io-inversion").hv }, 5, v);
 	assert_true(v[SIM_HV_C_STARVED] > 0);
 	assert_true(v[SIM_HV_C_HOST_WAIT_MAX] > preset("io-inversion").hv.bound_us);
 	/* Lock-holder preemption is what hurts there: the spinning shows it. */
 	{
-		struct sim_hv_scenario sc = preset("lock-holder");
+		struct sim_hypervisor_scenario sc = preset("lock-holder");
 		uint64_t w[SIM_HV_NCOUNTERS];
 
 		sc.hv.duration_us = 300000;
@@ -161,14 +162,14 @@ static void test_property_reference(void **state)
 	for (int k = 0; k < 8; k++) {
 		uint64_t seed = sim_rng_next(&r);
 
-		for (size_t i = 0; sim_hv_exercise_scenarios[i]; i++) {
-			struct sim_hv_scenario sc = preset(sim_hv_exercise_scenarios[i]);
+		for (size_t i = 0; sim_hypervisor_exercise_scenarios[i]; i++) {
+			struct sim_hypervisor_scenario sc = preset(sim_hypervisor_exercise_scenarios[i]);
 
 			sc.hv.duration_us = 200000;
 			run(&sc, seed, v);
 			if (v[SIM_HV_C_STARVED] || v[SIM_HV_C_MISSES])
 				print_message("seed %llu %s: starved %llu missed %llu\n",
-					      (unsigned long long)seed, sim_hv_exercise_scenarios[i],
+					      (unsigned long long)seed, sim_hypervisor_exercise_scenarios[i],
 					      (unsigned long long)v[SIM_HV_C_STARVED],
 					      (unsigned long long)v[SIM_HV_C_MISSES]);
 			assert_int_equal(v[SIM_HV_C_STARVED], 0);
@@ -182,7 +183,7 @@ static void test_property_reference(void **state)
 /* The 95 % throttle bounds the I/O hazard: the host gets its 50 ms each second. */
 static void test_throttle(void **state)
 {
-	struct sim_hv_scenario sc = preset("io-throttled");
+	struct sim_hypervisor_scenario sc = preset("io-throttled");
 	uint64_t v[SIM_HV_NCOUNTERS];
 
 	(void)state;
@@ -196,7 +197,7 @@ static void test_throttle(void **state)
 /* The host scenario: one FIFO thread over batch tasks waits at most a non-preemptible section. */
 static void test_fifo_over_batch(void **state)
 {
-	struct sim_hv_scenario sc = preset("host");
+	struct sim_hypervisor_scenario sc = preset("host");
 	uint64_t v[SIM_HV_NCOUNTERS];
 
 	(void)state;
@@ -213,7 +214,7 @@ static void test_fifo_over_batch(void **state)
 /* Two batch tasks and nothing else share a CPU evenly in the fair class. */
 static void test_fair_share(void **state)
 {
-	struct sim_hv_scenario sc = preset("guest-idle");
+	struct sim_hypervisor_scenario sc = preset("guest-idle");
 	uint64_t v[SIM_HV_NCOUNTERS];
 
 	(void)state;
@@ -245,7 +246,7 @@ static int policy_all_fifo(const struct hv_policy_view *v, uint8_t prio[HV_MAX_T
 /* A failing policy leaves the base priorities; a greedy one starves the host. */
 static void test_policies(void **state)
 {
-	struct sim_hv_scenario sc = preset("pv-load");
+	struct sim_hypervisor_scenario sc = preset("pv-load");
 	uint64_t v[SIM_HV_NCOUNTERS];
 
 	(void)state;
@@ -264,27 +265,27 @@ static void test_policies(void **state)
 
 static void test_check(void **state)
 {
-	struct sim_hv_scenario sc = preset("guest-load");
+	struct sim_hypervisor_scenario sc = preset("guest-load");
 	struct sim *s = NULL;
 	char *cause = NULL;
 
 	(void)state;
 	sc.hv.ncpus = 3;
-	assert_int_equal(sim_new(&sim_hv_model, &sc, 1, &s, &cause), -EINVAL);
+	assert_int_equal(sim_new(&sim_hypervisor_model, &sc, 1, &s, &cause), -EINVAL);
 	assert_non_null(strstr(cause, "ncpus"));
 	free(cause);
 	cause = NULL;
 	sc = preset("guest-load");
 	sc.hv.rt_work_us = 2000;
-	assert_int_equal(sim_new(&sim_hv_model, &sc, 1, &s, &cause), -EINVAL);
+	assert_int_equal(sim_new(&sim_hypervisor_model, &sc, 1, &s, &cause), -EINVAL);
 	free(cause);
 	cause = NULL;
 	sc = preset("guest-load");
 	sc.hv.wake_gran_us = sc.hv.fair_slice_us + 1;
-	assert_int_equal(sim_new(&sim_hv_model, &sc, 1, &s, &cause), -EINVAL);
+	assert_int_equal(sim_new(&sim_hypervisor_model, &sc, 1, &s, &cause), -EINVAL);
 	free(cause);
-	assert_non_null(sim_hv_scenario_summary("pv-hint"));
-	assert_null(sim_hv_scenario_summary("nope"));
+	assert_non_null(sim_hypervisor_scenario_summary("pv-hint"));
+	assert_null(sim_hypervisor_scenario_summary("nope"));
 }
 
 int main(void)

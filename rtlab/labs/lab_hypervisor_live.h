@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * lab_hv_live: the hypervisor lab's live part (lab_hv.h, lesson 07).
+ * lab_hypervisor_live: the hypervisor lab's live part (lab_hypervisor.h, lesson 07).
  *
  * One boot of the classroom VM with one vCPU carries every scenario: the
  * guest runs `rtlab vm stream --serve`, which waits on the virtio-serial
@@ -13,7 +13,7 @@
  * the undo journal and read back from /proc. A watchdog puts the vCPU back
  * in the fair class when QEMU's main loop has waited for its CPU most of the
  * last few seconds, or the stream has been silent as long (HV_WATCH_* in
- * lab_hv.h, which the lab's screen shows too). QEMU gets
+ * lab_hypervisor.h, which the lab's screen shows too). QEMU gets
  * SIGKILL when the thread that started it ends (PR_SET_PDEATHSIG), so
  * nothing of it outlives rtlab, and the journal forgets threads that died.
  */
@@ -22,20 +22,21 @@
 
 #include <stdbool.h>
 
-#include "lab_hv.h"
+#include "lab_hypervisor.h"
 
 struct lab_ctx;
 struct rt_result;
 struct rt_sink;
 
 /*
- * lab_hv_live_run - the whole live run (hv_params.live) into *@res
+ * lab_hypervisor_live_run - the whole live run (hypervisor_params.live) into *@res
  *
  * Boots the guest through the QEMU room (qemu/qemu_run.h), runs the scenarios asked
  * and builds the document; sets *@interrupted when ctx->stop ended it early. Returns 0,
  * or a negative errno with @cause.
  */
-int lab_hv_live_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct hv_params *p,
-		    struct rt_result **res, bool *interrupted, char **cause);
+int lab_hypervisor_live_run(struct lab_ctx *ctx, const struct rt_sink *sink,
+			    const struct hypervisor_params *p, struct rt_result **res,
+			    bool *interrupted, char **cause);
 
 #endif

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * lab_hv_stream: the guest's side of the hypervisor lab's live part. The
+ * lab_hypervisor_stream: the guest's side of the hypervisor lab's live part. The
  * latency probe (core/rt_probe) runs one measuring thread at the policy and
  * priority the lab chose for the guest, and its results leave through a
  * file descriptor (the virtio-serial port rtlab.probe in the guest, a pipe
@@ -15,7 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct hv_stream_opts {
+struct hypervisor_stream_opts {
 	int fd;				/* where the frames go (blocking writes) */
 	int policy;			/* SCHED_OTHER, SCHED_FIFO or SCHED_RR */
 	int priority;			/* 1..99 for FIFO/RR, else 0 */
@@ -30,19 +30,20 @@ struct hv_stream_opts {
 };
 
 /* What was sent, for the caller's message. */
-struct hv_stream_sent {
+struct hypervisor_stream_sent {
 	uint64_t samples, frames, seconds;
 	uint32_t next_seq;		/* the number the next frame on this stream takes */
 };
 
 /**
- * hv_stream_run - measure and stream until the duration has passed or *stop
+ * hypervisor_stream_run - measure and stream until the duration has passed or *stop
  *
  * Returns 0; a negative errno with @cause when the probe could not start
  * (a BYE with reason "error" is still sent, so the host knows) or a write
  * failed (the host went away).
  */
-int hv_stream_run(const struct hv_stream_opts *o, struct hv_stream_sent *sent, char **cause);
+int hypervisor_stream_run(const struct hypervisor_stream_opts *o,
+			  struct hypervisor_stream_sent *sent, char **cause);
 
 /*
  * Serving the host: `rtlab vm stream --serve` keeps the port open and runs
@@ -67,7 +68,7 @@ int hv_stream_run(const struct hv_stream_opts *o, struct hv_stream_sent *sent, c
 #define HV_SERVE_LINE_MAX 256u
 #define HV_SERVE_BUCKETS 100000u	/* 1 us each: 100 ms; later samples are overflows */
 
-struct hv_serve_cmd {
+struct hypervisor_serve_cmd {
 	bool quit;
 	int policy, priority;
 	unsigned int period_us, duration_s;
@@ -75,17 +76,17 @@ struct hv_serve_cmd {
 };
 
 /**
- * hv_serve_parse - one command line (without its newline)
+ * hypervisor_serve_parse - one command line (without its newline)
  *
  * Returns 0, or -EINVAL with @cause naming the word that is wrong. Every
  * word of a run is needed once; prio is 0 for other and 1..99 otherwise.
  */
-int hv_serve_parse(const char *line, struct hv_serve_cmd *cmd, char **cause);
+int hypervisor_serve_parse(const char *line, struct hypervisor_serve_cmd *cmd, char **cause);
 
-/* hv_serve_format - the line (with its newline) for @cmd into @buf of @size. */
-int hv_serve_format(const struct hv_serve_cmd *cmd, char *buf, size_t size);
+/* hypervisor_serve_format - the line (with its newline) for @cmd into @buf of @size. */
+int hypervisor_serve_format(const struct hypervisor_serve_cmd *cmd, char *buf, size_t size);
 
-struct hv_serve_opts {
+struct hypervisor_serve_opts {
 	int fd;				/* the port, open for reading and writing */
 	const char *disk;		/* the scratch disk's device, or NULL (a run asking
 					 * for "disk" then ends with BYE error) */
@@ -95,7 +96,7 @@ struct hv_serve_opts {
 };
 
 /**
- * hv_stream_serve - answer the host's commands on @o->fd until "quit", end of
+ * hypervisor_stream_serve - answer the host's commands on @o->fd until "quit", end of
  * file, the idle bound or *stop
  * @runs: how many runs were streamed
  *
@@ -103,18 +104,19 @@ struct hv_serve_opts {
  * and serving goes on. Returns 0, -ETIMEDOUT (idle), or a negative errno
  * with @cause when the port failed.
  */
-int hv_stream_serve(const struct hv_serve_opts *o, unsigned int *runs, char **cause);
+int hypervisor_stream_serve(const struct hypervisor_serve_opts *o, unsigned int *runs,
+			    char **cause);
 
-/* hv_scratch_device - /dev/vdX of the disk whose serial is HV_SCRATCH_SERIAL, or NULL */
-char *hv_scratch_device(void);
+/* hypervisor_scratch_device - /dev/vdX of the disk whose serial is HV_SCRATCH_SERIAL, or NULL */
+char *hypervisor_scratch_device(void);
 
 /*
- * hv_port_device - /dev/vportNpM of the virtio-serial port named @name (its
+ * hypervisor_port_device - /dev/vportNpM of the virtio-serial port named @name (its
  * /sys/class/virtio-ports/.../name), or NULL with errno ENOENT; caller frees
  */
-char *hv_port_device(const char *name);
+char *hypervisor_port_device(const char *name);
 
-/* hv_load_name - "none", "batch", "disk" or "batch+disk" for HV_LOAD_* bits */
-const char *hv_load_name(unsigned int load);
+/* hypervisor_load_name - "none", "batch", "disk" or "batch+disk" for HV_LOAD_* bits */
+const char *hypervisor_load_name(unsigned int load);
 
 #endif

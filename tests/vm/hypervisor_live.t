@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# hv_live.t (vm-test): the hypervisor lab's live part on this host, as root.
+# hypervisor_live.t (vm-test): the hypervisor lab's live part on this host, as root.
 # The lab kernel boots under KVM where a Linux guest boots under it, else
 # TCG (the tests assert only what TCG keeps: the scenarios ran, the knobs
 # were set and put back; under KVM the ordering guest-load > vcpu-fifo in

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fuzz target for the hypervisor model (rtlab/sim/sim_hv_model.h through
- * sim_hv.c). The input is read as little-endian numbers (missing bytes are
+ * sim_hypervisor.c). The input is read as little-endian numbers (missing bytes are
  * zero):
  *
  *   mode (1)   bit 7 set: preset (mode % npresets); otherwise a scenario
@@ -25,7 +25,7 @@
 
 #include "fuzz_input.h"
 #include "sim/sim.h"
-#include "sim/sim_hv.h"
+#include "sim/sim_hypervisor.h"
 
 #define MAX_STEPS 20000u
 
@@ -56,7 +56,8 @@ static int policy_input(const struct hv_policy_view *v, uint8_t prio[HV_MAX_THRE
 	return pol_fails && (pol_bytes[pol_i % pol_n] & 1) ? -1 : 0;
 }
 
-static void check_counts(const struct sim_hv_scenario *sc, const uint64_t *v, uint64_t steps)
+static void check_counts(const struct sim_hypervisor_scenario *sc, const uint64_t *v,
+			 uint64_t steps)
 {
 	if (v[SIM_HV_C_TIME] != steps)
 		abort();
@@ -82,7 +83,7 @@ static void check_counts(const struct sim_hv_scenario *sc, const uint64_t *v, ui
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct reader r = { data, size };
-	struct sim_hv_scenario sc;
+	struct sim_hypervisor_scenario sc;
 	unsigned int mode = (unsigned int)take(&r, 1);
 	uint64_t seed = take(&r, 8), steps = take(&r, 2) % (MAX_STEPS + 1);
 	uint64_t chunk = 1 + take(&r, 2) % 5000, done = 0;
@@ -93,8 +94,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	memset(&sc, 0, sizeof(sc));
 	if (mode & 0x80) {
-		sc = *(const struct sim_hv_scenario *)
-			sim_hv_model.presets[mode % sim_hv_model.npresets].scenario;
+		sc = *(const struct sim_hypervisor_scenario *)
+			sim_hypervisor_model.presets[mode % sim_hypervisor_model.npresets].scenario;
 	} else {
 		struct hv_scenario *h = &sc.hv;
 
@@ -129,7 +130,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		h->duration_us = field(&r, raw, 1000, MAX_STEPS);
 		switch ((mode >> 1) & 3) {
 		case 1:
-			sc.policy = sim_hv_policy_reference;
+			sc.policy = sim_hypervisor_policy_reference;
 			break;
 		case 2:
 		case 3:
@@ -143,7 +144,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	pol_n = r.n;
 	pol_i = 0;
 	pol_fails = mode & 8;
-	ret = sim_new(&sim_hv_model, &sc, seed, &a, &cause);
+	ret = sim_new(&sim_hypervisor_model, &sc, seed, &a, &cause);
 	if (ret) {
 		if (!cause)
 			abort();
@@ -151,7 +152,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	}
 	pol_i = 0;
-	if (sim_new(&sim_hv_model, &sc, seed, &b, &cause))
+	if (sim_new(&sim_hypervisor_model, &sc, seed, &b, &cause))
 		abort();
 	steps = steps < sc.hv.duration_us ? steps : sc.hv.duration_us;
 	if (sim_run(a, steps, NULL) != steps)

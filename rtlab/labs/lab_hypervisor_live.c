@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * lab_hv_live: the hypervisor lab's live part (see the header).
+ * lab_hypervisor_live: the hypervisor lab's live part (see the header).
  *
  * The run, in order: refuse what cannot work (not root, no journal); note
  * the host's RT throttling file; boot the guest (KVM where a Linux guest
@@ -11,7 +11,7 @@
  * back; stop the load. The document gets one scenario object per scenario
  * (figures, knobs as read back, the watchdog's verdict) and one histogram.
  */
-#include "lab_hv_live.h"
+#include "lab_hypervisor_live.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -40,7 +40,7 @@
 #include "core/rt_task.h"
 #include "core/rt_time.h"
 #include "labs/lab.h"
-#include "labs/lab_hv_stream.h"
+#include "labs/lab_hypervisor_stream.h"
 #include "qemu/qemu_qmp.h"
 #include "qemu/qemu_run.h"
 
@@ -67,8 +67,8 @@
 struct hvl {
 	struct lab_ctx *ctx;
 	const struct rt_sink *sink;
-	const struct hv_params *p;
-	struct hv_live *live;			/* ctx->live or NULL */
+	const struct hypervisor_params *p;
+	struct hypervisor_live *live;			/* ctx->live or NULL */
 	struct qemu_session *vm;
 	int sock;				/* the probe's port, -1 */
 	struct rt_hvstream_dec dec;
@@ -280,7 +280,7 @@ static int find_threads(struct hvl *h, char **cause)
 
 /* One thread to @policy/@prio on @cpus, through the journal; then read back. */
 /* The vCPU's priority in @s: its own, or --vcpu-prio; 0 in the fair class. */
-static int vcpu_prio(const struct hvl *h, const struct hv_live_scenario *s)
+static int vcpu_prio(const struct hvl *h, const struct hypervisor_live_scenario *s)
 {
 	if (!s || s->vcpu_policy == SCHED_OTHER)
 		return 0;
@@ -288,7 +288,7 @@ static int vcpu_prio(const struct hvl *h, const struct hv_live_scenario *s)
 }
 
 /* QEMU's main loop and I/O thread's priority in @s: its own, or one above the vCPU. */
-static int io_prio(const struct hvl *h, const struct hv_live_scenario *s)
+static int io_prio(const struct hvl *h, const struct hypervisor_live_scenario *s)
 {
 	if (!s || s->io_policy == SCHED_OTHER)
 		return 0;
@@ -359,7 +359,7 @@ static unsigned int sweep(struct hvl *h)
 }
 
 /* Every QEMU thread the scenario names, set and checked; @s NULL: the fair class, all CPUs. */
-static int set_knobs(struct hvl *h, const struct hv_live_scenario *s, bool *verified,
+static int set_knobs(struct hvl *h, const struct hypervisor_live_scenario *s, bool *verified,
 		     char **cause)
 {
 	int vpol = s ? s->vcpu_policy : SCHED_OTHER;
@@ -567,7 +567,7 @@ static void watch(struct hvl *h, struct hvl_run *r, struct hvl_watch *w, bool ac
 }
 
 /* Send the guest @cmd and read its run until BYE; @watchdog for a FIFO vCPU. */
-static int guest_run(struct hvl *h, const struct hv_serve_cmd *cmd, bool watchdog,
+static int guest_run(struct hvl *h, const struct hypervisor_serve_cmd *cmd, bool watchdog,
 		     struct hvl_run *r, char **cause)
 {
 	char line[HV_SERVE_LINE_MAX];
@@ -575,7 +575,7 @@ static int guest_run(struct hvl *h, const struct hv_serve_cmd *cmd, bool watchdo
 	uint64_t bound = (uint64_t)cmd->duration_s * 1000 +
 			 (h->guest_ran ? HVL_RUN_SLACK_MS : HVL_FIRST_HELLO_MS);
 	struct hvl_watch w = { .n = 0 };
-	int n = hv_serve_format(cmd, line, sizeof(line));
+	int n = hypervisor_serve_format(cmd, line, sizeof(line));
 
 	r->before = h->dec.stats;
 	if (n < 0 || send_all(h->sock, line, (size_t)n))
@@ -703,7 +703,7 @@ static int host_run(struct hvl *h, unsigned int seconds, struct hvl_run *r, char
 /* ---- One scenario ---------------------------------------------------------------- */
 
 /* A scenario that cannot run here: its object says why. */
-static int unavailable(struct hvl *h, const struct hv_live_scenario *s, const char *why)
+static int unavailable(struct hvl *h, const struct hypervisor_live_scenario *s, const char *why)
 {
 	json_t *o = json_pack("{s:s, s:s, s:s, s:b, s:s}", "name", s->name, "summary",
 			      s->summary, "kind", "live", "available", 0, "why", why);
@@ -715,8 +715,8 @@ static int unavailable(struct hvl *h, const struct hv_live_scenario *s, const ch
 	return rt_result_add_note(h->res, note);
 }
 
-static int finish_scenario(struct hvl *h, const struct hv_live_scenario *s, struct hvl_run *r,
-			   bool verified)
+static int finish_scenario(struct hvl *h, const struct hypervisor_live_scenario *s,
+			   struct hvl_run *r, bool verified)
 {
 	char vcpu[64], io[64], probe[32], hname[64], key[96], base[48];
 	struct rt_hist_pct pct = { 0 };
@@ -747,7 +747,7 @@ static int finish_scenario(struct hvl *h, const struct hv_live_scenario *s, stru
 		      (double)r->max_ns / 1e3, "seconds_count", (json_int_t)r->seconds,
 		      "overflows_count", (json_int_t)r->overflows, "host_load", s->host_load,
 		      "vcpu", vcpu, "qemu_threads", io, "guest_probe", probe, "guest_load",
-		      hv_load_name(s->guest_load), "verified", verified, "watchdog", s->watchdog,
+		      hypervisor_load_name(s->guest_load), "verified", verified, "watchdog", s->watchdog,
 		      "interrupted", h->stopped, "restored", s->on_host || r->restored);
 	if (!o)
 		return -ENOMEM;
@@ -792,7 +792,7 @@ out_nomem:
 	return -ENOMEM;
 }
 
-static void say(struct hvl *h, const struct hv_live_scenario *s)
+static void say(struct hvl *h, const struct hypervisor_live_scenario *s)
 {
 	char what[160];
 
@@ -801,7 +801,7 @@ static void say(struct hvl *h, const struct hv_live_scenario *s)
 		 s->summary);
 	rt_sink_progress(h->sink, h->index * 100 / h->total, what);
 	if (h->live) {
-		struct hv_live *l = h->live;
+		struct hypervisor_live *l = h->live;
 
 		snprintf(l->scenario, sizeof(l->scenario), "%s", s->name);
 		l->index = h->index + 1;
@@ -859,7 +859,7 @@ static int guest_up(struct hvl *h, char **cause)
 	return ret;
 }
 
-static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, char **cause)
+static int run_scenario(struct hvl *h, const struct hypervisor_live_scenario *s, char **cause)
 {
 	struct hvl_run r = { 0 };
 	struct rt_load *load = NULL;
@@ -896,7 +896,7 @@ static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, char **
 		sched_words(q, sizeof(q), s->io_policy, io_prio(h, s));
 		snprintf(h->live->knobs, sizeof(h->live->knobs), "vCPU %s, QEMU threads %s%s, "
 			 "host load %s, guest %s", v, q, s->pin ? ", pinned" : "",
-			 s->host_load ? "on" : "off", hv_load_name(s->guest_load));
+			 s->host_load ? "on" : "off", hypervisor_load_name(s->guest_load));
 	} else if (h->live) {
 		snprintf(h->live->knobs, sizeof(h->live->knobs), "the probe on the host, host "
 			 "load %s", s->host_load ? "on" : "off");
@@ -912,7 +912,7 @@ static int run_scenario(struct hvl *h, const struct hv_live_scenario *s, char **
 	} else if (s->on_host) {
 		ret = host_run(h, seconds, &r, cause);
 	} else {
-		struct hv_serve_cmd cmd = { .policy = s->guest_policy, .priority = s->guest_prio,
+		struct hypervisor_serve_cmd cmd = { .policy = s->guest_policy, .priority = s->guest_prio,
 					    .period_us = HVL_PROBE_PERIOD_US,
 					    .duration_s = seconds, .load = s->guest_load };
 
@@ -1060,11 +1060,12 @@ static int record_ordering(struct hvl *h)
 	       rt_result_add_note(h->res, note);
 }
 
-int lab_hv_live_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struct hv_params *p,
-		  struct rt_result **res, bool *interrupted, char **cause)
+int lab_hypervisor_live_run(struct lab_ctx *ctx, const struct rt_sink *sink,
+			    const struct hypervisor_params *p, struct rt_result **res,
+			    bool *interrupted, char **cause)
 {
 	struct hvl h = { .ctx = ctx, .sink = sink, .p = p, .sock = -1, .iot = -1,
-			 .total = p->nscen ? p->nscen : hv_live_nscenarios };
+			 .total = p->nscen ? p->nscen : hypervisor_live_nscenarios };
 	int ret;
 
 	*res = NULL;
@@ -1088,7 +1089,7 @@ int lab_hv_live_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struc
 	}
 	ret = record_start(&h) ?: fair_share(&h, cause);
 	for (unsigned int k = 0; !ret && !h.stopped && k < h.total; k++)
-		ret = run_scenario(&h, &hv_live_scenarios[p->nscen ? p->scen[k] : k], cause);
+		ret = run_scenario(&h, &hypervisor_live_scenarios[p->nscen ? p->scen[k] : k], cause);
 	if (!ret && h.vm)
 		ret = record_guest(&h);
 	if (!ret && h.overflows)
@@ -1106,9 +1107,9 @@ int lab_hv_live_run(struct lab_ctx *ctx, const struct rt_sink *sink, const struc
 	}
 out:
 	if (h.sock >= 0) {
-		struct hv_serve_cmd quit = { .quit = true };
+		struct hypervisor_serve_cmd quit = { .quit = true };
 		char line[16];
-		int n = hv_serve_format(&quit, line, sizeof(line));
+		int n = hypervisor_serve_format(&quit, line, sizeof(line));
 
 		if (n > 0 && send_all(h.sock, line, (size_t)n))
 			rt_log(RT_LOG_DEBUG, "hypervisor: the guest's port is closed");

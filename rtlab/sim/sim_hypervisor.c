@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * sim_hv: the hypervisor model (sim_hv_model.h) in the simulator contract:
+ * sim_hypervisor: the hypervisor model (sim_hv_model.h) in the simulator contract:
  * its counters by name, the RT response histogram, and the named scenarios.
  *
  * The scenarios (presets), all on two host CPUs with the vCPU threads
@@ -15,7 +15,7 @@
  *   and io-throttled: io-inversion without a policy but with the 95 % RT
  *   throttle, the kernel's own bound on the hazard.
  */
-#include "sim_hv.h"
+#include "sim_hypervisor.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -56,7 +56,7 @@ static const char *const hv_hists[SIM_HV_NHISTS] = { "response" };
 /* Each preset names what it changes after HV_SCENARIO_BASE: a later initialiser wins. */
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Woverride-init"
-#define S(n, ...) static const struct sim_hv_scenario sc_##n = { .hv = { __VA_ARGS__ }
+#define S(n, ...) static const struct sim_hypervisor_scenario sc_##n = { .hv = { __VA_ARGS__ }
 S(host, HV_SCENARIO_BASE, .nvcpus = 1, .vcpu_prio = 90, .nhost = 2, .hk_busy_pct = 0,
   .rt_lock_us = 0, .rt_io_every = 0) };
 S(guest_idle, HV_SCENARIO_BASE, .nhost = 0) };
@@ -65,10 +65,10 @@ S(vcpu_fifo, HV_SCENARIO_BASE, .nhost = 2, .vcpu_prio = 10) };
 S(guest_prio_low, HV_SCENARIO_BASE, .nhost = 2, .vcpu_prio = 10, .guest_rt_low = true) };
 S(io_low, HV_SCENARIO_BASE, .nhost = 2, .vcpu_prio = 10, .io_prio = 5) };
 S(rt_host, HV_SCENARIO_BASE, .nhost = 2, .vcpu_prio = 10, .io_prio = 5, .np_max_us = 15) };
-S(pv_hint, HV_SCENARIO_BASE, .nhost = 2, .pv = true), .policy = sim_hv_policy_reference };
-S(lock_holder, HV_SCENARIO_LOCK_HOLDER), .policy = sim_hv_policy_reference };
-S(io_inversion, HV_SCENARIO_IO_INVERSION), .policy = sim_hv_policy_reference };
-S(pv_load, HV_SCENARIO_PV_LOAD), .policy = sim_hv_policy_reference };
+S(pv_hint, HV_SCENARIO_BASE, .nhost = 2, .pv = true), .policy = sim_hypervisor_policy_reference };
+S(lock_holder, HV_SCENARIO_LOCK_HOLDER), .policy = sim_hypervisor_policy_reference };
+S(io_inversion, HV_SCENARIO_IO_INVERSION), .policy = sim_hypervisor_policy_reference };
+S(pv_load, HV_SCENARIO_PV_LOAD), .policy = sim_hypervisor_policy_reference };
 S(io_throttled, HV_SCENARIO_BASE, .nhost = 2, .vcpu_prio = 10, .hk_busy_pct = 100,
   .rt_io_every = 3, .throttle = true) };
 #undef S
@@ -100,13 +100,13 @@ static const struct sim_preset hv_presets[] = {
 	  &sc_io_throttled },
 };
 
-const char *const sim_hv_exercise_scenarios[] = {
+const char *const sim_hypervisor_exercise_scenarios[] = {
 	"lock-holder", "io-inversion", "pv-load", NULL,
 };
 
-const char *sim_hv_scenario_summary(const char *name)
+const char *sim_hypervisor_scenario_summary(const char *name)
 {
-	const struct sim_preset *p = sim_preset_find(&sim_hv_model, name);
+	const struct sim_preset *p = sim_preset_find(&sim_hypervisor_model, name);
 
 	return p ? p->summary : NULL;
 }
@@ -119,7 +119,7 @@ struct hv_sim_state {
 
 static int hv_check(const void *scenario, char **cause)
 {
-	const struct sim_hv_scenario *sc = scenario;
+	const struct sim_hypervisor_scenario *sc = scenario;
 	const char *why = hv_scenario_check(&sc->hv);
 
 	return why ? rt_err(cause, -EINVAL, "hypervisor model: %s", why) : 0;
@@ -135,7 +135,7 @@ static void hv_record(void *priv, uint64_t us)
 
 static int hv_sim_init(void *state, const void *scenario, uint64_t seed, char **cause)
 {
-	const struct sim_hv_scenario *sc = scenario;
+	const struct sim_hypervisor_scenario *sc = scenario;
 	struct hv_sim_state *st = state;
 
 	hv_init(&st->hv, &sc->hv, seed, sc->policy);
@@ -199,13 +199,13 @@ static void hv_sim_fini(void *state)
 	st->hist = NULL;
 }
 
-const struct sim_model_ops sim_hv_model = {
+const struct sim_model_ops sim_hypervisor_model = {
 	.name = "hypervisor",
 	.title = "a host scheduler carrying a real-time guest: vCPU, I/O and batch threads",
 	.step_unit = "microsecond",
 	.time_unit = "us",
 	.state_size = sizeof(struct hv_sim_state),
-	.scenario_size = sizeof(struct sim_hv_scenario),
+	.scenario_size = sizeof(struct sim_hypervisor_scenario),
 	.counters = hv_counters,
 	.ncounters = SIM_HV_NCOUNTERS,
 	.hists = hv_hists,

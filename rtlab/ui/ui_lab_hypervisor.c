@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * ui_lab_hv: the hypervisor lab's screen: the plain screen (ui_lab_plain.h)
- * plus a live picture of the model while it runs, from struct hv_live:
+ * ui_lab_hypervisor: the hypervisor lab's screen: the plain screen (ui_lab_plain.h)
+ * plus a live picture of the model while it runs, from struct hypervisor_live:
  * which scenario, the guest RT task's jobs, misses and worst response, and
  * the host's longest wait against the starvation bound, labelled as a
- * simulation; or, for the live part (hv_live.is_live), the guest probe's
+ * simulation; or, for the live part (hypervisor_live.is_live), the guest probe's
  * figures as they stream in, the knobs the scenario set and the watchdog.
  */
 #include "ui_lab_plain.h"
@@ -12,18 +12,18 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "labs/lab_hv.h"
+#include "labs/lab_hypervisor.h"
 #include "ui_frame.h"
 
-struct ui_lab_hv {
+struct ui_lab_hypervisor {
 	struct ui_lab_plain plain;	/* first: the ops get this screen as a plain one */
-	struct hv_live live;
-	struct hv_params params;	/* the live part's, while 'l' started it */
+	struct hypervisor_live live;
+	struct hypervisor_params params;	/* the live part's, while 'l' started it */
 };
 
 static void reset_live(struct ui_lab_plain *p)
 {
-	struct ui_lab_hv *s = (struct ui_lab_hv *)p;
+	struct ui_lab_hypervisor *s = (struct ui_lab_hypervisor *)p;
 
 	memset(&s->live, 0, sizeof(s->live));
 }
@@ -31,7 +31,7 @@ static void reset_live(struct ui_lab_plain *p)
 #define LOAD(f) __atomic_load_n(&s->live.f, __ATOMIC_RELAXED)
 
 /* The live part: the guest probe's figures as its stream arrives, and the host's knobs. */
-static void draw_measured(struct ui_lab_hv *s, WINDOW *win, int y, int x, int h, int cols)
+static void draw_measured(struct ui_lab_hypervisor *s, WINDOW *win, int y, int x, int h, int cols)
 {
 	bool starved = LOAD(starved);
 	char line[200];
@@ -66,7 +66,7 @@ static void draw_measured(struct ui_lab_hv *s, WINDOW *win, int y, int x, int h,
 
 static void draw_live(struct ui_lab_plain *p, WINDOW *win, int y, int x, int h, int cols)
 {
-	struct ui_lab_hv *s = (struct ui_lab_hv *)p;
+	struct ui_lab_hypervisor *s = (struct ui_lab_hypervisor *)p;
 
 	if (s->live.is_live) {
 		draw_measured(s, win, y, x, h, cols);
@@ -98,10 +98,10 @@ static void draw_live(struct ui_lab_plain *p, WINDOW *win, int y, int x, int h, 
 /* Enter runs the model (the lab's defaults); l runs the live part, every scenario, 5 s each. */
 static enum ui_lab_action hv_key(void *screen, int key)
 {
-	struct ui_lab_hv *s = screen;
+	struct ui_lab_hypervisor *s = screen;
 
 	if (s->plain.run.state == UI_LAB_SETUP && (key == 'l' || key == 'L')) {
-		hv_params_init(&s->params);
+		hypervisor_params_init(&s->params);
 		s->params.live = true;
 		s->params.duration_ms = 5000;
 		s->plain.params = &s->params;
@@ -114,7 +114,7 @@ static enum ui_lab_action hv_key(void *screen, int key)
 
 static void hv_draw(void *screen, WINDOW *win, int y, int x, int h, int cols)
 {
-	struct ui_lab_hv *s = screen;
+	struct ui_lab_hypervisor *s = screen;
 
 	ui_lab_plain_draw(screen, win, y, x, h, cols);
 	if (s->plain.run.state == UI_LAB_SETUP && h > 8)
@@ -140,7 +140,7 @@ static const struct ui_help_line *hv_help_lines(void *screen)
 
 static int hv_screen_init(void *screen, const struct lab_ops *lab)
 {
-	struct ui_lab_hv *s = screen;
+	struct ui_lab_hypervisor *s = screen;
 
 	s->plain.live = &s->live;
 	s->plain.reset_live = reset_live;
@@ -150,7 +150,7 @@ static int hv_screen_init(void *screen, const struct lab_ops *lab)
 
 const struct ui_lab_screen_ops ui_lab_hypervisor_screen = {
 	.lab = "hypervisor",
-	.size = sizeof(struct ui_lab_hv),
+	.size = sizeof(struct ui_lab_hypervisor),
 	.init = hv_screen_init,
 	.draw = hv_draw,
 	.key = hv_key,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * lab_hv: the hypervisor lab (lesson 07). Its model part runs the host
- * scheduler model of sim/sim_hv.c (vCPU threads carrying a real-time guest,
+ * lab_hypervisor: the hypervisor lab (lesson 07). Its model part runs the host
+ * scheduler model of sim/sim_hypervisor.c (vCPU threads carrying a real-time guest,
  * QEMU's I/O thread, host batch tasks; lock-holder preemption, the I/O
  * inversion, paravirtual boost hints) over named scenarios: lesson 07's
  * steps (host, guest-idle, guest-load, vcpu-fifo, guest-prio-low, io-low,
@@ -13,8 +13,8 @@
  * predict questions bind; the document's tier is "simulation".
  *
  * The live part (--live: a QEMU guest whose vCPU and I/O threads' host
- * priorities change between scenarios) is lab_hv_live.c's, which boots
- * the guest through the QEMU room; its scenarios are hv_live_scenarios[]
+ * priorities change between scenarios) is lab_hypervisor_live.c's, which boots
+ * the guest through the QEMU room; its scenarios are hypervisor_live_scenarios[]
  * below, its document's tier "host" (or "vm"), and the views and the grade
  * here read both kinds of document.
  */
@@ -33,9 +33,9 @@
 #include "core/rt_parse.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
-#include "lab_hv.h"
-#include "lab_hv_live.h"
-#include "lab_hv_stream.h"
+#include "lab_hypervisor.h"
+#include "lab_hypervisor_live.h"
+#include "lab_hypervisor_stream.h"
 #include "sim/sim.h"
 
 #define CHUNK_STEPS 100000u	/* 100 simulated ms between looks at the stop flag */
@@ -51,7 +51,7 @@ static const char *const accel_words[] = { "auto", "kvm", "tcg", NULL };
 #define DISK HV_LOAD_DISK
 #define BATCH HV_LOAD_BATCH
 
-const struct hv_live_scenario hv_live_scenarios[] = {
+const struct hypervisor_live_scenario hypervisor_live_scenarios[] = {
 	{ "host", "the probe at SCHED_FIFO 80 on the host itself, host load beside it",
 	  .on_host = true, .host_load = true },
 	{ "guest-idle", "the probe (FIFO 80) in the guest writing to its disk; vCPU and QEMU "
@@ -85,11 +85,12 @@ const struct hv_live_scenario hv_live_scenarios[] = {
 	  "neither kernel here does: run it in the model (rtlab lab run hypervisor --model "
 	  "--scenario pv-hint)" },
 };
-const unsigned int hv_live_nscenarios = sizeof(hv_live_scenarios) / sizeof(hv_live_scenarios[0]);
+const unsigned int hypervisor_live_nscenarios =
+	sizeof(hypervisor_live_scenarios) / sizeof(hypervisor_live_scenarios[0]);
 
 /* ---- Options -------------------------------------------------------------------- */
 
-void hv_params_init(struct hv_params *p)
+void hypervisor_params_init(struct hypervisor_params *p)
 {
 	memset(p, 0, sizeof(*p));
 	p->vcpu_prio = 10;
@@ -97,28 +98,28 @@ void hv_params_init(struct hv_params *p)
 
 static void params_default(void *params)
 {
-	hv_params_init(params);
+	hypervisor_params_init(params);
 }
 
 static int find_scenario(const char *name)
 {
-	for (unsigned int i = 0; i < sim_hv_model.npresets; i++)
-		if (!strcmp(sim_hv_model.presets[i].name, name))
+	for (unsigned int i = 0; i < sim_hypervisor_model.npresets; i++)
+		if (!strcmp(sim_hypervisor_model.presets[i].name, name))
 			return (int)i;
 	return -1;
 }
 
 static int find_live(const char *name)
 {
-	for (unsigned int i = 0; i < hv_live_nscenarios; i++)
-		if (!strcmp(hv_live_scenarios[i].name, name))
+	for (unsigned int i = 0; i < hypervisor_live_nscenarios; i++)
+		if (!strcmp(hypervisor_live_scenarios[i].name, name))
 			return (int)i;
 	return -1;
 }
 
 static int set_halt_poll(void *params, const char *value, char **cause)
 {
-	struct hv_params *p = params;
+	struct hypervisor_params *p = params;
 
 	p->halt_poll_set = true;
 	return rt_parse_uint("--halt-poll-ns", value, 0, 10000000, &p->halt_poll_ns, cause);
@@ -126,7 +127,7 @@ static int set_halt_poll(void *params, const char *value, char **cause)
 
 static int set_fair_share(void *params, const char *value, char **cause)
 {
-	struct hv_params *p = params;
+	struct hypervisor_params *p = params;
 
 	p->fair_share_set = true;
 	/* At most 950: FIFO threads keep 50 ms a second (rtlab's own probe among them). */
@@ -136,7 +137,7 @@ static int set_fair_share(void *params, const char *value, char **cause)
 /* The names are kept as given: which part's table they index is known only at the end. */
 static int set_scenarios(void *params, const char *value, char **cause)
 {
-	struct hv_params *p = params;
+	struct hypervisor_params *p = params;
 	char buf[256], *save = NULL, *w;
 
 	if (strlen(value) >= sizeof(buf) || !*value)
@@ -159,7 +160,7 @@ static int set_scenarios(void *params, const char *value, char **cause)
 
 static int params_check(void *params, char **cause)
 {
-	struct hv_params *p = params;
+	struct hypervisor_params *p = params;
 
 	if (p->live && p->model)
 		return rt_err(cause, -EINVAL, "--live and --model: choose one");
@@ -187,7 +188,7 @@ static int params_check(void *params, char **cause)
 	return 0;
 }
 
-#define P(f) LAB_OPT_AT(struct hv_params, f)
+#define P(f) LAB_OPT_AT(struct hypervisor_params, f)
 static const struct lab_option hv_options[] = {
 	{ .name = "model", .kind = LAB_OPT_FLAG, P(model),
 	  .help = "Run the model of the host scheduler (the default; a simulation, the same "
@@ -249,7 +250,7 @@ struct hv_poll {
 	bool stopped;
 };
 
-static void live_publish(struct hv_live *live, const uint64_t *v)
+static void live_publish(struct hypervisor_live *live, const uint64_t *v)
 {
 	__atomic_store_n(&live->time_us, v[SIM_HV_C_TIME], __ATOMIC_RELAXED);
 	__atomic_store_n(&live->jobs, v[SIM_HV_C_JOBS], __ATOMIC_RELAXED);
@@ -291,11 +292,11 @@ static double ratio(uint64_t a, uint64_t b)
 
 /* One scenario: run it, its figures into a new scenario object, its histogram into @res. */
 static int run_scenario(struct lab_ctx *ctx, const struct rt_sink *sink, struct hv_poll *poll,
-			unsigned int idx, const struct hv_params *p, struct rt_result *res,
+			unsigned int idx, const struct hypervisor_params *p, struct rt_result *res,
 			json_t *scens, char **cause)
 {
-	const struct sim_preset *pr = &sim_hv_model.presets[idx];
-	struct sim_hv_scenario sc = *(const struct sim_hv_scenario *)pr->scenario;
+	const struct sim_preset *pr = &sim_hypervisor_model.presets[idx];
+	struct sim_hypervisor_scenario sc = *(const struct sim_hypervisor_scenario *)pr->scenario;
 	struct rt_hist_pct pct;
 	const uint64_t *v;
 	struct sim *s = NULL;
@@ -312,7 +313,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct rt_sink *sink, struct 
 	poll->sink = sink;
 	poll->horizon_us = sc.hv.duration_us;
 	if (ctx->live) {
-		struct hv_live *live = ctx->live;
+		struct hypervisor_live *live = ctx->live;
 		const uint64_t zero[SIM_HV_NCOUNTERS] = { 0 };
 
 		live_publish(live, zero);
@@ -321,7 +322,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct rt_sink *sink, struct 
 		live->total = poll->total;
 		live->bound_us = sc.hv.bound_us;
 	}
-	ret = sim_new(&sim_hv_model, &sc, ctx->seed, &s, cause);
+	ret = sim_new(&sim_hypervisor_model, &sc, ctx->seed, &s, cause);
 	if (ret)
 		return ret;
 	ret = sim_run_chunked(s, SIM_STEPS_ALL, CHUNK_STEPS, NULL, hv_poll, poll);
@@ -384,7 +385,7 @@ static int set_summary(struct rt_result *res, json_t *scens)
 	return ret;
 }
 
-static int record_params(struct rt_result *res, const struct hv_params *p)
+static int record_params(struct rt_result *res, const struct hypervisor_params *p)
 {
 	const struct hv_scenario base = { HV_SCENARIO_BASE };
 
@@ -403,8 +404,8 @@ static int record_params(struct rt_result *res, const struct hv_params *p)
 
 static int hv_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_result *out)
 {
-	struct hv_params defaults;
-	const struct hv_params *p = ctx->params;
+	struct hypervisor_params defaults;
+	const struct hypervisor_params *p = ctx->params;
 	struct hv_poll poll = { .ctx = ctx };
 	struct rt_result *res = NULL;
 	json_t *scens = json_array();
@@ -413,14 +414,14 @@ static int hv_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 
 	memset(out, 0, sizeof(*out));
 	if (!p) {
-		hv_params_init(&defaults);
+		hypervisor_params_init(&defaults);
 		params_check(&defaults, NULL);	/* the defaults always pass: it settles them */
 		p = &defaults;
 	}
 	if (p->live) {
 		bool interrupted = false;
 
-		ret = lab_hv_live_run(ctx, sink, p, &out->res, &interrupted, &cause);
+		ret = lab_hypervisor_live_run(ctx, sink, p, &out->res, &interrupted, &cause);
 		out->interrupted = interrupted;
 		goto out;
 	}
@@ -429,7 +430,7 @@ static int hv_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 		ret = -ENOMEM;
 		goto out;
 	}
-	poll.total = p->nscen ? p->nscen : sim_hv_model.npresets;
+	poll.total = p->nscen ? p->nscen : sim_hypervisor_model.npresets;
 	ret = lab_seed_record(res, ctx->seed) ?: record_params(res, p);
 	for (poll.done = 0; !ret && poll.done < poll.total && !poll.stopped; poll.done++) {
 		unsigned int idx = p->nscen ? p->scen[poll.done] : poll.done;
@@ -494,7 +495,7 @@ static bool is_live_doc(const struct rt_result *res)
  * that could not run here says why in place of them), and the knobs each
  * one set, as read back from /proc.
  */
-static int hv_live_views(const struct rt_result *res, json_t *views)
+static int hypervisor_live_views(const struct rt_result *res, json_t *views)
 {
 	json_t *rows = json_array(), *knobs = json_array(), *s;
 	const char *accel = NULL;
@@ -572,7 +573,7 @@ static int hv_views(const struct rt_result *res, json_t *views, char **cause)
 	json_t *rows, *lock, *s;
 
 	if (is_live_doc(res))
-		return hv_live_views(res, views);
+		return hypervisor_live_views(res, views);
 	rows = json_array();
 	lock = json_array();
 	size_t i;
@@ -646,16 +647,16 @@ out_nomem_lock:
  * A live document: lesson 07's steps measured (each with samples and its
  * knobs read back as asked), the hazard seen, and the handout's questions.
  */
-static const char *const hv_live_steps[] = {
+static const char *const hypervisor_live_steps[] = {
 	"guest-idle", "guest-load", "vcpu-fifo", "io-low", NULL,
 };
 static const char *const hv_model_steps[] = {
 	"guest-idle", "guest-load", "vcpu-fifo", "io-low", "pv-hint", NULL,
 };
 
-static int hv_live_grade(const struct lab_result *r, struct grade_report *rep)
+static int hypervisor_live_grade(const struct lab_result *r, struct grade_report *rep)
 {
-	const char *const *steps = hv_live_steps;
+	const char *const *steps = hypervisor_live_steps;
 	static const char *const questions[] = { "why-vcpu-fifo-trap", "why-fifo-stall", NULL };
 	json_t *ans = json_object_get(rt_result_json(r->res), "answers");
 	int ret = 0;
@@ -691,11 +692,11 @@ static int hv_grade_lacks(const struct rt_result *res, struct rt_buf *missing)
 	int a, b;
 
 	if (is_live_doc(res)) {
-		a = lab_lacks_scenarios(res, hv_live_steps, missing);
+		a = lab_lacks_scenarios(res, hypervisor_live_steps, missing);
 		b = lab_lacks_scenarios(res, live_more, missing);
 	} else {
 		a = lab_lacks_scenarios(res, hv_model_steps, missing);
-		b = lab_lacks_scenarios(res, sim_hv_exercise_scenarios, missing);
+		b = lab_lacks_scenarios(res, sim_hypervisor_exercise_scenarios, missing);
 	}
 	return a < 0 || b < 0 ? -ENOMEM : a + b;
 }
@@ -708,15 +709,15 @@ static int hv_grade(const struct lab_result *r, struct grade_report *rep)
 	int ret = 0;
 
 	if (is_live_doc(r->res))
-		return hv_live_grade(r, rep);
+		return hypervisor_live_grade(r, rep);
 	for (int i = 0; steps[i]; i++)
 		have = have && rt_result_scenario(r->res, steps[i]);
 	ret = grade_report_add(rep, "lesson-steps", have,
 			       "the document should hold lesson 07's steps guest-idle, "
 			       "guest-load, vcpu-fifo, io-low and pv-hint (rtlab lab run "
 			       "hypervisor)");
-	for (int i = 0; !ret && sim_hv_exercise_scenarios[i]; i++) {
-		const char *name = sim_hv_exercise_scenarios[i];
+	for (int i = 0; !ret && sim_hypervisor_exercise_scenarios[i]; i++) {
+		const char *name = sim_hypervisor_exercise_scenarios[i];
 		json_t *s = rt_result_scenario(r->res, name);
 		char check[64];
 
@@ -743,18 +744,18 @@ static int hv_grade(const struct lab_result *r, struct grade_report *rep)
 /* The model's scenarios, then the live part's that the model has not (guest-prio-high, ...). */
 static bool hv_scenario(size_t i, struct lab_scenario *out)
 {
-	if (i < sim_hv_model.npresets) {
-		out->name = sim_hv_model.presets[i].name;
-		out->summary = sim_hv_model.presets[i].summary;
+	if (i < sim_hypervisor_model.npresets) {
+		out->name = sim_hypervisor_model.presets[i].name;
+		out->summary = sim_hypervisor_model.presets[i].summary;
 		return true;
 	}
-	i -= sim_hv_model.npresets;
-	for (unsigned int k = 0; k < hv_live_nscenarios; k++) {
-		if (find_scenario(hv_live_scenarios[k].name) >= 0)
+	i -= sim_hypervisor_model.npresets;
+	for (unsigned int k = 0; k < hypervisor_live_nscenarios; k++) {
+		if (find_scenario(hypervisor_live_scenarios[k].name) >= 0)
 			continue;
 		if (i-- == 0) {
-			out->name = hv_live_scenarios[k].name;
-			out->summary = hv_live_scenarios[k].summary;
+			out->name = hypervisor_live_scenarios[k].name;
+			out->summary = hypervisor_live_scenarios[k].summary;
 			return true;
 		}
 	}
@@ -781,7 +782,7 @@ const struct lab_ops lab_hypervisor = {
 	.sim = true,
 	.run = hv_run,
 	.views = hv_views,
-	.model = &sim_hv_model,
+	.model = &sim_hypervisor_model,
 	.grade = hv_grade,
 	.grade_lacks = hv_grade_lacks,
 	.scenario = hv_scenario,
@@ -797,7 +798,7 @@ const struct lab_ops lab_hypervisor = {
 			"/proc) through the undo journal; a watchdog puts the vCPU back in the "
 			"fair class when QEMU's main loop starves. Under TCG the CPU is emulated: compare the "
 			"scenarios with each other, not with bare metal.",
-	.params_size = sizeof(struct hv_params),
+	.params_size = sizeof(struct hypervisor_params),
 	.params_init = params_default,
 	.params_check = params_check,
 };
