@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # rtlab: one non-recursive Makefile.
 #
-#   make deps      install the Debian packages rtlab needs (root; quiet when all present)
+#   make deps      install the Debian packages rtlab needs (root; quiet when all present),
+#                  and the npm tools the tests use into $(BUILD)/node
+#   make deps-grade  only what grading needs (compiler, libraries, cmocka, jq), with
+#                  the names of this distribution (Debian 12, Ubuntu 24.04)
 #   make bench-deps  also what `make bench` needs: rt-tests (cyclictest), time (stress-ng is in deps)
 #   make run       deps, build, start the ncurses UI
 #   make check     deps, build, every test (unit tests also under ASan+UBSan,
@@ -64,7 +67,7 @@ RT_CFLAGS = -std=gnu11 $(WARN) -MMD -MP -pthread
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # Goals that need no compiler and no libraries (checked before any build).
-NOBUILD_GOALS = deps bench-deps clean uninstall run check help vm-test bench kmod bench-grade
+NOBUILD_GOALS = deps deps-grade bench-deps clean uninstall run check help vm-test bench kmod bench-grade
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   missing = $(foreach p,$(1),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p)))
   MISSING := $(strip $(call missing,$(PKGS)))
@@ -124,7 +127,7 @@ FCSE_ARM := $(if $(shell command -v $(ARM_CC) 2>/dev/null),$(BUILD)/arm/fcse_mva
 
 # ---- Build ----------------------------------------------------------------
 
-.PHONY: FORCE all deps run check check-only test unit fuzz fuzz-replay cli-test install \
+.PHONY: FORCE all deps deps-grade run check check-only test unit fuzz fuzz-replay cli-test install \
 	uninstall clean help bench bench-deps bench-sim bench-fcse bench-nop bench-cookie bench-grade
 .DEFAULT_GOAL := all
 # Keep object files of tests and fuzz targets between runs.
@@ -261,7 +264,7 @@ lint-slides: $(RTLAB)
 
 cli-test: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM) $(TEST_TOOLS)
 	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) TOOLS=$(abspath $(BUILD)/tests/tools) \
-		prove tests/cli/
+		ACTION_VALIDATOR=$(abspath $(ACTION_VALIDATOR)) prove tests/cli/
 
 fuzz: $(FUZZ_BINS)
 	@echo "libFuzzer targets are in $(BUILD)/fuzz; run e.g.:"
@@ -269,8 +272,18 @@ fuzz: $(FUZZ_BINS)
 
 # ---- Deps, run, install ---------------------------------------------------
 
+# The GitHub workflow validator tests/cli/ci.t runs on what `rtlab ci github`
+# writes, installed by npm into $(BUILD)/node (nothing system-wide).
+NODE_TOOLS = @action-validator/cli@0.6.0
+ACTION_VALIDATOR = $(BUILD)/node/node_modules/.bin/action-validator
+
 deps:
 	$(Q)scripts/deps.sh
+	$(Q)scripts/deps-node.sh $(BUILD)/node $(NODE_TOOLS)
+
+# Only what grading needs, for CI runners and the grading image (Containerfile).
+deps-grade:
+	$(Q)scripts/deps.sh grade
 
 run:
 	$(Q)$(MAKE) --no-print-directory deps

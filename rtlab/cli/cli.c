@@ -22,6 +22,7 @@ const struct cli_cmd *const cli_table[] = {
 	&cli_cmd_lab,
 	&cli_cmd_grade,
 	&cli_cmd_handin,
+	&cli_cmd_ci,
 	&cli_cmd_trace,
 	NULL,
 };

@@ -69,6 +69,7 @@ extern const struct cli_cmd cli_cmd_progress;
 extern const struct cli_cmd cli_cmd_lab;
 extern const struct cli_cmd cli_cmd_grade;
 extern const struct cli_cmd cli_cmd_handin;
+extern const struct cli_cmd cli_cmd_ci;
 extern const struct cli_cmd cli_cmd_trace;
 
 #endif

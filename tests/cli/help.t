@@ -28,7 +28,7 @@ done
 for sub in "lab list" "lab list --json" "lab run" "lab report" "lab report x.json" \
 	"lab answer" "lab answer latency" "vm build" "vm run" "vm exec" "vm stream" "lesson list" \
 	"lesson show" "lesson lint" "progress reset" "trace view" "trace explain" "quiz 01" \
-	"grade x.json" "slides list" "slides lint" "slides export"; do
+	"grade x.json" "slides list" "slides lint" "slides export" "ci github"; do
 	# shellcheck disable=SC2086
 	check "rtlab $sub --help / -h" helps $sub
 done
