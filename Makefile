@@ -100,7 +100,7 @@ endif
 # Everything but the front ends builds into librtlab.a; tests link only that.
 LIB_SRCS := $(sort $(wildcard rtlab/core/*.c rtlab/doctor/*.c rtlab/labs/*.c \
 	rtlab/trace/*.c rtlab/sim/*.c rtlab/grade/*.c rtlab/lesson/*.c rtlab/qemu/*.c rtlab/vm/*.c \
-	rtlab/run/*.c))
+	rtlab/report/*.c rtlab/run/*.c))
 APP_SRCS := rtlab/main.c $(sort $(wildcard rtlab/cli/*.c rtlab/ui/*.c))
 UNIT_SRCS := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_HELPERS := $(filter-out $(UNIT_SRCS),$(wildcard tests/unit/*.c))

@@ -39,7 +39,7 @@
 #include "doctor/doctor.h"
 #include "grade/grade_exercise.h"
 #include "grade/grade_work.h"
-#include "grade/report.h"
+#include "report/report.h"
 #include "labs/lab.h"
 #include "run/run.h"
 

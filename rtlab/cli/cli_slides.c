@@ -19,7 +19,7 @@
 #include "core/rt_file.h"
 #include "core/rt_log.h"
 #include "core/rt_paths.h"
-#include "grade/report.h"
+#include "report/report.h"
 #include "lesson/slides.h"
 #include "ui/ui.h"
 

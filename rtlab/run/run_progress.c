@@ -23,7 +23,7 @@
 #include "core/rt_log.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
-#include "grade/report.h"
+#include "report/report.h"
 #include "lesson/lesson_predict.h"
 
 /* One predict question's line in extra.predictions, and its answer key. */

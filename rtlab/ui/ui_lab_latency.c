@@ -43,7 +43,7 @@
 #include "core/rt_paths.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
-#include "grade/report.h"
+#include "report/report.h"
 #include "lesson/lesson_predict.h"
 #include "lesson/lesson_progress.h"
 #include "ui_frame.h"

@@ -14,7 +14,7 @@
 #include <string.h>
 
 #include "core/rt_hist.h"
-#include "grade/report.h"
+#include "report/report.h"
 #include "ui_frame.h"
 #include "ui_text.h"
 #include "ui_theme.h"

@@ -27,7 +27,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_env.h"
 #include "core/rt_result.h"
-#include "grade/report.h"
+#include "report/report.h"
 #include "labs/lab.h"
 #include "labs/lab_ftrace.h"
 #include "labs/lab_ftrace_doc.h"

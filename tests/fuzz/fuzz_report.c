@@ -24,7 +24,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_env.h"
 #include "core/rt_result.h"
-#include "grade/report.h"
+#include "report/report.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "core/rt_buf.h"
-#include "grade/report.h"
+#include "report/report.h"
 #include "lesson/slides.h"
 #include "../unit/lesson_labs_fixture.h"
 

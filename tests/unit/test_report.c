@@ -23,7 +23,7 @@
 #include "core/rt_env.h"
 #include "core/rt_hist.h"
 #include "core/rt_result.h"
-#include "grade/report.h"
+#include "report/report.h"
 
 static struct rt_result *make_doc(const char *tier)
 {

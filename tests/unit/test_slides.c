@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "core/rt_buf.h"
-#include "grade/report.h"
+#include "report/report.h"
 #include "lesson/lesson_stale.h"
 #include "lesson/slides.h"
 #include "lesson_labs_fixture.h"
