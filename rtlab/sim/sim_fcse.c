@@ -513,6 +513,14 @@ struct fc_state {
 	uint32_t tlb_sets_mask, tlb_ways;
 	uint32_t lock[SIM_FCSE_TLB_LOCKDOWN_MAX];	/* lockdown pages (never flushed) */
 	uint32_t nlock;
+	/*
+	 * Every access is translated (the MMU checks each one, hit or miss:
+	 * ARM926EJ-S TRM, the MMU chapter). The page each stream (I, D) found
+	 * last, while the TLB has not changed since (tlb_gen), is found again
+	 * at no cost without a search.
+	 */
+	uint32_t tlb_gen;
+	uint32_t seen_page[2], seen_gen[2];
 	struct sim_rng rng;		/* random replacement */
 	uint32_t nr_pids;
 	/* FCSE PID bookkeeping, as the kernel patch keeps it. */
@@ -750,6 +758,7 @@ static int fc_init(void *state, const void *scenario, uint64_t seed, char **caus
 	if (!st->tlb || !st->tlb_rr)
 		goto out_nomem;
 	memset(st->tlb, 0xff, sc->tlb_entries * sizeof(*st->tlb));
+	st->seen_page[0] = st->seen_page[1] = FC_INVALID;
 	lock_rt_pages(st);
 	st->tick_cycles = (uint64_t)sc->tick_us * sc->costs.cpu_mhz;
 	st->next_tick = st->tick_cycles;
@@ -770,12 +779,11 @@ static const struct rt_hist *fc_hist(const void *state, unsigned int i)
 
 /* ---- TLB, caches, flushes ------------------------------------------------------------ */
 
-/* Look @mva's page up; the cycles a miss costs. */
+/* Search the TLB for @mva's page (the caller counts the lookup); the cycles a miss costs. */
 static uint32_t tlb_lookup(struct fc_state *st, uint32_t mva)
 {
 	uint32_t page = mva >> SIM_FCSE_PAGE_SHIFT, base, set;
 
-	st->n[SIM_FCSE_C_TLB_LOOKUPS]++;
 	for (uint32_t j = 0; j < st->nlock; j++)
 		if (st->lock[j] == page)
 			return 0;
@@ -785,9 +793,26 @@ static uint32_t tlb_lookup(struct fc_state *st, uint32_t mva)
 		if (st->tlb[base + w] == page)
 			return 0;
 	st->n[SIM_FCSE_C_TLB_MISSES]++;
+	st->tlb_gen++;		/* an entry replaced: a stream's last page may be gone */
 	st->tlb[base + st->tlb_rr[set]] = page;
 	st->tlb_rr[set] = (uint8_t)((st->tlb_rr[set] + 1) & (st->tlb_ways - 1));
 	return st->sc.costs.tlb_refill_cycles;
+}
+
+/*
+ * Translate @mva for stream @d (0 instructions, 1 data) when it is not the
+ * page that stream found last with the TLB unchanged since; the cycles a
+ * page-table walk costs on a miss. A cache hit pays it too: after a
+ * switch's TLB flush, the lines FCSE kept still need their pages walked.
+ */
+static __attribute__((noinline)) uint32_t fc_translate(struct fc_state *st, uint32_t mva,
+						       uint32_t d)
+{
+	uint32_t cycles = tlb_lookup(st, mva);
+
+	st->seen_page[d] = mva >> SIM_FCSE_PAGE_SHIFT;
+	st->seen_gen[d] = st->tlb_gen;
+	return cycles;
 }
 
 /*
@@ -824,7 +849,7 @@ static bool cache_ref(struct fc_state *st, struct fc_cache *c, uint32_t line, ui
 		return false;
 	}
 	if (is_write && !st->sc.write_allocate) {
-		*cycles += co->write_buffer_cycles + tlb_lookup(st, line << SIM_FCSE_LINE_SHIFT);
+		*cycles += co->write_buffer_cycles;
 		return true;
 	}
 	switch (st->sc.repl) {
@@ -851,7 +876,7 @@ static bool cache_ref(struct fc_state *st, struct fc_cache *c, uint32_t line, ui
 	t[victim] = line << 1 | is_write;
 	o[victim] = (uint16_t)who;
 	st->n[SIM_FCSE_C_FILLS]++;
-	*cycles += co->fill_cycles + tlb_lookup(st, line << SIM_FCSE_LINE_SHIFT);
+	*cycles += co->fill_cycles;
 	c->last_line = line;
 	c->last_idx = base + victim;
 	return true;
@@ -868,6 +893,13 @@ fc_access_slow(struct fc_state *st, uint32_t rec, uint32_t mva, uint32_t who)
 
 	if (rec & SIM_FCSE_REC_STRADDLE) {
 		st->n[SIM_FCSE_C_STRADDLES]++;
+		/* The second line on the next page is a second translation. */
+		if (((line + 1) << SIM_FCSE_LINE_SHIFT) >> SIM_FCSE_PAGE_SHIFT !=
+		    mva >> SIM_FCSE_PAGE_SHIFT) {
+			st->n[SIM_FCSE_C_TLB_LOOKUPS]++;
+			cycles += fc_translate(st, (line + 1) << SIM_FCSE_LINE_SHIFT,
+					       (kind + 1) >> 1);
+		}
 		miss |= cache_ref(st, c, line + 1, is_write, who, &cycles);
 	}
 	if (miss)
@@ -879,6 +911,7 @@ fc_access_slow(struct fc_state *st, uint32_t rec, uint32_t mva, uint32_t who)
 static uint64_t tlb_flush(struct fc_state *st)
 {
 	memset(st->tlb, 0xff, (st->tlb_sets_mask + 1) * st->tlb_ways * sizeof(*st->tlb));
+	st->tlb_gen++;
 	st->n[SIM_FCSE_C_TLB_FLUSHES]++;
 	return st->sc.costs.tlb_flush_cycles;
 }
@@ -1166,6 +1199,9 @@ fc_burst(struct fc_state *st, uint32_t i, uint64_t n, bool *trap)
 		}
 		time += hit;
 		daccs += (kind + 1) >> 1;
+		if (__builtin_expect(mva >> SIM_FCSE_PAGE_SHIFT != st->seen_page[(kind + 1) >> 1] ||
+				     st->seen_gen[(kind + 1) >> 1] != st->tlb_gen, 0))
+			time += fc_translate(st, mva, (kind + 1) >> 1);
 		if (__builtin_expect(!(rec & SIM_FCSE_REC_STRADDLE), 1)) {
 			const uint32_t line = mva >> SIM_FCSE_LINE_SHIFT;
 			uint32_t base, w;
@@ -1192,6 +1228,7 @@ fc_burst(struct fc_state *st, uint32_t i, uint64_t n, bool *trap)
 	st->time = time;
 	p->pos += k;
 	st->n[SIM_FCSE_C_ACCESSES] += k;
+	st->n[SIM_FCSE_C_TLB_LOOKUPS] += k;	/* every access is translated */
 	st->n[SIM_FCSE_C_D_ACCESSES] += daccs;
 	st->n[SIM_FCSE_C_I_ACCESSES] += k - daccs;
 	return k;

@@ -253,8 +253,8 @@ static void test_cache_split(void **state)
 	assert_int_equal(cnt(s, "i_misses_count"), 1);
 	assert_int_equal(cnt(s, "d_accesses_count"), 2);
 	assert_int_equal(cnt(s, "d_misses_count"), 1);
-	/* A fill looks the TLB up: one page, one walk. */
-	assert_int_equal(cnt(s, "tlb_lookups_count"), 2);
+	/* Every access is translated, hits too (ARM926EJ-S TRM): one page, one walk. */
+	assert_int_equal(cnt(s, "tlb_lookups_count"), 4);
 	assert_int_equal(cnt(s, "tlb_misses_count"), 1);
 	sim_free(s);
 }
@@ -635,6 +635,38 @@ static void test_tlb_lockdown(void **state)
 	sim_free(b);
 }
 
+/*
+ * Every access is translated (ARM926EJ-S TRM, the MMU chapter), hits too:
+ * in guaranteed mode a process whose one line stays cached across switches
+ * walks its page again after each switch's TLB flush. The model used to
+ * look the TLB up only on a fill, so such a process walked once in all.
+ */
+static void test_hits_walk_after_tlb_flush(void **state)
+{
+	const uint32_t one_line[] = { R(SET0(1)) };
+	struct sim_fcse_scenario sc;
+	struct sim_fcse_proc procs[2];
+	struct sim *s;
+
+	(void)state;
+	sim_fcse_workload("small", SIM_FCSE_MODE_GUARANTEED, &sc);
+	procs[0] = sc.procs[0];		/* the RT task */
+	procs[1] = (struct sim_fcse_proc){ .name = "one", .count = 1, .trace = one_line,
+					   .trace_len = 1 };
+	sc.procs = procs;
+	sc.nprocs = 2;
+	sc.ticks = 20;
+	s = new_sim(&sc, 1);
+	sim_run(s, SIM_STEPS_ALL, NULL);
+	assert_true(cnt(s, "switches_count") >= 10);
+	assert_int_equal(cnt(s, "tlb_flushes_count"), cnt(s, "switches_count"));
+	assert_int_equal(cnt(s, "flushes_count"), 0);		/* the line stays cached */
+	/* "one" walks its page after each switch to it: about half the switches. */
+	assert_true(cnt(s, "tlb_misses_count") >= cnt(s, "switches_count") / 2);
+	assert_int_equal(cnt(s, "tlb_lookups_count"), cnt(s, "accesses_count"));
+	sim_free(s);
+}
+
 /* ---- check() ------------------------------------------------------------------------- */
 
 static void refused(const struct sim_fcse_scenario *sc, const char *want)
@@ -840,6 +872,7 @@ int main(void)
 		cmocka_unit_test(test_golden_pinned),
 		cmocka_unit_test(test_chunks_and_hist),
 		cmocka_unit_test(test_tlb_lockdown),
+		cmocka_unit_test(test_hits_walk_after_tlb_flush),
 		cmocka_unit_test(test_check),
 		cmocka_unit_test(test_trace_lackey),
 		cmocka_unit_test(test_flush_reasons_add_up),
