@@ -39,18 +39,6 @@ struct report {
 	bool json;
 };
 
-/* The raw object @key of lesson @id in the progress document, or NULL. */
-static json_t *raw(const struct rt_progress *p, const char *id, const char *key)
-{
-	json_t *o;
-
-	if (!p)
-		return NULL;
-	o = json_object_get(json_object_get(rt_progress_json(p), "lessons"), id);
-	o = json_object_get(o, key);
-	return json_is_object(o) ? o : NULL;
-}
-
 static const char *prediction_status(const struct rt_progress *p, const struct quiz *q)
 {
 	struct rt_progress_lab lab;
@@ -62,16 +50,70 @@ static const char *prediction_status(const struct rt_progress *p, const struct q
 	return "lab run; compare there";
 }
 
+/* One lesson's recorded answers or predictions into a JSON array, through the typed getters. */
+struct entries {
+	const struct rt_progress *p;
+	const char *id;
+	const struct lesson_quizzes *qs;
+	json_t *out;		/* the JSON array, or NULL */
+	struct rt_buf *text;	/* the text report, or NULL */
+};
+
+static int answer_entry(const char *qid, void *priv)
+{
+	struct entries *x = priv;
+	struct rt_progress_quiz rq;
+
+	if (rt_progress_quiz_get(x->p, x->id, qid, &rq))
+		return 0;
+	return json_array_append_new(x->out, json_pack(
+		"{s:s, s:s?, s:f, s:i, s:s?, s:b}", "question", qid,
+		"answer", rq.answer, "score", rq.score, "attempts", (int)rq.attempts,
+		"time", rq.time, "in_lesson", lesson_quizzes_find(x->qs, qid) != NULL))
+	       ? -ENOMEM : 0;
+}
+
+static int prediction_entry(const char *qid, void *priv)
+{
+	struct entries *x = priv;
+	const struct quiz *q = lesson_quizzes_find(x->qs, qid);
+	struct rt_progress_prediction pr;
+
+	if (rt_progress_prediction_get(x->p, x->id, qid, &pr))
+		return 0;
+	return json_array_append_new(x->out, json_pack(
+		"{s:s, s:f, s:s?, s:s?, s:s?, s:s?, s:s?, s:n, s:s}", "question", qid,
+		"value", pr.value, "unit", pr.unit, "time", pr.time,
+		"lab", q ? q->lab : NULL, "metric", q ? q->metric : NULL,
+		"scenario", q ? q->scenario : NULL, "measured",
+		"status", prediction_status(x->p, q))) ? -ENOMEM : 0;
+}
+
+static int prediction_line(const char *qid, void *priv)
+{
+	struct entries *x = priv;
+	const struct quiz *q = lesson_quizzes_find(x->qs, qid);
+	struct rt_progress_prediction pr;
+	int ret;
+
+	if (rt_progress_prediction_get(x->p, x->id, qid, &pr))
+		return 0;
+	ret = rt_buf_printf(x->text, "    prediction %s: %.10g %s", qid, pr.value,
+			    pr.unit ? pr.unit : "");
+	if (!ret && q && q->lab)
+		ret = rt_buf_printf(x->text, " (%s lab, %s, %s)", q->lab,
+				    q->scenario ? q->scenario : "-", q->metric ? q->metric : "-");
+	return ret ?: rt_buf_printf(x->text, ": %s\n", prediction_status(x->p, q));
+}
+
 /* @qs: the lesson's questions, NULL when it is not installed or could not be read. */
 static int lesson_report(struct report *r, const char *id, const struct lesson_entry *e,
 			 const struct lesson_quizzes *qs)
 {
 	const struct rt_progress *p = r->p;
-	json_t *answers = raw(p, id, "quiz"), *preds = raw(p, id, "predictions"), *v;
 	unsigned int questions = 0, scored = 0, answered = 0, right = 0;
 	bool read = p && rt_progress_lesson_read(p, id);
 	unsigned long pos = p ? rt_progress_lesson_position(p, id) : 0;
-	const char *qid;
 	int ret = 0;
 
 	if (qs) {
@@ -87,33 +129,18 @@ static int lesson_report(struct report *r, const char *id, const struct lesson_e
 		right += have && q->kind != QUIZ_PREDICT && rq.score >= 1;
 	}
 	if (!qs)
-		answered = (unsigned int)json_object_size(answers);
+		answered = p ? (unsigned int)rt_progress_quiz_count(p, id, NULL) : 0;
 
 	if (r->json) {
 		json_t *o, *ja = json_array(), *jp = json_array();
+		struct entries ea = { p, id, qs, ja, NULL }, ep = { p, id, qs, jp, NULL };
 
-		json_object_foreach(answers, qid, v) {
-			struct rt_progress_quiz rq;
-
-			if (rt_progress_quiz_get(p, id, qid, &rq))
-				continue;
-			json_array_append_new(ja, json_pack(
-				"{s:s, s:s?, s:f, s:i, s:s?, s:b}", "question", qid,
-				"answer", rq.answer, "score", rq.score, "attempts", (int)rq.attempts,
-				"time", rq.time, "in_lesson", lesson_quizzes_find(qs, qid) != NULL));
-		}
-		json_object_foreach(preds, qid, v) {
-			const struct quiz *q = lesson_quizzes_find(qs, qid);
-			struct rt_progress_prediction pr;
-
-			if (rt_progress_prediction_get(p, id, qid, &pr))
-				continue;
-			json_array_append_new(jp, json_pack(
-				"{s:s, s:f, s:s?, s:s?, s:s?, s:s?, s:s?, s:n, s:s}", "question", qid,
-				"value", pr.value, "unit", pr.unit, "time", pr.time,
-				"lab", q ? q->lab : NULL, "metric", q ? q->metric : NULL,
-				"scenario", q ? q->scenario : NULL, "measured",
-				"status", prediction_status(p, q)));
+		if (!ja || !jp || (p && (rt_progress_foreach_quiz(p, id, answer_entry, &ea) ||
+					 rt_progress_foreach_prediction(p, id, prediction_entry,
+									&ep)))) {
+			json_decref(ja);
+			json_decref(jp);
+			return -ENOMEM;
 		}
 		o = json_pack("{s:s, s:i, s:s?, s:b, s:b, s:I, s:{s:i, s:i, s:i, s:i}, s:o, s:o}",
 			      "id", id, "number", e ? (int)e->number : atoi(id),
@@ -129,7 +156,7 @@ static int lesson_report(struct report *r, const char *id, const struct lesson_e
 
 	ret = rt_buf_printf(&r->text, "%s  %s\n", id,
 			    e && e->title ? e->title : e ? e->slug : "(not installed)");
-	if (!ret && !read && !pos && !answered && !json_object_size(preds))
+	if (!ret && !read && !pos && !answered && !(p && rt_progress_prediction_count(p, id)))
 		ret = rt_buf_puts(&r->text, "    not started\n");
 	else if (!ret)
 		ret = rt_buf_printf(&r->text, "    read: %s, position: line %lu\n",
@@ -139,20 +166,10 @@ static int lesson_report(struct report *r, const char *id, const struct lesson_e
 				    answered, questions, right, scored);
 	else if (!ret && answered)
 		ret = rt_buf_printf(&r->text, "    quiz: %u answered\n", answered);
-	json_object_foreach(preds, qid, v) {
-		const struct quiz *q = lesson_quizzes_find(qs, qid);
-		struct rt_progress_prediction pr;
+	if (!ret && p) {
+		struct entries et = { p, id, qs, NULL, &r->text };
 
-		if (ret || rt_progress_prediction_get(p, id, qid, &pr))
-			continue;
-		ret = rt_buf_printf(&r->text, "    prediction %s: %.10g %s", qid, pr.value,
-				    pr.unit ? pr.unit : "");
-		if (!ret && q && q->lab)
-			ret = rt_buf_printf(&r->text, " (%s lab, %s, %s)", q->lab,
-					    q->scenario ? q->scenario : "-",
-					    q->metric ? q->metric : "-");
-		if (!ret)
-			ret = rt_buf_printf(&r->text, ": %s\n", prediction_status(p, q));
+		ret = rt_progress_foreach_prediction(p, id, prediction_line, &et);
 	}
 	return ret;
 }
@@ -181,34 +198,41 @@ static int extra_lesson(const char *lesson, void *priv)
 	return x->ret;
 }
 
+struct lab_entries {
+	struct report *r;
+	json_t *out;
+	size_t n;
+};
+
+static int lab_entry(const char *name, void *priv)
+{
+	struct lab_entries *x = priv;
+	struct rt_progress_lab lab;
+
+	if (rt_progress_lab_get(x->r->p, name, &lab))
+		return 0;
+	x->n++;
+	if (x->r->json)
+		return json_array_append_new(x->out, json_pack(
+			"{s:s, s:s?, s:s?, s:s?}", "lab", name, "status", lab.status,
+			"result", lab.result, "time", lab.time)) ? -ENOMEM : 0;
+	return rt_buf_printf(&x->r->text, "    %s: %s%s%s\n", name,
+			     lab.status ? lab.status : "?",
+			     lab.result ? ", " : "", lab.result ? lab.result : "");
+}
+
 static int labs_report(struct report *r, json_t **labs)
 {
-	json_t *o = r->p ? json_object_get(rt_progress_json(r->p), "labs") : NULL, *v;
-	const char *name;
-	size_t n = 0;
+	struct lab_entries x = { r, NULL, 0 };
 	int ret = 0;
 
 	*labs = json_array();
 	if (!*labs)
 		return -ENOMEM;
-	json_object_foreach(o, name, v) {
-		struct rt_progress_lab lab;
-
-		if (rt_progress_lab_get(r->p, name, &lab))
-			continue;
-		n++;
-		if (r->json)
-			ret = json_array_append_new(*labs, json_pack(
-				"{s:s, s:s?, s:s?, s:s?}", "lab", name, "status", lab.status,
-				"result", lab.result, "time", lab.time)) ? -ENOMEM : 0;
-		else
-			ret = rt_buf_printf(&r->text, "    %s: %s%s%s\n", name,
-					    lab.status ? lab.status : "?",
-					    lab.result ? ", " : "", lab.result ? lab.result : "");
-		if (ret)
-			return ret;
-	}
-	if (!r->json && !n)
+	x.out = *labs;
+	if (r->p)
+		ret = rt_progress_foreach_lab(r->p, lab_entry, &x);
+	if (!ret && !r->json && !x.n)
 		ret = rt_buf_puts(&r->text, "    none run yet\n");
 	return ret;
 }

@@ -383,7 +383,7 @@ static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 	struct qemu_session *s = NULL;
 	struct qemu_ready ready = { 0 };
 	struct qemu_qmp *q;
-	json_t *qret = NULL;
+	char qmp_status[32];
 	const char *text;
 	char *notice = NULL, *cause = NULL, *errs = NULL;
 	size_t len;
@@ -420,12 +420,12 @@ static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 		goto out;
 	}
 	q = qemu_session_qmp(s, &cause);
-	if (q && qemu_qmp_execute(q, "query-status", NULL, &qret, &cause) == 0) {
+	if (q && qemu_qmp_status(q, qmp_status, sizeof(qmp_status), &cause) == 0) {
 		vm_say("%s kernel %s ready after %ld ms under %s (-cpu %s, guest uptime %.2f s, "
 		       "QMP status %s)", ready.kernel ? ready.kernel : "?",
 		       ready.release ? ready.release : "?", qemu_session_ready_ms(s),
 		       qemu_accel_name(qemu_session_accel(s)), qemu_session_cpu(s), ready.uptime_s,
-		       json_string_value(json_object_get(qret, "status")) ?: "?");
+		       qmp_status);
 	} else {
 		vm_say("ready after %ld ms, but QMP failed: %s", qemu_session_ready_ms(s),
 		       cause ? cause : "unknown");
@@ -465,7 +465,6 @@ out:
 	}
 	if (copy.out >= 0)
 		close(copy.out);
-	json_decref(qret);
 	qemu_ready_fini(&ready);
 	qemu_session_free(s);
 	free(errs);

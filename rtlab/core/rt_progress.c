@@ -695,13 +695,17 @@ static int by_string(const void *a, const void *b)
 	return strcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-int rt_progress_foreach_lesson(const struct rt_progress *p,
-			       int (*fn)(const char *lesson, void *priv), void *priv)
+/*
+ * @fn on each key of the object @o, in byte order when @sorted, else in the
+ * order they were recorded; stops at a non-zero return.
+ */
+static int foreach_key(json_t *o, bool sorted, int (*fn)(const char *key, void *priv),
+		       void *priv)
 {
-	json_t *lessons = child(p->doc, "lessons", false), *v;
-	size_t n = json_object_size(lessons), k = 0;
+	size_t n = json_object_size(o), k = 0;
 	const char **names;
 	const char *key;
+	json_t *v;
 	int ret = 0;
 
 	if (!n)
@@ -709,13 +713,39 @@ int rt_progress_foreach_lesson(const struct rt_progress *p,
 	names = malloc(n * sizeof(*names));
 	if (!names)
 		return -ENOMEM;
-	json_object_foreach(lessons, key, v)
+	json_object_foreach(o, key, v)
 		names[k++] = key;
-	qsort(names, k, sizeof(*names), by_string);
+	if (sorted)
+		qsort(names, k, sizeof(*names), by_string);
 	for (size_t i = 0; i < k && !ret; i++)
 		ret = fn(names[i], priv);
 	free(names);
 	return ret;
+}
+
+int rt_progress_foreach_quiz(const struct rt_progress *p, const char *lesson,
+			     int (*fn)(const char *qid, void *priv), void *priv)
+{
+	return foreach_key(child(lesson_get(p, lesson), "quiz", false), false, fn, priv);
+}
+
+int rt_progress_foreach_prediction(const struct rt_progress *p, const char *lesson,
+				   int (*fn)(const char *qid, void *priv), void *priv)
+{
+	return foreach_key(child(lesson_get(p, lesson), "predictions", false), false, fn,
+			   priv);
+}
+
+int rt_progress_foreach_lab(const struct rt_progress *p,
+			    int (*fn)(const char *lab, void *priv), void *priv)
+{
+	return foreach_key(child(p->doc, "labs", false), false, fn, priv);
+}
+
+int rt_progress_foreach_lesson(const struct rt_progress *p,
+			       int (*fn)(const char *lesson, void *priv), void *priv)
+{
+	return foreach_key(child(p->doc, "lessons", false), true, fn, priv);
 }
 
 int rt_progress_quiz_record(struct rt_progress *p, const char *lesson, const char *qid,

@@ -165,6 +165,20 @@ int rt_progress_reset_lesson(struct rt_progress *p, const char *lesson);
 int rt_progress_foreach_lesson(const struct rt_progress *p,
 			       int (*fn)(const char *lesson, void *priv), void *priv);
 
+/*
+ * @fn on each question of @lesson with a recorded answer (quiz) or
+ * prediction, or on each lab with a recorded state, in the order they were
+ * first recorded; stops
+ * at @fn's first non-zero return, which is returned (-ENOMEM on failure).
+ * The typed getters below read each one.
+ */
+int rt_progress_foreach_quiz(const struct rt_progress *p, const char *lesson,
+			     int (*fn)(const char *qid, void *priv), void *priv);
+int rt_progress_foreach_prediction(const struct rt_progress *p, const char *lesson,
+				   int (*fn)(const char *qid, void *priv), void *priv);
+int rt_progress_foreach_lab(const struct rt_progress *p,
+			    int (*fn)(const char *lab, void *priv), void *priv);
+
 /* ---- Quizzes and predictions ------------------------------------------- */
 
 /**

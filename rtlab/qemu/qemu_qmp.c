@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -296,6 +297,24 @@ void qemu_qmp_free(struct qemu_qmp *q)
 		close(q->fd);
 	rt_buf_fini(&q->in);
 	free(q);
+}
+
+int qemu_qmp_status(struct qemu_qmp *q, char *status, size_t size, char **cause)
+{
+	json_t *ret = NULL;
+	const char *st;
+	int r;
+
+	r = qemu_qmp_execute(q, "query-status", NULL, &ret, cause);
+	if (r)
+		return r;
+	st = json_string_value(json_object_get(ret, "status"));
+	if (st)
+		snprintf(status, size, "%s", st);
+	else
+		r = rt_err(cause, -EPROTO, "query-status: no status in the answer");
+	json_decref(ret);
+	return r;
 }
 
 int qemu_qmp_vcpu_threads(struct qemu_qmp *q, int *tids, size_t max, size_t *n, char **cause)

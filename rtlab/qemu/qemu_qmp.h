@@ -78,6 +78,15 @@ int qemu_qmp_execute(struct qemu_qmp *q, const char *cmd, json_t *args, json_t *
 		   char **cause);
 
 /**
+ * qemu_qmp_status - the guest's run state from query-status ("running", "paused"...)
+ * @status: where to write it (at most @size bytes, always terminated)
+ *
+ * Returns 0, -EPROTO with @cause when the answer has no status, or what
+ * qemu_qmp_execute() returns.
+ */
+int qemu_qmp_status(struct qemu_qmp *q, char *status, size_t size, char **cause);
+
+/**
  * qemu_qmp_vcpu_threads - the host thread of each vCPU, from query-cpus-fast
  * @tids: filled in vCPU order (cpu-index), @max entries at most
  * @n: how many vCPUs QEMU reported

@@ -44,7 +44,9 @@ if command -v flock >/dev/null; then
 	img=$tmp/held.img
 	truncate -s 1M "$img"
 	# The holder is the sleep itself, with the locked descriptor: killing it frees the disk.
-	(exec 9<"$img" && flock -n 9 && exec sleep 600) >/dev/null 2>&1 &
+	# It waits for the lock (no -n): the probe below takes it for an instant, and a holder
+	# that gave up then was the flake of a loaded machine (issue 29).
+	(exec 9<"$img" && flock -w 60 9 && exec sleep 600) >/dev/null 2>&1 &
 	holder=$!
 	# Until it holds the lock, however long a loaded machine takes to start it (60 s at most).
 	held=no
