@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -207,8 +208,51 @@ static int lint(int argc, char **argv)
 
 /* ---- export -------------------------------------------------------------- */
 
-static int export_one(const char *path, const char *out_dir, const char *class_dir)
+/*
+ * The title slide's lines from --course FILE: the course file class grading
+ * reads (labs, weights, due dates) may also hold "title", "teacher", "date"
+ * and "licence", each a string; other keys are not ours and are left alone.
+ * Returns 0, or -1 after saying why.
+ */
+static int course_load(const char *path, json_t **root, struct report_slides_opts *o)
 {
+	static const char *const keys[] = { "title", "teacher", "date", "licence" };
+	const char **slot[] = { &o->course, &o->teacher, &o->date, &o->licence };
+	char *text = NULL, *cause = NULL;
+	json_error_t err;
+	size_t len = 0;
+
+	if (rt_file_load(path, 0, 1u << 20, &text, &len, &cause)) {
+		cli_text_printf(stderr, "rtlab slides: --course: %s\n", cause ? cause : path);
+		free(cause);
+		return -1;
+	}
+	*root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	free(text);
+	if (!json_is_object(*root)) {
+		cli_text_printf(stderr, "rtlab slides: --course %s: %s\n", path,
+				*root ? "not a JSON object" : err.text);
+		return -1;
+	}
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		json_t *v = json_object_get(*root, keys[k]);
+
+		if (v && !json_is_string(v)) {
+			cli_text_printf(stderr, "rtlab slides: --course %s: \"%s\" is not a "
+					"string\n", path, keys[k]);
+			return -1;
+		}
+		if (v)
+			*slot[k] = json_string_value(v);
+	}
+	return 0;
+}
+
+static int export_one(const char *path, const char *out_dir,
+		      const struct report_slides_opts *opts)
+{
+	struct report_slides_opts o = *opts;
+	struct rt_buf warnings = RT_BUF_INIT;
 	struct rt_buf page = RT_BUF_INIT, file = RT_BUF_INIT;
 	struct slides_deck *d;
 	const char *base = strrchr(path, '/');
@@ -223,7 +267,14 @@ static int export_one(const char *path, const char *out_dir, const char *class_d
 	n = strlen(base);
 	if (n > 3 && !strcmp(base + n - 3, ".md"))
 		n -= 3;
-	ret = report_slides_html(d, class_dir, &page);
+	o.warnings = &warnings;
+	ret = report_slides_page(d, &o, &page);
+	for (char *l = warnings.data, *e; l && l < warnings.data + warnings.len; l = e + 1) {
+		e = strchr(l, '\n');
+		*e = '\0';
+		cli_text_printf(stderr, "rtlab slides export: warning: %s\n", l);
+	}
+	rt_buf_fini(&warnings);
 	if (!ret)
 		ret = rt_buf_printf(&file, "%s/%.*s.html", out_dir, (int)n, base);
 	if (!ret)
@@ -240,7 +291,8 @@ static int export_one(const char *path, const char *out_dir, const char *class_d
 	return ret;
 }
 
-static int export(const char *arg, bool all, const char *out_dir, const char *class_dir)
+static int export(const char *arg, bool all, const char *out_dir,
+		  const struct report_slides_opts *o)
 {
 	char **paths = NULL, *dir = NULL, *cause = NULL, *path;
 	size_t n = 0;
@@ -255,7 +307,7 @@ static int export(const char *arg, bool all, const char *out_dir, const char *cl
 		path = deck_path(arg);
 		if (!path)
 			return CLI_EXIT_FAIL;
-		status = export_one(path, out_dir, class_dir) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+		status = export_one(path, out_dir, o) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 		free(path);
 		return status;
 	}
@@ -267,7 +319,7 @@ static int export(const char *arg, bool all, const char *out_dir, const char *cl
 		status = CLI_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (export_one(paths[i], out_dir, class_dir))
+		if (export_one(paths[i], out_dir, o))
 			status = CLI_EXIT_FAIL;
 	slides_paths_free(paths, n);
 	free(cause);
@@ -283,12 +335,16 @@ static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 		{ "class", required_argument, NULL, 'c' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "names", no_argument, NULL, 'N' },
+		{ "course", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *sub = "present", *class_dir = NULL, *out_dir = NULL;
-	bool all = false;
-	int c;
+	const char *sub = "present", *class_dir = NULL, *out_dir = NULL, *course = NULL;
+	struct report_slides_opts o = { 0 };
+	bool all = false, names = false;
+	json_t *root = NULL;
+	int c, status;
 
 	if (argc >= 2 && (!strcmp(argv[1], "list") || !strcmp(argv[1], "lint") ||
 			  !strcmp(argv[1], "export"))) {
@@ -309,6 +365,12 @@ static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 		case 'a':
 			all = true;
 			break;
+		case 'N':
+			names = true;
+			break;
+		case 'C':
+			course = optarg;
+			break;
 		case 'h':
 			cli_cmd_help(cmd, stdout);
 			return CLI_EXIT_OK;
@@ -320,8 +382,11 @@ static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (class_dir && !is_dir(class_dir))
 		return cli_usage_error(cmd, "--class wants a folder, not '%s'", class_dir);
-	if (strcmp(sub, "export") && (out_dir || all))
-		return cli_usage_error(cmd, "--out and --all are for 'slides export'");
+	if (strcmp(sub, "export") && (out_dir || all || names || course))
+		return cli_usage_error(cmd, "--out, --all, --names and --course are for "
+				       "'slides export'");
+	if (names && !class_dir)
+		return cli_usage_error(cmd, "--names is for the class's plots (--class DIR)");
 	if (!strcmp(sub, "lint")) {
 		if (class_dir)
 			return cli_usage_error(cmd, "--class is not for 'slides lint'");
@@ -339,7 +404,15 @@ static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 			return cli_usage_error(cmd, "export: where to? (--out DIR)");
 		if (!all && optind >= argc)
 			return cli_usage_error(cmd, "export: which deck? (DECK or --all)");
-		return export(optind < argc ? argv[optind] : NULL, all, out_dir, class_dir);
+		o.class_dir = class_dir;
+		o.names = names;
+		if (course && course_load(course, &root, &o)) {
+			json_decref(root);
+			return CLI_EXIT_FAIL;
+		}
+		status = export(optind < argc ? argv[optind] : NULL, all, out_dir, &o);
+		json_decref(root);
+		return status;
 	}
 	return present(optind < argc ? argv[optind] : NULL, class_dir);
 }

@@ -318,6 +318,69 @@ static void test_shipped_decks_lint_clean(void **state)
 	slides_paths_free(paths, n);
 }
 
+/* A results document of lab latency at @dir/@rel (folders made). */
+static void put_run(const char *dir, const char *rel)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s/%s)\" && cp %s/tests/data/results/"
+		 "latency-host.json %s/%s", dir, rel, srcdir(), dir, rel);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * A "class:" plot whose file is not in the class folder draws the class's
+ * runs (grading layout and flat), anonymous unless names are asked for; a
+ * lab nobody ran falls back to the sample with a note and a warning.
+ */
+static void test_export_class(const char *dir)
+{
+	char cls[600], path[600];
+	struct rt_buf b = RT_BUF_INIT, warn = RT_BUF_INIT;
+	struct report_slides_opts o = { .warnings = &warn, .course = "RT 101",
+					.licence = "CC-BY-SA-4.0" };
+	struct slides_deck *d = NULL;
+	char *cause = NULL;
+	const char *h;
+
+	snprintf(cls, sizeof(cls), "%s/class", dir);
+	put_run(cls, "alice/latency/results.json");
+	put_run(cls, "bob/latency/results.json");
+	put_run(cls, "carol/results.json");	/* the flat layout */
+	put_run(cls, "dave/fcse/results.json");	/* another lab's folder: not it */
+	put(dir, "02-c.md", "# Class\n\n---\n\n## Ours\n\n```plot\nresults: class:latency.json\n"
+	    "sample: run.json\n```\n\n---\n\n## Nobody\n\n```plot\nresults: class:fcse.json\n"
+	    "sample: fcse.json\n```\n");
+	snprintf(path, sizeof(path), "cp %s/slides/results/fcse-sample.json %s/fcse.json", srcdir(),
+		 dir);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/02-c.md", dir);
+	assert_int_equal(slides_deck_load(path, &d, &cause), 0);
+	o.class_dir = cls;
+	assert_int_equal(report_slides_page(d, &o, &b), 0);
+	h = rt_buf_str(&b);
+	assert_non_null(strstr(h, "<p class=\"course\">RT 101</p>"));
+	assert_non_null(strstr(h, "<p class=\"licence\">Licence: CC-BY-SA-4.0</p>"));
+	assert_non_null(strstr(h, "3 runs of lab latency, anonymous"));
+	assert_non_null(strstr(h, "(class: 3 runs of lab latency)"));
+	assert_non_null(strstr(h, "class median of the 99th percentiles"));
+	assert_null(strstr(h, "alice"));
+	assert_null(strstr(h, dir));	/* no host path */
+	/* fcse: dave's document is lab latency, so nobody ran fcse. */
+	assert_non_null(strstr(h, "<p class=\"sample-note\">Sample, not your class"));
+	assert_non_null(strstr(rt_buf_str(&warn), "slide 3: no student in the class folder ran "
+				"lab fcse: drawing the deck's sample\n"));
+	rt_buf_reset(&b);
+	o.names = true;
+	assert_int_equal(report_slides_page(d, &o, &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "<title>alice</title>"));
+	assert_non_null(strstr(rt_buf_str(&b), "<title>carol</title>"));
+	assert_null(strstr(rt_buf_str(&b), "<title>dave</title>"));
+	rt_buf_fini(&b);
+	rt_buf_fini(&warn);
+	slides_deck_free(d);
+}
+
 static void test_export(void **state)
 {
 	char dir[] = "/tmp/test-slides-XXXXXX", src[700], path[600];
@@ -342,7 +405,7 @@ static void test_export(void **state)
 	h = rt_buf_str(&b);
 	assert_non_null(strstr(h, "<title>Deck &amp; co</title>"));
 	assert_non_null(strstr(h, "<section class=\"slide title\" id=\"s1\">"));
-	assert_non_null(strstr(h, "<section class=\"slide\" id=\"s2\">\n<h2>Plot</h2>"));
+	assert_non_null(strstr(h, "<section class=\"slide has-plot\" id=\"s2\">\n<h2>Plot</h2>"));
 	assert_non_null(strstr(h, "<figure class=\"plot\">\n<svg"));
 	assert_non_null(strstr(h, "<figcaption>ours"));
 	assert_non_null(strstr(h, "<aside class=\"notes\">\n<p>secret <em>note</em></p>"));
@@ -361,6 +424,7 @@ static void test_export(void **state)
 	assert_true(strstr(h, "<svg") < strstr(h, "id=\"s4\""));
 	rt_buf_fini(&b);
 	slides_deck_free(d);
+	test_export_class(dir);
 	snprintf(src, sizeof(src), "rm -rf %s", dir);
 	assert_int_equal(system(src), 0);
 }
