@@ -420,7 +420,7 @@ static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 const struct cli_cmd cli_cmd_slides = {
 	.name = "slides",
 	.usage = "[DECK] [--class DIR] | list | lint [FILE|DIR...] | "
-		 "export DECK|--all [DIR] --out DIR [--class DIR]",
+		 "export DECK|--all [DIR] --out DIR [--class DIR [--names]] [--course FILE]",
 	.summary = "present the teacher's decks in the terminal, check them, export HTML",
 	.help = "DECK is a number (3, 03), a slug (kinds-of-latency), a file name or a\n"
 		"path; the installed decks are in the data folder's slides/ (deck 00 is the\n"
@@ -440,21 +440,33 @@ const struct cli_cmd cli_cmd_slides = {
 		"  export DECK|--all [DIR] --out DIR\n"
 		"                write NN-slug.html into --out: one self-contained page per\n"
 		"                deck (CSS and script inline, no network), keyboard navigation\n"
-		"                as in the terminal, n for notes, a print stylesheet (one slide\n"
-		"                per page, no notes) for saving a PDF; a slide's plot is drawn\n"
-		"                as SVG from its results document. --all: every deck of DIR\n"
-		"                (default: the installed decks)\n"
+		"                as in the terminal, n for notes, s for a speaker view (a second\n"
+		"                window: notes, current and next slide, timer), a print\n"
+		"                stylesheet (landscape, one slide a page, no notes) for saving\n"
+		"                a PDF; a slide's plot is drawn as SVG from its results\n"
+		"                document. --all: every deck of DIR (default: the installed\n"
+		"                decks)\n"
 		"\n"
 		"Options:\n"
 		"  --class DIR   the class folder: a plot written 'results: class:NAME' draws\n"
-		"                DIR/NAME (e.g. the class's own latency runs), never a file\n"
-		"                outside DIR (no '..', no link out); without it the deck's\n"
-		"                sample document is drawn\n"
+		"                DIR/NAME if it exists, else every student's run of the plot's\n"
+		"                lab, DIR/STUDENT/LAB/results.json (as 'grade --class' reads\n"
+		"                it) or DIR/STUDENT/results.json: a strip per run per scenario,\n"
+		"                the class median marked. A lab nobody ran draws the deck's\n"
+		"                sample, noted on the slide and warned about. Never a file\n"
+		"                outside DIR (no '..', no link followed); without --class the\n"
+		"                deck's sample document is drawn\n"
+		"  --names       export --class: name the students on the class's plots\n"
+		"                (anonymous by default)\n"
+		"  --course FILE export: the course file of 'grade --class' (JSON); its\n"
+		"                optional \"title\", \"teacher\", \"date\" and \"licence\" go on\n"
+		"                every title slide (slides/FORMAT.md)\n"
 		"  --out DIR     export: the folder to write into (created if missing)\n"
 		"  --all         export: every deck\n"
 		"  -h, --help    show this help\n"
 		"\n"
-		"Exit status: 0 on success; 1 when a deck is missing, cannot be written or\n"
-		"lint found problems; 2 on bad usage.\n",
+		"Exit status: 0 on success (a plot drawn from the sample is a warning); 1\n"
+		"when a deck is missing, cannot be written, the course file cannot be read\n"
+		"or lint found problems; 2 on bad usage.\n",
 	.main = slides_main,
 };

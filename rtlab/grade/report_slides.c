@@ -413,11 +413,19 @@ out:
 	return ret;
 }
 
-/* The title slide's course, teacher, date and licence, each a line when given. */
-static int course_html(struct rt_buf *out, const struct report_slides_opts *o)
+/*
+ * The title slide's course, teacher, date and licence, each a line when
+ * given: --course FILE's, else the deck's own (its ```deck block).
+ */
+static int course_html(struct rt_buf *out, const struct slides_deck *deck,
+		       const struct report_slides_opts *o)
 {
-	const char *const what[][2] = { { "course", o->course }, { "teacher", o->teacher },
-					{ "date", o->date }, { "licence", o->licence } };
+	const char *const what[][2] = {
+		{ "course", o->course ? o->course : deck->course },
+		{ "teacher", o->teacher ? o->teacher : deck->teacher },
+		{ "date", o->date ? o->date : deck->date },
+		{ "licence", o->licence ? o->licence : deck->licence },
+	};
 	int ret = 0;
 
 	for (size_t k = 0; k < sizeof(what) / sizeof(what[0]); k++) {
@@ -443,7 +451,7 @@ static int slide_html(struct rt_buf *out, const struct slides_deck *deck, size_t
 	ret |= inline_html(out, s->title);
 	ret |= rt_buf_printf(out, "</h%u>\n", s->level);
 	if (s->level == 1)
-		ret |= course_html(out, o);
+		ret |= course_html(out, deck, o);
 	ret |= slides_markdown_html(s->body, out);
 	if (!ret && s->plot)
 		ret = plot_html(out, deck, i, o);

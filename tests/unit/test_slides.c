@@ -161,6 +161,11 @@ static const struct {
 	  "d/01-x.md:3: missing key 'kind'\n"
 	  "d/01-x.md:3: quiz blocks belong in lessons, not decks\n" },
 	{ "# T\n\n<b>x</b>\n", "d/01-x.md:3: raw HTML is not allowed\n" },
+	{ "# T\n\n```deck\ncourse: A\nroom: 3\ncourse: B\nx\n```\n\n---\n\n## A\n\n```deck\n```\n",
+	  "d/01-x.md:5: unknown deck key 'room' (course, teacher, date, licence)\n"
+	  "d/01-x.md:6: deck key 'course' given twice\n"
+	  "d/01-x.md:7: a deck line is 'key: value'\n"
+	  "d/01-x.md:14: one deck block, in the title slide's body\n" },
 	{ "# T\n\n---\n", "d/01-x.md:3: the deck ends with '---': the last slide is empty\n" },
 	{ "# T\n\n```plot\nresults: a\n", "d/01-x.md:3: the plot block is not closed\n" },
 	{ "# T\n\n---\n\n# U\n",
@@ -348,7 +353,8 @@ static void test_export_class(const char *dir)
 	put_run(cls, "bob/latency/results.json");
 	put_run(cls, "carol/results.json");	/* the flat layout */
 	put_run(cls, "dave/fcse/results.json");	/* another lab's folder: not it */
-	put(dir, "02-c.md", "# Class\n\n---\n\n## Ours\n\n```plot\nresults: class:latency.json\n"
+	put(dir, "02-c.md", "# Class\n\n```deck\ncourse: From the deck\nteacher: Ann\n```\n\n"
+	    "---\n\n## Ours\n\n```plot\nresults: class:latency.json\n"
 	    "sample: run.json\n```\n\n---\n\n## Nobody\n\n```plot\nresults: class:fcse.json\n"
 	    "sample: fcse.json\n```\n");
 	snprintf(path, sizeof(path), "cp %s/slides/results/fcse-sample.json %s/fcse.json", srcdir(),
@@ -359,7 +365,10 @@ static void test_export_class(const char *dir)
 	o.class_dir = cls;
 	assert_int_equal(report_slides_page(d, &o, &b), 0);
 	h = rt_buf_str(&b);
-	assert_non_null(strstr(h, "<p class=\"course\">RT 101</p>"));
+	assert_non_null(strstr(h, "<p class=\"course\">RT 101</p>"));	/* --course wins */
+	assert_null(strstr(h, "From the deck"));
+	assert_non_null(strstr(h, "<p class=\"teacher\">Ann</p>"));	/* the deck's own */
+	assert_null(strstr(h, "```"));
 	assert_non_null(strstr(h, "<p class=\"licence\">Licence: CC-BY-SA-4.0</p>"));
 	assert_non_null(strstr(h, "3 runs of lab latency, anonymous"));
 	assert_non_null(strstr(h, "(class: 3 runs of lab latency)"));
