@@ -115,8 +115,11 @@ int report_class_read(const char *dir, const char *lab, const struct rt_result_o
 	if (!cls->lab)
 		return rt_err(cause, -ENOMEM, "out of memory");
 	d = opendir(dir);
-	if (!d)
-		return rt_err(cause, -errno, "cannot read the class folder: %s", strerror(errno));
+	if (!d) {
+		ret = -errno;
+		report_class_fini(cls);
+		return rt_err(cause, ret, "cannot read the class folder: %s", strerror(-ret));
+	}
 	while (!ret && (e = readdir(d))) {
 		char *rel = NULL;
 
