@@ -122,7 +122,7 @@ struct report_class {
 	char *lab;			/* owned */
 	struct report_class_run *runs;	/* owned; sorted by student */
 	size_t n;
-	size_t links;		/* student folders that are links, not followed */
+	size_t links;		/* links met (student folder or document), not followed */
 	size_t unreadable;	/* results documents that do not validate */
 };
 

@@ -314,9 +314,8 @@ static int class_plot_html(struct rt_buf *out, const struct slides_deck *deck, s
 	}
 	ret = rt_buf_printf(&msg, "no student in the class folder ran lab %s", lab);
 	if (cls.links)
-		ret |= rt_buf_printf(&msg, " (%zu student folder%s that %s symbolic link%s, "
-				     "not followed)", cls.links, cls.links == 1 ? "" : "s",
-				     cls.links == 1 ? "is a" : "are", cls.links == 1 ? "" : "s");
+		ret |= rt_buf_printf(&msg, " (%zu symbolic link%s in it not followed)", cls.links,
+				     cls.links == 1 ? "" : "s");
 	if (cls.unreadable)
 		ret |= rt_buf_printf(&msg, " (%zu results document%s that do%s not validate)",
 				     cls.unreadable, cls.unreadable == 1 ? "" : "s",

@@ -340,7 +340,7 @@ static void put_run(const char *dir, const char *rel)
  */
 static void test_export_class(const char *dir)
 {
-	char cls[600], path[600];
+	char cls[600], path[600], cmd[4000];
 	struct rt_buf b = RT_BUF_INIT, warn = RT_BUF_INIT;
 	struct report_slides_opts o = { .warnings = &warn, .course = "RT 101",
 					.licence = "CC-BY-SA-4.0" };
@@ -353,6 +353,11 @@ static void test_export_class(const char *dir)
 	put_run(cls, "bob/latency/results.json");
 	put_run(cls, "carol/results.json");	/* the flat layout */
 	put_run(cls, "dave/fcse/results.json");	/* another lab's folder: not it */
+	/* Links are not followed: a student folder that is one, a document that is one. */
+	snprintf(cmd, sizeof(cmd), "ln -s %s/alice %s/eve && mkdir -p %s/fred/latency && "
+		 "ln -s %s/alice/latency/results.json %s/fred/latency/results.json", cls, cls, cls,
+		 cls, cls);
+	assert_int_equal(system(cmd), 0);
 	put(dir, "02-c.md", "# Class\n\n```deck\ncourse: From the deck\nteacher: Ann\n```\n\n"
 	    "---\n\n## Ours\n\n```plot\nresults: class:latency.json\n"
 	    "sample: run.json\n```\n\n---\n\n## Nobody\n\n```plot\nresults: class:fcse.json\n"
@@ -378,7 +383,8 @@ static void test_export_class(const char *dir)
 	/* fcse: dave's document is lab latency, so nobody ran fcse. */
 	assert_non_null(strstr(h, "<p class=\"sample-note\">Sample, not your class"));
 	assert_non_null(strstr(rt_buf_str(&warn), "slide 3: no student in the class folder ran "
-				"lab fcse: drawing the deck's sample\n"));
+				"lab fcse (1 symbolic link in it not followed): drawing the "
+				"deck's sample\n"));
 	rt_buf_reset(&b);
 	o.names = true;
 	assert_int_equal(report_slides_page(d, &o, &b), 0);
