@@ -173,6 +173,7 @@ if [ -s "$tmp/deck.pdf" ]; then
 	box=$(grep -ao '/MediaBox \[[^]]*\]' "$tmp/deck.pdf" | sort -u)
 	echo "# PDF: $pages pages, $box"
 	check "the print has one page per slide ($slides)" [ "$pages" -eq "$slides" ]
+	# shellcheck disable=SC2016
 	check "every page is landscape" \
 		awk '{ gsub(/[^0-9. ]/, ""); split($0, v, " "); if (v[3] <= v[4]) exit 1 }' <<<"$box"
 else
