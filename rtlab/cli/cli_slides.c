@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -207,8 +208,51 @@ static int lint(int argc, char **argv)
 
 /* ---- export -------------------------------------------------------------- */
 
-static int export_one(const char *path, const char *out_dir, const char *class_dir)
+/*
+ * The title slide's lines from --course FILE: the course file class grading
+ * reads (labs, weights, due dates) may also hold "title", "teacher", "date"
+ * and "licence", each a string; other keys are not ours and are left alone.
+ * Returns 0, or -1 after saying why.
+ */
+static int course_load(const char *path, json_t **root, struct report_slides_opts *o)
 {
+	static const char *const keys[] = { "title", "teacher", "date", "licence" };
+	const char **slot[] = { &o->course, &o->teacher, &o->date, &o->licence };
+	char *text = NULL, *cause = NULL;
+	json_error_t err;
+	size_t len = 0;
+
+	if (rt_file_load(path, 0, 1u << 20, &text, &len, &cause)) {
+		cli_text_printf(stderr, "rtlab slides: --course: %s\n", cause ? cause : path);
+		free(cause);
+		return -1;
+	}
+	*root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &err);
+	free(text);
+	if (!json_is_object(*root)) {
+		cli_text_printf(stderr, "rtlab slides: --course %s: %s\n", path,
+				*root ? "not a JSON object" : err.text);
+		return -1;
+	}
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		json_t *v = json_object_get(*root, keys[k]);
+
+		if (v && !json_is_string(v)) {
+			cli_text_printf(stderr, "rtlab slides: --course %s: \"%s\" is not a "
+					"string\n", path, keys[k]);
+			return -1;
+		}
+		if (v)
+			*slot[k] = json_string_value(v);
+	}
+	return 0;
+}
+
+static int export_one(const char *path, const char *out_dir,
+		      const struct report_slides_opts *opts)
+{
+	struct report_slides_opts o = *opts;
+	struct rt_buf warnings = RT_BUF_INIT;
 	struct rt_buf page = RT_BUF_INIT, file = RT_BUF_INIT;
 	struct slides_deck *d;
 	const char *base = strrchr(path, '/');
@@ -223,7 +267,14 @@ static int export_one(const char *path, const char *out_dir, const char *class_d
 	n = strlen(base);
 	if (n > 3 && !strcmp(base + n - 3, ".md"))
 		n -= 3;
-	ret = report_slides_html(d, class_dir, &page);
+	o.warnings = &warnings;
+	ret = report_slides_page(d, &o, &page);
+	for (char *l = warnings.data, *e; l && l < warnings.data + warnings.len; l = e + 1) {
+		e = strchr(l, '\n');
+		*e = '\0';
+		cli_text_printf(stderr, "rtlab slides export: warning: %s\n", l);
+	}
+	rt_buf_fini(&warnings);
 	if (!ret)
 		ret = rt_buf_printf(&file, "%s/%.*s.html", out_dir, (int)n, base);
 	if (!ret)
@@ -240,7 +291,8 @@ static int export_one(const char *path, const char *out_dir, const char *class_d
 	return ret;
 }
 
-static int export(const char *arg, bool all, const char *out_dir, const char *class_dir)
+static int export(const char *arg, bool all, const char *out_dir,
+		  const struct report_slides_opts *o)
 {
 	char **paths = NULL, *dir = NULL, *cause = NULL, *path;
 	size_t n = 0;
@@ -255,7 +307,7 @@ static int export(const char *arg, bool all, const char *out_dir, const char *cl
 		path = deck_path(arg);
 		if (!path)
 			return CLI_EXIT_FAIL;
-		status = export_one(path, out_dir, class_dir) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
+		status = export_one(path, out_dir, o) ? CLI_EXIT_FAIL : CLI_EXIT_OK;
 		free(path);
 		return status;
 	}
@@ -267,7 +319,7 @@ static int export(const char *arg, bool all, const char *out_dir, const char *cl
 		status = CLI_EXIT_FAIL;
 	}
 	for (size_t i = 0; i < n; i++)
-		if (export_one(paths[i], out_dir, class_dir))
+		if (export_one(paths[i], out_dir, o))
 			status = CLI_EXIT_FAIL;
 	slides_paths_free(paths, n);
 	free(cause);
@@ -283,12 +335,16 @@ static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 		{ "class", required_argument, NULL, 'c' },
 		{ "out", required_argument, NULL, 'o' },
 		{ "all", no_argument, NULL, 'a' },
+		{ "names", no_argument, NULL, 'N' },
+		{ "course", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *sub = "present", *class_dir = NULL, *out_dir = NULL;
-	bool all = false;
-	int c;
+	const char *sub = "present", *class_dir = NULL, *out_dir = NULL, *course = NULL;
+	struct report_slides_opts o = { 0 };
+	bool all = false, names = false;
+	json_t *root = NULL;
+	int c, status;
 
 	if (argc >= 2 && (!strcmp(argv[1], "list") || !strcmp(argv[1], "lint") ||
 			  !strcmp(argv[1], "export"))) {
@@ -309,6 +365,12 @@ static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 		case 'a':
 			all = true;
 			break;
+		case 'N':
+			names = true;
+			break;
+		case 'C':
+			course = optarg;
+			break;
 		case 'h':
 			cli_cmd_help(cmd, stdout);
 			return CLI_EXIT_OK;
@@ -320,8 +382,11 @@ static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (class_dir && !is_dir(class_dir))
 		return cli_usage_error(cmd, "--class wants a folder, not '%s'", class_dir);
-	if (strcmp(sub, "export") && (out_dir || all))
-		return cli_usage_error(cmd, "--out and --all are for 'slides export'");
+	if (strcmp(sub, "export") && (out_dir || all || names || course))
+		return cli_usage_error(cmd, "--out, --all, --names and --course are for "
+				       "'slides export'");
+	if (names && !class_dir)
+		return cli_usage_error(cmd, "--names is for the class's plots (--class DIR)");
 	if (!strcmp(sub, "lint")) {
 		if (class_dir)
 			return cli_usage_error(cmd, "--class is not for 'slides lint'");
@@ -339,7 +404,15 @@ static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 			return cli_usage_error(cmd, "export: where to? (--out DIR)");
 		if (!all && optind >= argc)
 			return cli_usage_error(cmd, "export: which deck? (DECK or --all)");
-		return export(optind < argc ? argv[optind] : NULL, all, out_dir, class_dir);
+		o.class_dir = class_dir;
+		o.names = names;
+		if (course && course_load(course, &root, &o)) {
+			json_decref(root);
+			return CLI_EXIT_FAIL;
+		}
+		status = export(optind < argc ? argv[optind] : NULL, all, out_dir, &o);
+		json_decref(root);
+		return status;
 	}
 	return present(optind < argc ? argv[optind] : NULL, class_dir);
 }
@@ -347,7 +420,7 @@ static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 const struct cli_cmd cli_cmd_slides = {
 	.name = "slides",
 	.usage = "[DECK] [--class DIR] | list | lint [FILE|DIR...] | "
-		 "export DECK|--all [DIR] --out DIR [--class DIR]",
+		 "export DECK|--all [DIR] --out DIR [--class DIR [--names]] [--course FILE]",
 	.summary = "present the teacher's decks in the terminal, check them, export HTML",
 	.help = "DECK is a number (3, 03), a slug (kinds-of-latency), a file name or a\n"
 		"path; the installed decks are in the data folder's slides/ (deck 00 is the\n"
@@ -367,21 +440,33 @@ const struct cli_cmd cli_cmd_slides = {
 		"  export DECK|--all [DIR] --out DIR\n"
 		"                write NN-slug.html into --out: one self-contained page per\n"
 		"                deck (CSS and script inline, no network), keyboard navigation\n"
-		"                as in the terminal, n for notes, a print stylesheet (one slide\n"
-		"                per page, no notes) for saving a PDF; a slide's plot is drawn\n"
-		"                as SVG from its results document. --all: every deck of DIR\n"
-		"                (default: the installed decks)\n"
+		"                as in the terminal, n for notes, s for a speaker view (a second\n"
+		"                window: notes, current and next slide, timer), a print\n"
+		"                stylesheet (landscape, one slide a page, no notes) for saving\n"
+		"                a PDF; a slide's plot is drawn as SVG from its results\n"
+		"                document. --all: every deck of DIR (default: the installed\n"
+		"                decks)\n"
 		"\n"
 		"Options:\n"
 		"  --class DIR   the class folder: a plot written 'results: class:NAME' draws\n"
-		"                DIR/NAME (e.g. the class's own latency runs), never a file\n"
-		"                outside DIR (no '..', no link out); without it the deck's\n"
-		"                sample document is drawn\n"
+		"                DIR/NAME if it exists, else every student's run of the plot's\n"
+		"                lab, DIR/STUDENT/LAB/results.json (as 'grade --class' reads\n"
+		"                it) or DIR/STUDENT/results.json: a strip per run per scenario,\n"
+		"                the class median marked. A lab nobody ran draws the deck's\n"
+		"                sample, noted on the slide and warned about. Never a file\n"
+		"                outside DIR (no '..', no link followed); without --class the\n"
+		"                deck's sample document is drawn\n"
+		"  --names       export --class: name the students on the class's plots\n"
+		"                (anonymous by default)\n"
+		"  --course FILE export: the course file of 'grade --class' (JSON); its\n"
+		"                optional \"title\", \"teacher\", \"date\" and \"licence\" go on\n"
+		"                every title slide (slides/FORMAT.md)\n"
 		"  --out DIR     export: the folder to write into (created if missing)\n"
 		"  --all         export: every deck\n"
 		"  -h, --help    show this help\n"
 		"\n"
-		"Exit status: 0 on success; 1 when a deck is missing, cannot be written or\n"
-		"lint found problems; 2 on bad usage.\n",
+		"Exit status: 0 on success (a plot drawn from the sample is a warning); 1\n"
+		"when a deck is missing, cannot be written, the course file cannot be read\n"
+		"or lint found problems; 2 on bad usage.\n",
 	.main = slides_main,
 };

@@ -193,6 +193,62 @@ static bool plot_path_ok(const char *p)
 	return rt_file_rel_below(p);
 }
 
+/* Line @i as "key: value": the key and the value without trailing blanks. */
+static bool key_value(const struct parse *ps, unsigned int i, const char **k, size_t *kn,
+		      const char **v, size_t *vn)
+{
+	const char *colon;
+	size_t n;
+
+	line_at(ps, i, k, &n);
+	colon = memchr(*k, ':', n);
+	if (!colon || colon + 1 >= *k + n || colon[1] != ' ')
+		return false;
+	*kn = (size_t)(colon - *k);
+	*v = colon + 2;
+	*vn = n - *kn - 2;
+	while (*vn && isspace((unsigned char)(*v)[*vn - 1]))
+		(*vn)--;
+	return true;
+}
+
+/* The keys of the title slide's ```deck block, lines (@open, @close). */
+static int parse_meta(struct parse *ps, unsigned int open, unsigned int close)
+{
+	struct slides_deck *d = ps->deck;
+	const char *const names[] = { "course", "teacher", "date", "licence" };
+	char **fields[] = { &d->course, &d->teacher, &d->date, &d->licence };
+	int ret = 0;
+
+	for (unsigned int i = open + 1; i < close && !ret; i++) {
+		const char *k, *v;
+		size_t kn, vn, f;
+
+		if (line_blank(ps, i))
+			continue;
+		if (!key_value(ps, i, &k, &kn, &v, &vn)) {
+			ret = problem(ps, i, "a deck line is 'key: value'");
+			continue;
+		}
+		for (f = 0; f < 4; f++)
+			if (strlen(names[f]) == kn && !memcmp(k, names[f], kn))
+				break;
+		if (f == 4) {
+			ret = problem(ps, i, "unknown deck key '%.*s' (course, teacher, date, "
+				      "licence)", (int)(kn > 40 ? 40 : kn), k);
+			continue;
+		}
+		if (*fields[f]) {
+			ret = problem(ps, i, "deck key '%s' given twice", names[f]);
+			continue;
+		}
+		*fields[f] = dup_n(v, vn);
+		if (!*fields[f])
+			return -ENOMEM;
+	}
+	return ret;
+}
+
 /* The keys of a ```plot block, lines (@open, @close). */
 static int parse_plot(struct parse *ps, struct slide *sl, unsigned int open, unsigned int close)
 {
@@ -207,23 +263,16 @@ static int parse_plot(struct parse *ps, struct slide *sl, unsigned int open, uns
 	p->line = open;
 	sl->plot = p;
 	for (unsigned int i = open + 1; i < close && !ret; i++) {
-		const char *s, *colon, *v;
+		const char *s, *v;
 		char **field = NULL;
-		size_t n, kn, vn;
+		size_t kn, vn;
 
-		line_at(ps, i, &s, &n);
 		if (line_blank(ps, i))
 			continue;
-		colon = memchr(s, ':', n);
-		if (!colon || colon + 1 >= s + n || colon[1] != ' ') {
+		if (!key_value(ps, i, &s, &kn, &v, &vn)) {
 			ret = problem(ps, i, "a plot line is 'key: value'");
 			continue;
 		}
-		kn = (size_t)(colon - s);
-		v = colon + 2;
-		vn = n - kn - 2;
-		while (vn && isspace((unsigned char)v[vn - 1]))
-			vn--;
 		if (kn == 7 && !memcmp(s, "results", 7))
 			field = &p->results;
 		else if (kn == 6 && !memcmp(s, "sample", 6))
@@ -287,6 +336,7 @@ static int parse_slide(struct parse *ps, unsigned int from, unsigned int to)
 {
 	struct slides_deck *d = ps->deck;
 	unsigned int i = from, body_end, notes = 0, plot_open = 0, plot_close = 0;
+	unsigned int meta_open = 0, meta_close = 0;
 	struct slide *sl;
 	const char *t = NULL;
 	size_t tn = 0;
@@ -341,6 +391,8 @@ static int parse_slide(struct parse *ps, unsigned int from, unsigned int to)
 				in_fence = false;
 				if (plot_open && !plot_close)
 					plot_close = k;
+				else if (meta_open && !meta_close)
+					meta_close = k;
 			}
 			continue;
 		}
@@ -358,6 +410,14 @@ static int parse_slide(struct parse *ps, unsigned int from, unsigned int to)
 					plot_open = k;
 					ret = 0;
 				}
+				if (ret)
+					return ret;
+			} else if (!strcmp(info, "deck")) {
+				if (d->nslides != 1 || notes || meta_open)
+					ret = problem(ps, k, "one deck block, in the title slide's "
+						      "body");
+				else
+					meta_open = k;
 				if (ret)
 					return ret;
 			} else if (!strcmp(info, "quiz")) {
@@ -388,6 +448,17 @@ static int parse_slide(struct parse *ps, unsigned int from, unsigned int to)
 			return ret;
 		plot_close = to;
 	}
+	if (in_fence && meta_open && !meta_close) {
+		ret = problem(ps, meta_open, "the deck block is not closed");
+		if (ret)
+			return ret;
+		meta_close = to;
+	}
+	if (meta_open) {
+		ret = parse_meta(ps, meta_open, meta_close);
+		if (ret)
+			return ret;
+	}
 	if (plot_open) {
 		ret = parse_plot(ps, sl, plot_open, plot_close);
 		if (ret)
@@ -398,7 +469,8 @@ static int parse_slide(struct parse *ps, unsigned int from, unsigned int to)
 		const char *s;
 		size_t n;
 
-		if (plot_open && k >= plot_open && k <= plot_close)
+		if ((plot_open && k >= plot_open && k <= plot_close) ||
+		    (meta_open && k >= meta_open && k <= meta_close))
 			continue;
 		line_at(ps, k, &s, &n);
 		if (rt_buf_append(&body, s, n) || rt_buf_puts(&body, "\n")) {
@@ -644,6 +716,10 @@ void slides_deck_free(struct slides_deck *d)
 	free(d->name);
 	free(d->dir);
 	free(d->title);
+	free(d->course);
+	free(d->teacher);
+	free(d->date);
+	free(d->licence);
 	free(d);
 }
 

@@ -55,6 +55,8 @@ struct slides_deck {
 	char *name;			/* owned; the path or name given, used in messages */
 	char *dir;			/* owned; the deck's folder ("." for a bare name) */
 	char *title;			/* owned; the first slide's title, or the name */
+	char *course, *teacher, *date, *licence;	/* owned; the title slide's
+							 * ```deck block, each or NULL */
 	struct slide *slides;		/* owned */
 	size_t nslides;
 	struct lesson_problem *problems; /* owned; in line order */

@@ -33,7 +33,11 @@ struct json_t;
 struct lab_ops;
 struct rt_buf;
 struct rt_result;
+struct rt_result_opts;
 struct slides_deck;
+
+/* Multiplier from @unit ("ns", "us", "ms", "s") to microseconds, 0 for another unit. */
+double report_unit_us(const char *unit);
 
 /**
  * report_svg - append an SVG plot of @res's histograms to @out
@@ -44,6 +48,21 @@ struct slides_deck;
  * -ENODATA when there is no histogram to draw, or -ENOMEM.
  */
 int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out);
+
+/*
+ * report_svg_slide - report_svg() for a slide: text 20 units high in the
+ * 900-unit-wide picture, no time stamp in its title, and the legend names
+ * each histogram by its scenario's words (report_scenario_words()).
+ */
+int report_svg_slide(const struct rt_result *res, struct rt_buf *out);
+
+/*
+ * report_scenario_words - histogram @hist of lab @lab named in words: the
+ * head of its scenario's summary (up to a colon) when the lab lists the
+ * scenario ("mixed-flush.latency" is scenario mixed-flush), else the name
+ * with its hyphens as spaces. Appended HTML-escaped. 0 or -ENOMEM.
+ */
+int report_scenario_words(struct rt_buf *out, const char *lab, const char *hist);
 
 /* report_html - append the self-contained HTML report. 0 or -ENOMEM. */
 int report_html(const struct rt_result *res, struct rt_buf *out);
@@ -68,6 +87,67 @@ int report_html_escape(struct rt_buf *out, const char *s);
  */
 int report_slides_html(const struct slides_deck *deck, const char *class_dir,
 		       struct rt_buf *out);
+
+/* The options of report_slides_page(). */
+struct report_slides_opts {
+	const char *class_dir;	/* borrowed; the class folder (--class), or NULL */
+	bool names;		/* class plots name the students (--names) */
+	const char *course;	/* borrowed; the course's name for the title slide, or NULL */
+	const char *teacher;	/* borrowed; or NULL */
+	const char *date;	/* borrowed; or NULL */
+	const char *licence;	/* borrowed; or NULL */
+	struct rt_buf *warnings;	/* each warning appended as one line, or NULL */
+};
+
+/**
+ * report_slides_page - report_slides_html() with class plots and a course
+ *
+ * A "class:" plot whose file is not in the class folder draws the class's
+ * runs of the plot's lab (report_class_read(); the lab is the sample
+ * document's, else the file's name without ".json"); when no student ran
+ * it, the deck's sample is drawn with a note "sample, not your class" and
+ * a line is appended to @o->warnings. Returns 0 or -ENOMEM.
+ */
+int report_slides_page(const struct slides_deck *deck, const struct report_slides_opts *o,
+		       struct rt_buf *out);
+
+/* ---- A class's runs (report_class.c) ------------------------------------ */
+
+struct report_class_run {
+	char *who;			/* owned; the student's folder name */
+	struct rt_result *res;		/* owned */
+};
+
+struct report_class {
+	char *lab;			/* owned */
+	struct report_class_run *runs;	/* owned; sorted by student */
+	size_t n;
+	size_t links;		/* links met (student folder or document), not followed */
+	size_t unreadable;	/* results documents that do not validate */
+};
+
+/**
+ * report_class_read - every student's results document of @lab in @dir
+ *
+ * Reads DIR/<student>/<lab>/results.json, or DIR/<student>/results.json
+ * when its lab is @lab, each opened below @dir with no symbolic link
+ * followed. Finding none is not an error (@cls->n is 0). Returns 0, or a
+ * negative errno with @cause when @dir cannot be read or memory runs out.
+ * Release @cls with report_class_fini().
+ */
+int report_class_read(const char *dir, const char *lab, const struct rt_result_opts *opts,
+		      struct report_class *cls, char **cause);
+
+void report_class_fini(struct report_class *cls);
+
+/**
+ * report_class_svg - the class's runs as one inline SVG picture
+ * @names: label each run with its student (a tooltip, and text when there
+ *         is room); otherwise the runs are anonymous
+ *
+ * Returns 0, -ENODATA when no run has a latency histogram, or -ENOMEM.
+ */
+int report_class_svg(const struct report_class *cls, bool names, struct rt_buf *out);
 
 /**
  * report_cyclictest_hist - append the histograms in cyclictest's -h layout

@@ -44,8 +44,7 @@
 static const char *const colors[] = { "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
 				      "#8c564b", "#e377c2", "#17becf", "#7f7f7f", "#bcbd22" };
 
-/* Multiplier from @unit to microseconds, or 0 for a unit that is not time. */
-static double to_us(const char *unit)
+double report_unit_us(const char *unit)
 {
 	if (!strcmp(unit, "us"))
 		return 1;
@@ -152,7 +151,16 @@ static int polyline(struct rt_buf *out, const struct rt_result_hist *h, double k
 	return ret | rt_buf_puts(out, "\"/>\n");
 }
 
-int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
+/* Text sizes and spacing: a report's, or a slide's to be read from the back of a hall. */
+struct style {
+	int fs, title_fs, line, legend_w, tick_dy, ytitle_x;
+};
+
+static const struct style report_style = { 12, 16, 16, 230, 18, 18 };
+static const struct style slide_style = { 20, 22, 26, 640, 26, 20 };
+
+static int draw(const struct rt_result *res, bool standalone, const struct style *st,
+		struct rt_buf *out)
 {
 	size_t nh = rt_result_hist_count(res), n = 0;
 	struct rt_result_hist *h = calloc(nh ? nh : 1, sizeof(*h));
@@ -171,7 +179,7 @@ int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
 		ret = 0;
 		if (!h[n].unit)
 			continue;	/* not a histogram: a document nobody validated */
-		k = to_us(h[n].unit);
+		k = report_unit_us(h[n].unit);
 		if (k == 0 || !(h[n].bucket_width > 0)) {
 			rt_result_hist_fini(&h[n]);
 			continue;
@@ -209,14 +217,20 @@ int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
 	else
 		ret |= rt_buf_puts(out, "<svg");
 	ret |= rt_buf_printf(out, " width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\" "
-			     "font-family=\"sans-serif\" font-size=\"12\">\n", W, H, W, H);
+			     "font-family=\"sans-serif\" font-size=\"%d\">\n", W, H, W, H, st->fs);
 	ret |= rt_buf_printf(out, "<title>Latency histogram: lab %s, tier %s%s</title>\n",
 			     rt_result_lab(res), rt_result_tier(res), sim ? " (simulated)" : "");
 	ret |= rt_buf_printf(out, "<rect x=\"0\" y=\"0\" width=\"%d\" height=\"%d\" "
 			     "fill=\"white\"/>\n", W, H);
-	ret |= rt_buf_printf(out, "<text x=\"%d\" y=\"24\" font-size=\"16\">Latency histogram, "
-			     "lab %s, tier %s, %s</text>\n", ML, rt_result_lab(res),
-			     rt_result_tier(res), rt_result_created(res));
+	if (st == &report_style)
+		ret |= rt_buf_printf(out, "<text x=\"%d\" y=\"24\" font-size=\"16\">Latency "
+				     "histogram, lab %s, tier %s, %s</text>\n", ML,
+				     rt_result_lab(res), rt_result_tier(res), rt_result_created(res));
+	else	/* no time stamp on a slide: the lab and where it ran */
+		ret |= rt_buf_printf(out, "<text x=\"%d\" y=\"28\" font-size=\"%d\">Lab %s, "
+				     "%s</text>\n", ML, st->title_fs, rt_result_lab(res),
+				     sim ? "simulated" : !strcmp(rt_result_tier(res), "host") ?
+				     "measured on a host" : "measured in a virtual machine");
 	if (sim)
 		ret |= rt_buf_printf(out, "<text x=\"%d\" y=\"%d\" font-size=\"40\" fill=\"#d62728\" "
 				     "fill-opacity=\"0.35\" text-anchor=\"middle\">SIMULATED</text>\n",
@@ -237,7 +251,7 @@ int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
 				     "stroke=\"#ddd\"/><line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" "
 				     "y2=\"%d\" stroke=\"black\"/><text x=\"%.1f\" y=\"%d\" "
 				     "text-anchor=\"middle\">%g</text>\n", px, MT, px, MT + PH, px,
-				     MT + PH, px, MT + PH + 5, px, MT + PH + 18, x);
+				     MT + PH, px, MT + PH + 5, px, MT + PH + st->tick_dy, x);
 	}
 	for (int d = 0; d <= (int)decades; d++) {
 		double py = ypos(pow(10, d), decades);
@@ -252,28 +266,33 @@ int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
 				     "stroke=\"#ddd\"/><line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" "
 				     "y2=\"%.1f\" stroke=\"black\"/><text x=\"%d\" y=\"%.1f\" "
 				     "text-anchor=\"end\">%s</text>\n", ML, py, ML + PW, py, ML - 5,
-				     py, ML, py, ML - 8, py + 4, lab);
+				     py, ML, py, ML - 8, py + st->fs / 3, lab);
 	}
 	ret |= rt_buf_printf(out, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
 			     "fill=\"none\" stroke=\"black\"/>\n", ML, MT, PW, PH);
 	ret |= rt_buf_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\">latency (us), "
-			     "1 us buckets</text>\n", ML + PW / 2, H - 15);
-	ret |= rt_buf_printf(out, "<text x=\"18\" y=\"%d\" text-anchor=\"middle\" "
-			     "transform=\"rotate(-90 18 %d)\">samples per bucket (log scale)"
-			     "</text>\n", MT + PH / 2, MT + PH / 2);
+			     "1 us buckets</text>\n", ML + PW / 2, H - 12);
+	ret |= rt_buf_printf(out, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" "
+			     "transform=\"rotate(-90 %d %d)\">samples per bucket (log scale)"
+			     "</text>\n", st->ytitle_x, MT + PH / 2, st->ytitle_x, MT + PH / 2);
 
 	/* One polyline per histogram, then the legend (the first MAX_LEGEND). */
 	for (size_t c = 0; c < n; c++) {
-		double k = to_us(h[c].unit);
+		double k = report_unit_us(h[c].unit);
 		const char *col = colors[c % (sizeof(colors) / sizeof(colors[0]))];
 
 		ret |= polyline(out, &h[c], k, xmin, xmax, decades, col);
 		if (c >= MAX_LEGEND)
 			continue;
 		ret |= rt_buf_printf(out, "<line x1=\"%d\" y1=\"%zu\" x2=\"%d\" y2=\"%zu\" "
-				     "stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%zu\">%s",
-				     ML + PW - 230, MT + 15 + c * 16, ML + PW - 205, MT + 15 + c * 16,
-				     col, ML + PW - 200, MT + 19 + c * 16, h[c].name);
+				     "stroke=\"%s\" stroke-width=\"3\"/><text x=\"%d\" y=\"%zu\">",
+				     ML + PW - st->legend_w, MT + 15 + c * st->line,
+				     ML + PW - st->legend_w + 25, MT + 15 + c * st->line, col,
+				     ML + PW - st->legend_w + 30, MT + 15 + st->fs / 3 + c * st->line);
+		if (st == &report_style)
+			ret |= report_html_escape(out, h[c].name);
+		else
+			ret |= report_scenario_words(out, rt_result_lab(res), h[c].name);
 		if (h[c].overflow_count)
 			ret |= rt_buf_printf(out, " (%llu above %g us)",
 					     (unsigned long long)h[c].overflow_count,
@@ -283,7 +302,8 @@ int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
 	}
 	if (n > MAX_LEGEND)
 		ret |= rt_buf_printf(out, "<text x=\"%d\" y=\"%d\">and %zu more</text>\n",
-				     ML + PW - 200, MT + 19 + MAX_LEGEND * 16, n - MAX_LEGEND);
+				     ML + PW - st->legend_w + 30,
+				     MT + 15 + st->fs / 3 + MAX_LEGEND * st->line, n - MAX_LEGEND);
 	ret |= rt_buf_puts(out, "</svg>\n");
 	ret = ret ? -ENOMEM : 0;
 out:
@@ -291,4 +311,14 @@ out:
 		rt_result_hist_fini(&h[c]);
 	free(h);
 	return ret;
+}
+
+int report_svg(const struct rt_result *res, bool standalone, struct rt_buf *out)
+{
+	return draw(res, standalone, &report_style, out);
+}
+
+int report_svg_slide(const struct rt_result *res, struct rt_buf *out)
+{
+	return draw(res, false, &slide_style, out);
 }

@@ -62,8 +62,9 @@ check "export DECK --class exits 0" [ "$rc" -eq 0 ]
 check "with --class the plot is the class's document" \
 	grep -qF '(class:latency.json)' "$tmp/cls/00-introduction.html"
 run slides export 0 --out "$tmp/none" --class "$tmp/bad"
-check "a class folder without the document gives a note, not a failure" \
-	[ "$rc" -eq 0 ] && grep -q 'class="plot-missing"' "$tmp/none/00-introduction.html"
+check "a class folder without the lab's runs draws the sample, not a failure" \
+	[ "$rc" -eq 0 ] && grep -q 'class="sample-note">Sample, not your class' "$tmp/none/00-introduction.html"
+check "and warns on stderr" grep -q "warning: .*slide 9: no student in the class folder ran lab latency" "$tmp/err"
 
 # The class folder confines what a deck names: no '..', no absolute path, no
 # link out of it; the page names the documents as the deck does, never a host path.
@@ -121,39 +122,14 @@ shot() {
 }
 # png_check FILE FROM TO: decode the PNG (python3's zlib) and demand dark
 # pixels in the band of rows FROM% to TO% of the height, where the heading
-# is, and many non-white pixels above TO% (only those rows are decoded).
+# is, and many non-white pixels above TO% (tests/cli/lib/png_rows.py decodes it).
 png_check() {
 	python3 - "$@" <<-'EOF'
-	import struct, sys, zlib
-	data = open(sys.argv[1], 'rb').read()
-	assert data[:8] == b'\x89PNG\r\n\x1a\n'
-	pos, idat, w = 8, b'', 0
-	while pos < len(data):
-	    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
-	    body = data[pos + 8:pos + 8 + n]
-	    if kind == b'IHDR':
-	        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
-	        assert depth == 8 and ctype in (2, 6), (depth, ctype)
-	        bpp = 3 if ctype == 2 else 4
-	    elif kind == b'IDAT':
-	        idat += body
-	    pos += 12 + n
-	raw, stride, prev, rows = zlib.decompress(idat), w * bpp, None, []
-	for y in range(h * int(sys.argv[3]) // 100):
-	    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
-	    for i in range(stride):
-	        a = line[i - bpp] if i >= bpp else 0
-	        b = prev[i] if prev else 0
-	        c = prev[i - bpp] if prev and i >= bpp else 0
-	        if f == 1: line[i] = (line[i] + a) & 255
-	        elif f == 2: line[i] = (line[i] + b) & 255
-	        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
-	        elif f == 4:
-	            p = a + b - c
-	            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
-	            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
-	    rows.append(line)
-	    prev = line
+	import os, sys
+	sys.path.insert(0, os.environ['SRCDIR'] + '/tests/cli/lib')
+	from png_rows import rows as decode
+	w, h, bpp, rows = decode(sys.argv[1])
+	rows = rows[:h * int(sys.argv[3]) // 100]
 	def dark(y):
 	    r = rows[y]
 	    return sum(1 for x in range(0, w * bpp, bpp) if r[x] + r[x + 1] + r[x + 2] < 300)
@@ -172,7 +148,7 @@ if shot 1 && shot 9; then
 	check "slide 9: the DOM shows the plot slide with its title" \
 		grep -qF '<body data-slide="9" data-title="What a measurement looks like"' "$tmp/dom9"
 	check "slide 9 is shown and holds the plot" \
-		bash -c "sed -n '/class=\"slide current\" id=\"s9\"/,/<\\/section>/p' '$tmp/dom9' | grep -q '<svg'"
+		bash -c "sed -n '/class=\"slide has-plot current\" id=\"s9\"/,/<\\/section>/p' '$tmp/dom9' | grep -q '<svg'"
 	if command -v python3 >/dev/null 2>&1; then
 		check "screenshot of slide 1: a heading at the top, not blank" png_check "$tmp/shot1.png" 25 50
 		check "screenshot of slide 9: a heading at the top, not blank" png_check "$tmp/shot9.png" 3 18

@@ -161,6 +161,11 @@ static const struct {
 	  "d/01-x.md:3: missing key 'kind'\n"
 	  "d/01-x.md:3: quiz blocks belong in lessons, not decks\n" },
 	{ "# T\n\n<b>x</b>\n", "d/01-x.md:3: raw HTML is not allowed\n" },
+	{ "# T\n\n```deck\ncourse: A\nroom: 3\ncourse: B\nx\n```\n\n---\n\n## A\n\n```deck\n```\n",
+	  "d/01-x.md:5: unknown deck key 'room' (course, teacher, date, licence)\n"
+	  "d/01-x.md:6: deck key 'course' given twice\n"
+	  "d/01-x.md:7: a deck line is 'key: value'\n"
+	  "d/01-x.md:14: one deck block, in the title slide's body\n" },
 	{ "# T\n\n---\n", "d/01-x.md:3: the deck ends with '---': the last slide is empty\n" },
 	{ "# T\n\n```plot\nresults: a\n", "d/01-x.md:3: the plot block is not closed\n" },
 	{ "# T\n\n---\n\n# U\n",
@@ -318,6 +323,79 @@ static void test_shipped_decks_lint_clean(void **state)
 	slides_paths_free(paths, n);
 }
 
+/* A results document of lab latency at @dir/@rel (folders made). */
+static void put_run(const char *dir, const char *rel)
+{
+	char cmd[1200];
+
+	snprintf(cmd, sizeof(cmd), "mkdir -p \"$(dirname %s/%s)\" && cp %s/tests/data/results/"
+		 "latency-host.json %s/%s", dir, rel, srcdir(), dir, rel);
+	assert_int_equal(system(cmd), 0);
+}
+
+/*
+ * A "class:" plot whose file is not in the class folder draws the class's
+ * runs (grading layout and flat), anonymous unless names are asked for; a
+ * lab nobody ran falls back to the sample with a note and a warning.
+ */
+static void test_export_class(const char *dir)
+{
+	char cls[600], path[600], cmd[4000];
+	struct rt_buf b = RT_BUF_INIT, warn = RT_BUF_INIT;
+	struct report_slides_opts o = { .warnings = &warn, .course = "RT 101",
+					.licence = "CC-BY-SA-4.0" };
+	struct slides_deck *d = NULL;
+	char *cause = NULL;
+	const char *h;
+
+	snprintf(cls, sizeof(cls), "%s/class", dir);
+	put_run(cls, "alice/latency/results.json");
+	put_run(cls, "bob/latency/results.json");
+	put_run(cls, "carol/results.json");	/* the flat layout */
+	put_run(cls, "dave/fcse/results.json");	/* another lab's folder: not it */
+	/* Links are not followed: a student folder that is one, a document that is one. */
+	snprintf(cmd, sizeof(cmd), "ln -s %s/alice %s/eve && mkdir -p %s/fred/latency && "
+		 "ln -s %s/alice/latency/results.json %s/fred/latency/results.json", cls, cls, cls,
+		 cls, cls);
+	assert_int_equal(system(cmd), 0);
+	put(dir, "02-c.md", "# Class\n\n```deck\ncourse: From the deck\nteacher: Ann\n```\n\n"
+	    "---\n\n## Ours\n\n```plot\nresults: class:latency.json\n"
+	    "sample: run.json\n```\n\n---\n\n## Nobody\n\n```plot\nresults: class:fcse.json\n"
+	    "sample: fcse.json\n```\n");
+	snprintf(path, sizeof(path), "cp %s/slides/results/fcse-sample.json %s/fcse.json", srcdir(),
+		 dir);
+	assert_int_equal(system(path), 0);
+	snprintf(path, sizeof(path), "%s/02-c.md", dir);
+	assert_int_equal(slides_deck_load(path, &d, &cause), 0);
+	o.class_dir = cls;
+	assert_int_equal(report_slides_page(d, &o, &b), 0);
+	h = rt_buf_str(&b);
+	assert_non_null(strstr(h, "<p class=\"course\">RT 101</p>"));	/* --course wins */
+	assert_null(strstr(h, "From the deck"));
+	assert_non_null(strstr(h, "<p class=\"teacher\">Ann</p>"));	/* the deck's own */
+	assert_null(strstr(h, "```"));
+	assert_non_null(strstr(h, "<p class=\"licence\">Licence: CC-BY-SA-4.0</p>"));
+	assert_non_null(strstr(h, "3 runs of lab latency, anonymous"));
+	assert_non_null(strstr(h, "(class: 3 runs of lab latency)"));
+	assert_non_null(strstr(h, "class median of the 99th percentiles"));
+	assert_null(strstr(h, "alice"));
+	assert_null(strstr(h, dir));	/* no host path */
+	/* fcse: dave's document is lab latency, so nobody ran fcse. */
+	assert_non_null(strstr(h, "<p class=\"sample-note\">Sample, not your class"));
+	assert_non_null(strstr(rt_buf_str(&warn), "slide 3: no student in the class folder ran "
+				"lab fcse (1 symbolic link in it not followed): drawing the "
+				"deck's sample\n"));
+	rt_buf_reset(&b);
+	o.names = true;
+	assert_int_equal(report_slides_page(d, &o, &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "<title>alice</title>"));
+	assert_non_null(strstr(rt_buf_str(&b), "<title>carol</title>"));
+	assert_null(strstr(rt_buf_str(&b), "<title>dave</title>"));
+	rt_buf_fini(&b);
+	rt_buf_fini(&warn);
+	slides_deck_free(d);
+}
+
 static void test_export(void **state)
 {
 	char dir[] = "/tmp/test-slides-XXXXXX", src[700], path[600];
@@ -342,7 +420,7 @@ static void test_export(void **state)
 	h = rt_buf_str(&b);
 	assert_non_null(strstr(h, "<title>Deck &amp; co</title>"));
 	assert_non_null(strstr(h, "<section class=\"slide title\" id=\"s1\">"));
-	assert_non_null(strstr(h, "<section class=\"slide\" id=\"s2\">\n<h2>Plot</h2>"));
+	assert_non_null(strstr(h, "<section class=\"slide has-plot\" id=\"s2\">\n<h2>Plot</h2>"));
 	assert_non_null(strstr(h, "<figure class=\"plot\">\n<svg"));
 	assert_non_null(strstr(h, "<figcaption>ours"));
 	assert_non_null(strstr(h, "<aside class=\"notes\">\n<p>secret <em>note</em></p>"));
@@ -361,6 +439,7 @@ static void test_export(void **state)
 	assert_true(strstr(h, "<svg") < strstr(h, "id=\"s4\""));
 	rt_buf_fini(&b);
 	slides_deck_free(d);
+	test_export_class(dir);
 	snprintf(src, sizeof(src), "rm -rf %s", dir);
 	assert_int_equal(system(src), 0);
 }
