@@ -211,6 +211,10 @@ int rt_result_set_answer_num(struct rt_result *res, const char *id, double value
 /* Append a note for the reader, e.g. "measured as SCHED_OTHER: not root". */
 int rt_result_add_note(struct rt_result *res, const char *note);
 
+/* The number of notes, and note @i (borrowed from @res; NULL past the last). */
+size_t rt_result_note_count(const struct rt_result *res);
+const char *rt_result_note(const struct rt_result *res, size_t i);
+
 /**
  * rt_result_extra - the free-form "extra" object, created on first use
  *

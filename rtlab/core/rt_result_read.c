@@ -171,6 +171,16 @@ const char *rt_result_created(const struct rt_result *res)
 	return top_string(res, "created");
 }
 
+size_t rt_result_note_count(const struct rt_result *res)
+{
+	return json_array_size(json_object_get(res->doc, "notes"));
+}
+
+const char *rt_result_note(const struct rt_result *res, size_t i)
+{
+	return json_string_value(json_array_get(json_object_get(res->doc, "notes"), i));
+}
+
 json_t *rt_result_json(const struct rt_result *res)
 {
 	return res->doc;

@@ -1066,7 +1066,7 @@ static void draw_done(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int h,
 		"Left/Right", "choose", "Tab", "next field", "Enter", "store and grade",
 		"Esc", "cancel",
 	};
-	json_t *doc = ui_lab_run_result(&s->run) ? rt_result_json(ui_lab_run_result(&s->run)) : NULL, *n;
+	const struct rt_result *res = ui_lab_run_result(&s->run);
 	struct ftrace_doc d;
 	const struct ftrace_doc_probe *pr = &d.probe;
 	const struct ftrace_doc_events *ev = &d.events;
@@ -1074,7 +1074,6 @@ static void draw_done(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int h,
 	const struct ftrace_doc_hunt *hunt = &d.hunt;
 	int row = y, bottom = y + h - 2;
 	char line[600];
-	size_t i;
 
 	read_doc(s, &d);
 	ui_frame_bar(win, row, x, cols, UI_ROLE_TITLE);
@@ -1128,10 +1127,8 @@ static void draw_done(struct ui_lab_ftrace *s, WINDOW *win, int y, int x, int h,
 	row++;
 	if (s->graded)
 		row = draw_grade(s, win, row, bottom, x, cols, hunt->seed);
-	json_array_foreach(json_object_get(doc, "notes"), i, n) {
-		if (row >= bottom)
-			break;
-		snprintf(line, sizeof(line), "note: %s", json_string_value(n));
+	for (size_t i = 0; res && i < rt_result_note_count(res) && row < bottom; i++) {
+		snprintf(line, sizeof(line), "note: %s", rt_result_note(res, i) ?: "");
 		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_DIM);
 	}
 	if (s->form.open)
