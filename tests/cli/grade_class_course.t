@@ -126,6 +126,23 @@ check "ann's labs other than nop are not handed in, not errors" \
 	jq -e '[.grades[] | select(.student == "ann" and .lab != "nop")] |
 		all(.handed_in == false and .error == null and .score_pct == null)' "$tmp/out"
 
+# A class of hand-in files (`rtlab handin`): --student re-grades one of them.
+run lab start nop
+cp "$SRCDIR/labs/nop/reference/nop_monitor.c" "$XDG_STATE_HOME/rtlab/work/nop/"
+mkdir -p "$tmp/tars"
+run handin nop --out "$tmp/tars/kai.tar"
+cp "$SRCDIR/labs/nop/starter/nop_monitor.c" "$XDG_STATE_HOME/rtlab/work/nop/"
+run handin nop --out "$tmp/tars/lea.tar"
+run grade --class "$tmp/tars" --lab nop --out "$tmp/tgraded"
+check "hand-in files graded: exit 0 ($rc)" [ "$rc" -eq 0 ]
+kai=$(jq '.grades[] | select(.student == "kai") | .score_pct' "$tmp/tgraded/grades.json")
+run handin nop --out "$tmp/tars/kai.tar" --force
+run grade --class "$tmp/tars" --lab nop --out "$tmp/tgraded" --student kai
+check "kai's new hand-in re-graded alone, lea's row kept" \
+	bash -c "[ $rc -eq 0 ] && [ \"\$(jq '.grades[] | select(.student == \"kai\") | .score_pct' '$tmp/tgraded/grades.json')\" != '$kai' ] &&
+		 [ \"\$(jq '[.grades[].student] | @json' '$tmp/tgraded/grades.json')\" = '\"[\\\"kai\\\",\\\"lea\\\"]\"' ] &&
+		 [ -s '$tmp/tgraded/kai/feedback.html' ] && [ -s '$tmp/tgraded/lea/feedback.txt' ]"
+
 # The LMS gradebook
 l=$tmp/lms
 mkdir -p "$l/class/Zoë Jansen_4242_assignsubmission_file" "$l/class/=1+1" "$l/class/ivy"
