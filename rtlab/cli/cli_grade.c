@@ -27,6 +27,7 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/rt_buf.h"
@@ -35,6 +36,7 @@
 #include "core/rt_parse.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
+#include "grade/grade_book.h"
 #include "grade/grade_class.h"
 #include "grade/grade_exercise.h"
 #include "grade/grade_format.h"
@@ -48,9 +50,10 @@
 struct grade_args {
 	const char *target;		/* FILE or LAB */
 	const char *work, *result, *exercise, *class_dir, *lab, *out_dir, *build_only;
+	const char *student, *course;
 	enum grade_format format;
 	unsigned int jobs;
-	bool format_given, verbose, keep, no_quiz, lint, no_ns, allow_unisolated;
+	bool format_given, verbose, keep, no_quiz, lint, no_ns, allow_unisolated, bom;
 };
 
 /* ---- Printing ------------------------------------------------------------------------- */
@@ -399,19 +402,69 @@ static int write_file(const char *dir, const char *name, const struct rt_buf *b)
 	return ret;
 }
 
-static int write_class(const char *dir, json_t *doc, json_t *grades)
+/* @student's feedback.txt and feedback.html in OUT/<student>/. */
+static int write_feedback(const char *dir, json_t *grades, const char *student)
 {
 	struct rt_buf b = RT_BUF_INIT;
-	char *text;
+	char *sdir = NULL;
+	int ret;
+
+	if (asprintf(&sdir, "%s/%s", dir, student) < 0)
+		return -ENOMEM;
+	ret = rt_mkdir_p(sdir, 0755);
+	if (ret)
+		cli_text_printf(stderr, "rtlab grade: %s: %s\n", sdir, strerror(-ret));
+	if (!ret)
+		ret = grade_book_feedback_text(grades, student, &b);
+	if (!ret)
+		ret = write_file(sdir, "feedback.txt", &b);
+	rt_buf_reset(&b);
+	if (!ret)
+		ret = grade_book_feedback_html(grades, student, &b);
+	if (!ret)
+		ret = write_file(sdir, "feedback.html", &b);
+	rt_buf_fini(&b);
+	free(sdir);
+	return ret;
+}
+
+/*
+ * Every file of OUT from the class document @doc, each written atomically
+ * (a temporary file, then renamed). grades.json goes first: it is what a
+ * later `--student` re-grade starts from, and every other file is made
+ * from it alone. Feedback is written for @only, or for every student.
+ */
+static int write_class(const char *dir, json_t *doc, const struct grade_course *course,
+		       bool bom, const char *only)
+{
+	json_t *grades = json_object_get(doc, "grades"), *g;
+	struct rt_buf b = RT_BUF_INIT;
+	char *text, today[16];
+	time_t now = time(NULL);
+	struct tm tm;
+	size_t i;
 	int ret = rt_mkdir_p(dir, 0755);
 
 	if (ret) {
 		cli_text_printf(stderr, "rtlab grade: %s: %s\n", dir, strerror(-ret));
 		return ret;
 	}
-	ret = grade_format_csv(grades, &b);
+	strftime(today, sizeof(today), "%Y-%m-%d", gmtime_r(&now, &tm));
+	text = rt_json_dumps(doc, NULL);
+	ret = text ? rt_buf_printf(&b, "%s\n", text) : -ENOMEM;
+	free(text);
+	if (!ret)
+		ret = write_file(dir, "grades.json", &b);
+	rt_buf_reset(&b);
+	if (!ret)
+		ret = grade_format_csv(grades, &b);
 	if (!ret)
 		ret = write_file(dir, "gradebook.csv", &b);
+	rt_buf_reset(&b);
+	if (!ret)
+		ret = grade_book_lms(grades, course, today, bom, &b);
+	if (!ret)
+		ret = write_file(dir, "gradebook-lms.csv", &b);
 	rt_buf_reset(&b);
 	if (!ret)
 		ret = grade_format_junit(grades, &b);
@@ -427,32 +480,85 @@ static int write_class(const char *dir, json_t *doc, json_t *grades)
 		ret = grade_format_summary(grades, &b);
 	if (!ret)
 		ret = write_file(dir, "summary.txt", &b);
-	rt_buf_reset(&b);
-	text = ret ? NULL : rt_json_dumps(doc, NULL);
-	if (!ret && !text)
-		ret = -ENOMEM;
-	if (!ret)
-		ret = rt_buf_printf(&b, "%s\n", text);
-	if (!ret)
-		ret = write_file(dir, "grades.json", &b);
-	free(text);
 	rt_buf_fini(&b);
+	json_array_foreach(grades, i, g) {
+		const char *s = json_string_value(json_object_get(g, "student"));
+		bool first = s && (!only || !strcmp(s, only));
+
+		for (size_t k = 0; first && k < i; k++)
+			first = !json_equal(json_object_get(json_array_get(grades, k), "student"),
+					    json_object_get(g, "student"));
+		if (!ret && first)
+			ret = write_feedback(dir, grades, s);
+	}
 	return ret;
+}
+
+/*
+ * --student with --out: the class document of the earlier run in OUT with
+ * @student's grades replaced by @fresh (a new reference); @fresh itself
+ * when OUT has none yet. NULL with a message when OUT's is unreadable.
+ */
+static json_t *merge_earlier(const char *out_dir, json_t *fresh, const char *student)
+{
+	char *path = NULL, *text = NULL, *cause = NULL;
+	json_t *doc = NULL, *merged = NULL;
+	size_t len = 0;
+	int ret;
+
+	if (asprintf(&path, "%s/grades.json", out_dir) < 0)
+		return NULL;
+	ret = rt_file_read(path, 256u << 20, &text, &len);
+	if (ret == -ENOENT) {
+		free(path);
+		return json_incref(fresh);
+	}
+	if (!ret)
+		ret = rt_json_load(text, len, path, &doc, &cause);
+	if (!ret && (!json_is_array(json_object_get(doc, "grades")) ||
+		     !json_string_value(json_object_get(doc, "kind")) ||
+		     strcmp(json_string_value(json_object_get(doc, "kind")), "class")))
+		ret = -EINVAL;
+	if (!ret)
+		merged = grade_book_merge(json_object_get(doc, "grades"), fresh, student);
+	if (ret)
+		cli_text_printf(stderr, "rtlab grade: %s: %s: not a class's grades.json, so the "
+				"other students' grades cannot be kept (move it away to start "
+				"afresh)\n", path, cause ? cause : strerror(-ret));
+	json_decref(doc);
+	free(cause);
+	free(text);
+	free(path);
+	return merged;
 }
 
 static int grade_class(const struct cli_cmd *cmd, const struct grade_args *a)
 {
 	struct grade_class_opts co = { .dir = a->class_dir, .lab = a->lab,
 				       .exercise = a->exercise, .jobs = a->jobs,
+				       .student = a->student,
 				       .allow_unisolated = a->allow_unisolated };
+	struct grade_course course, *cp = NULL;
 	struct rt_buf b = RT_BUF_INIT;
-	json_t *grades = NULL, *doc = NULL;
+	json_t *grades = NULL, *doc = NULL, *all = NULL;
 	char *cause = NULL, *runner = self_exe(), *handins = NULL, *report = NULL;
 	int ret, status = CLI_EXIT_FAIL;
 	double wall = 0;
 
 	if (a->lab && !lab_find(a->lab))
 		return cli_usage_error(cmd, "--lab: no lab called '%s'", a->lab);
+	if (a->student && (!*a->student || strchr(a->student, '/') || a->student[0] == '.'))
+		return cli_usage_error(cmd, "--student takes a student's folder name");
+	if (a->course) {
+		ret = grade_course_load(a->course, &course, &cause);
+		if (ret) {
+			cli_text_printf(stderr, "rtlab grade: %s\n", cause ? cause : strerror(-ret));
+			free(cause);
+			free(runner);
+			return CLI_EXIT_USAGE;
+		}
+		cp = &course;
+	}
 	/* A folder of `rtlab handin` files: unpacked (safely) into a class folder of our own. */
 	ret = grade_handin_class_dir(a->class_dir, &handins, &report, &cause);
 	if (report)
@@ -478,10 +584,15 @@ static int grade_class(const struct cli_cmd *cmd, const struct grade_args *a)
 		cli_text_printf(stderr, "rtlab grade: %s\n", cause ? cause : strerror(-ret));
 		goto out;
 	}
-	doc = grade_format_class_json(json_incref(grades), a->class_dir, co.jobs, wall);
+	/* A re-grade: the other students' grades are kept from OUT's grades.json. */
+	all = a->student && a->out_dir ? merge_earlier(a->out_dir, grades, a->student) :
+	      json_incref(grades);
+	if (!all)
+		goto out;
+	doc = grade_format_class_json(json_incref(all), a->class_dir, co.jobs, wall);
 	if (!doc)
 		goto out;
-	if (a->out_dir && write_class(a->out_dir, doc, grades))
+	if (a->out_dir && write_class(a->out_dir, doc, cp, a->bom, a->student))
 		goto out;
 	ret = format_grades(grades, doc, a->format, a->verbose, &b);
 	if (!ret && a->format == GRADE_FORMAT_TEXT)
@@ -497,6 +608,7 @@ static int grade_class(const struct cli_cmd *cmd, const struct grade_args *a)
 out:
 	rt_buf_fini(&b);
 	json_decref(doc);
+	json_decref(all);
 	json_decref(grades);
 	if (handins)
 		grade_rm_rf(handins);
@@ -520,6 +632,8 @@ static int parse_args(const struct cli_cmd *cmd, int argc, char **argv, struct g
 		{ "--lab", offsetof(struct grade_args, lab) },
 		{ "--out", offsetof(struct grade_args, out_dir) },
 		{ "--build-only", offsetof(struct grade_args, build_only) },
+		{ "--student", offsetof(struct grade_args, student) },
+		{ "--course", offsetof(struct grade_args, course) },
 	};
 
 	for (int i = 1; i < argc; i++) {
@@ -565,6 +679,8 @@ static int parse_args(const struct cli_cmd *cmd, int argc, char **argv, struct g
 			a->no_ns = true;
 		} else if (!strcmp(arg, "--allow-unisolated")) {
 			a->allow_unisolated = true;
+		} else if (!strcmp(arg, "--bom")) {
+			a->bom = true;
 		} else if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
 			cli_cmd_help(cmd, stdout);
 			return -1;
@@ -596,12 +712,15 @@ static int grade_main(const struct cli_cmd *cmd, int argc, char **argv)
 		return ret < 0 ? CLI_EXIT_OK : ret;
 	if (a.class_dir) {
 		if (a.target || a.work || a.result || a.build_only)
-			return cli_usage_error(cmd, "--class takes --lab, --exercise, --jobs, --out "
-					       "and --format only");
+			return cli_usage_error(cmd, "--class takes --lab, --exercise, --student, "
+					       "--jobs, --out, --course, --bom and --format only");
+		if ((a.course || a.bom) && !a.out_dir)
+			return cli_usage_error(cmd, "--course and --bom shape the files of --out");
 		return grade_class(cmd, &a);
 	}
-	if (a.out_dir || a.jobs || a.lab)
-		return cli_usage_error(cmd, "--out, --jobs and --lab go with --class");
+	if (a.out_dir || a.jobs || a.lab || a.student || a.course || a.bom)
+		return cli_usage_error(cmd, "--out, --jobs, --lab, --student, --course and --bom "
+				       "go with --class");
 	if (a.format == GRADE_FORMAT_CSV && !a.format_given)
 		a.format = GRADE_FORMAT_TEXT;
 	if (a.exercise) {
@@ -624,7 +743,8 @@ static int grade_main(const struct cli_cmd *cmd, int argc, char **argv)
 const struct cli_cmd cli_cmd_grade = {
 	.name = "grade",
 	.usage = "LAB [--work DIR] [--result FILE] [FORMAT] | FILE [FORMAT] | "
-		 "--class DIR [--lab LAB] [--jobs N] [--out DIR] [FORMAT]",
+		 "--class DIR [--lab LAB] [--student NAME] [--jobs N] [--out DIR [--course FILE] "
+		 "[--bom]] [FORMAT]",
 	.summary = "grade a learner's code, results and quiz, or a whole class",
 	.help = "The first word is a lab's name when a lab of that name exists (rtlab lab\n"
 		"list); anything else is read as the path of a results document.\n"
@@ -654,7 +774,17 @@ const struct cli_cmd cli_cmd_grade = {
 		"  itself for one exercise; a results.json there joins the grade) in N parallel\n"
 		"  jobs (default: the number of CPUs), each with its own uid (as root) or user\n"
 		"  namespace; timing checks run one at a time. Prints a summary table; --out\n"
-		"  writes gradebook.csv, junit.xml, grades.tap, grades.json and summary.txt.\n"
+		"  writes gradebook.csv, gradebook-lms.csv, junit.xml, grades.tap, grades.json,\n"
+		"  summary.txt and OUT/<student>/feedback.txt and feedback.html. A lab a\n"
+		"  student has not handed in is \"not handed in\": blank, out of the average,\n"
+		"  and no failure of the run. Identical results documents and near-identical\n"
+		"  code are listed as hints in the summary and grades.json.\n"
+		"  --student NAME     grade only DIR/NAME and rewrite every file of OUT, the\n"
+		"                     other students' grades kept from OUT/grades.json\n"
+		"  --course FILE      the labs, weights and due dates of the course total in\n"
+		"                     gradebook-lms.csv (rtlab.course/1, doc/grading.md);\n"
+		"                     without it every lab graded weighs the same\n"
+		"  --bom              start gradebook-lms.csv with UTF-8's byte-order mark\n"
 		"  --allow-unisolated  grade even where the sandbox cannot isolate the code\n"
 		"                     (not root, no user namespaces, no Landlock): refused\n"
 		"                     otherwise, since a submission could forge grades\n"

@@ -25,8 +25,10 @@
 
 #include "core/rt_err.h"
 #include "core/rt_file.h"
+#include "core/rt_buf.h"
 #include "core/rt_json.h"
 #include "grade/grade_sandbox.h"
+#include "grade/grade_similar.h"
 #include "grade/grade_stop.h"
 
 struct class_job {
@@ -83,7 +85,8 @@ static bool is_student(const char *path)
 	return !lstat(path, &st) && (S_ISDIR(st.st_mode) || S_ISLNK(st.st_mode));
 }
 
-static int list_students(const char *dir, char ***out, size_t *n, char **cause)
+static int list_students(const char *dir, const char *only, char ***out, size_t *n,
+			 char **cause)
 {
 	struct dirent **names = NULL;
 	int count, ret = 0;
@@ -100,6 +103,7 @@ static int list_students(const char *dir, char ***out, size_t *n, char **cause)
 		char *p = NULL;
 
 		if (!ret && names[i]->d_name[0] != '.' && *n < GRADE_CLASS_MAX_STUDENTS &&
+		    (!only || !strcmp(only, names[i]->d_name)) &&
 		    asprintf(&p, "%s/%s", dir, names[i]->d_name) >= 0) {
 			if (is_student(p) && !((*out)[*n] = strdup(names[i]->d_name)))
 				ret = -ENOMEM;
@@ -110,7 +114,9 @@ static int list_students(const char *dir, char ***out, size_t *n, char **cause)
 		free(names[i]);
 	}
 	free(names);
-	if (!ret && !*n)
+	if (!ret && !*n && only)
+		ret = rt_err(cause, -ENOENT, "%s holds no student folder called '%s'", dir, only);
+	else if (!ret && !*n)
 		ret = rt_err(cause, -ENOENT, "%s holds no student folder", dir);
 	return ret;
 }
@@ -198,16 +204,67 @@ static void add_quiz(struct grade_outcome *out, const char *sdir)
 }
 
 /*
+ * Look for @name below @dir (at most @depth folders down, no link
+ * followed): its path relative to the student's lab folder into @found
+ * ("src/latency_trace.c"). Returns whether it was found.
+ */
+static bool find_below(const char *dir, const char *rel, const char *name, int depth,
+		       char *found, size_t size)
+{
+	struct dirent *e;
+	bool hit = false;
+	DIR *d;
+
+	if (depth < 0 || !(d = opendir(dir)))
+		return false;
+	while (!hit && (e = readdir(d))) {
+		char *p = NULL, *r = NULL;
+
+		if (e->d_name[0] == '.')
+			continue;
+		if (asprintf(&p, "%s/%s", dir, e->d_name) >= 0 &&
+		    asprintf(&r, "%s%s%s", rel, *rel ? "/" : "", e->d_name) >= 0) {
+			if (is_dir(p) && !is_link(p))
+				hit = find_below(p, r, name, depth - 1, found, size);
+			else if (*rel && !strcmp(e->d_name, name) && !is_link(p))
+				hit = snprintf(found, size, "%s", r) < (int)size;
+		}
+		free(p);
+		free(r);
+	}
+	closedir(d);
+	return hit;
+}
+
+/* Whether @work holds nothing at all (dot files aside). */
+static bool folder_empty(const char *work)
+{
+	struct dirent *e;
+	bool empty = true;
+	DIR *d = opendir(work);
+
+	while (d && empty && (e = readdir(d)))
+		empty = e->d_name[0] == '.';
+	if (d)
+		closedir(d);
+	return empty;
+}
+
+/*
  * Whether @work holds any of the exercise's sources. None: the code was not
- * handed in (one note saying what was expected and what is there), rather
- * than a compiler error repeated on every check.
+ * handed in, said once, rather than a compiler error repeated on every
+ * check: an empty folder is "nothing handed in"; a source in the wrong
+ * place (a subfolder) is one failed check "sources" worth the code's
+ * points; anything else, a note naming what was expected and what is
+ * there.
  */
 static bool has_sources(struct grade_outcome *out, const struct grade_exercise *ex,
-			const char *student, const char *work)
+			const char *student, const char *work, bool alone)
 {
 	const struct grade_manifest *m = &ex->m;
-	char found[256] = "";
+	char found[256] = "", where[512], *why = NULL;
 	struct dirent *e;
+	bool misplaced;
 	DIR *d;
 
 	for (size_t i = 0; i < m->sources.n; i++) {
@@ -221,7 +278,18 @@ static bool has_sources(struct grade_outcome *out, const struct grade_exercise *
 		if (there)
 			return true;
 	}
-	d = opendir(work);
+	snprintf(where, sizeof(where), "%s/%s%s", student, alone && strcmp(work + strlen(work) -
+		 strlen(m->lab), m->lab) ? "" : m->lab, alone && strcmp(work + strlen(work) -
+		 strlen(m->lab), m->lab) ? "" : "/");
+	if (folder_empty(work)) {
+		out->absent = !out->weighted;
+		grade_outcome_note(out, "nothing handed in: %s is empty", where);
+		return false;
+	}
+	for (size_t i = 0; i < m->sources.n && !found[0]; i++)
+		find_below(work, "", m->sources.v[i], 3, found, sizeof(found));
+	misplaced = found[0];
+	d = misplaced ? NULL : opendir(work);
 	while (d && (e = readdir(d))) {
 		size_t have = strlen(found), len = strlen(e->d_name);
 
@@ -235,10 +303,79 @@ static bool has_sources(struct grade_outcome *out, const struct grade_exercise *
 	}
 	if (d)
 		closedir(d);
-	grade_outcome_note(out, "expected %s in %s/%s: not found (%s%s)", m->sources.v[0],
-			   student, strcmp(work + strlen(work) - strlen(m->lab), m->lab) ? "" : m->lab,
-			   found[0] ? "found: " : "the folder is empty", found);
+	if (asprintf(&why, "expected %s in %s: not found (found: %s)", m->sources.v[0], where,
+		     found) < 0)
+		return false;
+	/* A whole lab with no code at all: its code part is "missing", with this note. */
+	if (out->weighted && !misplaced)
+		grade_outcome_note(out, "%s", why);
+	else
+		grade_report_append(&out->rep, &(struct grade_check){ .name = "sources",
+			.status = GRADE_FAIL, .max_points = grade_manifest_points(m),
+			.part = "code", .detail = why,
+			.hint = "hand in the exercise's files at the top of the lab's folder, "
+				"as `rtlab lab start` lays them out" });
+	free(why);
 	return false;
+}
+
+/* The exercise's sources in @dir, one after another (regular files only), or NULL. */
+static char *sources_text(const char *dir, const struct grade_manifest *m, size_t *len)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	char *text;
+
+	for (size_t i = 0; i < m->sources.n; i++) {
+		char *p = NULL, *data = NULL;
+		size_t n = 0;
+		struct stat st;
+
+		if (asprintf(&p, "%s/%s", dir, m->sources.v[i]) >= 0 && !lstat(p, &st) &&
+		    S_ISREG(st.st_mode) && !rt_file_read(p, 1u << 20, &data, &n))
+			rt_buf_append(&b, data, n);
+		free(data);
+		free(p);
+	}
+	*len = b.len;
+	text = b.len ? strdup(rt_buf_str(&b)) : NULL;
+	rt_buf_fini(&b);
+	return text;
+}
+
+/*
+ * The prints of @out's hand-in in @work (grade_similar.h): the results
+ * document's digest, the code's normalised one, and whether that code is
+ * the lab's starter unchanged (in JSON, once made).
+ */
+static bool take_prints(struct grade_outcome *out, const struct grade_exercise *ex,
+			const char *work)
+{
+	char hex[RT_SHA256_HEX], *doc = NULL, *data = NULL, *starter = NULL, *text;
+	size_t n = 0;
+	struct stat st;
+	bool is_starter = false;
+
+	if (asprintf(&doc, "%s/results.json", work) >= 0 && !lstat(doc, &st) &&
+	    S_ISREG(st.st_mode) && !rt_file_read(doc, 64u << 20, &data, &n)) {
+		rt_sha256_hex(data, n, hex);
+		out->results_sha256 = strdup(hex);
+	}
+	free(data);
+	free(doc);
+	text = sources_text(work, &ex->m, &n);
+	if (text) {
+		grade_code_print(text, n, hex);
+		out->code_print = strdup(hex);
+		free(text);
+		if (asprintf(&starter, "%s/starter", ex->dir) >= 0 &&
+		    (text = sources_text(starter, &ex->m, &n))) {
+			grade_code_print(text, n, hex);
+			is_starter = !strcmp(hex, out->code_print);
+			free(text);
+		}
+		free(starter);
+	}
+	return is_starter;
 }
 
 /* In the job's process: grade one (student, lab) and write its JSON to @out_path. */
@@ -250,6 +387,7 @@ static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
 	struct grade_outcome out = { 0 };
 	struct grade_opts opts = o->base;
 	char *sdir = student_dir(o->dir, student), *work = NULL, *cause = NULL;
+	bool is_starter = false;
 	json_t *j;
 	int ret;
 
@@ -274,16 +412,19 @@ static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
 			     cx->ex.m.lab) < 0)
 			out.error = NULL;
 	} else if (!cx->ex.m.weights_given && (!work || !is_dir(work))) {
-		if (asprintf(&out.error, "nothing handed in: no folder %s/%s", student,
-			     cx->ex.m.lab) < 0)
-			out.error = NULL;
+		/* Not handed in (a lab not due yet): no score, no failure of the run. */
+		out.absent = true;
+		grade_outcome_note(&out, "nothing handed in: no folder %s/%s/", student,
+				   cx->ex.m.lab);
 	} else {
 		/* The whole lab: code, results and quiz by weight; a part not there counts 0. */
 		if (cx->ex.m.weights_given) {
 			out.lab = strdup(cx->ex.m.lab);
 			grade_outcome_weigh(&out, cx->ex.m.weights);
 		}
-		ret = work && is_dir(work) && has_sources(&out, &cx->ex, student, work) ?
+		if (work && is_dir(work))
+			is_starter = take_prints(&out, &cx->ex, work);
+		ret = work && is_dir(work) && has_sources(&out, &cx->ex, student, work, alone) ?
 		      grade_exercise_run(&cx->ex, work, &opts, &out, &cause) : 0;
 		if (ret && !out.error)
 			out.error = strdup(cause ? cause : strerror(-ret));
@@ -297,6 +438,8 @@ static __attribute__((noreturn)) void job_main(const struct grade_class_opts *o,
 	if (!out.lab)
 		out.lab = strdup(cx->ex.m.lab);
 	j = grade_outcome_json(&out);
+	if (j && is_starter)
+		json_object_set_new(j, "code_is_starter", json_true());
 	ret = j ? rt_json_save(out_path, j, NULL, 0600, NULL) : -ENOMEM;
 	json_decref(j);
 	grade_outcome_fini(&out);
@@ -488,7 +631,7 @@ int grade_class_run(const struct grade_class_opts *o, json_t **grades, double *w
 			      o->base.ns ? "" : " asked for");
 	if (!tmpdir)
 		tmpdir = getenv("TMPDIR") && *getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
-	ret = list_students(o->dir, &students, &nstudents, cause);
+	ret = list_students(o->dir, o->student, &students, &nstudents, cause);
 	if (ret)
 		goto out;
 	if (asprintf(&tmpl, "%s/rtlab-class.%d.XXXXXX", tmpdir, (int)getpid()) < 0 ||

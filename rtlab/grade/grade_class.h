@@ -32,6 +32,7 @@ struct grade_class_opts {
 	const char *dir;		/* one folder per student */
 	const char *lab;		/* only this lab's exercise; NULL: every lab with one */
 	const char *exercise;		/* or this exercise folder (overrides lab) */
+	const char *student;		/* only this student's folder (a re-grade); NULL: all */
 	unsigned int jobs;		/* at most this many jobs at once (>= 1) */
 	bool allow_unisolated;		/* grade even where runs cannot be isolated */
 	struct grade_opts base;		/* runner, tmpdir, ns; slot: the first of jobs slots

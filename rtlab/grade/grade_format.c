@@ -25,7 +25,7 @@
  * CSV: a gradebook is opened in a spreadsheet, where a cell starting with
  * '=', '+', '-' or '@' is a formula (=HYPERLINK() leaks data, DDE runs
  * programs). Text cells are escaped as OWASP's CSV injection advice says;
- * see csv_text(). Numeric cells stay unquoted numbers.
+ * see grade_format_csv_text(). Numeric cells stay unquoted numbers.
  */
 #include "grade_format.h"
 
@@ -36,6 +36,7 @@
 
 #include "core/rt_text.h"
 #include "core/rt_utf8.h"
+#include "grade/grade_similar.h"
 
 int grade_format_parse(const char *name, enum grade_format *out)
 {
@@ -124,7 +125,10 @@ int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
 		if (!ret && hint)
 			ret = rt_text_printf(out, "       %-*s        hint: %s\n", (int)w, "", hint);
 	}
-	if (!ret && !err) {
+	if (!ret && !err && json_is_false(json_object_get(g, "handed_in")) &&
+	    !json_object_get(g, "weights"))
+		ret = rt_text_printf(out, "not handed in\n");
+	else if (!ret && !err) {
 		long long passed = json_integer_value(json_object_get(g, "checks_passed"));
 		long long failed = json_integer_value(json_object_get(g, "checks_failed"));
 		long long skipped = json_integer_value(json_object_get(g, "checks_skipped"));
@@ -444,7 +448,7 @@ static int csv_number(struct rt_buf *out, const char *s)
  *     an unquoted ";=..." would start a cell of its own).
  * Anything else is written as it is, so "ann" stays ann.
  */
-static int csv_text(struct rt_buf *out, const char *s, bool last)
+int grade_format_csv_text(struct rt_buf *out, const char *s, bool last)
 {
 	struct rt_buf cell = RT_BUF_INIT;
 	size_t len = strlen(s), i = 0, lead = strspn(s, " ");
@@ -499,18 +503,20 @@ int grade_format_csv(const json_t *grades, struct rt_buf *out)
 			 (long long)json_integer_value(json_object_get(g, "checks_failed")));
 		snprintf(nums[5], sizeof(nums[5]), "%lld",
 			 (long long)json_integer_value(json_object_get(g, "checks_skipped")));
-		ret = csv_text(out, str(g, "student") ? str(g, "student") : "", false);
+		ret = grade_format_csv_text(out, str(g, "student") ? str(g, "student") : "",
+					    false);
 		if (!ret)
-			ret = csv_text(out, str(g, "lab") ? str(g, "lab") : "", false);
+			ret = grade_format_csv_text(out, str(g, "lab") ? str(g, "lab") : "", false);
 		for (int k = 0; !ret && k < 6; k++)
 			ret = csv_number(out, nums[k]);
 		if (!ret)
-			ret = csv_text(out, !build ? "" : json_is_true(json_object_get(build, "ok")) ?
-				       "ok" : "failed", false);
+			ret = grade_format_csv_text(out, !build ? "" :
+						    json_is_true(json_object_get(build, "ok")) ?
+						    "ok" : "failed", false);
 		if (!ret)
-			ret = csv_text(out, str(g, "error") ? str(g, "error") :
-				       json_is_false(json_object_get(g, "handed_in")) ?
-				       "not handed in" : "", true);
+			ret = grade_format_csv_text(out, str(g, "error") ? str(g, "error") :
+						    json_is_false(json_object_get(g, "handed_in")) ?
+						    "not handed in" : "", true);
 	}
 	return ret;
 }
@@ -538,6 +544,35 @@ static size_t name_width(const char *s)
 		w = rt_utf8_width(rt_buf_str(&b), b.len);
 	rt_buf_fini(&b);
 	return w;
+}
+
+/*
+ * The hand-ins that look alike (grade_similar.h), one line a group: hints
+ * for the teacher to look at, never a verdict.
+ */
+static int summary_hints(const json_t *grades, struct rt_buf *out)
+{
+	json_t *hints = grade_similar_hints(grades), *h, *s;
+	size_t i, k;
+	int ret = hints ? 0 : -ENOMEM;
+
+	json_array_foreach(hints, i, h) {
+		const bool code = !strcmp(str(h, "kind"), "code");
+
+		ret = rt_text_printf(out, "hint: %s ", str(h, "lab"));
+		json_array_foreach(json_object_get(h, "students"), k, s)
+			if (!ret)
+				ret = rt_text_printf(out, "%s%s", k ? ", " : "", json_string_value(s));
+		if (!ret)
+			ret = rt_text_printf(out, ": %s (a hint to look at, not a verdict)\n", code ?
+					     "near-identical code (the same after whitespace, "
+					     "comments and names)" : "the same results document "
+					     "(the same checksum)");
+		if (ret)
+			break;
+	}
+	json_decref(hints);
+	return ret;
 }
 
 int grade_format_summary(const json_t *grades, struct rt_buf *out)
@@ -617,13 +652,15 @@ int grade_format_summary(const json_t *grades, struct rt_buf *out)
 					     str(c, "reason") ? str(c, "reason") : "");
 		}
 	}
-	return ret;
+	return ret ? ret : summary_hints(grades, out);
 }
 
 json_t *grade_format_class_json(json_t *grades, const char *dir, unsigned int jobs,
 				double wall_s)
 {
-	return json_pack("{s:s, s:s, s:s?, s:I, s:f, s:o}", "schema", "rtlab.grade/1", "kind",
-			 "class", "dir", dir, "jobs", (json_int_t)jobs, "wall_s",
-			 round(wall_s * 1000.0) / 1000.0, "grades", grades);
+	json_t *hints = grade_similar_hints(grades);
+
+	return json_pack("{s:s, s:s, s:s?, s:I, s:f, s:o, s:o?}", "schema", "rtlab.grade/1",
+			 "kind", "class", "dir", dir, "jobs", (json_int_t)jobs, "wall_s",
+			 round(wall_s * 1000.0) / 1000.0, "grades", grades, "hints", hints);
 }

@@ -62,6 +62,9 @@ int grade_format_junit(const json_t *grades, struct rt_buf *out);
  */
 int grade_format_csv(const json_t *grades, struct rt_buf *out);
 
+/* One text cell of a gradebook, made safe as above, then ',' or (@last) CRLF. */
+int grade_format_csv_text(struct rt_buf *out, const char *s, bool last);
+
 /* grade_format_summary - a table, one line per student and lab, then the class average. */
 int grade_format_summary(const json_t *grades, struct rt_buf *out);
 

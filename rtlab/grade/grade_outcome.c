@@ -37,6 +37,8 @@ void grade_outcome_fini(struct grade_outcome *o)
 	free(o->sandbox);
 	free(o->error);
 	free(o->notes);
+	free(o->results_sha256);
+	free(o->code_print);
 	grade_report_fini(&o->rep);
 	memset(o, 0, sizeof(*o));
 }
@@ -429,8 +431,15 @@ json_t *grade_outcome_json(const struct grade_outcome *o)
 				o->weights[2])) ||
 			    json_object_set_new(doc, "handed_in", json_boolean(handed_in))))
 		goto out_nomem;
+	if (o->absent && (json_object_set_new(doc, "handed_in", json_boolean(false)) ||
+			  json_object_set_new(doc, "passed", json_false())))
+		goto out_nomem;
+	if ((o->results_sha256 && json_object_set_new(doc, "results_sha256",
+						      json_string(o->results_sha256))) ||
+	    (o->code_print && json_object_set_new(doc, "code_print", json_string(o->code_print))))
+		goto out_nomem;
 	/* Nothing handed in: no score at all (blank in a gradebook), not 0. */
-	if (o->weighted && !handed_in && !o->error &&
+	if (((o->weighted && !handed_in) || o->absent) && !o->error &&
 	    (json_object_set_new(doc, "score_pct", json_null()) ||
 	     json_object_set_new(doc, "score", json_null())))
 		goto out_nomem;

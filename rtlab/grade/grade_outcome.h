@@ -50,6 +50,11 @@ struct grade_outcome {
 	 */
 	bool weighted;
 	unsigned int weights[3];	/* GRADE_PART_* (grade/grade_manifest.h) */
+	bool absent;		/* class mode: nothing of the lab was handed in (no folder,
+				 * an empty one): "not handed in" even when not weighted */
+	char *results_sha256;	/* owned; class mode: the handed-in results document's digest */
+	char *code_print;	/* owned; class mode: the code's digest after normalising
+				 * whitespace, comments and names (grade_class.c) */
 };
 
 /* grade_outcome_weigh - make @o a whole lab's grade with @weights (see weighted). */
