@@ -41,8 +41,16 @@
 #define LOAD_MAX_CPUS 64
 #define LOAD_MAX_WORKERS (2 * LOAD_MAX_CPUS)
 #define LOAD_IO_CHUNK (256u * 1024u)
-#define LOAD_STOP_WAIT_MS 3000	/* for a leader to finish before it is killed */
-#define LOAD_REAP_WAIT_MS 2000	/* for a leader to reap its tree */
+/*
+ * A leader told to stop ends in milliseconds on an idle machine and may need
+ * seconds on a loaded one, where it and its dying workers wait for a CPU.
+ * The bounds below only catch a leader that cannot run at all (stopped, or
+ * a worker stuck in the kernel): one that is merely slow must finish, since
+ * killing it leaves its tree to init and makes stop report a failure.
+ */
+#define LOAD_STOP_WAIT_MS 30000	/* for a leader to finish before it is killed */
+#define LOAD_REAP_WAIT_MS 20000	/* for a leader to reap its killed tree (< the above) */
+#define LOAD_BACKSTOP_S 60	/* a leader still in its loop this long after its limit dies */
 #define LOAD_NG_ARGS 16
 
 extern char **environ;
@@ -91,6 +99,7 @@ struct load_proc {
 	char *file;			/* owned: the io generator's file */
 	char *ng_path;			/* owned: stress-ng's path, or NULL */
 	char *ng_argv[LOAD_NG_ARGS];	/* owned strings, NULL-terminated */
+	bool killed;			/* its leader was killed, by us or its backstop */
 };
 
 struct rt_load {
@@ -432,7 +441,7 @@ static int leader_main(void *arg)
 	sched_setscheduler(0, SCHED_OTHER, &sp);
 	/* The lifeline stays ours: stress-ng, which the workers exec, does not get it. */
 	fcntl(lp->lifeline_rd, F_SETFD, FD_CLOEXEC);
-	alarm(lp->seconds + 5);
+	alarm(lp->seconds + LOAD_BACKSTOP_S);
 
 	memset(&ld, 0, sizeof(ld));
 	deadline = rt_time_deadline_ms(lp->seconds * 1000);
@@ -451,6 +460,8 @@ static int leader_main(void *arg)
 		/* Reap workers that ended early, so they do not linger as zombies. */
 		leader_reap_some(&ld);
 	}
+	/* Out of the loop: the reaping has its own bound, and a late alarm would orphan the tree. */
+	alarm(0);
 	leader_reap_all(&ld);
 	if (lp->dir)
 		rm_tree(lp->dir);
@@ -590,26 +601,41 @@ static int launch(struct load_proc *lp, char **cause)
 	return err;
 }
 
+/*
+ * Reap @lp's leader if it ends within @ms (0: only look); true once it is
+ * gone. A leader that did not exit with 0 was killed (its backstop alarm).
+ */
+static bool leader_gone(struct load_proc *lp, unsigned int ms)
+{
+	struct rt_child_result res;
+	int r = rt_child_wait(lp->leader, ms, &res);
+
+	if (r == -ETIMEDOUT)
+		return false;
+	if (r == 0 && (res.end != RT_CHILD_EXITED || res.code != 0))
+		lp->killed = true;
+	rt_child_result_fini(&res);
+	rt_child_free(lp->leader);
+	lp->leader = NULL;
+	return true;
+}
+
 /* Stop one generator; 0, or -ETIMEDOUT when its leader had to be killed. */
 static int stop_proc(struct load_proc *lp)
 {
-	int ret = 0;
-
 	if (lp->lifeline >= 0) {
 		close(lp->lifeline);
 		lp->lifeline = -1;
 	}
-	if (lp->leader) {
-		if (rt_child_wait(lp->leader, LOAD_STOP_WAIT_MS, NULL) == -ETIMEDOUT) {
-			rt_child_stop(lp->leader, SIGKILL, 0, NULL);	/* the whole group */
-			ret = -ETIMEDOUT;
-		}
+	if (lp->leader && !leader_gone(lp, LOAD_STOP_WAIT_MS)) {
+		rt_child_stop(lp->leader, SIGKILL, 0, NULL);	/* the whole group */
 		rt_child_free(lp->leader);
 		lp->leader = NULL;
+		lp->killed = true;
 	}
 	if (lp->dir)
 		rm_tree(lp->dir);
-	return ret;
+	return lp->killed ? -ETIMEDOUT : 0;
 }
 
 static void load_atexit(void)
@@ -819,11 +845,7 @@ unsigned int rt_load_alive(struct rt_load *l)
 	for (i = 0; i < l->n; i++) {
 		struct load_proc *lp = &l->procs[i];
 
-		if (lp->leader && rt_child_wait(lp->leader, 0, NULL) != -ETIMEDOUT) {
-			rt_child_free(lp->leader);
-			lp->leader = NULL;
-		}
-		if (lp->leader)
+		if (lp->leader && !leader_gone(lp, 0))
 			alive++;
 	}
 	return alive;

@@ -59,9 +59,11 @@ struct rt_load *rt_load_start(const char *names, unsigned int seconds_max, char 
 /**
  * rt_load_stop - end every generator of @l and remove its temp files
  *
- * Returns once every process of @l is gone (or, for a leader that does not
- * respond within a few seconds, killed by process group). Calling it again
- * does nothing. Returns 0, or -ETIMEDOUT if a leader had to be killed.
+ * Returns once every process of @l is gone. A loaded machine only makes
+ * that take longer; a leader that cannot run at all (stopped) is killed by
+ * process group after 30 s. Calling it again does nothing. Returns 0, or
+ * -ETIMEDOUT if a leader had to be killed, by stop or by its own backstop
+ * alarm (still running a minute past its time limit).
  */
 int rt_load_stop(struct rt_load *l);
 

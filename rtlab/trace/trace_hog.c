@@ -27,6 +27,12 @@
 
 #define HOG_STORM_BYTES (16u << 20)	/* fault storm region; re-faulted after MADV_DONTNEED */
 #define HOG_STOP_GRACE_MS 500		/* after SIGTERM, before SIGKILL */
+/*
+ * For the child to set itself up: milliseconds on an idle machine, seconds
+ * on a loaded one, where it waits for a CPU. A child that ends first is
+ * seen at once; the bound only catches one that cannot run at all.
+ */
+#define HOG_START_WAIT_MS 60000
 
 struct hog_shared {
 	uint64_t events;
@@ -213,16 +219,19 @@ struct trace_hog *trace_hog_start(const struct trace_hog_params *p, char **cause
 	h->pid = rt_child_pid(h->child);
 
 	/* Wait for the child to be set up, so a refused SCHED_FIFO fails here. */
-	deadline = rt_time_deadline_ms(2000);
+	deadline = rt_time_deadline_ms(HOG_START_WAIT_MS);
 	while (!__atomic_load_n(&h->sh->ready, __ATOMIC_ACQUIRE)) {
 		int err = __atomic_load_n(&h->sh->setup_err, __ATOMIC_ACQUIRE);
 
+		/* A millisecond's wait for the child's end between looks: one that died says so. */
+		if (!err && rt_child_wait(h->child, 1, NULL) != -ETIMEDOUT &&
+		    !__atomic_load_n(&h->sh->ready, __ATOMIC_ACQUIRE))
+			err = __atomic_load_n(&h->sh->setup_err, __ATOMIC_ACQUIRE) ?: -ECHILD;
 		if (err || rt_time_passed(deadline)) {
 			ret = rt_err(cause, err ? err : -ETIMEDOUT, "the %s hog did not start: %s",
 				     trace_hog_function(p->kind), strerror(err ? -err : ETIMEDOUT));
 			goto out_err;
 		}
-		rt_time_sleep_ms(1, NULL);
 	}
 	return h;
 

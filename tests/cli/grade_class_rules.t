@@ -42,7 +42,7 @@ cp "$toy/reference/sum.c" "$tmp/one/dave/"
 "$RTLAB" grade --class "$tmp/one" --exercise "$toy" --json --jobs 1 >"$tmp/out" 2>"$tmp/err" &
 grader=$!
 job=
-for _ in $(seq 1 400); do
+for _ in $(seq 1 1200); do	# a bound against a hang only (60 s)
 	job=$(pgrep -P "$grader" -x rtlab | head -n 1)
 	[ -n "$job" ] && [ -n "$(pgrep -P "$job")" ] && break
 	sleep 0.05

@@ -3,8 +3,9 @@
 # Load changes how long grading takes, never a verdict: each exercise's
 # reference is graded on an idle machine and again with `stress-ng --cpu 4`
 # beside it (two CPUs: five runnable tasks share them), and must score 100 %
-# both times; the whole loaded pass may take at most three times as long as
-# the idle one (issue 28: a learner's laptop, a CI runner are loaded).
+# both times (issue 28: a learner's laptop, a CI runner are loaded). How much
+# longer the loaded pass took is printed, not judged: on a machine that other
+# work loads as well, no ratio holds (issue 29); `make bench-grade` measures it.
 set -u
 : "${RTLAB:?}" "${SRCDIR:?}" "${TOOLS:?}"
 . "$SRCDIR/tests/cli/lib/tap.bash"
@@ -51,7 +52,6 @@ while read -r lab secs score; do
 done <"$tmp/idle"
 idle=$(awk '{ s += $2 } END { print s }' "$tmp/idle")
 loaded=$(awk '{ s += $2 } END { print s }' "$tmp/loaded")
-check "beside stress-ng, grading took at most 3x as long (${loaded} s against ${idle} s)" \
-	awk -v a="$loaded" -v b="$idle" 'BEGIN { exit !(a <= 3 * b) }'
+echo "# beside stress-ng, grading took ${loaded} s against ${idle} s"
 
 tap_done

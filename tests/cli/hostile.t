@@ -5,7 +5,7 @@
 #  - a FIFO (or a device, or a directory) where rtlab reads a file by name:
 #    progress.json, a results document for `lab report` and `grade`, a trace
 #    for `trace explain/view`, a lesson for `lesson lint/show`; each ends
-#    within `timeout 10` with exit 1 and a message naming the file; the FIFO
+#    within `timeout 60` with exit 1 and a message naming the file; the FIFO
 #    progress file is left alone;
 #  - `quiz 3 </dev/zero` under a memory limit ends with a message;
 #  - a large trace is explained within a memory limit, a too large one is
@@ -23,9 +23,9 @@ traces=$SRCDIR/tests/data/traces
 ESC=$'\033'
 rc=0
 
-# run ARGS...: rtlab with a 10 s limit (stdin from $input, default /dev/null).
+# run ARGS...: rtlab with a 60 s limit against a hang (stdin from $input, default /dev/null).
 run() {
-	timeout 10 "$RTLAB" "$@" >"$tmp/out" 2>"$tmp/err" <"${input:-/dev/null}"
+	timeout 60 "$RTLAB" "$@" >"$tmp/out" 2>"$tmp/err" <"${input:-/dev/null}"
 	rc=$?
 }
 # failed_naming FILE WHAT: exit 1 (not 124, the timeout) and stderr names FILE and WHAT.
@@ -97,15 +97,15 @@ rm -f "$tmp/fixtures/lessons/05-fifo.md"
 # ---- Endless input ----------------------------------------------------------------
 
 # 512 MiB of address space: an unbounded line (the old getline) runs out long
-# before the 10 s limit and the run used hundreds of MB; a capped one needs little.
+# before the 60 s limit and the run used hundreds of MB; a capped one needs little.
 maxrss=$tmp/maxrss
 (
 	ulimit -v 524288
 	export RTLAB_DATADIR=$SRCDIR
 	if [ -x /usr/bin/time ]; then
-		exec timeout 10 /usr/bin/time -o "$maxrss" -f %M "$RTLAB" quiz 3
+		exec timeout 60 /usr/bin/time -o "$maxrss" -f %M "$RTLAB" quiz 3
 	else
-		exec timeout 10 "$RTLAB" quiz 3
+		exec timeout 60 "$RTLAB" quiz 3
 	fi
 ) </dev/zero >"$tmp/out" 2>"$tmp/err"
 rc=$?

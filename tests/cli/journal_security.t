@@ -70,7 +70,7 @@ if $root && command -v setpriv >/dev/null; then
 	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
 	# run_root ENV... : `rtlab lesson list` as root with that environment.
 	run_root() {
-		env -u RTLAB_JOURNAL_DIR -u XDG_STATE_HOME "$@" timeout 20 "$RTLAB" lesson list \
+		env -u RTLAB_JOURNAL_DIR -u XDG_STATE_HOME "$@" timeout 60 "$RTLAB" lesson list \
 			>"$tmp/out" 2>"$tmp/err" </dev/null
 	}
 
@@ -157,7 +157,7 @@ if $ns; then
 			"file \"/sys/kernel/tracing/../../..$tmp/canary/file\" \"pwned\"" \
 			"netns \"$tmp/canary/ns\"" "netns \"/run/netns/../..$tmp/canary/ns\"" \
 			"instance \"$tmp/canary/dir\""
-		timeout 20 "$RTLAB" lesson list >"$tmp/out" 2>"$tmp/err" </dev/null
+		timeout 60 "$RTLAB" lesson list >"$tmp/out" 2>"$tmp/err" </dev/null
 		test -e /run/rtlab/$pid.journal && echo left >"$tmp/state"'
 	check "in /run/rtlab, entries naming paths outside their kind are not acted on" \
 		canaries_intact
@@ -177,7 +177,7 @@ if $ns; then
 		in_ns '
 			plant_journal /run/rtlab "$(dead_pid)" "file \"$T/instances/$a/tracing_on\" \"1\\x0a\""
 			plant_journal /run/rtlab "$(dead_pid)" "instance \"$T/instances/$b\""
-			timeout 20 "$RTLAB" lesson list >"$tmp/out" 2>"$tmp/err" </dev/null'
+			timeout 60 "$RTLAB" lesson list >"$tmp/out" 2>"$tmp/err" </dev/null'
 		check "in /run/rtlab, an allowed tracefs knob is restored" \
 			[ "$(cat "$T/instances/$a/tracing_on")" = 1 ]
 		check "and an rtlab instance is removed" not test -d "$T/instances/$b"
@@ -191,7 +191,7 @@ if $ns; then
 	for cmd in "lesson list" "grade" "doctor --restore" "lab list"; do
 		in_ns "
 			mkfifo /run/rtlab/\$(dead_pid).journal
-			timeout 10 \"\$RTLAB\" $cmd >\"\$tmp/out\" 2>\"\$tmp/err\" </dev/null
+			timeout 60 \"\$RTLAB\" $cmd >\"\$tmp/out\" 2>\"\$tmp/err\" </dev/null
 			echo \$? >\"\$tmp/rc\"
 			ls -l /run/rtlab | grep -c '^p' >\"\$tmp/fifos\""
 		check "a FIFO journal in /run/rtlab does not hang \`rtlab $cmd\` (exit $(cat "$tmp/rc"))" \
@@ -236,7 +236,7 @@ else
 	ujd=$tmp/u/.local/state/rtlab/journal
 	as_user mkdir -p "$ujd"
 	as_user bash -c "$(declare -f dead_pid); mkfifo '$ujd/'\$(dead_pid).journal"
-	as_user timeout 10 "$user_rtlab" lesson list >"$tmp/out" 2>"$tmp/err" </dev/null
+	as_user timeout 60 "$user_rtlab" lesson list >"$tmp/out" 2>"$tmp/err" </dev/null
 	rc=$?
 	check "as a user, a FIFO journal in its own directory does not hang (exit $rc)" \
 		[ "$rc" != 124 ]

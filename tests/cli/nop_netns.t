@@ -76,12 +76,13 @@ check "--inject netem without --medium netns is a usage error" \
 # Killed in the middle: the journal names the namespaces; the doctor removes them.
 "$RTLAB" lab run nop --medium netns --nodes 3 --duration 60s --fault none >"$tmp/k.out" 2>&1 &
 pid=$!
-for _ in $(seq 1 300); do	# until its nodes run (up to 30 s on a loaded machine)
-	grep -q 'nodes in network namespaces' "$tmp/k.out" && break
+made=0
+for _ in $(seq 1 600); do	# until its nodes run: a bound against a hang only (60 s)
+	made=$(ours | grep -c "^rtlab-nop-$pid-")
+	grep -q 'nodes in network namespaces' "$tmp/k.out" && [ "$made" -eq 4 ] && break
 	sleep 0.1
 done
-sleep 0.5
-check "a long run made its 4 namespaces" [ "$(ours | grep -c "^rtlab-nop-$pid-")" -eq 4 ]
+check "a long run made its 4 namespaces" [ "$made" -eq 4 ]
 kill -KILL "$pid"
 { wait "$pid"; } 2>/dev/null
 # Killed with SIGKILL, it leaves them and its journal in /run/rtlab (root's, shared):

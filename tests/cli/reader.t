@@ -31,7 +31,7 @@ body() { screen "$1" | sed -n '3,$p' | head -n -2 | sed 's/ *[▲▼]$//; s/ *$/
 
 # wait_change NAME BEFORE: poll until the text area differs from BEFORE.
 wait_change() {
-	for _ in $(seq 50); do
+	for _ in $(seq "$HANG_TENTHS"); do
 		[ "$(body "$1")" != "$2" ] && return 0
 		sleep 0.1
 	done

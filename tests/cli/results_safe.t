@@ -28,9 +28,9 @@ valid() { "$RTLAB" lab report "$1" >/dev/null 2>&1; }
 json_get() { # json_get FILE PYTHON-EXPR(d) -> prints the value
 	python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(($2))" "$1"
 }
-# wait_line FILE TEXT: poll FILE for TEXT (what only a measuring run prints), up to 10 s.
+# wait_line FILE TEXT: poll FILE for TEXT (what only a measuring run prints), up to 60 s.
 wait_line() {
-	for _ in $(seq 100); do
+	for _ in $(seq 600); do
 		grep -qF -- "$2" "$1" 2>/dev/null && return 0
 		sleep 0.1
 	done
@@ -160,7 +160,7 @@ else
 		"$RTLAB" lab run latency --scenario idle-other --duration 2s --json "$1/out.json" \
 			>/dev/null 2>"$2" </dev/null &
 		pid=$!
-		for _ in $(seq 100); do
+		for _ in $(seq 600); do
 			grep -q "idle-other: other" "$2" && break
 			sleep 0.1
 		done

@@ -32,7 +32,7 @@ sgr_line() { tm capture-pane -p -e -t "$1" | grep -F -- "$2" | head -n 1; }
 title_line() { screen "$1" | sed -n 1p | grep -oE 'line [0-9]+/' | tr -dc 0-9; }
 # wait_line NAME N: poll until the title bar says line N is selected.
 wait_line() {
-	for _ in $(seq 100); do
+	for _ in $(seq "$HANG_TENTHS"); do
 		[ "$(title_line "$1")" = "$2" ] && return 0
 		sleep 0.1
 	done

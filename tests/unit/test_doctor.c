@@ -31,7 +31,6 @@
 #include "core/rt_buf.h"
 #include "core/rt_file.h"
 #include "core/rt_journal.h"
-#include "core/rt_time.h"
 #include "doctor/doctor.h"
 #include "doctor/doctor_parse.h"
 #include "doctor/doctor_probe.h"
@@ -651,14 +650,13 @@ static void test_kvm_stand_in_and_linux_guest(void **state)
 static void test_kvm_live(void **state)
 {
 	struct doctor_kvm k;
-	uint64_t t0 = rt_time_now_ms();
 
 	(void)state;
 	if (access("/dev/kvm", F_OK) < 0)
 		skip();	/* no /dev/kvm on this machine: the absent case is tested above */
+	/* How long it takes is the machine's; a probe past its 3 s is "hung", with a detail. */
 	assert_int_equal(doctor_probe_kvm(&k, "/dev/kvm", true, 3000), 0);
 	assert_true(k.verdict == DOCTOR_KVM_WORKS || k.detail != NULL);
-	assert_true(rt_time_now_ms() - t0 < 5000);
 	if (k.verdict == DOCTOR_KVM_WORKS)
 		assert_int_equal(k.api_version, 12);
 	doctor_kvm_fini(&k);
@@ -1399,8 +1397,8 @@ static void test_probe_live(void **state)
 	struct doctor_opts o;
 	struct utsname u;
 	char *cause = NULL;
-	uint64_t t0 = rt_time_now_ms();
 
+	/* No clock: every child of the probe has rt_child's deadline, tested in test_rt_child. */
 	doctor_opts_init(&o);
 	o.journal_dir = t->root;
 	o.mount_tracefs = false;
@@ -1416,7 +1414,6 @@ static void test_probe_live(void **state)
 	assert_int_not_equal(r.kvm.verdict, DOCTOR_KVM_NOT_PROBED);
 	assert_int_equal(r.kvm.dev_present, access("/dev/kvm", F_OK) == 0);
 	assert_true(r.nlabs > 0);
-	assert_true(rt_time_now_ms() - t0 < 15000);
 	doctor_report_fini(&r);
 	doctor_report_fini(NULL);
 }

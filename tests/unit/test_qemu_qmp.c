@@ -106,6 +106,9 @@ static void *fake_main(void *arg)
 	return NULL;
 }
 
+/* How long a greeting may take from a fake that sends one: a bound against a hang only. */
+#define HANG_MS 60000
+
 #define GREETING "{\"QMP\": {\"version\": {\"qemu\": {\"major\": 7}}, \"capabilities\": []}}\r\n"
 
 static void start_fake(struct fake *f, pthread_t *t, int *client, const struct step *steps,
@@ -148,7 +151,7 @@ static void test_session_query_status(void **state)
 
 	(void)state;
 	start_fake(&f, &t, &fd, steps, 5);
-	q = qemu_qmp_open_fd(fd, 2000, &cause);
+	q = qemu_qmp_open_fd(fd, HANG_MS, &cause);
 	assert_non_null(q);
 	assert_int_equal(qemu_qmp_execute(q, "query-status", NULL, &ret, &cause), 0);
 	assert_string_equal(json_string_value(json_object_get(ret, "status")), "running");
@@ -188,7 +191,7 @@ static void test_session_errors(void **state)
 
 	(void)state;
 	start_fake(&f, &t, &fd, no_greeting, 1);
-	assert_null(qemu_qmp_open_fd(fd, 2000, &cause));
+	assert_null(qemu_qmp_open_fd(fd, HANG_MS, &cause));
 	assert_int_equal(errno, EPROTO);
 	assert_non_null(strstr(cause, "greeting"));
 	free(cause);
@@ -196,7 +199,7 @@ static void test_session_errors(void **state)
 	stop_fake(t);
 
 	start_fake(&f, &t, &fd, closes, 3);
-	q = qemu_qmp_open_fd(fd, 2000, NULL);
+	q = qemu_qmp_open_fd(fd, HANG_MS, NULL);
 	assert_non_null(q);
 	/* The fake hangs up after reading "quit". */
 	assert_int_equal(qemu_qmp_execute(q, "quit", NULL, NULL, &cause), -EPIPE);
@@ -264,7 +267,7 @@ static void test_vcpu_threads(void **state)
 
 	(void)state;
 	start_fake(&f, &t, &fd, steps, sizeof(steps) / sizeof(steps[0]));
-	q = qemu_qmp_open_fd(fd, 2000, &cause);
+	q = qemu_qmp_open_fd(fd, HANG_MS, &cause);
 	assert_non_null(q);
 	assert_int_equal(qemu_qmp_vcpu_threads(q, tids, 4, &n, &cause), 0);
 	assert_int_equal(n, 2);

@@ -23,6 +23,7 @@
 #include "core/rt_file.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
+#include "core/rt_time.h"
 #include "labs/lab.h"
 #include "run/run.h"
 
@@ -277,13 +278,15 @@ static void test_worker(void **state)
 	struct run_opts o = opts_of(f);
 	struct run_session s;
 	char *cause = NULL;
-	int polls = 0;
+	uint64_t deadline;
 
 	assert_int_equal(run_session_init(&s, &o, &cause), 0);
 	assert_int_equal(run_session_start(&s, &cause), 0);
 	assert_non_null(s.ctx.journal);
-	while (!run_session_done(&s) && polls++ < 5000)
-		usleep(1000);
+	/* A bound against a hang only: the run's thread may wait long for a CPU. */
+	deadline = rt_time_deadline_ms(60000);
+	while (!run_session_done(&s) && !rt_time_passed(deadline))
+		rt_time_sleep_ms(1, NULL);
 	assert_true(run_session_done(&s));
 	assert_int_equal(run_session_join(&s), 0);
 	assert_non_null(run_session_result(&s));

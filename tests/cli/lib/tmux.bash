@@ -11,8 +11,12 @@
 # How to wait: for something that only the awaited event puts on the screen
 # (or in a file), never for text that may already be there from before the
 # key was sent, and never by sleeping. The bounds below only catch a hang:
-# they are generous (10 s by default) because the machine running the suite
-# may be loaded, and a wait that succeeds returns as soon as it sees its text.
+# none is shorter than HANG_TENTHS (60 s), whatever a test asks, because the
+# machine running the suite may be loaded: load may make a test slower, never
+# fail it. A wait that succeeds returns as soon as it sees its text.
+HANG_TENTHS=600
+# at_least_hang N: N, or HANG_TENTHS when N is less.
+at_least_hang() { echo $(($1 > HANG_TENTHS ? $1 : HANG_TENTHS)); }
 
 n=0
 fails=0
@@ -55,7 +59,7 @@ on_screen() { screen "$1" | grep -qF -- "$2"; }
 
 # wait_grep F|E NAME PATTERN TENTHS: poll the screen until grep -F or -E finds PATTERN.
 wait_grep() {
-	for _ in $(seq "$4"); do
+	for _ in $(seq "$(at_least_hang "$4")"); do
 		screen "$2" | grep -q"$1" -- "$3" && return 0
 		sleep 0.1
 	done
@@ -63,14 +67,14 @@ wait_grep() {
 	screen "$2" | sed 's/^/#   |/'
 	return 1
 }
-# wait_for NAME TEXT [TENTHS]: poll the screen for TEXT, by default up to 10 s.
-wait_for() { wait_grep F "$1" "$2" "${3:-100}"; }
+# wait_for NAME TEXT [TENTHS]: poll the screen for TEXT, at least up to 60 s.
+wait_for() { wait_grep F "$1" "$2" "${3:-0}"; }
 # wait_match NAME ERE [TENTHS]: as wait_for, for a line matching the extended regex ERE.
-wait_match() { wait_grep E "$1" "$2" "${3:-100}"; }
+wait_match() { wait_grep E "$1" "$2" "${3:-0}"; }
 
-# wait_gone NAME TEXT: poll until TEXT has left the screen, up to 10 s.
+# wait_gone NAME TEXT: poll until TEXT has left the screen, up to 60 s.
 wait_gone() {
-	for _ in $(seq 100); do
+	for _ in $(seq "$HANG_TENTHS"); do
 		screen "$1" | grep -qF -- "$2" || return 0
 		sleep 0.1
 	done
@@ -79,12 +83,12 @@ wait_gone() {
 	return 1
 }
 
-# wait_until [-t TENTHS] CMD...: poll until CMD succeeds, by default up to 10 s;
+# wait_until [-t TENTHS] CMD...: poll until CMD succeeds, at least up to 60 s;
 # for what wait_for cannot say (a count, a file, a row of the screen).
 wait_until() {
-	local tenths=100
+	local tenths=$HANG_TENTHS
 	if [ "$1" = -t ]; then
-		tenths=$2
+		tenths=$(at_least_hang "$2")
 		shift 2
 	fi
 	for _ in $(seq "$tenths"); do
@@ -95,10 +99,10 @@ wait_until() {
 	return 1
 }
 
-# wait_status NAME WANT: wait up to 10 s for the exit status that the session's
+# wait_status NAME WANT: wait up to 60 s for the exit status that the session's
 # wrapper writes to $tmp/NAME.status ("exit=N"), then compare.
 wait_status() {
-	for _ in $(seq 100); do
+	for _ in $(seq "$HANG_TENTHS"); do
 		[ -s "$tmp/$1.status" ] && break
 		sleep 0.1
 	done
