@@ -714,6 +714,8 @@ int grade_class_run(const struct grade_class_opts *o, json_t **grades, double *w
 				continue;
 			snprintf(path, sizeof(path), "%s/job-%zu.json", box, k);
 			kill(-jb->pid, SIGKILL);	/* whatever the job left behind */
+			/* Its boxes' runs are sessions of their own: end them by their uid. */
+			grade_stop_kill_uid(GRADE_UID_BASE + 1 + o->base.slot + jb->slot);
 			grade_stop_del(jb->stop_slot);
 			job_clean(box, k);
 			/*

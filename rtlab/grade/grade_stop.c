@@ -26,22 +26,36 @@ struct stop_entry {
 static struct stop_entry table[GRADE_STOP_MAX];
 static volatile sig_atomic_t stopping;
 
-/* As root, kill every process of @uid: the box uid's leftovers, wherever they went. */
-static void kill_uid(uid_t uid)
+/*
+ * As root, kill every process of @uid: the box uid's leftovers, wherever
+ * they went. True when there was one to kill.
+ */
+static bool kill_uid(uid_t uid)
 {
+	int status = 0;
 	pid_t p;
 
 	if (uid == (uid_t)-1 || uid == 0 || geteuid() != 0)
-		return;
+		return false;
 	p = fork();
 	if (p == 0) {
 		if (!setresgid(uid, uid, uid) && !setresuid(uid, uid, uid))
-			kill(-1, SIGKILL);
-		_exit(0);
+			_exit(kill(-1, SIGKILL) == 0 ? 0 : 1);
+		_exit(1);
 	}
 	if (p > 0)
-		while (waitpid(p, NULL, 0) < 0 && errno == EINTR)
+		while (waitpid(p, &status, 0) < 0 && errno == EINTR)
 			;
+	return p > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+void grade_stop_kill_uid(uid_t uid)
+{
+	struct timespec pause = { 0, 20000000 };
+
+	/* Until none is left (2 s at most): a SIGKILLed process may still be leaving. */
+	for (int i = 0; i < 100 && kill_uid(uid); i++)
+		nanosleep(&pause, NULL);
 }
 
 static void on_stop(int sig)

@@ -30,6 +30,13 @@ void grade_stop_install(void);
 /* Forget what the parent registered: for a process just forked to be a job. */
 void grade_stop_reset(void);
 
+/*
+ * grade_stop_kill_uid - as root, kill every process of box uid @uid until
+ * none is left (at most 2 s): what a job killed from outside left running
+ * in its boxes. Does nothing without root or for uid 0 or (uid_t)-1.
+ */
+void grade_stop_kill_uid(uid_t uid);
+
 /**
  * grade_stop_add - end process group @pgid when this process is stopped
  * @uid: the box uid its runs use, killed wholesale (kill(-1) as that uid)
