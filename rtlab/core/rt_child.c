@@ -81,6 +81,7 @@ struct rt_child {
 struct child_plan {
 	const char *path;
 	char *const *argv;
+	char *const *envp;
 	int (*fn)(void *arg);
 	void *arg;
 	int src[3];		/* descriptor for 0, 1 and 2; -1 leaves it */
@@ -168,7 +169,7 @@ static __attribute__((noreturn)) void child_main(const struct child_plan *p)
 		close(p->report);	/* set up: the parent may go on */
 		_exit(p->fn(p->arg) & 0xff);
 	}
-	execve(p->path, p->argv, environ);
+	execve(p->path, p->argv, p->envp ? p->envp : environ);
 out_report:
 	err = errno;
 	ret = (int)write(p->report, &err, sizeof(err));
@@ -280,6 +281,7 @@ static int child_plan(struct rt_child *c, const struct rt_child_opts *o, struct 
 	}
 	if (o->argv) {
 		p->argv = o->argv;
+		p->envp = o->envp;
 		if (o->path || strchr(o->argv[0], '/')) {
 			p->path = o->path ? o->path : o->argv[0];
 		} else {

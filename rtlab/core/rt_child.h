@@ -74,6 +74,7 @@ enum rt_child_io {
  * @argv: the program and its arguments, NULL-terminated; NULL with @fn
  * @path: the file to execute; NULL: argv[0], looked up in $PATH as execvp()
  *        does (rt_which_in()) when it has no '/'
+ * @envp: the program's environment, NULL-terminated; NULL: the caller's
  * @fn: instead of a program, call @fn(@arg) in the forked child, which
  *      exits with its return value (& 0xff) through _exit(), so the
  *      caller's atexit handlers and stdio buffers are not run twice. @fn
@@ -104,6 +105,7 @@ enum rt_child_io {
 struct rt_child_opts {
 	char *const *argv;
 	const char *path;
+	char *const *envp;
 	int (*fn)(void *arg);
 	void *arg;
 	enum rt_child_io in, out, err;

@@ -39,6 +39,8 @@
 #include "grade/grade_stop.h"
 #include "grade/grade_tap.h"
 
+extern char **environ;
+
 #define BUILD_WALL_S 120u
 #define SUBJECT_OBJ "rtlab-subject.o"	/* the class's compiled subject, in the job folder */
 #define PROGRAM_OUT_MAX (1u << 20)	/* bytes of a check program's output read */
@@ -383,6 +385,66 @@ static void first_error(const char *log, char *out, size_t size)
 }
 
 /*
+ * Why a trusted compile failed, for its error: how the compiler ended when it
+ * did not exit (killed from outside, out of time), else its first error.
+ */
+static void build_failure(const struct rt_child_result *res, char *out, size_t size)
+{
+	if (res->end == RT_CHILD_SIGNALED)
+		snprintf(out, size, "the compiler was killed by signal %d", res->code);
+	else if (res->end == RT_CHILD_TIMEOUT)
+		snprintf(out, size, "the compiler ran out of its %u s", BUILD_WALL_S);
+	else
+		first_error(res->out ? res->out : "", out, size);
+}
+
+/*
+ * The environment of a trusted compile writing @out: the caller's, but with
+ * TMPDIR the folder of @out (a box the grader removes whole, so a compiler
+ * killed from outside leaves nothing in the caller's TMPDIR) and messages in
+ * the C locale (first_error() looks for "error:"). NULL: no memory. Release
+ * with build_env_free().
+ */
+static char **build_env(const char *out)
+{
+	const char *slash = strrchr(out, '/');
+	size_t n = 0, k = 0;
+	char **env;
+
+	while (environ[n])
+		n++;
+	env = calloc(n + 3, sizeof(*env));
+	if (!env)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (!strncmp(environ[i], "TMPDIR=", 7) || !strncmp(environ[i], "LC_ALL=", 7))
+			continue;
+		if (!(env[k++] = strdup(environ[i])))
+			goto fail;
+	}
+	if (!(env[k++] = strdup("LC_ALL=C")))
+		goto fail;
+	if (asprintf(&env[k], "TMPDIR=%.*s", slash ? (int)(slash - out) : 1,
+		     slash ? (slash == out ? "/" : out) : ".") < 0) {
+		env[k] = NULL;
+		goto fail;
+	}
+	return env;
+fail:
+	for (size_t i = 0; env[i]; i++)
+		free(env[i]);
+	free(env);
+	return NULL;
+}
+
+static void build_env_free(char **env)
+{
+	for (size_t i = 0; env && env[i]; i++)
+		free(env[i]);
+	free(env);
+}
+
+/*
  * The compiler and its flags for the subject's sources, into @argv from @n on, with
  * @inc the include option of the folder holding the trusted headers: "-I." in the box,
  * checks/ for the class's object (grade_subject_obj_build()). Both builds use these, so
@@ -459,7 +521,7 @@ int grade_subject_obj_build(const struct grade_exercise *ex, const char *path, c
 {
 	const struct grade_manifest *m = &ex->m;
 	const char *argv[GRADE_MAX_FLAGS + 16];
-	char *inc = NULL, *src = NULL;
+	char *inc = NULL, *src = NULL, **env = NULL;
 	int stop_slot = -1;
 	struct rt_child_opts co = { .argv = (char **)argv, .in = RT_CHILD_NULL, .out = RT_CHILD_CAPTURE,
 				    .err = RT_CHILD_TO_STDOUT, .capture_max = 64 * 1024,
@@ -483,18 +545,21 @@ int grade_subject_obj_build(const struct grade_exercise *ex, const char *path, c
 	argv[n++] = path;
 	argv[n++] = src;
 	argv[n] = NULL;
-	ret = rt_child_run(&co, BUILD_WALL_S * 1000, &res, cause);
+	env = build_env(path);
+	co.envp = env;
+	ret = env ? rt_child_run(&co, BUILD_WALL_S * 1000, &res, cause) : -ENOMEM;
 	grade_stop_del(stop_slot);
 	stop_slot = -1;
 	if (!ret && (res.end != RT_CHILD_EXITED || res.code)) {
 		char first[256];
 
-		first_error(res.out ? res.out : "", first, sizeof(first));
+		build_failure(&res, first, sizeof(first));
 		ret = rt_err(cause, -ENOEXEC, "the subject %s does not compile: %s", m->subject,
 			     first);
 	}
 out:
 	rt_child_result_fini(&res);
+	build_env_free(env);
 	free(inc);
 	free(src);
 	return ret;
@@ -512,12 +577,14 @@ int grade_program_build(const struct grade_exercise *ex, const char *path, bool 
 				    .on_start = stop_track, .on_start_arg = &stop_slot };
 	struct rt_child_result res = { 0 };
 	size_t n = 0, nowned = 0;
-	char *inc_checks = NULL, *inc_common = NULL;
+	char *inc_checks = NULL, *inc_common = NULL, **env;
 	int ret;
 
 	if (ex->bin)
 		return rt_err(cause, -EINVAL, "%s is prebuilt: it has no sources", ex->dir);
-	if (asprintf(&inc_checks, "-I%s", ex->checks) < 0 ||
+	env = build_env(path);
+	co.envp = env;
+	if (!env || asprintf(&inc_checks, "-I%s", ex->checks) < 0 ||
 	    asprintf(&inc_common, "-I%s", ex->common) < 0) {
 		ret = -ENOMEM;
 		goto out;
@@ -556,7 +623,7 @@ int grade_program_build(const struct grade_exercise *ex, const char *path, bool 
 	if (res.end != RT_CHILD_EXITED || res.code) {
 		char first[256];
 
-		first_error(res.out, first, sizeof(first));
+		build_failure(&res, first, sizeof(first));
 		ret = rt_err(cause, -ENOEXEC, "the check program %s does not compile: %s",
 			     m->program, first);
 		goto out;
@@ -587,6 +654,7 @@ out:
 		free(owned[i]);
 	free(inc_checks);
 	free(inc_common);
+	build_env_free(env);
 	rt_child_result_fini(&res);
 	return ret;
 }

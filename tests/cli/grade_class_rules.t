@@ -6,7 +6,8 @@
 #     <student>/<lab> or results.json pointing out is reported, and the
 #     target's content appears nowhere;
 #   - a job killed from outside (SIGKILL, as the OOM killer does) is run
-#     again once, the grade says so, and no folder of it is left;
+#     again once, the grade says so, and no folder of it is left; nor of a
+#     compile of the grader's own, whose error says how it ended;
 #   - the folders of a grader killed earlier are removed at the next start;
 #   - timing checks that run past their turn under the class's timing lock
 #     give it up and run again without it, with a note.
@@ -41,19 +42,61 @@ mkdir -p "$tmp/one/dave"
 cp "$toy/reference/sum.c" "$tmp/one/dave/"
 "$RTLAB" grade --class "$tmp/one" --exercise "$toy" --json --jobs 1 >"$tmp/out" 2>"$tmp/err" &
 grader=$!
+# The job, not a compile of the grader's own: its folder exists before it is
+# forked and after the grader's compiles end. Stopped first, so it cannot
+# finish between the look (a child of its own: it is grading) and the kill.
 job=
 for _ in $(seq 1 1200); do	# a bound against a hang only (60 s)
-	job=$(pgrep -P "$grader" -x rtlab | head -n 1)
-	[ -n "$job" ] && [ -n "$(pgrep -P "$job")" ] && break
+	job=
+	if compgen -G "$tmp/t/rtlab-class.$grader.*/job-0.tmp" >/dev/null; then
+		job=$(pgrep -P "$grader" -x rtlab | head -n 1)
+	fi
+	if [ -n "$job" ] && kill -STOP "$job" 2>/dev/null; then
+		if [ -n "$(pgrep -P "$job")" ] &&
+			! compgen -G "$tmp/t/rtlab-class.$grader.*/job-0.json" >/dev/null; then
+			kill -KILL "$job"
+			kill -CONT "$job"
+			break
+		fi
+		kill -CONT "$job"
+	fi
+	job=
 	sleep 0.05
 done
-[ -n "$job" ] && kill -KILL "$job"
 wait "$grader"
+check "the job was caught while it graded" [ -n "$job" ]
 check "a job killed from outside is graded again: 100 %" \
 	jq -e '.grades[0].score_pct == 100' "$tmp/out"
 check "and the grade says it was run again" \
 	jq -e '.grades[0].notes | any(test("killed by signal 9 .* run again"))' "$tmp/out"
 check "nothing of it is left in TMPDIR" bash -c "[ -z \"\$(ls -A '$tmp/t')\" ]"
+
+# The grader's own compile killed from outside (a compiler that writes its
+# temporary file, as gcc does, then waits): the error says how it ended, and
+# its temporary file was in the grader's folder, removed with it.
+mkdir -p "$tmp/bin"
+cat >"$tmp/bin/cc" <<'SH'
+#!/bin/sh
+mktemp "${TMPDIR:-/tmp}/ccXXXXXX.s" >/dev/null
+exec sleep 60
+SH
+chmod 0755 "$tmp/bin/cc"
+PATH=$tmp/bin:$PATH "$RTLAB" grade --class "$tmp/one" --exercise "$toy" --json --jobs 1 \
+	>"$tmp/out" 2>"$tmp/err" &
+grader=$!
+compile=
+for _ in $(seq 1 600); do	# a bound against a hang only (30 s)
+	compile=$(pgrep -P "$grader" -x sleep | head -n 1)
+	[ -n "$compile" ] && compgen -G "$tmp/t/rtlab-class.$grader.*/cc*.s" >/dev/null && break
+	compile=
+	sleep 0.05
+done
+[ -n "$compile" ] && kill -KILL "$compile"
+wait "$grader"
+rc=$?
+check "a killed compile of the grader's: it fails (exit $rc)" [ "$rc" -ne 0 ]
+check "and says the compiler was killed" grep -q "the compiler was killed by signal 9" "$tmp/err"
+check "its temporary file is not left in TMPDIR" bash -c "[ -z \"\$(ls -A '$tmp/t')\" ]"
 
 # Folders of graders that were killed: removed at the next start (only the dead's).
 mkdir -p "$tmp/t/rtlab-grade.999999999.AbCdEf/job" "$tmp/t/rtlab-class.$$.AbCdEf"

@@ -636,6 +636,27 @@ static void test_die_with_parent(void **state)
 	rt_child_free(c);
 }
 
+/* An environment of the caller's choosing replaces the caller's; none keeps it. */
+static void test_envp(void **state)
+{
+	char *argv[] = { "sh", "-c", "printf '%s|%s' \"$RTLAB_T_ENV\" \"${HOME-unset}\"", NULL };
+	char *env[] = { "RTLAB_T_ENV=given", "PATH=/usr/bin:/bin", NULL };
+	struct rt_child_opts o = { .argv = argv, .envp = env, .in = RT_CHILD_NULL,
+				   .out = RT_CHILD_CAPTURE, .err = RT_CHILD_NULL };
+	struct rt_child_result res;
+
+	(void)state;
+	assert_int_equal(setenv("RTLAB_T_ENV", "caller", 1), 0);
+	assert_int_equal(rt_child_run(&o, HANG_MS, &res, NULL), 0);
+	assert_string_equal(res.out, "given|unset");
+	rt_child_result_fini(&res);
+	o.envp = NULL;
+	assert_int_equal(rt_child_run(&o, HANG_MS, &res, NULL), 0);
+	assert_non_null(strstr(res.out, "caller|"));
+	rt_child_result_fini(&res);
+	unsetenv("RTLAB_T_ENV");
+}
+
 #define CHILD_TESTS                                                                    \
 	cmocka_unit_test_setup_teardown(test_capture_both_streams, setup, teardown),     \
 	cmocka_unit_test_setup_teardown(test_capture_cap_and_merge, setup, teardown),    \
@@ -646,7 +667,8 @@ static void test_die_with_parent(void **state)
 	cmocka_unit_test_setup_teardown(test_keep_fd, setup, teardown),                  \
 	cmocka_unit_test_setup_teardown(test_stdin, setup, teardown),                    \
 	cmocka_unit_test_setup_teardown(test_start_wait_stop, setup, teardown),          \
-	cmocka_unit_test_setup_teardown(test_die_with_parent, setup, teardown)
+	cmocka_unit_test_setup_teardown(test_die_with_parent, setup, teardown),         \
+	cmocka_unit_test_setup_teardown(test_envp, setup, teardown)
 
 int main(void)
 {
