@@ -82,10 +82,10 @@ static int prediction_entry(const char *qid, void *priv)
 	if (rt_progress_prediction_get(x->p, x->id, qid, &pr))
 		return 0;
 	return json_array_append_new(x->out, json_pack(
-		"{s:s, s:f, s:s?, s:s?, s:s?, s:s?, s:s?, s:n, s:s}", "question", qid,
+		"{s:s, s:f, s:s?, s:s?, s:s?, s:s?, s:s?, s:s?, s:n, s:s}", "question", qid,
 		"value", pr.value, "unit", pr.unit, "time", pr.time,
 		"lab", q ? q->lab : NULL, "metric", q ? q->metric : NULL,
-		"scenario", q ? q->scenario : NULL, "measured",
+		"scenario", q ? q->scenario : NULL, "when", q ? q->when : NULL, "measured",
 		"status", prediction_status(x->p, q))) ? -ENOMEM : 0;
 }
 
@@ -101,8 +101,9 @@ static int prediction_line(const char *qid, void *priv)
 	ret = rt_buf_printf(x->text, "    prediction %s: %.10g %s", qid, pr.value,
 			    pr.unit ? pr.unit : "");
 	if (!ret && q && q->lab)
-		ret = rt_buf_printf(x->text, " (%s lab, %s, %s)", q->lab,
-				    q->scenario ? q->scenario : "-", q->metric ? q->metric : "-");
+		ret = rt_buf_printf(x->text, " (%s lab, %s, %s%s%s)", q->lab,
+				    q->scenario ? q->scenario : "-", q->metric ? q->metric : "-",
+				    q->when ? ", when " : "", q->when ? q->when : "");
 	return ret ?: rt_buf_printf(x->text, ": %s\n", prediction_status(x->p, q));
 }
 

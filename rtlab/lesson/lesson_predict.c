@@ -24,6 +24,7 @@ static void predict_q_fini(struct lesson_predict_q *p)
 	free(p->metric);
 	free(p->unit);
 	free(p->prompt);
+	free(p->when);
 }
 
 void lesson_predict_list_free(struct lesson_predict_q *q, size_t n)
@@ -42,7 +43,9 @@ static int predict_q_fill(struct lesson_predict_q *p, unsigned int number, const
 	p->metric = lesson_strdup(q->metric);
 	p->unit = lesson_strdup(q->unit);
 	p->prompt = lesson_strdup(q->question);
-	if (!p->id || !p->scenario || !p->metric || !p->unit || !p->prompt) {
+	p->when = q->when ? lesson_strdup(q->when) : NULL;
+	if (!p->id || !p->scenario || !p->metric || !p->unit || !p->prompt ||
+	    (q->when && !p->when)) {
 		predict_q_fini(p);
 		return -ENOMEM;
 	}

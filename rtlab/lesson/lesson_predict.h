@@ -21,6 +21,7 @@ struct lesson_predict_q {
 	char *metric;		/* owned; a results summary key, e.g. "p99_us" */
 	char *unit;		/* owned; the metric's unit, e.g. "us" */
 	char *prompt;		/* owned; the question as written (inline CommonMark) */
+	char *when;		/* owned; the run it means (quiz_when_next()); NULL: any */
 };
 
 /**

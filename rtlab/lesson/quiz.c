@@ -30,6 +30,7 @@ enum quiz_key {
 	KEY_LAB,
 	KEY_METRIC,
 	KEY_SCENARIO,
+	KEY_WHEN,
 	KEY_COUNT,
 };
 
@@ -44,6 +45,7 @@ static const char *const key_names[KEY_COUNT] = {
 	[KEY_LAB] = "lab",
 	[KEY_METRIC] = "metric",
 	[KEY_SCENARIO] = "scenario",
+	[KEY_WHEN] = "when",
 };
 
 static const char *const kind_names[] = {
@@ -53,14 +55,16 @@ static const char *const kind_names[] = {
 	[QUIZ_PREDICT] = "predict",
 };
 
-/* Which keys each kind requires (R); the others are errors for that kind. */
+/* Which keys each kind requires (R) or allows (O); the others are errors for that kind. */
 #define R 2
+#define O 1
 static const unsigned char key_rule[4][KEY_COUNT] = {
-	[QUIZ_SINGLE] = { R, R, R, R, 0, 0, 0, 0, 0, 0 },
-	[QUIZ_MULTI] = { R, R, R, R, 0, 0, 0, 0, 0, 0 },
-	[QUIZ_NUMERIC] = { R, R, R, R, R, R, R, 0, 0, 0 },
-	[QUIZ_PREDICT] = { R, R, R, R, 0, 0, R, R, R, R },
+	[QUIZ_SINGLE] = { R, R, R, R, 0, 0, 0, 0, 0, 0, 0 },
+	[QUIZ_MULTI] = { R, R, R, R, 0, 0, 0, 0, 0, 0, 0 },
+	[QUIZ_NUMERIC] = { R, R, R, R, R, R, R, 0, 0, 0, 0 },
+	[QUIZ_PREDICT] = { R, R, R, R, 0, 0, R, R, R, R, O },
 };
+#undef O
 #undef R
 
 /* Units a results summary key may end in (DESIGN.md: p99_us, lost_count...). */
@@ -99,6 +103,7 @@ void quiz_free(struct quiz *q)
 	free(q->lab);
 	free(q->metric);
 	free(q->scenario);
+	free(q->when);
 	free(q);
 }
 
@@ -184,6 +189,51 @@ static bool valid_slug(const char *s, bool letter_first)
 		if (!((*s >= 'a' && *s <= 'z') || (*s >= '0' && *s <= '9') || *s == '-'))
 			return false;
 	return true;
+}
+
+int quiz_when_next(const char **p, struct quiz_when_cond *c)
+{
+	const char *s = *p, *dot, *eq, *end;
+	size_t n;
+
+	while (is_space(*s))
+		s++;
+	if (!*s) {
+		*p = s;
+		return 0;
+	}
+	*p = s;
+	end = strchr(s, ',');
+	if (!end)
+		end = s + strlen(s);
+	dot = memchr(s, '.', (size_t)(end - s));
+	eq = memchr(s, '=', (size_t)(end - s));
+	if (!dot || !eq || dot > eq)
+		return -EINVAL;
+	n = (size_t)(dot - s);
+	if (!((n == 6 && !strncmp(s, "params", 6)) || (n == 3 && !strncmp(s, "env", 3))))
+		return -EINVAL;
+	memcpy(c->section, s, n);
+	c->section[n] = '\0';
+	n = (size_t)(eq - dot - 1);
+	if (!n || n >= sizeof(c->key))
+		return -EINVAL;
+	for (const char *k = dot + 1; k < eq; k++)
+		if (!((*k >= 'a' && *k <= 'z') || (*k >= '0' && *k <= '9') || *k == '_'))
+			return -EINVAL;
+	memcpy(c->key, dot + 1, n);
+	c->key[n] = '\0';
+	for (s = eq + 1; s < end && is_space(*s); s++)
+		;
+	n = (size_t)(end - s);
+	while (n && is_space(s[n - 1]))
+		n--;
+	if (!n || n >= sizeof(c->value))
+		return -EINVAL;
+	memcpy(c->value, s, n);
+	c->value[n] = '\0';
+	*p = *end ? end + 1 : end;
+	return 1;
 }
 
 /* The unit suffix of a metric key ("p99_us" -> "us"), or NULL. */
@@ -312,6 +362,18 @@ static int parse_field(struct quiz_parse *st, const char *s, size_t n, unsigned 
 			return perr(st, line, "scenario '%s' must be lower-case letters, digits "
 				    "and hyphens", v);
 		break;
+	case KEY_WHEN: {
+		struct quiz_when_cond c;
+		const char *w = v;
+		int r;
+
+		while ((r = quiz_when_next(&w, &c)) > 0)
+			;
+		if (r < 0)
+			return perr(st, line, "when: '%s' is not params.KEY=VALUE or env.KEY=VALUE "
+				    "(conditions separated by commas)", w);
+		break;
+	}
 	}
 	return 0;
 }
@@ -434,8 +496,10 @@ int quiz_parse_block(const char *body, unsigned int first_line, const char *name
 	st.q->lab = st.val[KEY_LAB];
 	st.q->metric = st.val[KEY_METRIC];
 	st.q->scenario = st.val[KEY_SCENARIO];
+	st.q->when = st.val[KEY_WHEN];
 	st.val[KEY_ID] = st.val[KEY_QUESTION] = st.val[KEY_EXPLAIN] = NULL;
 	st.val[KEY_UNIT] = st.val[KEY_LAB] = st.val[KEY_METRIC] = st.val[KEY_SCENARIO] = NULL;
+	st.val[KEY_WHEN] = NULL;
 	for (int i = 0; i < KEY_COUNT; i++)
 		free(st.val[i]);
 	*out = st.q;

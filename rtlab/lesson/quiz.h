@@ -43,6 +43,8 @@ struct quiz {
 	char *lab;		/* owned; predict only: a lab lesson_labs_find() knows */
 	char *metric;		/* owned; predict only: a results summary key, e.g. "p99_us" */
 	char *scenario;		/* owned; predict only */
+	char *when;		/* owned; predict only, optional: the run the question
+				 * means, as quiz_when_next() reads it; NULL: any run */
 	unsigned int line;	/* line of the opening ```quiz fence */
 };
 
@@ -106,5 +108,29 @@ int quiz_parse_number(const char *text, double *value);
 
 /* "single", "multi", "numeric", "predict" */
 const char *quiz_kind_name(enum quiz_kind kind);
+
+/**
+ * struct quiz_when_cond - one condition of a predict question's `when`
+ * @section: "params" or "env": the results document's object it reads
+ * @key: a key of that object, e.g. "spike_us"
+ * @value: what it must be, as text: a number, true/false, a string, or the
+ *         elements of an array joined by single spaces
+ */
+struct quiz_when_cond {
+	char section[8];
+	char key[64];
+	char value[128];
+};
+
+/**
+ * quiz_when_next - the next condition of a `when` value
+ * @p: in: where to read (the value at first); out: after the condition
+ * @c: filled
+ *
+ * A `when` value is "section.key=value" conditions separated by commas, e.g.
+ * "params.spike_us=100, env.realtime=true". Returns 1 with @c filled, 0 at
+ * the end, or -EINVAL for a malformed condition (@p then points at it).
+ */
+int quiz_when_next(const char **p, struct quiz_when_cond *c);
 
 #endif

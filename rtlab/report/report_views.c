@@ -38,10 +38,12 @@ static const char *jstr(json_t *o, const char *k)
 }
 
 /* How a measurement compares with the learner's guess: within a factor of two is close. */
-static const char *verdict(json_t *predicted, json_t *measured)
+static const char *verdict(json_t *predicted, json_t *measured, const char *other_run)
 {
 	double p = json_number_value(predicted), m = json_number_value(measured);
 
+	if (*other_run)
+		return other_run;
 	if (!json_is_number(measured))
 		return "scenario not run";
 	if (!json_is_number(predicted))
@@ -77,7 +79,8 @@ int report_predictions_view(const struct rt_result *res, json_t **view)
 					jstr(p, "metric"),
 					json_is_number(pv) ? json_copy(pv) : json_null(),
 					json_is_number(mv) ? json_copy(mv) : json_null(),
-					jstr(p, "unit"), verdict(pv, mv), jstr(p, "lesson"),
+					jstr(p, "unit"), verdict(pv, mv, jstr(p, "other_run")),
+					jstr(p, "lesson"),
 					jstr(p, "id"));
 
 		if (!row || json_array_append_new(rows, row)) {

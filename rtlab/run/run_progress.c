@@ -25,15 +25,79 @@
 #include "core/rt_result.h"
 #include "report/report.h"
 #include "lesson/lesson_predict.h"
+#include "lesson/quiz.h"
+
+/* @v as a `when` value reads it (quiz_when_next()); false: not a scalar or array of them. */
+static bool when_text(json_t *v, char *buf, size_t size)
+{
+	size_t i, len = 0;
+	json_t *e;
+
+	buf[0] = '\0';
+	if (json_is_string(v))
+		return (size_t)snprintf(buf, size, "%s", json_string_value(v)) < size;
+	if (json_is_boolean(v))
+		return (size_t)snprintf(buf, size, "%s", json_is_true(v) ? "true" : "false") < size;
+	if (json_is_number(v))
+		return (size_t)snprintf(buf, size, "%.15g", json_number_value(v)) < size;
+	if (!json_is_array(v))
+		return false;
+	json_array_foreach(v, i, e) {
+		char one[128];
+
+		if (json_is_array(e) || !when_text(e, one, sizeof(one)) ||
+		    (len += (size_t)snprintf(buf + len, size - len, "%s%s", i ? " " : "", one)) >=
+		    size)
+			return false;
+	}
+	return true;
+}
+
+/*
+ * Is @res the run @q means? A question's `when` names the run's params and
+ * env it is about (lesson 09's crash at 1 ms, lesson 02's 100 us spike
+ * deadline); a run of the same scenario made otherwise is not compared.
+ * False with @why saying what differs.
+ */
+static bool when_holds(const struct rt_result *res, const struct lesson_predict_q *q,
+		       char *why, size_t size)
+{
+	struct quiz_when_cond c;
+	const char *w = q->when;
+	int r;
+
+	while (w && (r = quiz_when_next(&w, &c)) > 0) {
+		json_t *v = json_object_get(json_object_get(rt_result_json(res), c.section), c.key);
+		char have[128];
+		double a, b;
+		bool same;
+
+		if (!v || !when_text(v, have, sizeof(have))) {
+			snprintf(why, size, "not the run it means: %s.%s=%s (this run: none)",
+				 c.section, c.key, c.value);
+			return false;
+		}
+		same = !strcmp(have, c.value) ||
+		       (json_is_number(v) && !quiz_parse_number(c.value, &b) &&
+			fabs((a = json_number_value(v)) - b) <= 1e-9 * fmax(1.0, fabs(b)));
+		if (!same) {
+			snprintf(why, size, "not the run it means: %s.%s=%s (this run: %s)",
+				 c.section, c.key, c.value, have);
+			return false;
+		}
+	}
+	return true;
+}
 
 /* One predict question's line in extra.predictions, and its answer key. */
 static int add_prediction(struct rt_result *res, json_t *preds,
 			  const struct rt_progress *prog, const struct lesson_predict_q *q)
 {
 	struct rt_progress_prediction pr;
-	char key[RT_RESULT_MAX_KEY + 1];
+	char key[RT_RESULT_MAX_KEY + 1], why[400];
 	double measured;
 	bool have;
+	int ret = 0;
 	json_t *o;
 
 	have = prog && rt_progress_prediction_get(prog, q->lesson, q->id, &pr) == 0;
@@ -42,10 +106,19 @@ static int add_prediction(struct rt_result *res, json_t *preds,
 	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "answer_key", key, "lesson", q->lesson,
 		      "id", q->id, "scenario", q->scenario, "metric", q->metric, "unit",
 		      q->unit ? q->unit : "");
-	if (!o || json_object_set_new(o, "predicted", have ? json_real(pr.value) : json_null()) ||
+	if (!o)
+		return -ENOMEM;
+	if (q->when && !isnan(measured) && !when_holds(res, q, why, sizeof(why))) {
+		measured = NAN;
+		ret = json_object_set_new(o, "other_run", json_string(why));
+	}
+	if (ret || json_object_set_new(o, "predicted", have ? json_real(pr.value) : json_null()) ||
 	    json_object_set_new(o, "measured", isnan(measured) ? json_null() :
-				json_real(measured)) ||
-	    json_array_append_new(preds, o))
+				json_real(measured))) {
+		json_decref(o);
+		return -ENOMEM;
+	}
+	if (json_array_append_new(preds, o))
 		return -ENOMEM;
 	return have ? rt_result_set_answer_num(res, key, pr.value) : 0;
 }

@@ -329,6 +329,38 @@ static void test_number_parser(void **state)
 	assert_string_equal(quiz_kind_name(QUIZ_SINGLE), "single");
 }
 
+/* A predict question's `when`: conditions in order; a malformed one stops the reading. */
+static void test_when_conditions(void **state)
+{
+	const char *w = " params.spike_us=100 , env.realtime=true,params.faults=crash@1ms:1 ";
+	static const char *const malformed[] = {
+		"spike_us=100", "params.=1", "params.x=", "result.x=1", "params.X=1",
+		"params.a=1,,params.b=2", "paramsx.a=1",
+	};
+	struct quiz_when_cond c;
+
+	(void)state;
+	assert_int_equal(quiz_when_next(&w, &c), 1);
+	assert_string_equal(c.section, "params");
+	assert_string_equal(c.key, "spike_us");
+	assert_string_equal(c.value, "100");
+	assert_int_equal(quiz_when_next(&w, &c), 1);
+	assert_string_equal(c.section, "env");
+	assert_string_equal(c.value, "true");
+	assert_int_equal(quiz_when_next(&w, &c), 1);
+	assert_string_equal(c.key, "faults");
+	assert_string_equal(c.value, "crash@1ms:1");
+	assert_int_equal(quiz_when_next(&w, &c), 0);
+	for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
+		int r;
+
+		w = malformed[i];
+		while ((r = quiz_when_next(&w, &c)) > 0)
+			;
+		assert_int_equal(r, -EINVAL);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -339,6 +371,7 @@ int main(void)
 		cmocka_unit_test(test_check_numeric),
 		cmocka_unit_test(test_check_predict),
 		cmocka_unit_test(test_number_parser),
+		cmocka_unit_test(test_when_conditions),
 	};
 
 	fixture_lesson_labs_init();
