@@ -219,9 +219,10 @@ static json_t *predict_json(const struct lesson_doc *doc)
 
 		if (q->kind != QUIZ_PREDICT)
 			continue;
-		json_array_append_new(a, json_pack("{s:s?, s:s?, s:s?, s:s?, s:s?}", "id", q->id,
-						   "lab", q->lab, "scenario", q->scenario,
-						   "metric", q->metric, "unit", q->unit));
+		json_array_append_new(a, json_pack("{s:s?, s:s?, s:s?, s:s?, s:s?, s:s?}", "id",
+						   q->id, "lab", q->lab, "scenario", q->scenario,
+						   "metric", q->metric, "unit", q->unit, "when",
+						   q->when));
 	}
 	return a;
 }
