@@ -19,7 +19,7 @@ name=$1 kdir=$2 bin=$3 data=$4 busybox=$5 out=$6
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
 
-mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc/rtlab-vm,proc,sys,dev,tmp,run,state,root}
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,lib,lib64,etc/rtlab-vm,proc,sys,dev,tmp,var/tmp,run,state,root}
 mkdir -p "$root/usr/share/rtlab" "$root/usr/lib/rtlab-vm" "$root/lib/terminfo"
 
 cp "$busybox" "$root/bin/busybox"

@@ -81,6 +81,7 @@ enum vm_verb { VM_VERB_RUN, VM_VERB_EXEC, VM_VERB_PULL };
 enum {
 	OPT_KERNEL = 256, OPT_ACCEL, OPT_SMP, OPT_MEM, OPT_DIR, OPT_STATE, OPT_NO_STATE,
 	OPT_TIMEOUT, OPT_BOOT_TIMEOUT, OPT_SHELL, OPT_APPEND, OPT_SHARE, OPT_JSON, OPT_STREAM,
+	OPT_TIME,
 };
 
 static const struct option vm_longopts[] = {
@@ -98,6 +99,7 @@ static const struct option vm_longopts[] = {
 	{ "share", required_argument, NULL, OPT_SHARE },
 	{ "json", no_argument, NULL, OPT_JSON },
 	{ "stream", required_argument, NULL, OPT_STREAM },
+	{ "time", required_argument, NULL, OPT_TIME },
 	{ "help", no_argument, NULL, 'h' },
 	{ NULL, 0, NULL, 0 },
 };
@@ -121,6 +123,7 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 	memset(v, 0, sizeof(*v));
 	v->o.kernel = exec ? QEMU_KERNEL_RT : QEMU_KERNEL_LAB;
 	v->o.accel = QEMU_ACCEL_AUTO;
+	v->o.time = QEMU_TIME_AUTO;
 	v->o.stop = &vm_interrupted;
 	v->o.utf8 = vm_host_utf8();
 	v->timeout_s = pull ? 300 : 900;
@@ -135,6 +138,12 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 		case OPT_ACCEL:
 			if (qemu_accel_parse(optarg, &v->o.accel) < 0)
 				return cli_usage_error(cmd, "--accel must be auto, kvm or tcg");
+			break;
+		case OPT_TIME:
+			if (pull)
+				return cli_usage_error(cmd, "--time is for `vm run` and `vm exec`");
+			if (qemu_time_parse(optarg, &v->o.time) < 0)
+				return cli_usage_error(cmd, "--time must be auto, real or virtual");
 			break;
 		case OPT_SMP:
 			if (rt_parse_uint("--smp", optarg, 1, 64, &v->o.smp, NULL) < 0)
@@ -209,6 +218,14 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 	}
 	if (v->state && v->no_state)
 		return cli_usage_error(cmd, "--state and --no-state exclude each other");
+	if (v->o.time == QEMU_TIME_VIRTUAL && v->o.accel == QEMU_ACCEL_KVM)
+		return cli_usage_error(cmd, "--time virtual needs TCG: KVM runs the guest on the "
+				       "host's clock");
+	if (v->o.time == QEMU_TIME_VIRTUAL && v->o.smp > 1)
+		return cli_usage_error(cmd, "--time virtual runs one vCPU: no --smp %u",
+				       v->o.smp);
+	if (pull)
+		v->o.time = QEMU_TIME_REAL;	/* a copy: nothing is measured */
 	/* exec leaves the learner's state disk alone unless asked. */
 	if (v->no_state || (exec && !v->state))
 		v->o.state_image = "";
@@ -218,6 +235,14 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 }
 
 static void vm_say(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* "kvm", "tcg", or "tcg in virtual time" for the boot lines. */
+static const char *vm_under(const struct qemu_session *s)
+{
+	if (qemu_session_virtual_time(s))
+		return "tcg in virtual time (one vCPU)";
+	return qemu_accel_name(qemu_session_accel(s));
+}
 
 static void vm_say(const char *fmt, ...)
 {
@@ -299,7 +324,7 @@ static int vm_run_main(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	vm_say("booting the %s kernel under %s (-cpu %s, QEMU pid %d); Ctrl-A x ends the VM, "
 	       "Ctrl-A h lists the other keys", qemu_kernel_name(v.o.kernel),
-	       qemu_accel_name(qemu_session_accel(s)), qemu_session_cpu(s), qemu_session_pid(s));
+	       vm_under(s), qemu_session_cpu(s), qemu_session_pid(s));
 	if (v.o.share_dir)
 		vm_say("%s is at " QEMU_SHARE_GUEST_PATH " in the VM", v.o.share_dir);
 	ret = vm_boot_wait(s, &ready, tty ? &saved : NULL, &cause);
@@ -424,7 +449,7 @@ static int vm_headless(struct vm_cli *v, char **out, int *cstatus)
 		vm_say("%s kernel %s ready after %ld ms under %s (-cpu %s, guest uptime %.2f s, "
 		       "QMP status %s)", ready.kernel ? ready.kernel : "?",
 		       ready.release ? ready.release : "?", qemu_session_ready_ms(s),
-		       qemu_accel_name(qemu_session_accel(s)), qemu_session_cpu(s), ready.uptime_s,
+		       vm_under(s), qemu_session_cpu(s), ready.uptime_s,
 		       qmp_status);
 	} else {
 		vm_say("ready after %ld ms, but QMP failed: %s", qemu_session_ready_ms(s),
@@ -850,10 +875,10 @@ static int vm_main(const struct cli_cmd *cmd, int argc, char **argv)
 
 const struct cli_cmd cli_cmd_vm = {
 	.name = "vm",
-	.usage = "run [--kernel stock|rt|lab] [--accel auto|kvm|tcg] [--smp N] [--mem MIB] [--shell]\n"
-		 "          [--share DIR] [--append PARAMS]\n"
-		 "   or: rtlab vm exec [--kernel K] [--accel A] [--share DIR] [--append PARAMS]\n"
-		 "          [--timeout S] [--stream FILE] -- COMMAND...\n"
+	.usage = "run [--kernel stock|rt|lab] [--accel auto|kvm|tcg] [--time auto|real|virtual]\n"
+		 "          [--smp N] [--mem MIB] [--shell] [--share DIR] [--append PARAMS]\n"
+		 "   or: rtlab vm exec [--kernel K] [--accel A] [--time T] [--share DIR]\n"
+		 "          [--append PARAMS] [--timeout S] [--stream FILE] -- COMMAND...\n"
 		 "   or: rtlab vm pull [--kernel K] [--accel A] [--state FILE] [--json]\n"
 		 "   or: rtlab vm build [stock|rt|lab]...\n"
 		 "   or: rtlab vm stream [--port NAME | --out FILE] [--policy fifo|rr|other]\n"
@@ -876,6 +901,12 @@ const struct cli_cmd cli_cmd_vm = {
 		"emulation, with a one-line notice naming the reason. With --accel auto, a KVM\n"
 		"boot that aborts, prints nothing for 10 s or misses the boot timeout is started\n"
 		"again under TCG with such a notice; --accel kvm fails with the reason instead.\n"
+		"Under TCG the VM runs in virtual time unless more than one vCPU is asked for:\n"
+		"its clock counts the instructions it executes (1 ns each), so what a lab\n"
+		"measures in it is the kernel's own code paths, the same from run to run and\n"
+		"whatever this machine's load, with one vCPU; not caches, SMIs or other CPUs.\n"
+		"Every document measured there records env.time \"virtual\" and says so.\n"
+		"--time real (with --smp 2 for the isolation lesson) gives the host's clock.\n"
 		"A QMP socket is opened for the labs that drive the hypervisor. Progress is kept\n"
 		"on a small disk image in the state directory, so it survives a restart; it is\n"
 		"locked while a VM runs. A boot that does not reach rtlab within the boot\n"
@@ -911,7 +942,10 @@ const struct cli_cmd cli_cmd_vm = {
 		"                      (6.12 PREEMPT_RT with the latency tracers); run and\n"
 		"                      pull: lab, exec: rt\n"
 		"  --accel A           auto (default), kvm or tcg\n"
-		"  --smp N             virtual CPUs (default 2)\n"
+		"  --time T            run, exec: the guest's clock: auto (default: virtual\n"
+		"                      under TCG unless --smp is above 1, real under KVM),\n"
+		"                      real, or virtual (TCG, one vCPU)\n"
+		"  --smp N             virtual CPUs (default 2; 1 in virtual time)\n"
 		"  --mem MIB           memory in MiB (default 1024)\n"
 		"  --shell             run: start a shell instead of rtlab\n"
 		"  --share DIR         run, exec: the host directory DIR at /work in the VM,\n"

@@ -99,6 +99,26 @@ static const char *env_parse_cmdline(const char *cmdline)
 	return NULL;
 }
 
+/* Does the kernel command line @cmdline hold the word @word (before "--")? */
+static bool env_cmdline_has(const char *cmdline, const char *word)
+{
+	size_t len = strlen(word);
+
+	for (const char *p = cmdline; *p;) {
+		size_t n;
+
+		while (*p == ' ' || *p == '\t' || *p == '\n')
+			p++;
+		n = strcspn(p, " \t\n");
+		if (n == 2 && strncmp(p, "--", 2) == 0)
+			break;
+		if (n == len && strncmp(p, word, n) == 0)
+			return true;
+		p += n;
+	}
+	return false;
+}
+
 /* True when the config text has the line "NAME=y". */
 static bool env_config_yes(const char *config, const char *name)
 {
@@ -390,6 +410,9 @@ static int env_probe_at(struct rt_env *env, const char *root, const struct utsna
 	kernel = env_read(root, "/etc/rtlab-vm/kernel", 64);
 	env->classroom_vm = kernel && *kernel;
 	free(kernel);
+	kernel = env_read(root, "/proc/cmdline", 65536);
+	env->virtual_time = kernel && env_cmdline_has(kernel, RT_ENV_VIRTUAL_TIME_WORD);
+	free(kernel);
 	cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	env->cpus = cpus > 0 ? (unsigned int)cpus : 0;
 	env->root = geteuid() == 0;
@@ -411,6 +434,15 @@ int rt_env_probe(struct rt_env *env)
 		strcpy(uts.machine, "unknown");
 	}
 	return env_probe_at(env, "", &uts, true);
+}
+
+bool rt_env_virtual_time(void)
+{
+	char *cmdline = env_read("", "/proc/cmdline", 65536);
+	bool yes = cmdline && env_cmdline_has(cmdline, RT_ENV_VIRTUAL_TIME_WORD);
+
+	free(cmdline);
+	return yes;
 }
 
 void rt_env_fini(struct rt_env *env)

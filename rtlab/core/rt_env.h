@@ -12,6 +12,9 @@
 
 #include <stdbool.h>
 
+/* The kernel parameter `rtlab vm` boots a virtual-time guest with (qemu_cmdline.h). */
+#define RT_ENV_VIRTUAL_TIME_WORD "rtlab.time=virtual"
+
 struct rt_env {
 	char *kernel_release;	/* owned; uname -r */
 	char *kernel_version;	/* owned; uname -v, e.g. "#1 SMP PREEMPT_RT ..." */
@@ -25,6 +28,9 @@ struct rt_env {
 	bool in_vm;		/* CPUID hypervisor bit or DMI says virtual */
 	char *vm_type;		/* owned; e.g. "KVM", "QEMU TCG", "unknown", or NULL when !in_vm */
 	bool classroom_vm;	/* rtlab's classroom VM image (its /etc/rtlab-vm/kernel) */
+	bool virtual_time;	/* booted in virtual time: RT_ENV_VIRTUAL_TIME_WORD on the
+				 * kernel command line (the guest's clock counts its
+				 * instructions; `rtlab vm run --time`) */
 	unsigned int cpus;	/* online CPUs */
 	bool root;		/* effective uid 0 */
 };
@@ -36,6 +42,9 @@ struct rt_env {
  * Returns 0 or -ENOMEM. Release with rt_env_fini().
  */
 int rt_env_probe(struct rt_env *env);
+
+/* Is this a virtual-time guest (env.virtual_time), without the whole probe? */
+bool rt_env_virtual_time(void);
 
 /* Free the strings in @env; @env may then be probed again. */
 void rt_env_fini(struct rt_env *env);

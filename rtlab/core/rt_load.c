@@ -29,6 +29,7 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -495,9 +496,11 @@ const char *rt_load_describe(const char *name)
 static int make_tmpdir(struct load_proc *lp, char **cause)
 {
 	const char *base = getenv("TMPDIR");
+	struct stat st;
 
+	/* /var/tmp is on a disk where /tmp may be memory; a system without it has /tmp. */
 	if (!base || !*base)
-		base = "/var/tmp";
+		base = stat("/var/tmp", &st) == 0 && S_ISDIR(st.st_mode) ? "/var/tmp" : "/tmp";
 	if (asprintf(&lp->dir, "%s/rtlab-load-XXXXXX", base) < 0) {
 		lp->dir = NULL;
 		return rt_err(cause, -ENOMEM, "out of memory");

@@ -80,7 +80,8 @@ static json_t *env_to_json(const struct rt_env *env)
 	    json_object_set_new(o, "vm_type", env->in_vm ? str_or_unknown(env->vm_type)
 						       : json_null()) ||
 	    json_object_set_new(o, "cpus", json_integer(env->cpus)) ||
-	    json_object_set_new(o, "root", json_boolean(env->root))) {
+	    json_object_set_new(o, "root", json_boolean(env->root)) ||
+	    json_object_set_new(o, "time", json_string(env->virtual_time ? "virtual" : "real"))) {
 		json_decref(o);
 		return NULL;
 	}

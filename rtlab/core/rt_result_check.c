@@ -47,7 +47,7 @@ static const char *const top_v1[] = { "schema", "lab", "tier", "simulated", "cre
 				      "answers", "notes", "extra", NULL };
 const char *const rt_result_env_order[] = { "kernel_release", "kernel_version", "machine",
 					    "preempt_model", "preempt_source", "realtime",
-					    "in_vm", "vm_type", "cpus", "root", NULL };
+					    "in_vm", "vm_type", "cpus", "root", "time", NULL };
 const char *const rt_result_hist_order[] = { "name", "unit", "bucket_width", "first_bucket",
 					     "counts", "overflow_count", "overflow_buckets",
 					     "overflow_cycles", NULL };
@@ -482,6 +482,15 @@ static int check_env(char **cause, const struct rt_result_seg *at, const json_t 
 			ret = check_string(cause, &s, v, 1024, true);
 		else if (!json_is_null(v))
 			ret = bad(cause, &s, "must be null when in_vm is false");
+		if (ret)
+			return ret;
+	}
+	v = json_object_get(env, "time");
+	if (v) {	/* since virtual time; older documents were all real */
+		static const char *const times[] = { "real", "virtual", NULL };
+		struct rt_result_seg s = { at, "time", 0 };
+
+		ret = check_oneof(cause, &s, v, times);
 		if (ret)
 			return ret;
 	}

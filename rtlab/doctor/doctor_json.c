@@ -78,6 +78,7 @@ static json_t *vm_json(const struct doctor_report *r, int *err)
 		goto out_nomem;
 	put(o, "in_vm", json_boolean(r->env.in_vm), err);
 	put(o, "type", str_or_null(r->env.vm_type), err);
+	put(o, "time", json_string(r->env.virtual_time ? "virtual" : "real"), err);
 	put(o, "cpuid_hypervisor", tri(v->cpuid_hypervisor), err);
 	put(o, "cpuid_vendor", str_or_null(v->cpuid_vendor), err);
 	put(o, "dmi_sys_vendor", str_or_null(v->dmi_sys_vendor), err);

@@ -112,6 +112,9 @@ static void vm_section(struct out *o, const struct doctor_report *r)
 		     r->env.vm_type ? r->env.vm_type : "unknown");
 	else
 		line(o, OK, "bare metal: no sign of a hypervisor");
+	if (r->env.virtual_time)
+		line(o, NULL, "virtual time: the clock counts this guest's instructions (one "
+		     "vCPU): latencies show the kernel's code paths, not the host (doc/vm.md)");
 	line(o, NULL, "CPUID hypervisor bit %s%s%s%s", bit, v->cpuid_vendor ? ", vendor \"" : "",
 	     v->cpuid_vendor ? v->cpuid_vendor : "", v->cpuid_vendor ? "\"" : "");
 	line(o, NULL, "DMI vendor %s, product %s; /sys/hypervisor/type %s",

@@ -891,7 +891,8 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 	ret = ret ? ret : lab_seed_record(res, ctx->seed);
 	if (ret)
 		goto out_free;
-	if (ctx->env && ctx->env->in_vm) {
+	/* In virtual time the host's scheduling is not in the figures (RUN_VIRTUAL_TIME_NOTE). */
+	if (ctx->env && ctx->env->in_vm && !ctx->env->virtual_time) {
 		char note[256];
 
 		snprintf(note, sizeof(note), "measured inside a virtual machine (%s): the "

@@ -45,6 +45,27 @@ int qemu_kernel_parse(const char *s, enum qemu_kernel *k)
 	return -EINVAL;
 }
 
+static const char *const qemu_time_names[] = {
+	[QEMU_TIME_REAL] = "real",
+	[QEMU_TIME_AUTO] = "auto",
+	[QEMU_TIME_VIRTUAL] = "virtual",
+};
+
+const char *qemu_time_name(enum qemu_time t)
+{
+	return (unsigned int)t <= QEMU_TIME_VIRTUAL ? qemu_time_names[t] : NULL;
+}
+
+int qemu_time_parse(const char *s, enum qemu_time *t)
+{
+	for (unsigned int i = 0; i <= QEMU_TIME_VIRTUAL; i++)
+		if (strcmp(s, qemu_time_names[i]) == 0) {
+			*t = (enum qemu_time)i;
+			return 0;
+		}
+	return -EINVAL;
+}
+
 const char *qemu_accel_name(enum qemu_accel a)
 {
 	return (unsigned int)a <= QEMU_ACCEL_TCG ? qemu_accel_names[a] : NULL;
@@ -151,6 +172,8 @@ char *qemu_append_new(const struct qemu_config *c, char **cause)
 		ret |= rt_buf_puts(&b, " rtlab.share=1");
 	if (c->shell)
 		ret |= rt_buf_puts(&b, " rtlab.shell=1");
+	if (c->virtual_time)
+		ret |= rt_buf_puts(&b, " " QEMU_TIME_VIRTUAL_WORD);
 	if (c->run) {
 		if (!*c->run || strchr(c->run, '"') || strchr(c->run, '\n')) {
 			rt_err(cause, -EINVAL, "the command to run must be non-empty and contain "
@@ -257,6 +280,9 @@ static int qemu_config_check(const struct qemu_config *c, const struct qemu_mach
 		return rt_err(cause, -EINVAL, "the accelerator must be resolved to kvm or tcg");
 	if (c->accel == QEMU_ACCEL_KVM && !m->cpu_kvm)
 		return rt_err(cause, -EINVAL, "the %s machine runs under TCG only", m->name);
+	if (c->virtual_time && (c->accel != QEMU_ACCEL_TCG || c->smp != 1))
+		return rt_err(cause, -EINVAL, "virtual time needs TCG and one vCPU (KVM runs the "
+			      "guest on the host's clock; single-threaded TCG runs vCPUs in turn)");
 	if (c->cpu && !qemu_cpu_ok(c->cpu))
 		return rt_err(cause, -EINVAL, "the CPU model '%s' is not a QEMU -cpu value", c->cpu);
 	if (c->scratch_image && (!c->scratch_serial || !qemu_word_ok(c->scratch_serial)))
@@ -313,7 +339,13 @@ char **qemu_cmdline_new(const struct qemu_config *c, char **cause)
 	 */
 	qemu_argv_add(&a, "-accel");
 	qemu_argv_add(&a, "%s", c->accel == QEMU_ACCEL_KVM ? "kvm" :
+		      c->virtual_time ? "tcg,thread=single" :
 		      m->tcg_multi ? "tcg,thread=multi" : "tcg");
+	if (c->virtual_time) {
+		/* The guest's clock counts its instructions, 1 ns each; idle skips ahead. */
+		qemu_argv_add(&a, "-icount");
+		qemu_argv_add(&a, "shift=0,sleep=off,align=off");
+	}
 	cpu = c->cpu ? c->cpu : c->accel == QEMU_ACCEL_KVM ? m->cpu_kvm : m->cpu_tcg;
 	if (cpu) {
 		qemu_argv_add(&a, "-cpu");

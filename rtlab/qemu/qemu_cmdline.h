@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 
+#include "core/rt_env.h"
 #include "qemu/qemu_machine.h"
 
 /* The 9p mount tag of the shared directory, and where the guest's init mounts it. */
@@ -40,6 +41,29 @@ enum qemu_accel {
 	QEMU_ACCEL_KVM,
 	QEMU_ACCEL_TCG,
 };
+
+/*
+ * The guest's clock. Real: the host's, as on hardware; under TCG each vCPU is a host
+ * thread (multi-threaded TCG) and the host's load and the emulator's stalls show in what
+ * the guest measures. Virtual: QEMU's instruction counter drives the guest's clock
+ * (`-icount shift=0,sleep=off,align=off`: one instruction is one nanosecond, an idle guest
+ * skips to its next timer), so what the guest measures is its own code paths and nothing
+ * of the host; TCG only, one vCPU (single-threaded TCG runs vCPUs in turn, so a second
+ * one would wait a whole slice). The kernel command line then carries
+ * QEMU_TIME_VIRTUAL_WORD, which the guest's rtlab records (env.time).
+ */
+enum qemu_time {
+	QEMU_TIME_REAL,		/* zero: what a caller that says nothing gets */
+	QEMU_TIME_AUTO,		/* virtual under TCG unless more than one vCPU is asked for */
+	QEMU_TIME_VIRTUAL,
+};
+
+#define QEMU_TIME_VIRTUAL_WORD RT_ENV_VIRTUAL_TIME_WORD
+
+/* "auto", "real", "virtual". */
+const char *qemu_time_name(enum qemu_time t);
+/* Returns 0, or -EINVAL for an unknown name. */
+int qemu_time_parse(const char *s, enum qemu_time *t);
 
 /* "stock", "rt", "lab"; NULL out of range. */
 const char *qemu_kernel_name(enum qemu_kernel k);
@@ -82,6 +106,7 @@ struct qemu_config {
 	const char *scratch_serial;	/* borrowed; with @scratch_image, its serial (letters,
 					 * digits, "-_."), by which the guest finds it */
 	enum qemu_accel accel;		/* KVM or TCG: resolved, never AUTO */
+	bool virtual_time;		/* QEMU_TIME_VIRTUAL: TCG and one vCPU only */
 	const char *cpu;		/* borrowed; -cpu model, NULL = the machine's */
 	unsigned int smp;		/* vCPUs, 1..the machine's max_smp */
 	unsigned int mem_mb;		/* 128..the machine's max_mem_mb */

@@ -46,6 +46,7 @@ struct qemu_session {
 	int exit_status;
 	enum qemu_accel accel;
 	bool auto_kvm;			/* KVM chosen automatically: may fall back to TCG */
+	bool time_auto_virtual;		/* and would then run in virtual time */
 	enum qemu_kernel kernel;
 	unsigned int boot_timeout_ms;
 	unsigned int user_boot_timeout_ms; /* 0 = by accelerator */
@@ -145,6 +146,15 @@ out_free:
 /* The TCG fallback's sentence, shared by every reason. */
 #define QEMU_TCG_COST "so the VM runs under TCG emulation: it boots slower and its latencies " \
 	"are larger and noisier"
+#define QEMU_TCG_VIRTUAL "so the VM runs under TCG emulation in virtual time (one vCPU): it " \
+	"boots slower, and its clock counts its instructions, so its latencies show the " \
+	"kernel's code paths, not this machine's (doc/vm.md)"
+
+bool qemu_run_time_virtual(const struct qemu_run_opts *o, enum qemu_accel accel)
+{
+	return accel == QEMU_ACCEL_TCG &&
+	       (o->time == QEMU_TIME_VIRTUAL || (o->time == QEMU_TIME_AUTO && o->smp <= 1));
+}
 
 int qemu_accel_resolve(const struct qemu_run_opts *o, enum qemu_accel *got, char **cpu, char **why)
 {
@@ -164,7 +174,14 @@ int qemu_accel_resolve(const struct qemu_run_opts *o, enum qemu_accel *got, char
 		       rt_err(why, -ENODEV, "the %s machine runs under TCG only",
 			      o->machine->name) : 0;
 	}
-	if (o->accel == QEMU_ACCEL_TCG || o->accel_fixed) {
+	if (o->time == QEMU_TIME_VIRTUAL && o->accel == QEMU_ACCEL_KVM)
+		return rt_err(why, -EINVAL, "virtual time needs TCG: KVM runs the guest on the "
+			      "host's clock (--time virtual with --accel tcg or auto)");
+	if (o->time == QEMU_TIME_VIRTUAL && o->smp > 1)
+		return rt_err(why, -EINVAL, "virtual time runs one vCPU: single-threaded TCG "
+			      "runs vCPUs in turn, so a second one would wait a whole slice "
+			      "(--time virtual without --smp, or --time real --smp %u)", o->smp);
+	if (o->accel == QEMU_ACCEL_TCG || o->accel_fixed || o->time == QEMU_TIME_VIRTUAL) {
 		*got = o->accel == QEMU_ACCEL_KVM ? QEMU_ACCEL_KVM : QEMU_ACCEL_TCG;
 		if (*got == QEMU_ACCEL_KVM && o->cpu) {
 			*cpu = strdup(o->cpu);
@@ -185,9 +202,10 @@ int qemu_accel_resolve(const struct qemu_run_opts *o, enum qemu_accel *got, char
 			ret = rt_err(why, -ENODEV, "KVM does not work here (%s: %s)",
 				     qemu_kvm_guest_verdict_name(k.verdict),
 				     k.detail ? k.detail : "no detail");
-		else if (rt_err(why, 0, "KVM does not work here (%s%s%s), " QEMU_TCG_COST,
+		else if (rt_err(why, 0, "KVM does not work here (%s%s%s), %s",
 				qemu_kvm_guest_verdict_name(k.verdict), k.detail ? ": " : "",
-				k.detail ? k.detail : "") == 0 && !*why)
+				k.detail ? k.detail : "", qemu_run_time_virtual(o, QEMU_ACCEL_TCG) ?
+				QEMU_TCG_VIRTUAL : QEMU_TCG_COST) == 0 && !*why)
 			ret = -ENOMEM;
 		*got = QEMU_ACCEL_TCG;
 		goto out_fini;
@@ -215,8 +233,9 @@ int qemu_accel_resolve(const struct qemu_run_opts *o, enum qemu_accel *got, char
 	if (o->accel == QEMU_ACCEL_KVM)
 		ret = rt_err(why, -ENODEV, "KVM %s here: %s", what,
 			     v.detail ? v.detail : "no detail");
-	else if (rt_err(why, 0, "KVM %s here (%s), " QEMU_TCG_COST, what,
-			v.detail ? v.detail : "no detail") == 0 && !*why)
+	else if (rt_err(why, 0, "KVM %s here (%s), %s", what, v.detail ? v.detail : "no detail",
+			qemu_run_time_virtual(o, QEMU_ACCEL_TCG) ? QEMU_TCG_VIRTUAL :
+			QEMU_TCG_COST) == 0 && !*why)
 		ret = -ENOMEM;
 out_fini:
 	qemu_kvm_verdict_fini(&v);
@@ -501,6 +520,7 @@ struct qemu_session *qemu_session_start(const struct qemu_run_opts *o, char **no
 		goto out_fail;
 	}
 	s->auto_kvm = o->accel == QEMU_ACCEL_AUTO && !o->accel_fixed && s->accel == QEMU_ACCEL_KVM;
+	s->time_auto_virtual = qemu_run_time_virtual(o, QEMU_ACCEL_TCG);
 	s->boot_timeout_ms = o->boot_timeout_ms ? o->boot_timeout_ms :
 			     s->accel == QEMU_ACCEL_KVM ? QEMU_BOOT_TIMEOUT_KVM_MS :
 							QEMU_BOOT_TIMEOUT_TCG_MS;
@@ -605,7 +625,8 @@ struct qemu_session *qemu_session_start(const struct qemu_run_opts *o, char **no
 	s->cfg.scratch_serial = s->scratch_serial;
 	s->cfg.accel = s->accel;
 	s->cfg.cpu = s->cpu;
-	s->cfg.smp = o->smp ? o->smp : m->default_smp;
+	s->cfg.virtual_time = qemu_run_time_virtual(o, s->accel);
+	s->cfg.smp = s->cfg.virtual_time ? 1 : o->smp ? o->smp : m->default_smp;
 	s->cfg.mem_mb = o->mem_mb ? o->mem_mb : m->default_mem_mb;
 	s->cfg.interactive = o->interactive;
 	s->cfg.shell = o->shell;
@@ -694,9 +715,11 @@ int qemu_session_fallback(struct qemu_session *s, int err, char **notice, char *
 	if (!s->auto_kvm || s->accel != QEMU_ACCEL_KVM || (err != -ECHILD && err != -ETIMEDOUT))
 		return err;
 	if (rt_err(notice, 0, "KVM did not boot the %s kernel with -cpu %s (%s); starting it "
-		   "again under TCG emulation: it boots slower and its latencies are larger "
-		   "and noisier", qemu_kernel_name(s->kernel), s->cpu ? s->cpu : "host",
-		   s->brief ? s->brief : "no detail") == 0 && !*notice)
+		   "again under TCG emulation%s", qemu_kernel_name(s->kernel),
+		   s->cpu ? s->cpu : "host", s->brief ? s->brief : "no detail",
+		   s->time_auto_virtual ? " in virtual time (one vCPU): its clock counts its "
+		   "instructions (doc/vm.md)" : ": it boots slower and its latencies are larger "
+		   "and noisier") == 0 && !*notice)
 		return -ENOMEM;
 	qemu_session_stop(s);
 	qemu_qmp_free(s->qmp);
@@ -714,6 +737,10 @@ int qemu_session_fallback(struct qemu_session *s, int err, char **notice, char *
 	s->cpu = NULL;
 	s->cfg.accel = QEMU_ACCEL_TCG;
 	s->cfg.cpu = NULL;
+	if (s->time_auto_virtual) {
+		s->cfg.virtual_time = true;
+		s->cfg.smp = 1;
+	}
 	s->silence_ms = 0;
 	s->boot_timeout_ms = s->user_boot_timeout_ms ? s->user_boot_timeout_ms :
 						       QEMU_BOOT_TIMEOUT_TCG_MS;
@@ -762,6 +789,11 @@ long qemu_session_ready_ms(const struct qemu_session *s)
 enum qemu_accel qemu_session_accel(const struct qemu_session *s)
 {
 	return s->accel;
+}
+
+bool qemu_session_virtual_time(const struct qemu_session *s)
+{
+	return s->cfg.virtual_time;
 }
 
 const char *qemu_session_cpu(const struct qemu_session *s)

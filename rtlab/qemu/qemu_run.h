@@ -50,7 +50,10 @@ struct qemu_run_opts {
 					 * no KVM checks: the KVM probe's own boots */
 	const char *cpu;		/* borrowed; with accel_fixed, the -cpu model */
 	const char *append;		/* borrowed; kernel parameters (qemu_append_check()) */
-	unsigned int smp;		/* 0 = the machine's default_smp (2 on pc) */
+	enum qemu_time time;		/* REAL (zero) or VIRTUAL; AUTO: virtual under TCG
+					 * unless @smp is above 1 (qemu_run_time_virtual()) */
+	unsigned int smp;		/* 0 = the machine's default_smp (2 on pc); 1 with
+					 * virtual time */
 	unsigned int mem_mb;		/* 0 = the machine's default_mem_mb (1024 on pc) */
 	const char *image_dir;		/* borrowed; NULL = qemu_image_dir() */
 	const char *state_image;	/* borrowed; NULL = <state dir>/QEMU_STATE_IMAGE_FILE,
@@ -168,6 +171,12 @@ long qemu_session_ready_ms(const struct qemu_session *s);
 
 /* The accelerator in use. */
 enum qemu_accel qemu_session_accel(const struct qemu_session *s);
+
+/* Does the guest run in virtual time (qemu_cmdline.h, enum qemu_time)? */
+bool qemu_session_virtual_time(const struct qemu_session *s);
+
+/* Would @o run in virtual time under the accelerator @accel? */
+bool qemu_run_time_virtual(const struct qemu_run_opts *o, enum qemu_accel accel);
 
 /* The -cpu model QEMU was given. Borrowed. */
 const char *qemu_session_cpu(const struct qemu_session *s);

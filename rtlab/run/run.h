@@ -197,4 +197,14 @@ int run_add_views(struct rt_result *res, const struct lab_ops *lab, char **cause
  */
 void rtlab_init(void);
 
+/*
+ * The note every measured document of a virtual-time guest carries (env.time
+ * "virtual"), and what its screens say: what such figures can and cannot show.
+ */
+#define RUN_VIRTUAL_TIME_NOTE "VIRTUAL TIME: measured on the classroom VM's virtual clock " \
+	"(QEMU counts the guest's instructions, 1 ns each, one vCPU): the figures show the " \
+	"kernel's own code paths (preemption model, non-preemptible sections, page faults, " \
+	"SCHED_DEADLINE), the same from run to run whatever the host's load; not caches, " \
+	"SMIs or other CPUs (doc/vm.md)"
+
 #endif

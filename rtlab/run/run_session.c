@@ -261,6 +261,8 @@ int run_session_save(struct run_session *s, bool record, char **cause)
 		return rt_result_write(s->res.res, s->path, cause);
 	}
 	ret = run_copy_progress(s->res.res, s->lab, s->opts.progress_path);
+	if (!ret && s->ctx.env->virtual_time && !rt_result_simulated(s->res.res))
+		ret = rt_result_add_note(s->res.res, RUN_VIRTUAL_TIME_NOTE);
 	if (ret)
 		return rt_err(cause, ret, "out of memory");
 	/* A lab that cannot describe its outcome costs the tables, never the measurement. */

@@ -465,11 +465,12 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 	if (s->have_doctor) {
 		const struct rt_env *e = &s->doctor.env;
 
-		snprintf(line, sizeof(line), "This machine: kernel %s, preemption %s%s%s",
+		snprintf(line, sizeof(line), "This machine: kernel %s, preemption %s%s%s%s",
 			 e->kernel_release ? e->kernel_release : "?",
 			 e->preempt_model ? e->preempt_model : "unknown",
 			 e->in_vm ? ", inside a VM: " : ", not a VM",
-			 e->in_vm && e->vm_type ? e->vm_type : "");
+			 e->in_vm && e->vm_type ? e->vm_type : "",
+			 e->virtual_time ? ", VIRTUAL TIME (its clock counts instructions)" : "");
 		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
 	}
 	permitted = rt_permitted(s, why, sizeof(why));

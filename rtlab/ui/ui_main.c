@@ -34,6 +34,7 @@
 
 #include <curses.h>
 
+#include "core/rt_env.h"
 #include "core/rt_log.h"
 #include "core/rt_version.h"
 #include "labs/lab.h"
@@ -188,7 +189,14 @@ static void draw_title(const struct ui_menu *m)
 	int rw;
 
 	draw_bar(0, UI_ROLE_TITLE);
-	snprintf(right, sizeof(right), "%zu lessons %s %zu labs ", ui_menu_lesson_count(m),
+	static int virtual_time = -1;
+
+	if (virtual_time < 0)
+		virtual_time = rt_env_virtual_time();
+	/* A virtual-time guest says so on every screen: its figures are not this machine's. */
+	snprintf(right, sizeof(right), "%s%s%zu lessons %s %zu labs ",
+		 virtual_time ? "VIRTUAL TIME " : "",
+		 virtual_time ? ui_text_glyph("\xc2\xb7 ", "- ") : "", ui_menu_lesson_count(m),
 		 ui_text_glyph("\xc2\xb7", "-"), ui_menu_lab_count(m));
 	rw = ui_text_width(right);
 	attron(ui_theme_attr(UI_ROLE_TITLE));

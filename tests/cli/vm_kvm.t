@@ -43,7 +43,7 @@ export RTLAB_VM_DIR=$tmp/images
 verdict=$XDG_STATE_HOME/rtlab/kvm-verdict
 : > "$FAKE_QEMU_LOG"
 
-echo "1..18"
+echo "1..20"
 
 # ---- no image yet: the test guest ran, but that proves nothing ----
 "$RTLAB" doctor >"$tmp/d.txt" 2>"$tmp/d.err"
@@ -92,8 +92,21 @@ ok $? "the second doctor reads the kept verdict (cached) and starts no QEMU"
 grep -q '^rtlab vm: notice: KVM cannot boot a Linux guest here (-cpu host: QEMU exited (status 134).*failed to set MSR 0x10a.*), so the VM runs under TCG emulation' "$tmp/e.err" &&
 	[ "$(grep -c 'notice:' "$tmp/e.err")" = 1 ]
 ok $? "vm exec (auto): one notice line naming why KVM is not used"
-[ "$(cut -d' ' -f1,2 "$FAKE_QEMU_LOG")" = "accel=tcg cpu=max" ]
-ok $? "vm exec (auto): QEMU started once, under TCG"
+[ "$(cat "$FAKE_QEMU_LOG")" = "accel=tcg cpu=max icount=yes" ] &&
+	grep -q 'runs under TCG emulation in virtual time (one vCPU)' "$tmp/e.err"
+ok $? "vm exec (auto): QEMU started once, under TCG, in virtual time, and it says so"
+: > "$FAKE_QEMU_LOG"
+"$RTLAB" vm exec --kernel lab --time real -- true >/dev/null 2>&1
+[ "$(cat "$FAKE_QEMU_LOG")" = "accel=tcg cpu=max icount=no" ]
+ok $? "vm exec --time real: under TCG on the host's clock"
+st=0
+for a in "--time virtual --accel kvm" "--time virtual --smp 2" "--time wall"; do
+	# shellcheck disable=SC2086
+	"$RTLAB" vm exec --kernel lab $a -- true >/dev/null 2>"$tmp/t.err"
+	[ $? = 2 ] || st=1
+done
+grep -q -- '--time must be auto, real or virtual' "$tmp/t.err" && [ $st = 0 ]
+ok $? "vm exec: --time virtual with KVM or two vCPUs, or an unknown --time, exit 2"
 
 : > "$FAKE_QEMU_LOG"
 "$RTLAB" vm exec --kernel lab --accel kvm -- true >"$tmp/k.out" 2>"$tmp/k.err"
@@ -114,8 +127,9 @@ ok $? "vm exec --accel kvm: exit 1 with the reason, no QEMU started (exit $st)"
 : > "$FAKE_QEMU_LOG"
 "$RTLAB" vm exec --kernel lab -- true >"$tmp/r.out" 2>"$tmp/r.err"
 grep -q '^rtlab vm: notice: KVM did not boot the lab kernel with -cpu host (QEMU exited (status 134) before the VM was ready.*failed to set MSR 0x10a.*); starting it again under TCG emulation' "$tmp/r.err" &&
-	[ "$(cut -d' ' -f1,2 "$FAKE_QEMU_LOG" | tr '\n' '|')" = "accel=kvm cpu=host|accel=tcg cpu=max|" ]
-ok $? "vm exec (auto): a KVM boot that aborts is started again under TCG, with a notice"
+	[ "$(tr '\n' '|' <"$FAKE_QEMU_LOG")" = "accel=kvm cpu=host icount=no|accel=tcg cpu=max icount=yes|" ] &&
+	grep -q 'starting it again under TCG emulation in virtual time' "$tmp/r.err"
+ok $? "vm exec (auto): a KVM boot that aborts is started again under TCG in virtual time, with a notice"
 "$RTLAB" vm exec --kernel lab --accel kvm -- true >/dev/null 2>"$tmp/r2.err"
 st=$?
 [ $st = 1 ] && ! grep -q 'notice:' "$tmp/r2.err" && grep -q 'QEMU exited (status 134)' "$tmp/r2.err"

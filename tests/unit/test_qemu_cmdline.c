@@ -91,6 +91,58 @@ static void test_headless_tcg(void **state)
 	qemu_argv_free(argv);
 }
 
+/* Virtual time: single-threaded TCG counting instructions, one vCPU, and the guest told. */
+static void test_virtual_time(void **state)
+{
+	struct qemu_config c;
+	char **argv;
+	char *cause = NULL;
+
+	(void)state;
+	base(&c);
+	c.virtual_time = true;
+	c.smp = 1;
+	argv = qemu_cmdline_new(&c, NULL);
+	assert_non_null(argv);
+	assert_string_equal(arg_after(argv, "-accel"), "tcg,thread=single");
+	assert_string_equal(arg_after(argv, "-icount"), "shift=0,sleep=off,align=off");
+	assert_string_equal(arg_after(argv, "-smp"), "1");
+	assert_non_null(strstr(arg_after(argv, "-append"), " rtlab.time=virtual"));
+	qemu_argv_free(argv);
+
+	c.smp = 2;
+	assert_null(qemu_cmdline_new(&c, &cause));
+	assert_non_null(strstr(cause, "one vCPU"));
+	free(cause);
+	cause = NULL;
+	c.smp = 1;
+	c.accel = QEMU_ACCEL_KVM;
+	assert_null(qemu_cmdline_new(&c, &cause));
+	assert_non_null(strstr(cause, "needs TCG"));
+	free(cause);
+
+	/* Real time never counts instructions. */
+	base(&c);
+	argv = qemu_cmdline_new(&c, NULL);
+	assert_null(arg_after(argv, "-icount"));
+	assert_null(strstr(arg_after(argv, "-append"), "rtlab.time"));
+	qemu_argv_free(argv);
+}
+
+static void test_time_names(void **state)
+{
+	enum qemu_time t;
+
+	(void)state;
+	assert_int_equal(qemu_time_parse("virtual", &t), 0);
+	assert_int_equal(t, QEMU_TIME_VIRTUAL);
+	assert_int_equal(qemu_time_parse("auto", &t), 0);
+	assert_int_equal(t, QEMU_TIME_AUTO);
+	assert_int_equal(qemu_time_parse("wall", &t), -EINVAL);
+	assert_string_equal(qemu_time_name(QEMU_TIME_REAL), "real");
+	assert_null(qemu_time_name((enum qemu_time)7));
+}
+
 static void test_interactive_kvm_with_state(void **state)
 {
 	struct qemu_config c;
@@ -472,6 +524,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_headless_tcg),
+		cmocka_unit_test(test_virtual_time),
+		cmocka_unit_test(test_time_names),
 		cmocka_unit_test(test_probe_port),
 		cmocka_unit_test(test_interactive_kvm_with_state),
 		cmocka_unit_test(test_state_disk_by_descriptor),

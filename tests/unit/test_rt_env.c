@@ -229,6 +229,21 @@ static void test_tree_classroom_vm(void **state)
 	rt_env_fini(&env);
 }
 
+/* The classroom VM in virtual time: the word on the kernel command line, before "--". */
+static void test_tree_virtual_time(void **state)
+{
+	struct rt_env env;
+
+	tree_put(*state, "/proc/cmdline", "console=ttyS0 rtlab.time=virtual rtlab.shell=1\n");
+	probe_tree(*state, "#1 SMP PREEMPT_RT Debian 6.12", &env);
+	assert_true(env.virtual_time);
+	rt_env_fini(&env);
+	tree_put(*state, "/proc/cmdline", "console=ttyS0 rtlab.time=virtually -- rtlab.time=virtual\n");
+	probe_tree(*state, "#1 SMP PREEMPT_RT Debian 6.12", &env);
+	assert_false(env.virtual_time);
+	rt_env_fini(&env);
+}
+
 /* Older patch-set kernels: "PREEMPT RT" with a space, not taken for a plain PREEMPT. */
 static void test_tree_rt_with_space(void **state)
 {
@@ -373,6 +388,7 @@ int main(void)
 		cmocka_unit_test(test_vm_names),
 		cmocka_unit_test_setup_teardown(test_tree_rt_from_uname, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_tree_classroom_vm, tree_setup, tree_teardown),
+		cmocka_unit_test_setup_teardown(test_tree_virtual_time, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_tree_rt_with_space, tree_setup, tree_teardown),
 		cmocka_unit_test_setup_teardown(test_tree_debian_realtime_file, tree_setup,
 						tree_teardown),
