@@ -441,6 +441,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	cfg.duration_ms = p->duration_ms;
 	cfg.mlock = plan->mlock;
 	cfg.timer_slack_ns = plan->timer_slack_ns;
+	cfg.alloc_bytes = (size_t)plan->alloc_kib * 1024;
 	cfg.spike_ns = (uint64_t)p->spike_us * 1000;
 	cfg.dl_runtime_ns = (uint64_t)p->dl_runtime_us * 1000;
 	cfg.dl_deadline_ns = (uint64_t)p->dl_deadline_us * 1000;
@@ -574,6 +575,43 @@ static json_t *overflow_cycles(const struct rt_hist *h)
 	return a;
 }
 
+/*
+ * The fresh memory of a -alloc scenario, per cycle over all threads: where
+ * the time went (the mmap, the first writes) and how many page faults each
+ * took. A scenario without it has none of these figures.
+ */
+static int add_alloc(json_t *o, const struct scen_run *r)
+{
+	struct rt_probe_alloc_stats a = { 0 };
+	double n;
+
+	for (unsigned int t = 0; t < r->nthreads; t++) {
+		const struct rt_probe_alloc_stats *s = &r->st[t].alloc;
+
+		a.cycles += s->cycles;
+		a.failed += s->failed;
+		a.alloc_ns += s->alloc_ns;
+		a.touch_ns += s->touch_ns;
+		a.alloc_faults += s->alloc_faults;
+		a.touch_faults += s->touch_faults;
+		a.alloc_max_ns = s->alloc_max_ns > a.alloc_max_ns ? s->alloc_max_ns : a.alloc_max_ns;
+		a.touch_max_ns = s->touch_max_ns > a.touch_max_ns ? s->touch_max_ns : a.touch_max_ns;
+	}
+	n = a.cycles ? (double)a.cycles : 1;
+	return json_object_set_new(o, "alloc_bytes", json_integer((json_int_t)r->plan->alloc_kib *
+								 1024)) ||
+	       json_object_set_new(o, "alloc_cycles_count", json_integer((json_int_t)a.cycles)) ||
+	       json_object_set_new(o, "alloc_failed_count", json_integer((json_int_t)a.failed)) ||
+	       json_object_set_new(o, "alloc_avg_us", json_real(us((double)a.alloc_ns / n))) ||
+	       json_object_set_new(o, "alloc_max_us", json_real(us((double)a.alloc_max_ns))) ||
+	       json_object_set_new(o, "touch_avg_us", json_real(us((double)a.touch_ns / n))) ||
+	       json_object_set_new(o, "touch_max_us", json_real(us((double)a.touch_max_ns))) ||
+	       json_object_set_new(o, "alloc_faults_avg_count",
+				   json_real(round((double)a.alloc_faults * 100 / n) / 100)) ||
+	       json_object_set_new(o, "touch_faults_avg_count",
+				   json_real(round((double)a.touch_faults * 100 / n) / 100)) ? -ENOMEM : 0;
+}
+
 /* A deadline plan's reservation as asked: 0 means "each thread's interval". */
 static int add_dl(json_t *o, const struct latency_params *p)
 {
@@ -656,6 +694,7 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 	    (p->spike_us && json_object_set_new(o, "spikes_pct",
 						json_real(latency_share_pct(spikes, loops)))) ||
 	    (pl->policy == SCHED_DEADLINE && add_dl(o, p)) ||
+	    (pl->alloc_kib && add_alloc(o, r)) ||
 	    add_summary(o, r->merged))
 		goto out;
 	{
@@ -1105,7 +1144,50 @@ static const struct latency_col pct_cols[] = {
 	{ "overflows", "beyond 1 us buckets", "" },
 };
 
+static const struct latency_col alloc_cols[] = {
+	{ "scenario", "scenario", "" }, { "mlock", "mlock", "" }, { "size", "size", "bytes" },
+	{ "cycles", "cycles", "" }, { "alloc_avg", "mmap avg", "us" },
+	{ "alloc_max", "mmap max", "us" }, { "touch_avg", "touch avg", "us" },
+	{ "touch_max", "touch max", "us" }, { "alloc_faults", "faults in mmap per cycle", "" },
+	{ "touch_faults", "faults in touch per cycle", "" },
+};
+
 #define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
+
+/*
+ * The view "fresh-memory" of the scenarios that allocate every cycle
+ * (load-fifo-alloc, -mlock, --alloc): where their time and page faults
+ * went. Nothing when no scenario did. Returns 0 or -ENOMEM.
+ */
+static int alloc_view(json_t *scens, json_t *views)
+{
+	json_t *v = latency_view_new("fresh-memory", "Fresh memory every cycle: time and page "
+				     "faults in mmap and in the first writes", alloc_cols,
+				     NCOLS(alloc_cols));
+	json_t *s;
+	size_t i;
+	int ret = 0;
+
+	if (!v)
+		return -ENOMEM;
+	json_array_foreach(scens, i, s) {
+		if (!json_is_number(json_object_get(s, "alloc_bytes")))
+			continue;
+		ret |= json_array_append_new(json_object_get(v, "rows"), json_pack(
+			"[s, b, I, I, f, f, f, f, f, f]", jstr(s, "name"),
+			json_is_true(json_object_get(s, "mlock")),
+			(json_int_t)pct_clamp(jnum(s, "alloc_bytes")),
+			(json_int_t)pct_clamp(jnum(s, "alloc_cycles_count")),
+			pct_clamp(jnum(s, "alloc_avg_us")), pct_clamp(jnum(s, "alloc_max_us")),
+			pct_clamp(jnum(s, "touch_avg_us")), pct_clamp(jnum(s, "touch_max_us")),
+			pct_clamp(jnum(s, "alloc_faults_avg_count")),
+			pct_clamp(jnum(s, "touch_faults_avg_count"))));
+	}
+	if (!ret && json_array_size(json_object_get(v, "rows")))
+		ret = json_array_append(views, v);
+	json_decref(v);
+	return ret ? -ENOMEM : 0;
+}
 
 /*
  * One percentile of extra.scenarios[].percentiles as a cell: its value,
@@ -1216,6 +1298,8 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 	    (json_array_append(views, sv) || json_array_append(views, pv) ||
 	     json_array_append(views, tv)))
 		ret = -ENOMEM;
+	if (!ret)
+		ret = alloc_view(scens, views);
 	if (!ret)
 		ret = latency_tput_view(scens, views);
 out:

@@ -73,6 +73,12 @@ static void test_scenarios(void **state)
 	assert_true(latency_scenario_find("load-fifo-mlock")->mlock);
 	assert_false(latency_scenario_find("load-fifo")->mlock);
 	assert_true(latency_scenario_find("load-fifo-mlock-pinned")->pinned);
+	/* The mlockall demonstration: the same fresh memory, without and with the lock. */
+	s = latency_scenario_find("load-fifo-alloc");
+	assert_true(s->alloc_kib == LATENCY_ALLOC_KIB && !s->mlock && s->policy == SCHED_FIFO);
+	s = latency_scenario_find("load-fifo-alloc-mlock");
+	assert_true(s->alloc_kib == LATENCY_ALLOC_KIB && s->mlock && s->policy == SCHED_FIFO);
+	assert_int_equal(latency_scenario_find("load-fifo-mlock")->alloc_kib, 0);
 
 	/* The slack-free twins: SCHED_OTHER at 1 ns, otherwise their sibling. */
 	for (size_t i = 0; i < 2; i++) {
@@ -208,6 +214,17 @@ static void test_params_custom_and_overrides(void **state)
 	assert_int_equal(p.ncpus, 1);
 	assert_int_equal(p.cpus[0], 1);
 	assert_int_equal(p.hist_max_us, 1000);
+
+	/* --alloc alone makes a custom scenario; with --scenario it overrides each one. */
+	assert_int_equal(parse(&p, &cause, "--alloc", "128", NULL), 0);
+	assert_true(p.custom);
+	assert_int_equal(p.plan[0].alloc_kib, 128);
+	assert_int_equal(parse(&p, &cause, "--scenario", "idle-fifo,load-fifo-alloc", "--alloc",
+			       "32", NULL), 0);
+	assert_int_equal(p.plan[0].alloc_kib, 32);
+	assert_int_equal(p.plan[1].alloc_kib, 32);
+	assert_int_equal(parse(&p, &cause, "--scenario", "load-fifo-alloc", NULL), 0);
+	assert_int_equal(p.plan[0].alloc_kib, LATENCY_ALLOC_KIB);
 
 	/* A bare --priority means fifo, as cyclictest -p. */
 	assert_int_equal(parse(&p, &cause, "--priority", "80", NULL), 0);
@@ -860,6 +877,65 @@ static void test_run_throughput(void **state)
 	rt_env_fini(&env);
 }
 
+/*
+ * Fresh memory every cycle: where the page faults go, without and with
+ * mlockall, recorded per scenario and shown in the view "fresh-memory".
+ */
+static void test_run_alloc(void **state)
+{
+	struct latency_params p;
+	struct rt_env env;
+	struct lab_ctx ctx = { .tier = "host", .env = &env, .params = &p };
+	struct lab_result res;
+	char *cause = NULL, *text;
+	json_t *plain, *locked, *views = json_array(), *v;
+
+	(void)state;
+	assert_int_equal(rt_env_probe(&env), 0);
+	assert_int_equal(parse(&p, &cause, "--scenario", "load-fifo-alloc,load-fifo-alloc-mlock",
+			       "--load", "none", "--alloc", "64", "--duration", "200ms", NULL), 0);
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), 0);
+	text = rt_result_to_string(res.res, NULL);	/* valid */
+	assert_non_null(text);
+	free(text);
+	plain = rt_result_scenario(res.res, "load-fifo-alloc");
+	locked = rt_result_scenario(res.res, "load-fifo-alloc-mlock");
+	assert_non_null(plain);
+	assert_non_null(locked);
+	assert_int_equal(json_integer_value(json_object_get(plain, "alloc_bytes")), 65536);
+	assert_true(json_integer_value(json_object_get(plain, "alloc_cycles_count")) > 0);
+	/* 16 pages, each written for the first time: 16 faults in the touch, none in mmap. */
+	assert_true(rt_result_scenario_num(res.res, "load-fifo-alloc",
+					   "touch_faults_avg_count") >= 16);
+	assert_true(rt_result_scenario_num(res.res, "load-fifo-alloc",
+					   "alloc_faults_avg_count") < 1);
+	if (json_is_true(json_object_get(locked, "mlock"))) {
+		/* MCL_FUTURE: mmap populates, the touch finds every page present. */
+		assert_true(rt_result_scenario_num(res.res, "load-fifo-alloc-mlock",
+						   "alloc_faults_avg_count") >= 16);
+		assert_true(rt_result_scenario_num(res.res, "load-fifo-alloc-mlock",
+						   "touch_faults_avg_count") == 0);
+	}
+	assert_int_equal(lab_latency.views(res.res, views, &cause), 0);
+	v = view_named(views, "fresh-memory");
+	assert_non_null(v);
+	assert_int_equal(json_array_size(json_object_get(v, "rows")), 2);
+	json_decref(views);
+	lab_result_fini(&res);
+
+	/* Without allocating scenarios there is no such view. */
+	views = json_array();
+	assert_int_equal(parse(&p, &cause, "--scenario", "idle-other", "--duration", "50ms",
+			       NULL), 0);
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), 0);
+	assert_int_equal(lab_latency.views(res.res, views, &cause), 0);
+	assert_null(view_named(views, "fresh-memory"));
+	assert_null(json_object_get(rt_result_scenario(res.res, "idle-other"), "alloc_bytes"));
+	json_decref(views);
+	lab_result_fini(&res);
+	rt_env_fini(&env);
+}
+
 /* A percentile on too few samples is marked in the views (lesson 03's rule). */
 static void test_views_few_samples(void **state)
 {
@@ -972,6 +1048,7 @@ int main(void)
 		cmocka_unit_test(test_run_short),
 		cmocka_unit_test(test_run_noslack),
 		cmocka_unit_test(test_run_throughput),
+		cmocka_unit_test(test_run_alloc),
 		cmocka_unit_test(test_views_few_samples),
 		cmocka_unit_test(test_pct_text),
 		cmocka_unit_test(test_registry),
