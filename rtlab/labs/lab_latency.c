@@ -23,7 +23,11 @@
  * affinity (they die with the run), and the cpu_dma_latency request is tied
  * to the open file (the kernel drops it when the fd is closed, including
  * when the process dies). Neither outlives the process, so neither needs
- * an undo-journal entry; ctx->journal stays untouched.
+ * an undo-journal entry. The one change that would outlive it, --preempt
+ * (a PREEMPT_DYNAMIC kernel's model in debugfs sched/preempt), goes
+ * through ctx->journal: it is switched before the first scenario and back
+ * after the last, and a stop, a crash or a kill in between is undone by
+ * the journal (a run without one refuses --preempt).
  *
  * Interruption: when ctx->stop is set the probe and the load are stopped,
  * the scenario in progress is recorded with what it measured and
@@ -56,6 +60,7 @@
 #include "core/rt_load.h"
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
+#include "core/rt_preempt.h"
 #include "core/rt_probe.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
@@ -772,10 +777,38 @@ static const struct latency_params *params_of(const struct lab_ctx *ctx,
 	return defaults;
 }
 
+/* --preempt MODEL can be switched to here: read-only, before anything runs. */
+static int preempt_check(const struct lab_ctx *ctx, const struct latency_params *p,
+			 char **cause)
+{
+	const char *want = rt_preempt_models[p->preempt];
+	struct rt_preempt_state st;
+	char *why = NULL;
+	int ret;
+
+	ret = rt_preempt_read(p->sys_root, ctx->env && ctx->env->preempt_dynamic, &st, &why);
+	if (!ret && !(st.offered & (1u << p->preempt)))
+		ret = rt_err(&why, -EINVAL, "%s does not offer the model %s", RT_PREEMPT_FILE,
+			     want);
+	if (ret) {
+		ret = rt_err(cause, ret == -ENOMEM ? ret : -ENOTSUP, "--preempt %s: the preemption "
+			     "model cannot be switched here: %s", want, why ? why : strerror(-ret));
+		free(why);
+	}
+	return ret;
+}
+
 static int lat_check_caps(struct lab_ctx *ctx, char **cause)
 {
 	struct latency_params defaults;
 	const struct latency_params *p = params_of(ctx, &defaults);
+
+	if (p->preempt >= 0) {
+		int ret = preempt_check(ctx, p, cause);
+
+		if (ret)
+			return ret;
+	}
 
 	for (unsigned int i = 0; i < p->nplans; i++)
 		if (p->plan[i].needs_preempt_rt && !(ctx->env && ctx->env->realtime))
@@ -899,6 +932,63 @@ static int set_summary(struct rt_result *res, const struct rt_hist *all, uint64_
 	return ret;
 }
 
+/*
+ * --preempt: switch to the model asked for through the journal; *@before
+ * receives the model in force until now (NULL when nothing was written,
+ * the model being already in force).
+ */
+static int preempt_set(struct lab_ctx *ctx, const struct latency_params *p,
+		       const char **before)
+{
+	const char *want = rt_preempt_models[p->preempt];
+	struct rt_preempt_state st;
+	char *why = NULL;
+	int ret;
+
+	*before = NULL;
+	if (!ctx->journal) {
+		rt_log(RT_LOG_ERR, "--preempt %s: no undo journal, so the preemption model is not "
+		       "switched (nothing could put it back after a crash)", want);
+		return -EPERM;
+	}
+	ret = rt_preempt_switch(ctx->journal, p->sys_root, ctx->env && ctx->env->preempt_dynamic,
+				want, &st, &why);
+	if (ret) {
+		rt_log(RT_LOG_ERR, "--preempt %s: %s", want, why ? why : strerror(-ret));
+		free(why);
+		return ret == -ENOMEM ? ret : -ENOTSUP;
+	}
+	if (st.current != want)
+		*before = st.current;
+	rt_log(RT_LOG_INFO, "preemption model: %s%s%s", want, *before ? ", was " : " already",
+	       *before ? *before : "");
+	return 0;
+}
+
+/* Put the model in force before --preempt back; the journal retries on failure. */
+static void preempt_restore(struct lab_ctx *ctx, const struct latency_params *p,
+			    const char *before, struct rt_result *res)
+{
+	char *why = NULL;
+	char note[512];
+	int ret;
+
+	ret = rt_preempt_put_back(ctx->journal, p->sys_root, before, &why);
+	if (ret)
+		snprintf(note, sizeof(note), "--preempt: switching the preemption model back to %s "
+			 "failed (%s); the undo journal tries again when rtlab ends", before,
+			 why ? why : strerror(-ret));
+	else
+		snprintf(note, sizeof(note), "the preemption model was switched from %s to %s "
+			 "(debugfs sched/preempt) for the scenarios, and back to %s after them",
+			 before, rt_preempt_models[p->preempt], before);
+	if (ret)
+		rt_log(RT_LOG_WARN, "%s", note);
+	if (res)
+		rt_result_add_note(res, note);
+	free(why);
+}
+
 static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_result *out)
 {
 	struct latency_params defaults;
@@ -911,6 +1001,8 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 	int dma_fd = -1, trace_fd = -1, ret;
 	int32_t dma_before = -1;
 	char *cause = NULL;
+	const char *preempt_before = NULL;	/* static; set while the model is switched */
+	struct rt_env env;
 
 	memset(out, 0, sizeof(*out));
 	ret = lat_check_caps(ctx, &cause);
@@ -919,7 +1011,20 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 		free(cause);
 		return ret;
 	}
-	res = rt_result_new("latency", ctx->tier ? ctx->tier : "host", ctx->env);
+	if (p->preempt >= 0) {
+		ret = preempt_set(ctx, p, &preempt_before);
+		if (ret)
+			return ret;
+	}
+	/* The document records the model the scenarios ran under. */
+	if (ctx->env) {
+		env = *ctx->env;	/* borrowed strings */
+		if (p->preempt >= 0) {
+			env.preempt_model = (char *)rt_preempt_models[p->preempt];
+			env.preempt_source = (char *)RT_PREEMPT_FILE " (--preempt)";
+		}
+	}
+	res = rt_result_new("latency", ctx->tier ? ctx->tier : "host", ctx->env ? &env : NULL);
 	all = rt_hist_new(p->hist_max_us, 0);
 	scens = json_array();
 	if (!res || !all || !scens) {
@@ -928,6 +1033,10 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 	}
 	ret = set_params(res, p);
 	ret = ret ? ret : lab_seed_record(res, ctx->seed);
+	if (!ret && p->preempt >= 0)
+		ret = rt_result_set_param_str(res, "preempt_model", rt_preempt_models[p->preempt]);
+	if (!ret && preempt_before)
+		ret = rt_result_set_param_str(res, "preempt_model_before", preempt_before);
 	if (ret)
 		goto out_free;
 	if (ctx->env && ctx->env->in_vm) {
@@ -1023,6 +1132,10 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 		close(dma_fd);
 		dma_fd = -1;
 	}
+	if (preempt_before) {
+		preempt_restore(ctx, p, preempt_before, res);
+		preempt_before = NULL;
+	}
 	if (out->interrupted)
 		rt_result_add_note(res, "interrupted (SIGINT, SIGTERM or SIGHUP): the document "
 				   "holds what was measured until then");
@@ -1039,6 +1152,8 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 	res = NULL;
 
 out_free:
+	if (preempt_before)
+		preempt_restore(ctx, p, preempt_before, NULL);
 	if (dma_fd >= 0)
 		close(dma_fd);
 	if (trace_fd >= 0)

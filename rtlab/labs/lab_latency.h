@@ -119,6 +119,12 @@ struct latency_params {
 	char opt_load[LATENCY_LOAD_MAX];	/* its generators, "" for none */
 	uint64_t opt_timer_slack_ns;	/* --timer-slack; 0 not given */
 	unsigned int opt_alloc_kib;	/* --alloc; 0 not given */
+	int preempt;			/* --preempt: index in rt_preempt_models[]; -1 not given */
+	/*
+	 * Where /proc and /sys are: "" on the live system; a fixture tree
+	 * in the unit tests (not an option).
+	 */
+	const char *sys_root;
 };
 
 /* latency_params_init - the defaults: idle-other, load-other, idle-fifo, load-fifo. */

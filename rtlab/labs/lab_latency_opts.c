@@ -31,6 +31,7 @@
 #include "core/rt_err.h"
 #include "core/rt_load.h"
 #include "core/rt_parse.h"
+#include "core/rt_preempt.h"
 #include "labs/lab_latency_work.h"
 
 #define DEFAULT_LOAD "cpu,msg"
@@ -147,6 +148,8 @@ void latency_params_init(struct latency_params *p)
 	p->interval_us = LATENCY_DEFAULT_INTERVAL_US;
 	p->distance_us = LATENCY_DEFAULT_DISTANCE_US;
 	p->threads = 1;
+	p->preempt = -1;
+	p->sys_root = "";
 	p->hist_max_us = LATENCY_DEFAULT_HIST_MAX_US;
 	p->repeats = LATENCY_DEFAULT_REPEATS;
 	p->opt_policy = -1;
@@ -361,6 +364,11 @@ const struct lab_option latency_options[] = {
 		  "workloads N times, interleaved, in its --duration: the spread of the N runs "
 		  "says how much a difference between two kernels may be noise.",
 	  .defval = "5" },
+	{ .name = "preempt", .kind = LAB_OPT_ENUM, .values = rt_preempt_models, AT(preempt),
+	  .help = "Switch this kernel's preemption model for the run, and back afterwards "
+		  "(root, a PREEMPT_DYNAMIC kernel and debugfs's sched/preempt; `rtlab doctor` "
+		  "says whether it can be switched here): the same kernel and hardware under "
+		  "each model.", .defval = "the model in force" },
 	{ .name = "dma-latency", .kind = LAB_OPT_FLAG, AT(dma_latency),
 	  .help = "Hold /dev/cpu_dma_latency at 0 while measuring, so that no CPU sleeps "
 		  "deeply." },

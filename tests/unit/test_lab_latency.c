@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,11 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_env.h"
+#include "core/rt_file.h"
 #include "core/rt_hist.h"
+#include "core/rt_journal-int.h"
+#include "core/rt_journal.h"
+#include "core/rt_preempt.h"
 #include "core/rt_parse.h"
 #include "core/rt_result.h"
 #include "labs/lab_latency_work.h"
@@ -909,6 +914,9 @@ static void test_run_alloc(void **state)
 					   "touch_faults_avg_count") >= 16);
 	assert_true(rt_result_scenario_num(res.res, "load-fifo-alloc",
 					   "alloc_faults_avg_count") < 1);
+#ifdef __SANITIZE_ADDRESS__
+	locked = NULL;		/* ASan's mlockall() does nothing */
+#endif
 	if (json_is_true(json_object_get(locked, "mlock"))) {
 		/* MCL_FUTURE: mmap populates, the touch finds every page present. */
 		assert_true(rt_result_scenario_num(res.res, "load-fifo-alloc-mlock",
@@ -934,6 +942,100 @@ static void test_run_alloc(void **state)
 	json_decref(views);
 	lab_result_fini(&res);
 	rt_env_fini(&env);
+}
+
+static void put_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * --preempt on a fixture tree: refused with the reason where the kernel
+ * cannot switch; otherwise switched through the journal for the
+ * scenarios, recorded in params and env, and put back after them.
+ */
+static void test_run_preempt(void **state)
+{
+	char tmpl[] = "/tmp/test_lab_latency_preempt.XXXXXX";
+	char root[PATH_MAX], path[PATH_MAX + 64], knob[PATH_MAX + 64], jdir[PATH_MAX + 16];
+	struct latency_params p;
+	struct rt_env env;
+	struct lab_ctx ctx = { .tier = "host", .env = &env, .params = &p };
+	struct lab_result res;
+	struct rt_journal *j;
+	char *cause = NULL, *text = NULL, *real;
+	size_t len = 0;
+	json_t *doc;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	real = realpath(tmpl, NULL);
+	snprintf(root, sizeof(root), "%s", real);
+	free(real);
+	snprintf(path, sizeof(path), "%s/proc", root);
+	assert_int_equal(rt_mkdir_p(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/mounts", root);
+	put_text(path, "nodev /sys/kernel/debug debugfs rw 0 0\n");
+	snprintf(path, sizeof(path), "%s/sys/kernel/debug/sched", root);
+	assert_int_equal(rt_mkdir_p(path, 0755), 0);
+	snprintf(knob, sizeof(knob), "%s%s", root, RT_PREEMPT_FILE);
+	put_text(knob, "none (voluntary) full lazy\n");
+	snprintf(jdir, sizeof(jdir), "%s/journal", root);
+	assert_int_equal(rt_journal_test_allow(root), 0);
+	assert_int_equal(rt_env_probe(&env), 0);
+
+	assert_int_equal(parse(&p, &cause, "--scenario", "idle-other", "--duration", "50ms",
+			       "--preempt", "full", NULL), 0);
+	assert_int_equal(p.preempt, 2);
+	p.sys_root = root;
+
+	/* Not PREEMPT_DYNAMIC: refused before anything runs, with the reason. */
+	env.preempt_dynamic = false;
+	assert_int_equal(lab_latency.check_capabilities(&ctx, &cause), -ENOTSUP);
+	assert_non_null(strstr(cause, "--preempt full"));
+	assert_non_null(strstr(cause, "not PREEMPT_DYNAMIC"));
+	free(cause);
+	cause = NULL;
+	env.preempt_dynamic = true;
+	assert_int_equal(lab_latency.check_capabilities(&ctx, &cause), 0);
+
+	/* No journal, no switch. */
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), -EPERM);
+	text = NULL;
+	assert_int_equal(rt_file_read(knob, 4096, &text, &len), 0);
+	assert_non_null(strstr(text, "(voluntary)"));
+	free(text);
+
+	j = rt_journal_open(jdir, &cause);
+	assert_non_null(j);
+	ctx.journal = j;
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), 0);
+	doc = rt_result_json(res.res);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "env"),
+							      "preempt_model")), "full");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "params"),
+							      "preempt_model")), "full");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "params"),
+							      "preempt_model_before")),
+			    "voluntary");
+	text = rt_result_to_string(res.res, NULL);	/* valid */
+	assert_non_null(text);
+	free(text);
+	text = NULL;
+	assert_int_equal(rt_file_read(knob, 4096, &text, &len), 0);
+	assert_string_equal(text, "voluntary");		/* put back after the scenarios */
+	free(text);
+	lab_result_fini(&res);
+	assert_int_equal(rt_journal_close(j), 0);
+
+	rt_journal_test_allow(NULL);
+	rt_env_fini(&env);
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	assert_int_equal(system(path), 0);
 }
 
 /* A percentile on too few samples is marked in the views (lesson 03's rule). */
@@ -1049,6 +1151,7 @@ int main(void)
 		cmocka_unit_test(test_run_noslack),
 		cmocka_unit_test(test_run_throughput),
 		cmocka_unit_test(test_run_alloc),
+		cmocka_unit_test(test_run_preempt),
 		cmocka_unit_test(test_views_few_samples),
 		cmocka_unit_test(test_pct_text),
 		cmocka_unit_test(test_registry),
