@@ -586,8 +586,13 @@ static int jr_check_open(const struct rt_journal *j, char **cause)
 	return 0;
 }
 
-int rt_journal_write_file(struct rt_journal *j, const char *path, const char *value,
-			  size_t len, char **cause)
+/*
+ * Journal @path's undo value, then write @value. The undo value is the
+ * file's current contents, or @undo (@undo_len bytes) when given; the file
+ * is read either way, so a knob replay could not open is refused first.
+ */
+static int jr_write_knob(struct rt_journal *j, const char *path, const char *undo,
+			 size_t undo_len, const char *value, size_t len, char **cause)
 {
 	struct rt_journal_entry *e = NULL;
 	const char *why = NULL;
@@ -619,6 +624,19 @@ int rt_journal_write_file(struct rt_journal *j, const char *path, const char *va
 			       strerror(-ret));
 		goto out_free;
 	}
+	if (undo) {
+		char *copy = malloc(undo_len + 1);
+
+		if (!copy) {
+			ret = rt_err(cause, -ENOMEM, "out of memory");
+			goto out_free;
+		}
+		memcpy(copy, undo, undo_len);
+		copy[undo_len] = '\0';
+		free(e->old);
+		e->old = copy;
+		e->old_len = undo_len;
+	}
 	e->path = abs;
 	abs = NULL;
 
@@ -639,6 +657,20 @@ out_free:
 	rt_journal_entry_free(e);
 	free(abs);
 	return ret;
+}
+
+int rt_journal_write_file(struct rt_journal *j, const char *path, const char *value,
+			  size_t len, char **cause)
+{
+	return jr_write_knob(j, path, NULL, 0, value, len, cause);
+}
+
+int rt_journal_write_knob(struct rt_journal *j, const char *path, const char *undo,
+			  size_t undo_len, const char *value, size_t len, char **cause)
+{
+	if (!undo && undo_len)
+		return rt_err(cause, -EINVAL, "no undo value");
+	return jr_write_knob(j, path, undo ? undo : "", undo_len, value, len, cause);
 }
 
 static bool jr_policy_is_rt(int policy)

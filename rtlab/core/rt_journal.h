@@ -107,7 +107,7 @@ int rt_journal_close(struct rt_journal *j);
  * resolved path must be a file entry may name: a tracefs file under
  * /sys/kernel/tracing or /sys/kernel/debug/tracing, sched_rt_runtime_us or
  * sched_rt_period_us under /proc/sys/kernel, a debugfs
- * sched/fair_server/cpuN/{runtime,period}, or KVM's
+ * sched/fair_server/cpuN/{runtime,period} or sched/preempt, or KVM's
  * /sys/module/kvm/parameters/halt_poll_ns; it is opened without following
  * symlinks, and must be a regular file on that filesystem (-EPERM if not).
  * Undo opens it the same way with O_TRUNC and writes the old bytes back
@@ -120,6 +120,18 @@ int rt_journal_close(struct rt_journal *j);
  */
 int rt_journal_write_file(struct rt_journal *j, const char *path, const char *value,
 			  size_t len, char **cause);
+
+/**
+ * rt_journal_write_knob - journal @undo as @path's old value, then write @value
+ * @undo: the bytes undo writes back (@undo_len of them)
+ *
+ * As rt_journal_write_file(), for a knob whose read form cannot be written
+ * back: debugfs sched/preempt reads "none (voluntary) full lazy" and takes
+ * one word, so its caller journals "voluntary". The file is still read
+ * first, so a knob that replay could not open is refused before any change.
+ */
+int rt_journal_write_knob(struct rt_journal *j, const char *path, const char *undo,
+			  size_t undo_len, const char *value, size_t len, char **cause);
 
 /**
  * rt_journal_set_sched - journal @tid's policy and priority, then set them

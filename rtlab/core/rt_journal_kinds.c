@@ -45,6 +45,8 @@
 
 #define JR_NETNS_DIR "/run/netns"
 #define JR_FAIR_SERVER_DIR "/sys/kernel/debug/sched/fair_server"
+/* A PREEMPT_DYNAMIC kernel's preemption model, switched at run time. */
+#define JR_SCHED_PREEMPT "/sys/kernel/debug/sched/preempt"
 #define JR_INSTANCE_PREFIX "rtlab"
 
 /* Where tracefs may be mounted for the journal to touch it. */
@@ -151,7 +153,7 @@ enum jr_area {
 	JR_AREA_NONE,
 	JR_AREA_TRACEFS,
 	JR_AREA_PROCSYS,
-	JR_AREA_FAIR_SERVER,
+	JR_AREA_DEBUGFS_SCHED,
 	JR_AREA_KVM_PARAM,
 	JR_AREA_TEST,
 };
@@ -168,8 +170,8 @@ static enum jr_area jr_file_area(const char *path)
 		if (!strcmp(path, jr_procsys_knobs[i]))
 			return JR_AREA_PROCSYS;
 	rest = jr_below(path, JR_FAIR_SERVER_DIR);
-	if (rest && jr_fair_server_knob(rest))
-		return JR_AREA_FAIR_SERVER;
+	if ((rest && jr_fair_server_knob(rest)) || !strcmp(path, JR_SCHED_PREEMPT))
+		return JR_AREA_DEBUGFS_SCHED;
 	if (!strcmp(path, JR_KVM_HALT_POLL))
 		return JR_AREA_KVM_PARAM;
 	if (jr_test_root[0] && jr_below(path, jr_test_root))
@@ -185,7 +187,7 @@ static bool jr_area_fs_ok(enum jr_area area, long type)
 		return type == TRACEFS_MAGIC || type == DEBUGFS_MAGIC;
 	case JR_AREA_PROCSYS:
 		return type == PROC_SUPER_MAGIC;
-	case JR_AREA_FAIR_SERVER:
+	case JR_AREA_DEBUGFS_SCHED:
 		return type == DEBUGFS_MAGIC;
 	case JR_AREA_KVM_PARAM:
 		return type == SYSFS_MAGIC;
@@ -205,7 +207,7 @@ static const char *jr_file_why(const char *path)
 	if (jr_file_area(path) == JR_AREA_NONE)
 		return "not a knob the journal may restore (only tracefs files, "
 		       "sched_rt_runtime_us, sched_rt_period_us, debugfs sched/fair_server and "
-		       "KVM's halt_poll_ns)";
+		       "sched/preempt, and KVM's halt_poll_ns)";
 	return NULL;
 }
 

@@ -13,7 +13,10 @@
  *
  * Everything the loop touches is allocated and written once before the
  * thread starts; the loop itself calls only clock_gettime, clock_nanosleep,
- * ck_ring/ck_pr inlines and, above the marker threshold, one write().
+ * ck_ring/ck_pr inlines and, above the marker threshold, one write(). The
+ * one exception is asked for: with alloc_bytes, each cycle maps, writes
+ * and unmaps fresh memory after its sample (fresh_memory()), which is what
+ * the latency lab's -alloc scenarios measure.
  */
 #include "rt_probe.h"
 
@@ -55,6 +58,7 @@ struct probe_thread {
 	int tid;
 	int finished;
 	int setup;			/* SCHED_DEADLINE: 0 pending, 1 set, -errno refused */
+	struct rt_probe_alloc_stats alloc;	/* alloc_bytes: each field stored with ck_pr */
 	char marker[128];		/* the thread's own line buffer */
 
 	/* Written by the consumer only. */
@@ -219,6 +223,65 @@ static void write_marker(struct probe_thread *t, uint64_t seq, int64_t lat)
 		ck_pr_store_64(&t->marker_errors, t->marker_errors + 1);
 }
 
+/* Minor faults of the calling thread so far. */
+static uint64_t thread_faults(void)
+{
+	struct rusage ru;
+
+	return getrusage(RUSAGE_THREAD, &ru) == 0 ? (uint64_t)ru.ru_minflt : 0;
+}
+
+static int64_t clock_ns(clockid_t clock)
+{
+	struct timespec ts;
+
+	clock_gettime(clock, &ts);
+	return ts_to_ns(&ts);
+}
+
+/*
+ * One cycle's fresh memory: map @cfg->alloc_bytes, write a byte in every
+ * page, unmap. The getrusage() calls lie outside the two timed spans, so
+ * each span holds its own system call and faults only.
+ */
+static void fresh_memory(struct probe_thread *t, const struct rt_probe_config *cfg)
+{
+	struct rt_probe_alloc_stats *a = &t->alloc;
+	uint64_t f0, f1, f2;
+	int64_t c0, c1, c2, c3;
+	long page = sysconf(_SC_PAGESIZE);
+	volatile unsigned char *mem;
+	void *m;
+
+	f0 = thread_faults();
+	c0 = clock_ns(cfg->clock);
+	m = mmap(NULL, cfg->alloc_bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+		 -1, 0);
+	c1 = clock_ns(cfg->clock);
+	if (m == MAP_FAILED) {
+		ck_pr_store_64(&a->failed, a->failed + 1);
+		return;
+	}
+	f1 = thread_faults();
+	c2 = clock_ns(cfg->clock);
+	mem = m;
+	for (size_t off = 0; off < cfg->alloc_bytes; off += (size_t)(page > 0 ? page : 4096))
+		mem[off] = 1;
+	c3 = clock_ns(cfg->clock);
+	f2 = thread_faults();
+	munmap(m, cfg->alloc_bytes);
+
+	ck_pr_store_64(&a->alloc_ns, a->alloc_ns + (uint64_t)(c1 - c0));
+	if ((uint64_t)(c1 - c0) > a->alloc_max_ns)
+		ck_pr_store_64(&a->alloc_max_ns, (uint64_t)(c1 - c0));
+	ck_pr_store_64(&a->touch_ns, a->touch_ns + (uint64_t)(c3 - c2));
+	if ((uint64_t)(c3 - c2) > a->touch_max_ns)
+		ck_pr_store_64(&a->touch_max_ns, (uint64_t)(c3 - c2));
+	ck_pr_store_64(&a->alloc_faults, a->alloc_faults + (f1 - f0));
+	ck_pr_store_64(&a->touch_faults, a->touch_faults + (f2 - f1));
+	ck_pr_store_64(&a->cycles, a->cycles + 1);
+}
+
 static void *probe_main(void *arg)
 {
 	struct probe_thread *t = arg;
@@ -279,6 +342,8 @@ static void *probe_main(void *arg)
 			ck_pr_store_64(&t->spikes, t->spikes + 1);
 		if (cfg->trace_ns && lat > (int64_t)cfg->trace_ns)
 			write_marker(t, s.seq, lat);
+		if (cfg->alloc_bytes)
+			fresh_memory(t, cfg);
 
 		/*
 		 * More than one interval behind: the missed wake-ups are gone.
@@ -445,6 +510,9 @@ static int check_config(const struct rt_probe_config *cfg, char **cause)
 			      (unsigned long long)cfg->timer_slack_ns);
 	if (cfg->spike_ns > INT64_MAX || cfg->trace_ns > INT64_MAX)
 		return rt_err(cause, -EINVAL, "threshold too large");
+	if (cfg->alloc_bytes > RT_PROBE_MAX_ALLOC_BYTES)
+		return rt_err(cause, -EINVAL, "fresh memory of %zu bytes a cycle is above %u",
+			      cfg->alloc_bytes, RT_PROBE_MAX_ALLOC_BYTES);
 	return 0;
 }
 
@@ -709,6 +777,14 @@ int rt_probe_stats(const struct rt_probe *p, unsigned int i, struct rt_probe_thr
 	out->timer_slack_ns = ck_pr_load_64(&t->timer_slack_ns);
 	out->tid = ck_pr_load_int(&t->tid);
 	out->finished = ck_pr_load_int(&t->finished);
+	out->alloc.cycles = ck_pr_load_64(&t->alloc.cycles);
+	out->alloc.failed = ck_pr_load_64(&t->alloc.failed);
+	out->alloc.alloc_ns = ck_pr_load_64(&t->alloc.alloc_ns);
+	out->alloc.alloc_max_ns = ck_pr_load_64(&t->alloc.alloc_max_ns);
+	out->alloc.touch_ns = ck_pr_load_64(&t->alloc.touch_ns);
+	out->alloc.touch_max_ns = ck_pr_load_64(&t->alloc.touch_max_ns);
+	out->alloc.alloc_faults = ck_pr_load_64(&t->alloc.alloc_faults);
+	out->alloc.touch_faults = ck_pr_load_64(&t->alloc.touch_faults);
 	return 0;
 }
 

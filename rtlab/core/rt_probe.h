@@ -49,6 +49,7 @@
 #define RT_PROBE_MAX_RING (1u << 20)
 #define RT_PROBE_MAX_SLACK_NS 1000000000ull	/* timer_slack_ns: at most 1 s */
 #define RT_PROBE_MIN_DL_RUNTIME_NS 1024ull	/* the kernel's smallest SCHED_DEADLINE runtime */
+#define RT_PROBE_MAX_ALLOC_BYTES (64u << 20)	/* alloc_bytes: at most 64 MiB a cycle */
 
 #ifndef SCHED_DEADLINE
 #define SCHED_DEADLINE 6
@@ -90,6 +91,28 @@ struct rt_probe_config {
 	 * kernel applies no slack to SCHED_FIFO/RR sleeps whatever it is.
 	 */
 	uint64_t timer_slack_ns;
+	/*
+	 * Fresh memory every cycle, 0 = none: after each sample the thread
+	 * maps this many bytes of anonymous memory, writes one byte in every
+	 * page, and unmaps it, timing the mmap and the writes apart and
+	 * counting the minor faults of each (getrusage RUSAGE_THREAD). Without
+	 * mlock the pages fault in when first written; with mlock
+	 * (MCL_FUTURE) mmap populates them, so the faults, and their time,
+	 * move into the allocation. Below 2 MiB no huge page can back it.
+	 */
+	size_t alloc_bytes;
+};
+
+/* What the cycles' fresh memory cost one thread (rt_probe_config.alloc_bytes). */
+struct rt_probe_alloc_stats {
+	uint64_t cycles;	/* cycles that mapped, touched and unmapped */
+	uint64_t failed;	/* cycles whose mmap failed */
+	uint64_t alloc_ns;	/* time in mmap, all cycles */
+	uint64_t alloc_max_ns;
+	uint64_t touch_ns;	/* time writing the pages, all cycles */
+	uint64_t touch_max_ns;
+	uint64_t alloc_faults;	/* minor faults inside mmap, all cycles */
+	uint64_t touch_faults;	/* minor faults while writing the pages */
 };
 
 struct rt_probe_thread_stats {
@@ -105,6 +128,7 @@ struct rt_probe_thread_stats {
 	uint64_t timer_slack_ns;	/* PR_GET_TIMERSLACK in the thread before its loop */
 	int tid;		/* kernel thread id, 0 before the thread ran */
 	bool finished;		/* the thread left its loop (limit reached or stopped) */
+	struct rt_probe_alloc_stats alloc;	/* all zero without alloc_bytes */
 };
 
 /* rt_probe_config_init - defaults: 1 thread, SCHED_OTHER, 1000 us, MONOTONIC, no limit */

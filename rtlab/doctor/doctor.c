@@ -260,6 +260,10 @@ int doctor_probe(struct doctor_report *r, const struct doctor_opts *o, char **ca
 	ret = doctor_probe_sched(&r->sched, root, r->env.kernel_release);
 	if (ret)
 		goto out_fail;
+	step = "preempt";
+	ret = doctor_probe_preempt(&r->preempt, root, r->env.preempt_dynamic);
+	if (ret)
+		goto out_fail;
 	step = "cpus";
 	ret = doctor_probe_cpus(&r->cpus, root);
 	if (ret)
@@ -306,6 +310,7 @@ void doctor_report_fini(struct doctor_report *r)
 	doctor_priv_fini(&r->priv);
 	doctor_tracefs_fini(&r->tracefs);
 	doctor_sched_fini(&r->sched);
+	doctor_preempt_fini(&r->preempt);
 	doctor_cpus_fini(&r->cpus);
 	doctor_qemu_fini(&r->qemu);
 	doctor_kvm_fini(&r->kvm);

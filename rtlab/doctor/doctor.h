@@ -124,6 +124,20 @@ struct doctor_sched {
 	char *fair_server_error;	/* owned; why it could not be read, else NULL */
 };
 
+/*
+ * Whether this kernel's preemption model can be switched while it runs
+ * (debugfs sched/preempt on a PREEMPT_DYNAMIC kernel), as the latency
+ * lab's --preempt would. The doctor reads, never writes: a write it
+ * would have to undo is the lab's, through the journal.
+ */
+struct doctor_preempt {
+	int stop;			/* enum rt_preempt_stop: where it stops; 0 readable */
+	bool switchable;		/* readable, and the file is writable by us */
+	char *current;			/* owned; the active model, NULL when unread */
+	char *offered;			/* owned; the models listed, "none voluntary full lazy" */
+	char *why;			/* owned; where and why it cannot be switched, else NULL */
+};
+
 struct doctor_cpus {
 	unsigned int online;
 	unsigned int allowed;		/* in our affinity mask (what nproc prints) */
@@ -257,6 +271,7 @@ struct doctor_report {
 	struct doctor_priv priv;
 	struct doctor_tracefs tracefs;
 	struct doctor_sched sched;
+	struct doctor_preempt preempt;
 	struct doctor_cpus cpus;
 	struct doctor_qemu qemu;
 	struct doctor_kvm kvm;

@@ -16,6 +16,7 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_journal.h"
+#include "core/rt_preempt.h"
 #include "core/rt_json.h"
 #include "core/rt_version.h"
 #include "labs/lab.h"
@@ -191,6 +192,24 @@ static json_t *sched_json(const struct doctor_report *r, int *err)
 	put(o, "mechanism_source", r->sched.guard == DOCTOR_GUARD_UNKNOWN ? json_null() :
 	    json_string(r->sched.guard_measured ? "debugfs" : "kernel-version"), err);
 	put(o, "fair_server", fair_server_json(&r->sched, err), err);
+	return o;
+}
+
+static json_t *preempt_json(const struct doctor_report *r, int *err)
+{
+	const struct doctor_preempt *p = &r->preempt;
+	json_t *o = json_object();
+
+	if (!o) {
+		*err = -ENOMEM;
+		return NULL;
+	}
+	put(o, "file", json_string(RT_PREEMPT_FILE), err);
+	put(o, "switchable", json_boolean(p->switchable), err);
+	put(o, "stop", json_string(rt_preempt_stop_name((enum rt_preempt_stop)p->stop)), err);
+	put(o, "current", str_or_null(p->current), err);
+	put(o, "offered", str_or_null(p->offered), err);
+	put(o, "why", str_or_null(p->why), err);
 	return o;
 }
 
@@ -391,6 +410,7 @@ int doctor_render_json(const struct doctor_report *r, struct rt_buf *out)
 	put(doc, "privileges", priv_json(r, &err), &err);
 	put(doc, "tracefs", tracefs_json(r, &err), &err);
 	put(doc, "rt_throttling", sched_json(r, &err), &err);
+	put(doc, "preempt_switch", preempt_json(r, &err), &err);
 	put(doc, "cpus", cpus_json(r, &err), &err);
 	put(doc, "qemu", qemu_json(r, &err), &err);
 	put(doc, "kvm", kvm_json(r, &err), &err);

@@ -36,6 +36,7 @@
 #include "core/rt_file.h"
 #include "core/rt_journal.h"
 #include "core/rt_log.h"
+#include "core/rt_preempt.h"
 #include "core/rt_which.h"
 #include "doctor_int.h"
 #include "doctor_parse.h"
@@ -477,6 +478,64 @@ void doctor_tracefs_fini(struct doctor_tracefs *t)
 	doctor_words_free(t->tracers, t->ntracers);
 	free(t->instances_error);
 	memset(t, 0, sizeof(*t));
+}
+
+/* ---- The preemption model's switch ---------------------------------------- */
+
+int doctor_probe_preempt(struct doctor_preempt *p, const char *root, bool dynamic)
+{
+	struct rt_preempt_state st;
+	char *why = NULL, *path = NULL;
+	int ret;
+
+	memset(p, 0, sizeof(*p));
+	ret = rt_preempt_read(root, dynamic, &st, &why);
+	p->stop = (int)st.stop;
+	if (ret == -ENOMEM)
+		goto out;
+	if (ret) {
+		p->why = why;
+		return 0;
+	}
+	free(why);
+	why = NULL;
+	if (!(p->current = strdup(st.current)))
+		goto out_nomem;
+	if (asprintf(&p->offered, "%s%s%s%s", st.offered & 1 ? "none " : "",
+		     st.offered & 2 ? "voluntary " : "", st.offered & 4 ? "full " : "",
+		     st.offered & 8 ? "lazy " : "") < 0) {
+		p->offered = NULL;
+		goto out_nomem;
+	}
+	if (*p->offered)
+		p->offered[strlen(p->offered) - 1] = '\0';
+	if (asprintf(&path, "%s%s", root, RT_PREEMPT_FILE) < 0)
+		goto out_nomem;
+	p->switchable = access(path, W_OK) == 0;
+	if (!p->switchable) {
+		p->stop = RT_PREEMPT_WRITE_REFUSED;
+		ret = doctor_set_str(&p->why, "%s can be read but not written by this user (%s): "
+				     "switching the model needs root", RT_PREEMPT_FILE,
+				     strerror(errno));
+	}
+	free(path);
+	return ret;
+
+out_nomem:
+	ret = -ENOMEM;
+out:
+	free(why);
+	free(path);
+	doctor_preempt_fini(p);
+	return ret;
+}
+
+void doctor_preempt_fini(struct doctor_preempt *p)
+{
+	free(p->current);
+	free(p->offered);
+	free(p->why);
+	memset(p, 0, sizeof(*p));
 }
 
 /* ---- RT throttling and CPUs ---------------------------------------------- */

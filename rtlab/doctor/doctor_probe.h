@@ -68,6 +68,16 @@ int doctor_probe_sched(struct doctor_sched *s, const char *root, const char *rel
 void doctor_sched_fini(struct doctor_sched *s);
 
 /**
+ * doctor_probe_preempt - can the preemption model be switched here?
+ * @dynamic: the kernel is PREEMPT_DYNAMIC (env.preempt_dynamic)
+ *
+ * Reads debugfs sched/preempt below @root and checks that we may write
+ * it, without writing. Returns 0 or -ENOMEM.
+ */
+int doctor_probe_preempt(struct doctor_preempt *p, const char *root, bool dynamic);
+void doctor_preempt_fini(struct doctor_preempt *p);
+
+/**
  * doctor_kernel_version - major and minor of a kernel release
  * @release: "6.12.48-rtlab", "6.1.0-57-rt-amd64"
  *

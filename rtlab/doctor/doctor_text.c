@@ -17,6 +17,7 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_journal.h"
+#include "core/rt_preempt.h"
 #include "core/rt_version.h"
 #include "labs/lab.h"
 
@@ -95,6 +96,14 @@ static void kernel_section(struct out *o, const struct doctor_report *r)
 	else
 		line(o, NO, "preemption model: %s (from %s); not PREEMPT_RT", e->preempt_model,
 		     e->preempt_source);
+	if (r->preempt.switchable)
+		line(o, OK, "preemption model switchable at run time: %s, offering %s (the "
+		     "latency lab's --preempt MODEL switches it for a run, and back)",
+		     RT_PREEMPT_FILE, r->preempt.offered);
+	else
+		line(o, NO, "preemption model not switchable at run time (%s): %s",
+		     rt_preempt_stop_name((enum rt_preempt_stop)r->preempt.stop),
+		     r->preempt.why ? r->preempt.why : "unknown");
 	line(o, e->sys_kernel_realtime ? OK : NO, "/sys/kernel/realtime: %s",
 	     e->sys_kernel_realtime ? "present" :
 				      "absent (only Debian's 6.1 RT kernel has it)");

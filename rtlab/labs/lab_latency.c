@@ -23,7 +23,11 @@
  * affinity (they die with the run), and the cpu_dma_latency request is tied
  * to the open file (the kernel drops it when the fd is closed, including
  * when the process dies). Neither outlives the process, so neither needs
- * an undo-journal entry; ctx->journal stays untouched.
+ * an undo-journal entry. The one change that would outlive it, --preempt
+ * (a PREEMPT_DYNAMIC kernel's model in debugfs sched/preempt), goes
+ * through ctx->journal: it is switched before the first scenario and back
+ * after the last, and a stop, a crash or a kill in between is undone by
+ * the journal (a run without one refuses --preempt).
  *
  * Interruption: when ctx->stop is set the probe and the load are stopped,
  * the scenario in progress is recorded with what it measured and
@@ -56,6 +60,7 @@
 #include "core/rt_load.h"
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
+#include "core/rt_preempt.h"
 #include "core/rt_probe.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
@@ -441,6 +446,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	cfg.duration_ms = p->duration_ms;
 	cfg.mlock = plan->mlock;
 	cfg.timer_slack_ns = plan->timer_slack_ns;
+	cfg.alloc_bytes = (size_t)plan->alloc_kib * 1024;
 	cfg.spike_ns = (uint64_t)p->spike_us * 1000;
 	cfg.dl_runtime_ns = (uint64_t)p->dl_runtime_us * 1000;
 	cfg.dl_deadline_ns = (uint64_t)p->dl_deadline_us * 1000;
@@ -574,6 +580,43 @@ static json_t *overflow_cycles(const struct rt_hist *h)
 	return a;
 }
 
+/*
+ * The fresh memory of a -alloc scenario, per cycle over all threads: where
+ * the time went (the mmap, the first writes) and how many page faults each
+ * took. A scenario without it has none of these figures.
+ */
+static int add_alloc(json_t *o, const struct scen_run *r)
+{
+	struct rt_probe_alloc_stats a = { 0 };
+	double n;
+
+	for (unsigned int t = 0; t < r->nthreads; t++) {
+		const struct rt_probe_alloc_stats *s = &r->st[t].alloc;
+
+		a.cycles += s->cycles;
+		a.failed += s->failed;
+		a.alloc_ns += s->alloc_ns;
+		a.touch_ns += s->touch_ns;
+		a.alloc_faults += s->alloc_faults;
+		a.touch_faults += s->touch_faults;
+		a.alloc_max_ns = s->alloc_max_ns > a.alloc_max_ns ? s->alloc_max_ns : a.alloc_max_ns;
+		a.touch_max_ns = s->touch_max_ns > a.touch_max_ns ? s->touch_max_ns : a.touch_max_ns;
+	}
+	n = a.cycles ? (double)a.cycles : 1;
+	return json_object_set_new(o, "alloc_bytes", json_integer((json_int_t)r->plan->alloc_kib *
+								 1024)) ||
+	       json_object_set_new(o, "alloc_cycles_count", json_integer((json_int_t)a.cycles)) ||
+	       json_object_set_new(o, "alloc_failed_count", json_integer((json_int_t)a.failed)) ||
+	       json_object_set_new(o, "alloc_avg_us", json_real(us((double)a.alloc_ns / n))) ||
+	       json_object_set_new(o, "alloc_max_us", json_real(us((double)a.alloc_max_ns))) ||
+	       json_object_set_new(o, "touch_avg_us", json_real(us((double)a.touch_ns / n))) ||
+	       json_object_set_new(o, "touch_max_us", json_real(us((double)a.touch_max_ns))) ||
+	       json_object_set_new(o, "alloc_faults_avg_count",
+				   json_real(round((double)a.alloc_faults * 100 / n) / 100)) ||
+	       json_object_set_new(o, "touch_faults_avg_count",
+				   json_real(round((double)a.touch_faults * 100 / n) / 100)) ? -ENOMEM : 0;
+}
+
 /* A deadline plan's reservation as asked: 0 means "each thread's interval". */
 static int add_dl(json_t *o, const struct latency_params *p)
 {
@@ -656,6 +699,7 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 	    (p->spike_us && json_object_set_new(o, "spikes_pct",
 						json_real(latency_share_pct(spikes, loops)))) ||
 	    (pl->policy == SCHED_DEADLINE && add_dl(o, p)) ||
+	    (pl->alloc_kib && add_alloc(o, r)) ||
 	    add_summary(o, r->merged))
 		goto out;
 	{
@@ -733,10 +777,38 @@ static const struct latency_params *params_of(const struct lab_ctx *ctx,
 	return defaults;
 }
 
+/* --preempt MODEL can be switched to here: read-only, before anything runs. */
+static int preempt_check(const struct lab_ctx *ctx, const struct latency_params *p,
+			 char **cause)
+{
+	const char *want = rt_preempt_models[p->preempt];
+	struct rt_preempt_state st;
+	char *why = NULL;
+	int ret;
+
+	ret = rt_preempt_read(p->sys_root, ctx->env && ctx->env->preempt_dynamic, &st, &why);
+	if (!ret && !(st.offered & (1u << p->preempt)))
+		ret = rt_err(&why, -EINVAL, "%s does not offer the model %s", RT_PREEMPT_FILE,
+			     want);
+	if (ret) {
+		ret = rt_err(cause, ret == -ENOMEM ? ret : -ENOTSUP, "--preempt %s: the preemption "
+			     "model cannot be switched here: %s", want, why ? why : strerror(-ret));
+		free(why);
+	}
+	return ret;
+}
+
 static int lat_check_caps(struct lab_ctx *ctx, char **cause)
 {
 	struct latency_params defaults;
 	const struct latency_params *p = params_of(ctx, &defaults);
+
+	if (p->preempt >= 0) {
+		int ret = preempt_check(ctx, p, cause);
+
+		if (ret)
+			return ret;
+	}
 
 	for (unsigned int i = 0; i < p->nplans; i++)
 		if (p->plan[i].needs_preempt_rt && !(ctx->env && ctx->env->realtime))
@@ -860,6 +932,63 @@ static int set_summary(struct rt_result *res, const struct rt_hist *all, uint64_
 	return ret;
 }
 
+/*
+ * --preempt: switch to the model asked for through the journal; *@before
+ * receives the model in force until now (NULL when nothing was written,
+ * the model being already in force).
+ */
+static int preempt_set(struct lab_ctx *ctx, const struct latency_params *p,
+		       const char **before)
+{
+	const char *want = rt_preempt_models[p->preempt];
+	struct rt_preempt_state st;
+	char *why = NULL;
+	int ret;
+
+	*before = NULL;
+	if (!ctx->journal) {
+		rt_log(RT_LOG_ERR, "--preempt %s: no undo journal, so the preemption model is not "
+		       "switched (nothing could put it back after a crash)", want);
+		return -EPERM;
+	}
+	ret = rt_preempt_switch(ctx->journal, p->sys_root, ctx->env && ctx->env->preempt_dynamic,
+				want, &st, &why);
+	if (ret) {
+		rt_log(RT_LOG_ERR, "--preempt %s: %s", want, why ? why : strerror(-ret));
+		free(why);
+		return ret == -ENOMEM ? ret : -ENOTSUP;
+	}
+	if (st.current != want)
+		*before = st.current;
+	rt_log(RT_LOG_INFO, "preemption model: %s%s%s", want, *before ? ", was " : " already",
+	       *before ? *before : "");
+	return 0;
+}
+
+/* Put the model in force before --preempt back; the journal retries on failure. */
+static void preempt_restore(struct lab_ctx *ctx, const struct latency_params *p,
+			    const char *before, struct rt_result *res)
+{
+	char *why = NULL;
+	char note[512];
+	int ret;
+
+	ret = rt_preempt_put_back(ctx->journal, p->sys_root, before, &why);
+	if (ret)
+		snprintf(note, sizeof(note), "--preempt: switching the preemption model back to %s "
+			 "failed (%s); the undo journal tries again when rtlab ends", before,
+			 why ? why : strerror(-ret));
+	else
+		snprintf(note, sizeof(note), "the preemption model was switched from %s to %s "
+			 "(debugfs sched/preempt) for the scenarios, and back to %s after them",
+			 before, rt_preempt_models[p->preempt], before);
+	if (ret)
+		rt_log(RT_LOG_WARN, "%s", note);
+	if (res)
+		rt_result_add_note(res, note);
+	free(why);
+}
+
 static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_result *out)
 {
 	struct latency_params defaults;
@@ -872,6 +1001,8 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 	int dma_fd = -1, trace_fd = -1, ret;
 	int32_t dma_before = -1;
 	char *cause = NULL;
+	const char *preempt_before = NULL;	/* static; set while the model is switched */
+	struct rt_env env;
 
 	memset(out, 0, sizeof(*out));
 	ret = lat_check_caps(ctx, &cause);
@@ -880,7 +1011,20 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 		free(cause);
 		return ret;
 	}
-	res = rt_result_new("latency", ctx->tier ? ctx->tier : "host", ctx->env);
+	if (p->preempt >= 0) {
+		ret = preempt_set(ctx, p, &preempt_before);
+		if (ret)
+			return ret;
+	}
+	/* The document records the model the scenarios ran under. */
+	if (ctx->env) {
+		env = *ctx->env;	/* borrowed strings */
+		if (p->preempt >= 0) {
+			env.preempt_model = (char *)rt_preempt_models[p->preempt];
+			env.preempt_source = (char *)RT_PREEMPT_FILE " (--preempt)";
+		}
+	}
+	res = rt_result_new("latency", ctx->tier ? ctx->tier : "host", ctx->env ? &env : NULL);
 	all = rt_hist_new(p->hist_max_us, 0);
 	scens = json_array();
 	if (!res || !all || !scens) {
@@ -889,6 +1033,10 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 	}
 	ret = set_params(res, p);
 	ret = ret ? ret : lab_seed_record(res, ctx->seed);
+	if (!ret && p->preempt >= 0)
+		ret = rt_result_set_param_str(res, "preempt_model", rt_preempt_models[p->preempt]);
+	if (!ret && preempt_before)
+		ret = rt_result_set_param_str(res, "preempt_model_before", preempt_before);
 	if (ret)
 		goto out_free;
 	/* In virtual time the host's scheduling is not in the figures (RUN_VIRTUAL_TIME_NOTE). */
@@ -985,6 +1133,10 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 		close(dma_fd);
 		dma_fd = -1;
 	}
+	if (preempt_before) {
+		preempt_restore(ctx, p, preempt_before, res);
+		preempt_before = NULL;
+	}
 	if (out->interrupted)
 		rt_result_add_note(res, "interrupted (SIGINT, SIGTERM or SIGHUP): the document "
 				   "holds what was measured until then");
@@ -1001,6 +1153,8 @@ static int lat_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_r
 	res = NULL;
 
 out_free:
+	if (preempt_before)
+		preempt_restore(ctx, p, preempt_before, NULL);
 	if (dma_fd >= 0)
 		close(dma_fd);
 	if (trace_fd >= 0)
@@ -1106,7 +1260,50 @@ static const struct latency_col pct_cols[] = {
 	{ "overflows", "beyond 1 us buckets", "" },
 };
 
+static const struct latency_col alloc_cols[] = {
+	{ "scenario", "scenario", "" }, { "mlock", "mlock", "" }, { "size", "size", "bytes" },
+	{ "cycles", "cycles", "" }, { "alloc_avg", "mmap avg", "us" },
+	{ "alloc_max", "mmap max", "us" }, { "touch_avg", "touch avg", "us" },
+	{ "touch_max", "touch max", "us" }, { "alloc_faults", "faults in mmap per cycle", "" },
+	{ "touch_faults", "faults in touch per cycle", "" },
+};
+
 #define NCOLS(c) (sizeof(c) / sizeof((c)[0]))
+
+/*
+ * The view "fresh-memory" of the scenarios that allocate every cycle
+ * (load-fifo-alloc, -mlock, --alloc): where their time and page faults
+ * went. Nothing when no scenario did. Returns 0 or -ENOMEM.
+ */
+static int alloc_view(json_t *scens, json_t *views)
+{
+	json_t *v = latency_view_new("fresh-memory", "Fresh memory every cycle: time and page "
+				     "faults in mmap and in the first writes", alloc_cols,
+				     NCOLS(alloc_cols));
+	json_t *s;
+	size_t i;
+	int ret = 0;
+
+	if (!v)
+		return -ENOMEM;
+	json_array_foreach(scens, i, s) {
+		if (!json_is_number(json_object_get(s, "alloc_bytes")))
+			continue;
+		ret |= json_array_append_new(json_object_get(v, "rows"), json_pack(
+			"[s, b, I, I, f, f, f, f, f, f]", jstr(s, "name"),
+			json_is_true(json_object_get(s, "mlock")),
+			(json_int_t)pct_clamp(jnum(s, "alloc_bytes")),
+			(json_int_t)pct_clamp(jnum(s, "alloc_cycles_count")),
+			pct_clamp(jnum(s, "alloc_avg_us")), pct_clamp(jnum(s, "alloc_max_us")),
+			pct_clamp(jnum(s, "touch_avg_us")), pct_clamp(jnum(s, "touch_max_us")),
+			pct_clamp(jnum(s, "alloc_faults_avg_count")),
+			pct_clamp(jnum(s, "touch_faults_avg_count"))));
+	}
+	if (!ret && json_array_size(json_object_get(v, "rows")))
+		ret = json_array_append(views, v);
+	json_decref(v);
+	return ret ? -ENOMEM : 0;
+}
 
 /*
  * One percentile of extra.scenarios[].percentiles as a cell: its value,
@@ -1217,6 +1414,8 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 	    (json_array_append(views, sv) || json_array_append(views, pv) ||
 	     json_array_append(views, tv)))
 		ret = -ENOMEM;
+	if (!ret)
+		ret = alloc_view(scens, views);
 	if (!ret)
 		ret = latency_tput_view(scens, views);
 out:

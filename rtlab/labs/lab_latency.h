@@ -47,6 +47,8 @@
 #define LATENCY_MAX_REPEATS 100u
 #define LATENCY_MIN_TPUT_RUN_MS 100u	/* throughput: shortest run of one workload */
 #define LATENCY_MAX_SLACK_NS 1000000000ull	/* --timer-slack: at most 1 s */
+#define LATENCY_ALLOC_KIB 256u		/* the -alloc scenarios: 64 pages, above malloc's mmap threshold */
+#define LATENCY_MAX_ALLOC_KIB 65536u	/* --alloc: at most 64 MiB a cycle */
 /* Grading: each required scenario needs at least this many samples. */
 #define LATENCY_GRADE_MIN_SAMPLES 10000u
 
@@ -62,6 +64,7 @@ struct latency_scenario {
 	bool needs_preempt_rt;		/* refuse to run on a kernel that is not PREEMPT_RT */
 	uint64_t timer_slack_ns;	/* the probe's PR_SET_TIMERSLACK; 0: the kernel's default */
 	bool throughput;		/* no probe: the lab_latency_work workloads, counted (ops/s) */
+	unsigned int alloc_kib;		/* fresh memory mapped and touched every cycle; 0 none */
 };
 
 /* The scenario table, in teaching order, and its length. */
@@ -82,6 +85,7 @@ struct latency_plan {
 	char load[LATENCY_LOAD_MAX];	/* "" for none */
 	uint64_t timer_slack_ns;	/* 0: the kernel's default (50 us for SCHED_OTHER) */
 	bool throughput;		/* the throughput workloads instead of the probe */
+	unsigned int alloc_kib;		/* rt_probe_config.alloc_bytes / 1024; 0 none */
 };
 
 /* The parsed options of one `rtlab lab run latency`. */
@@ -114,6 +118,13 @@ struct latency_params {
 	bool opt_load_given;		/* --load */
 	char opt_load[LATENCY_LOAD_MAX];	/* its generators, "" for none */
 	uint64_t opt_timer_slack_ns;	/* --timer-slack; 0 not given */
+	unsigned int opt_alloc_kib;	/* --alloc; 0 not given */
+	int preempt;			/* --preempt: index in rt_preempt_models[]; -1 not given */
+	/*
+	 * Where /proc and /sys are: "" on the live system; a fixture tree
+	 * in the unit tests (not an option).
+	 */
+	const char *sys_root;
 };
 
 /* latency_params_init - the defaults: idle-other, load-other, idle-fifo, load-fifo. */

@@ -10,12 +10,12 @@
  *      any, the default set is idle-other, load-other, idle-fifo, load-fifo
  *      (the four the lessons' predict questions name);
  *   2. without --scenario, any of --policy, --priority, --mlock, --load,
- *      --timer-slack makes one scenario called "custom" instead
+ *      --timer-slack, --alloc makes one scenario called "custom" instead
  *      (cyclictest-like: OTHER, idle, no mlock, then the options);
  *   3. the explicit options then override every chosen scenario but
  *      throughput (which runs no probe): --policy (a bare --priority means
  *      fifo, as cyclictest -p), --priority, --mlock, --load, --timer-slack,
- *      and --cpus (which pins every scenario's threads);
+ *      --alloc, and --cpus (which pins every scenario's threads);
  *   4. throughput needs at least LATENCY_MIN_TPUT_RUN_MS per run: --duration
  *      is shared by --repeats runs of each of its four workloads.
  */
@@ -31,6 +31,7 @@
 #include "core/rt_err.h"
 #include "core/rt_load.h"
 #include "core/rt_parse.h"
+#include "core/rt_preempt.h"
 #include "labs/lab_latency_work.h"
 
 #define DEFAULT_LOAD "cpu,msg"
@@ -73,6 +74,14 @@ const struct latency_scenario latency_scenarios[] = {
 	{ .name = "load-fifo-faults", .summary = "the deliberately bad one: SCHED_FIFO without "
 	  "mlockall while a load maps, touches and unmaps memory (page-fault pressure) next to "
 	  "CPU hogs", .policy = FIFO, .load = "pagefault,cpu" },
+	{ .name = "load-fifo-alloc", .summary = "load-fifo whose loop maps, touches and unmaps "
+	  "256 KiB of fresh memory every cycle, without mlockall: each page faults in when first "
+	  "written, and the scenario times the mmap and the touch apart", .policy = FIFO,
+	  .load = DEFAULT_LOAD, .alloc_kib = LATENCY_ALLOC_KIB },
+	{ .name = "load-fifo-alloc-mlock", .summary = "load-fifo-alloc after mlockall(MCL_CURRENT "
+	  "| MCL_FUTURE): the lock does not remove the faults of fresh memory, it moves them "
+	  "into mmap, which populates every page before it returns", .policy = FIFO,
+	  .mlock = true, .load = DEFAULT_LOAD, .alloc_kib = LATENCY_ALLOC_KIB },
 	{ .name = "throughput", .summary = "no latency probe: how much work the kernel gets "
 	  "done per second (messages, pipe round trips, forks, and a CPU loop as the control), "
 	  "each run --repeats times, interleaved, on one CPU; compare it on two kernels",
@@ -127,6 +136,7 @@ static void plan_from(struct latency_plan *pl, const struct latency_scenario *s)
 	snprintf(pl->load, sizeof(pl->load), "%s", s->load ? s->load : "");
 	pl->timer_slack_ns = s->timer_slack_ns;
 	pl->throughput = s->throughput;
+	pl->alloc_kib = s->alloc_kib;
 }
 
 void latency_params_init(struct latency_params *p)
@@ -138,6 +148,8 @@ void latency_params_init(struct latency_params *p)
 	p->interval_us = LATENCY_DEFAULT_INTERVAL_US;
 	p->distance_us = LATENCY_DEFAULT_DISTANCE_US;
 	p->threads = 1;
+	p->preempt = -1;
+	p->sys_root = "";
 	p->hist_max_us = LATENCY_DEFAULT_HIST_MAX_US;
 	p->repeats = LATENCY_DEFAULT_REPEATS;
 	p->opt_policy = -1;
@@ -284,8 +296,10 @@ const struct lab_option latency_options[] = {
 	  .help = "Run these scenarios, in this order; repeatable. The scenarios: idle-other, "
 		  "idle-other-noslack, load-other, load-other-noslack, idle-fifo, load-fifo, "
 		  "load-fifo-mlock, load-fifo-mlock-pinned, load-fifo-rt (PREEMPT_RT kernels "
-		  "only), idle-deadline, load-deadline (SCHED_DEADLINE), load-fifo-faults (the deliberately bad one), throughput (work per "
-		  "second instead of latency).",
+		  "only), idle-deadline, load-deadline (SCHED_DEADLINE), load-fifo-faults (the deliberately bad one), "
+		  "load-fifo-alloc and load-fifo-alloc-mlock (fresh memory every cycle, without and "
+		  "with mlockall: where the page faults go), throughput (work per second instead of "
+		  "latency).",
 	  .defval = "idle-other,load-other,idle-fifo,load-fifo" },
 	{ .name = "duration", .kind = LAB_OPT_DURATION, .metavar = "D", AT(duration_ms),
 	  .min = MS, .max = LATENCY_MAX_DURATION_MS * MS, .unit_ns = MS,
@@ -327,6 +341,11 @@ const struct lab_option latency_options[] = {
 	{ .name = "mlock", .kind = LAB_OPT_FLAG, AT(opt_mlock),
 	  .help = "mlockall() and a prefaulted stack, so that no page fault hits the measuring "
 		  "loop." },
+	{ .name = "alloc", .kind = LAB_OPT_UINT, .metavar = "KIB", AT(opt_alloc_kib), .min = 4,
+	  .max = LATENCY_MAX_ALLOC_KIB, .help = "Each cycle, after its wake-up is measured, map "
+		  "KIB kibibytes of fresh memory, write every page and unmap it, timing the mmap "
+		  "and the writes apart and counting their page faults.",
+	  .defval = "the scenario's: 256 in the -alloc ones, else none" },
 	{ .name = "load", .kind = LAB_OPT_STRING, .metavar = "L[,L]|none", .set = set_load,
 	  .help = "Background load while measuring, any of cpu, mem, io, msg, fork, pagefault, "
 		  "stress-cpu, stress-io (the last two need stress-ng), or none.",
@@ -345,6 +364,11 @@ const struct lab_option latency_options[] = {
 		  "workloads N times, interleaved, in its --duration: the spread of the N runs "
 		  "says how much a difference between two kernels may be noise.",
 	  .defval = "5" },
+	{ .name = "preempt", .kind = LAB_OPT_ENUM, .values = rt_preempt_models, AT(preempt),
+	  .help = "Switch this kernel's preemption model for the run, and back afterwards "
+		  "(root, a PREEMPT_DYNAMIC kernel and debugfs's sched/preempt; `rtlab doctor` "
+		  "says whether it can be switched here): the same kernel and hardware under "
+		  "each model.", .defval = "the model in force" },
 	{ .name = "dma-latency", .kind = LAB_OPT_FLAG, AT(dma_latency),
 	  .help = "Hold /dev/cpu_dma_latency at 0 while measuring, so that no CPU sleeps "
 		  "deeply." },
@@ -361,8 +385,8 @@ const struct lab_option latency_options[] = {
 #undef MS
 
 const char latency_options_note[] =
-	"Without --scenario, --policy, --priority, --mlock, --load and --timer-slack describe "
-	"one scenario called custom (SCHED_OTHER on an idle machine without mlock, then these "
+	"Without --scenario, --policy, --priority, --mlock, --load, --timer-slack and --alloc "
+	"describe one scenario called custom (SCHED_OTHER on an idle machine without mlock, then these "
 	"options); with --scenario they override every chosen scenario's settings except "
 	"throughput's, which measures no latency (its threads run as SCHED_OTHER on one CPU, "
 	"the first of --cpus or the last this process may use, without a load). Not root: "
@@ -391,7 +415,7 @@ int latency_params_finish(struct latency_params *p, char **cause)
 	int ret;
 
 	if (!p->scenarios_given && (policy || priority || p->opt_mlock || p->opt_load_given ||
-				    p->opt_timer_slack_ns)) {
+				    p->opt_timer_slack_ns || p->opt_alloc_kib)) {
 		struct latency_plan *pl = &p->plan[0];
 
 		memset(pl, 0, sizeof(*pl));
@@ -448,6 +472,8 @@ int latency_params_finish(struct latency_params *p, char **cause)
 			snprintf(pl->load, sizeof(pl->load), "%s", p->opt_load);
 		if (p->opt_timer_slack_ns)
 			pl->timer_slack_ns = p->opt_timer_slack_ns;
+		if (p->opt_alloc_kib)
+			pl->alloc_kib = p->opt_alloc_kib;
 		if (p->ncpus)
 			pl->pinned = true;
 		if (pl->policy == SCHED_DEADLINE) {

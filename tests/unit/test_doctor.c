@@ -31,6 +31,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_file.h"
 #include "core/rt_journal.h"
+#include "core/rt_preempt.h"
 #include "doctor/doctor.h"
 #include "doctor/doctor_parse.h"
 #include "doctor/doctor_probe.h"
@@ -1292,6 +1293,60 @@ static json_t *rendered_json(const struct doctor_report *r, struct rt_buf *b)
 	return doc;
 }
 
+/*
+ * The preemption model's switch on fixture trees: switchable where debugfs
+ * is mounted and sched/preempt names the active model (as root); each
+ * other case stops where it stops, with the reason, rendered in both forms.
+ */
+static void test_preempt_tree(void **state)
+{
+	struct tree *t = *state;
+	struct doctor_preempt p;
+	struct doctor_report r;
+	struct rt_buf b = RT_BUF_INIT;
+	json_t *doc, *o;
+
+	tree_put(t, "/proc/mounts", mounts_text);
+	tree_put(t, "/sys/kernel/debug/sched/preempt", "none (voluntary) full lazy\n");
+	assert_int_equal(doctor_probe_preempt(&p, t->root, true), 0);
+	assert_int_equal(p.stop, RT_PREEMPT_OK);
+	assert_string_equal(p.current, "voluntary");
+	assert_string_equal(p.offered, "none voluntary full lazy");
+	assert_int_equal(p.switchable, geteuid() == 0);
+	good_report(&r);
+	r.preempt = p;
+	doc = rendered_json(&r, &b);
+	o = json_object_get(doc, "preempt_switch");
+	assert_int_equal(json_is_true(json_object_get(o, "switchable")), geteuid() == 0);
+	assert_string_equal(json_string_value(json_object_get(o, "current")), "voluntary");
+	json_decref(doc);
+	doctor_preempt_fini(&p);
+
+	/* Not PREEMPT_DYNAMIC: a fixed model. */
+	assert_int_equal(doctor_probe_preempt(&p, t->root, false), 0);
+	assert_false(p.switchable);
+	assert_int_equal(p.stop, RT_PREEMPT_NOT_DYNAMIC);
+	assert_non_null(strstr(p.why, "not PREEMPT_DYNAMIC"));
+	good_report(&r);
+	r.preempt = p;
+	assert_int_equal(doctor_render_text(&r, &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "not switchable at run time (not-dynamic)"));
+	doc = rendered_json(&r, &b);
+	o = json_object_get(doc, "preempt_switch");
+	assert_string_equal(json_string_value(json_object_get(o, "stop")), "not-dynamic");
+	assert_true(json_is_null(json_object_get(o, "current")));
+	json_decref(doc);
+	doctor_preempt_fini(&p);
+
+	/* debugfs not mounted. */
+	tree_put(t, "/proc/mounts", "proc /proc proc rw 0 0\n");
+	assert_int_equal(doctor_probe_preempt(&p, t->root, true), 0);
+	assert_int_equal(p.stop, RT_PREEMPT_NO_DEBUGFS);
+	assert_non_null(strstr(p.why, "mount -t debugfs"));
+	doctor_preempt_fini(&p);
+	rt_buf_fini(&b);
+}
+
 /* The section on what bounds RT tasks says what the running kernel does. */
 static void test_render_rt_guard(void **state)
 {
@@ -1422,6 +1477,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_mount),
+		cmocka_unit_test_setup_teardown(test_preempt_tree, tree_setup, tree_teardown),
 		cmocka_unit_test(test_parse_capeff),
 		cmocka_unit_test(test_parse_tracers),
 		cmocka_unit_test(test_parse_trigger),

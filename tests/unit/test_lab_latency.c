@@ -19,6 +19,7 @@
 
 #include <errno.h>
 #include <jansson.h>
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,11 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_env.h"
+#include "core/rt_file.h"
 #include "core/rt_hist.h"
+#include "core/rt_journal-int.h"
+#include "core/rt_journal.h"
+#include "core/rt_preempt.h"
 #include "core/rt_parse.h"
 #include "core/rt_result.h"
 #include "labs/lab_latency_work.h"
@@ -73,6 +78,12 @@ static void test_scenarios(void **state)
 	assert_true(latency_scenario_find("load-fifo-mlock")->mlock);
 	assert_false(latency_scenario_find("load-fifo")->mlock);
 	assert_true(latency_scenario_find("load-fifo-mlock-pinned")->pinned);
+	/* The mlockall demonstration: the same fresh memory, without and with the lock. */
+	s = latency_scenario_find("load-fifo-alloc");
+	assert_true(s->alloc_kib == LATENCY_ALLOC_KIB && !s->mlock && s->policy == SCHED_FIFO);
+	s = latency_scenario_find("load-fifo-alloc-mlock");
+	assert_true(s->alloc_kib == LATENCY_ALLOC_KIB && s->mlock && s->policy == SCHED_FIFO);
+	assert_int_equal(latency_scenario_find("load-fifo-mlock")->alloc_kib, 0);
 
 	/* The slack-free twins: SCHED_OTHER at 1 ns, otherwise their sibling. */
 	for (size_t i = 0; i < 2; i++) {
@@ -208,6 +219,17 @@ static void test_params_custom_and_overrides(void **state)
 	assert_int_equal(p.ncpus, 1);
 	assert_int_equal(p.cpus[0], 1);
 	assert_int_equal(p.hist_max_us, 1000);
+
+	/* --alloc alone makes a custom scenario; with --scenario it overrides each one. */
+	assert_int_equal(parse(&p, &cause, "--alloc", "128", NULL), 0);
+	assert_true(p.custom);
+	assert_int_equal(p.plan[0].alloc_kib, 128);
+	assert_int_equal(parse(&p, &cause, "--scenario", "idle-fifo,load-fifo-alloc", "--alloc",
+			       "32", NULL), 0);
+	assert_int_equal(p.plan[0].alloc_kib, 32);
+	assert_int_equal(p.plan[1].alloc_kib, 32);
+	assert_int_equal(parse(&p, &cause, "--scenario", "load-fifo-alloc", NULL), 0);
+	assert_int_equal(p.plan[0].alloc_kib, LATENCY_ALLOC_KIB);
 
 	/* A bare --priority means fifo, as cyclictest -p. */
 	assert_int_equal(parse(&p, &cause, "--priority", "80", NULL), 0);
@@ -860,6 +882,162 @@ static void test_run_throughput(void **state)
 	rt_env_fini(&env);
 }
 
+/*
+ * Fresh memory every cycle: where the page faults go, without and with
+ * mlockall, recorded per scenario and shown in the view "fresh-memory".
+ */
+static void test_run_alloc(void **state)
+{
+	struct latency_params p;
+	struct rt_env env;
+	struct lab_ctx ctx = { .tier = "host", .env = &env, .params = &p };
+	struct lab_result res;
+	char *cause = NULL, *text;
+	json_t *plain, *locked, *views = json_array(), *v;
+
+	(void)state;
+	assert_int_equal(rt_env_probe(&env), 0);
+	assert_int_equal(parse(&p, &cause, "--scenario", "load-fifo-alloc,load-fifo-alloc-mlock",
+			       "--load", "none", "--alloc", "64", "--duration", "200ms", NULL), 0);
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), 0);
+	text = rt_result_to_string(res.res, NULL);	/* valid */
+	assert_non_null(text);
+	free(text);
+	plain = rt_result_scenario(res.res, "load-fifo-alloc");
+	locked = rt_result_scenario(res.res, "load-fifo-alloc-mlock");
+	assert_non_null(plain);
+	assert_non_null(locked);
+	assert_int_equal(json_integer_value(json_object_get(plain, "alloc_bytes")), 65536);
+	assert_true(json_integer_value(json_object_get(plain, "alloc_cycles_count")) > 0);
+	/* 16 pages, each written for the first time: 16 faults in the touch, none in mmap. */
+	assert_true(rt_result_scenario_num(res.res, "load-fifo-alloc",
+					   "touch_faults_avg_count") >= 16);
+	assert_true(rt_result_scenario_num(res.res, "load-fifo-alloc",
+					   "alloc_faults_avg_count") < 1);
+#ifdef __SANITIZE_ADDRESS__
+	locked = NULL;		/* ASan's mlockall() does nothing */
+#endif
+	if (json_is_true(json_object_get(locked, "mlock"))) {
+		/* MCL_FUTURE: mmap populates, the touch finds every page present. */
+		assert_true(rt_result_scenario_num(res.res, "load-fifo-alloc-mlock",
+						   "alloc_faults_avg_count") >= 16);
+		assert_true(rt_result_scenario_num(res.res, "load-fifo-alloc-mlock",
+						   "touch_faults_avg_count") == 0);
+	}
+	assert_int_equal(lab_latency.views(res.res, views, &cause), 0);
+	v = view_named(views, "fresh-memory");
+	assert_non_null(v);
+	assert_int_equal(json_array_size(json_object_get(v, "rows")), 2);
+	json_decref(views);
+	lab_result_fini(&res);
+
+	/* Without allocating scenarios there is no such view. */
+	views = json_array();
+	assert_int_equal(parse(&p, &cause, "--scenario", "idle-other", "--duration", "50ms",
+			       NULL), 0);
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), 0);
+	assert_int_equal(lab_latency.views(res.res, views, &cause), 0);
+	assert_null(view_named(views, "fresh-memory"));
+	assert_null(json_object_get(rt_result_scenario(res.res, "idle-other"), "alloc_bytes"));
+	json_decref(views);
+	lab_result_fini(&res);
+	rt_env_fini(&env);
+}
+
+static void put_text(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * --preempt on a fixture tree: refused with the reason where the kernel
+ * cannot switch; otherwise switched through the journal for the
+ * scenarios, recorded in params and env, and put back after them.
+ */
+static void test_run_preempt(void **state)
+{
+	char tmpl[] = "/tmp/test_lab_latency_preempt.XXXXXX";
+	char root[PATH_MAX], path[PATH_MAX + 64], knob[PATH_MAX + 64], jdir[PATH_MAX + 16];
+	struct latency_params p;
+	struct rt_env env;
+	struct lab_ctx ctx = { .tier = "host", .env = &env, .params = &p };
+	struct lab_result res;
+	struct rt_journal *j;
+	char *cause = NULL, *text = NULL, *real;
+	size_t len = 0;
+	json_t *doc;
+
+	(void)state;
+	assert_non_null(mkdtemp(tmpl));
+	real = realpath(tmpl, NULL);
+	snprintf(root, sizeof(root), "%s", real);
+	free(real);
+	snprintf(path, sizeof(path), "%s/proc", root);
+	assert_int_equal(rt_mkdir_p(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/proc/mounts", root);
+	put_text(path, "nodev /sys/kernel/debug debugfs rw 0 0\n");
+	snprintf(path, sizeof(path), "%s/sys/kernel/debug/sched", root);
+	assert_int_equal(rt_mkdir_p(path, 0755), 0);
+	snprintf(knob, sizeof(knob), "%s%s", root, RT_PREEMPT_FILE);
+	put_text(knob, "none (voluntary) full lazy\n");
+	snprintf(jdir, sizeof(jdir), "%s/journal", root);
+	assert_int_equal(rt_journal_test_allow(root), 0);
+	assert_int_equal(rt_env_probe(&env), 0);
+
+	assert_int_equal(parse(&p, &cause, "--scenario", "idle-other", "--duration", "50ms",
+			       "--preempt", "full", NULL), 0);
+	assert_int_equal(p.preempt, 2);
+	p.sys_root = root;
+
+	/* Not PREEMPT_DYNAMIC: refused before anything runs, with the reason. */
+	env.preempt_dynamic = false;
+	assert_int_equal(lab_latency.check_capabilities(&ctx, &cause), -ENOTSUP);
+	assert_non_null(strstr(cause, "--preempt full"));
+	assert_non_null(strstr(cause, "not PREEMPT_DYNAMIC"));
+	free(cause);
+	cause = NULL;
+	env.preempt_dynamic = true;
+	assert_int_equal(lab_latency.check_capabilities(&ctx, &cause), 0);
+
+	/* No journal, no switch. */
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), -EPERM);
+	text = NULL;
+	assert_int_equal(rt_file_read(knob, 4096, &text, &len), 0);
+	assert_non_null(strstr(text, "(voluntary)"));
+	free(text);
+
+	j = rt_journal_open(jdir, &cause);
+	assert_non_null(j);
+	ctx.journal = j;
+	assert_int_equal(lab_latency.run(&ctx, NULL, &res), 0);
+	doc = rt_result_json(res.res);
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "env"),
+							      "preempt_model")), "full");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "params"),
+							      "preempt_model")), "full");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(doc, "params"),
+							      "preempt_model_before")),
+			    "voluntary");
+	text = rt_result_to_string(res.res, NULL);	/* valid */
+	assert_non_null(text);
+	free(text);
+	text = NULL;
+	assert_int_equal(rt_file_read(knob, 4096, &text, &len), 0);
+	assert_string_equal(text, "voluntary");		/* put back after the scenarios */
+	free(text);
+	lab_result_fini(&res);
+	assert_int_equal(rt_journal_close(j), 0);
+
+	rt_journal_test_allow(NULL);
+	rt_env_fini(&env);
+	snprintf(path, sizeof(path), "rm -rf '%s'", root);
+	assert_int_equal(system(path), 0);
+}
+
 /* A percentile on too few samples is marked in the views (lesson 03's rule). */
 static void test_views_few_samples(void **state)
 {
@@ -972,6 +1150,8 @@ int main(void)
 		cmocka_unit_test(test_run_short),
 		cmocka_unit_test(test_run_noslack),
 		cmocka_unit_test(test_run_throughput),
+		cmocka_unit_test(test_run_alloc),
+		cmocka_unit_test(test_run_preempt),
 		cmocka_unit_test(test_views_few_samples),
 		cmocka_unit_test(test_pct_text),
 		cmocka_unit_test(test_registry),

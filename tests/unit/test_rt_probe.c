@@ -552,6 +552,60 @@ static void expect_einval(const struct rt_probe_config *cfg, const char *needle)
 	free(cause);
 }
 
+/*
+ * Fresh memory every cycle: without mlock the pages fault in when first
+ * written; after mlockall(MCL_FUTURE) mmap populates them, so the faults
+ * move into the allocation and the writes take none.
+ */
+static void test_fresh_memory(void **state)
+{
+	struct rt_probe_config cfg;
+	struct rt_probe *p = NULL;
+	struct rt_probe_thread_stats st;
+	char *cause = NULL;
+	int ret;
+
+	(void)state;
+	rt_probe_config_init(&cfg);
+	cfg.interval_us = 500;
+	cfg.loops = 20;
+	cfg.alloc_bytes = 64 * 1024;		/* 16 pages of 4 KiB */
+	assert_int_equal(start_ok(&cfg, &p), 0);
+	run_to_end(p, NULL, NULL, 10);
+	assert_int_equal(rt_probe_stats(p, 0, &st), 0);
+	assert_int_equal(st.alloc.cycles, 20);
+	assert_int_equal(st.alloc.failed, 0);
+	assert_true(st.alloc.touch_faults >= 20 * 16);
+	assert_true(st.alloc.alloc_faults < 20);
+	assert_true(st.alloc.touch_ns > 0 && st.alloc.touch_max_ns <= st.alloc.touch_ns);
+	assert_true(st.alloc.alloc_max_ns <= st.alloc.alloc_ns);
+	rt_probe_free(p);
+	p = NULL;
+	cfg.alloc_bytes = RT_PROBE_MAX_ALLOC_BYTES + 1;
+	expect_einval(&cfg, "fresh memory");
+	cfg.alloc_bytes = 64 * 1024;
+
+#ifdef __SANITIZE_ADDRESS__
+	/* ASan's mlockall() does nothing (its shadow memory is too big to lock). */
+	print_message("SKIP: under ASan mlockall is a no-op\n");
+	skip();
+#endif
+	cfg.mlock = true;
+	ret = rt_probe_start(&cfg, &p, &cause);
+	free(cause);
+	if (ret == -EPERM || ret == -ENOMEM) {
+		print_message("SKIP: mlockall refused here (needs CAP_IPC_LOCK or RLIMIT_MEMLOCK)\n");
+		skip();
+	}
+	assert_int_equal(ret, 0);
+	run_to_end(p, NULL, NULL, 10);
+	assert_int_equal(rt_probe_stats(p, 0, &st), 0);
+	assert_int_equal(st.alloc.cycles, 20);
+	assert_true(st.alloc.alloc_faults >= 20 * 16);
+	assert_int_equal(st.alloc.touch_faults, 0);
+	rt_probe_free(p);
+}
+
 static void test_bad_config(void **state)
 {
 	struct rt_probe_config cfg;
@@ -638,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_fifo_as_root),
 		cmocka_unit_test(test_deadline_as_root),
 		cmocka_unit_test(test_fifo_eperm_unprivileged),
+		cmocka_unit_test(test_fresh_memory),
 		cmocka_unit_test(test_bad_config),
 	};
 
