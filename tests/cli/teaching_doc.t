@@ -99,6 +99,33 @@ check "... bob's late hand-in counts" \
 check "... ann's grades did not move" \
 	[ "$(jq -S '[.grades[] | select(.student == "ann")]' "$tmp/before.json")" = \
 	  "$(jq -S '[.grades[] | select(.student == "ann")]' grades/grades.json)" ]
+# The guide's one step from gradebook-lms.csv to Canvas's import layout, run as written.
+python3 - "$doc" >"$tmp/canvas.sh" <<'EOF'
+import sys
+block, inside = [], False
+for line in open(sys.argv[1], encoding="utf-8"):
+    if line.startswith("```"):
+        if inside and any("canvas-import.csv" in l for l in block):
+            sys.stdout.write("".join(block))
+            break
+        inside, block = not inside, []
+    elif inside:
+        block.append(line)
+EOF
+check "the guide has the step to Canvas's layout" grep -q 'canvas-import.csv' "$tmp/canvas.sh"
+bash "$tmp/canvas.sh" 2>"$tmp/err"
+check "... it runs and writes Canvas's columns, the course's labs, no course_total" \
+	[ "$(head -1 canvas-import.csv)" = "Student,SIS Login ID,Section,nop,fcse" ]
+check "... a row per student: the login twice, the section blank, the scores as rtlab wrote them" \
+	python3 - grades/gradebook-lms.csv canvas-import.csv <<'EOF'
+import csv, sys
+lms = list(csv.reader(open(sys.argv[1], encoding="utf-8-sig", newline="")))[1:]
+can = list(csv.reader(open(sys.argv[2], encoding="utf-8", newline="")))[1:]
+assert len(lms) == len(can) == 2, (lms, can)
+for a, b in zip(lms, can):
+    assert b == [a[0], a[0], ""] + a[1:-1], (a, b)
+assert can[0][0] == "ann" and can[0][3] != "", can
+EOF
 run slides export --all --out decks/ --class submissions/ --course course.json
 check "slides export with the class's hand-ins and the grading course file: exit 0" [ "$rc" -eq 0 ]
 check "... the course's title is on the title slide" \
