@@ -7,7 +7,8 @@
 # (an unknown command or option, or an option's value missing or malformed,
 # is exit 2), and nothing is done. The checker is checked too: a misspelt
 # option and an unknown subcommand in the same form fail it. Then the few
-# commands whose files the guide describes are run on a tiny class: hand-ins
+# commands whose files the guide describes are run on a tiny class (the nop
+# lab only, to be quick): hand-ins
 # graded with a course file and --bom, one student re-graded, the outputs
 # the guide's "Publishing" table names present, and the decks exported with
 # the grading course file.
@@ -78,7 +79,7 @@ cat >"$tmp/course.json" <<'EOF'
             { "lab": "fcse", "weight": 1 } ] }
 EOF
 cd "$tmp" || exit 1
-run grade --class submissions/ --out grades/ --course course.json --bom --jobs 2
+run grade --class submissions/ --lab nop --out grades/ --course course.json --bom --jobs 2
 check "grade --class with a course file and --bom: exit 0" [ "$rc" -eq 0 ]
 for f in gradebook.csv gradebook-lms.csv junit.xml grades.tap grades.json summary.txt \
 	ann/feedback.txt ann/feedback.html bob/feedback.txt; do
@@ -92,7 +93,7 @@ cp grades/grades.json "$tmp/before.json"
 cp "$SRCDIR/labs/nop/reference/nop_monitor.c" "$tmp/state-bob/rtlab/work/nop/"
 sleep 1
 XDG_STATE_HOME=$tmp/state-bob "$RTLAB" handin nop --out "$subs/bob/nop-late.tar" >/dev/null 2>&1
-run grade --class submissions/ --student bob --out grades/ --course course.json --bom
+run grade --class submissions/ --lab nop --student bob --out grades/ --course course.json --bom
 check "the re-grade of one student: exit 0" [ "$rc" -eq 0 ]
 check "... bob's late hand-in counts" \
 	[ "$(jq -r '.grades[] | select(.student == "bob" and .lab == "nop") | .parts.code.score_pct' grades/grades.json)" = 100 ]
