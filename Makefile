@@ -27,6 +27,8 @@
 #                  on two cores with fairness beside each (no root)
 #   make bench-nop the nop model's frames per second with 8 nodes; as root, the real
 #                  medium with 8 nodes for 30 s and 100 injected faults
+#   make class-demo a class of 30 handed in, graded, re-graded, through LibreOffice
+#                  and into the decks, timed (scripts/class-demo; minutes; not in check)
 #   make V=1       show full commands
 #
 # `run` and `check` call make again after `deps`, because the library checks
@@ -128,7 +130,8 @@ FCSE_ARM := $(if $(shell command -v $(ARM_CC) 2>/dev/null),$(BUILD)/arm/fcse_mva
 # ---- Build ----------------------------------------------------------------
 
 .PHONY: FORCE all deps deps-grade run check check-only test unit fuzz fuzz-replay cli-test install \
-	uninstall clean help bench bench-deps bench-sim bench-fcse bench-nop bench-cookie bench-grade
+	uninstall clean help bench bench-deps bench-sim bench-fcse bench-nop bench-cookie bench-grade \
+	class-demo
 .DEFAULT_GOAL := all
 # Keep object files of tests and fuzz targets between runs.
 .SECONDARY:
@@ -413,7 +416,11 @@ bench-grade:
 	$(Q)RTLAB_DATADIR=$(CURDIR) bench/grade-class $(GRADE_BENCH_ARGS) $(abspath $(RTLAB))
 	$(Q)RTLAB_DATADIR=$(CURDIR) bench/grade-class --stress 2 $(GRADE_BENCH_ARGS) $(abspath $(RTLAB))
 
+# doc/teaching.md's class of 30, end to end, into $(BUILD)/class-demo (CLASS_DEMO_OUT=DIR).
+class-demo: $(RTLAB)
+	$(Q)RTLAB=$(abspath $(RTLAB)) scripts/class-demo $(or $(CLASS_DEMO_OUT),$(BUILD)/class-demo)
+
 help:
-	@sed -n '4,27s/^# \{0,1\}//p' Makefile
+	@sed -n '4,/^#$$/s/^# \{0,1\}//p' Makefile
 
 -include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -5,6 +5,8 @@
  * presenter (ui_view_slides()); export writes one self-contained HTML page
  * per deck with report_slides_html(); lint prints each problem as
  * "file:line: message". A deck is named by number, slug, file name or path.
+ * An export's --class folder of `rtlab handin` files is unpacked first, by the
+ * grader's own safe reader, into a folder of its own that is removed after.
  */
 #include "cli.h"
 
@@ -20,6 +22,8 @@
 #include "core/rt_file.h"
 #include "core/rt_log.h"
 #include "core/rt_paths.h"
+#include "grade/grade_handin.h"
+#include "grade/grade_sandbox.h"
 #include "report/report.h"
 #include "lesson/slides.h"
 #include "ui/ui.h"
@@ -329,6 +333,27 @@ static int export(const char *arg, bool all, const char *out_dir,
 
 /* ---- Command ------------------------------------------------------------- */
 
+/*
+ * A class folder of `rtlab handin` files (DIR/<student>.tar, DIR/<student>/
+ * *.tar) read as the grader reads it: unpacked into a new folder, *@handins
+ * (the caller removes it), whose students have <lab>/results.json. A plain
+ * class folder leaves *@handins NULL. What was refused is said on stderr.
+ */
+static int class_handins(const char *dir, char **handins)
+{
+	char *report = NULL, *cause = NULL;
+	int ret;
+
+	ret = grade_handin_class_dir(dir, handins, &report, &cause);
+	if (report)
+		cli_text_put(stderr, report);
+	if (ret)
+		cli_text_printf(stderr, "rtlab slides: %s\n", cause ? cause : strerror(-ret));
+	free(report);
+	free(cause);
+	return ret;
+}
+
 static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -342,6 +367,7 @@ static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 	};
 	const char *sub = "present", *class_dir = NULL, *out_dir = NULL, *course = NULL;
 	struct report_slides_opts o = { 0 };
+	char *handins = NULL;
 	bool all = false, names = false;
 	json_t *root = NULL;
 	int c, status;
@@ -404,17 +430,26 @@ static int slides_main(const struct cli_cmd *cmd, int argc, char **argv)
 			return cli_usage_error(cmd, "export: where to? (--out DIR)");
 		if (!all && optind >= argc)
 			return cli_usage_error(cmd, "export: which deck? (DECK or --all)");
+	}
+	if (class_dir && !strcmp(sub, "export") && class_handins(class_dir, &handins))
+		return CLI_EXIT_FAIL;
+	if (handins)
+		class_dir = handins;
+	if (!strcmp(sub, "export")) {
 		o.class_dir = class_dir;
 		o.names = names;
-		if (course && course_load(course, &root, &o)) {
-			json_decref(root);
-			return CLI_EXIT_FAIL;
-		}
-		status = export(optind < argc ? argv[optind] : NULL, all, out_dir, &o);
+		if (course && course_load(course, &root, &o))
+			status = CLI_EXIT_FAIL;
+		else
+			status = export(optind < argc ? argv[optind] : NULL, all, out_dir, &o);
 		json_decref(root);
-		return status;
+	} else {
+		status = present(optind < argc ? argv[optind] : NULL, class_dir);
 	}
-	return present(optind < argc ? argv[optind] : NULL, class_dir);
+	if (handins)
+		grade_rm_rf(handins);
+	free(handins);
+	return status;
 }
 
 const struct cli_cmd cli_cmd_slides = {
@@ -455,7 +490,9 @@ const struct cli_cmd cli_cmd_slides = {
 		"                the class median marked. A lab nobody ran draws the deck's\n"
 		"                sample, noted on the slide and warned about. Never a file\n"
 		"                outside DIR (no '..', no link followed); without --class the\n"
-		"                deck's sample document is drawn\n"
+		"                deck's sample document is drawn. A folder of 'rtlab handin'\n"
+		"                files (DIR/STUDENT.tar, DIR/STUDENT/*.tar) is unpacked and\n"
+		"                checked as 'grade --class' does, and its runs drawn\n"
 		"  --names       export --class: name the students on the class's plots\n"
 		"                (anonymous by default)\n"
 		"  --course FILE export: the course file of 'grade --class' (JSON); its\n"

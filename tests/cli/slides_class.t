@@ -7,7 +7,8 @@
 # fcse deck's plot slide from all 30, anonymous unless --names; the latency
 # plot, which nobody ran, falls back to the sample with a note on the slide
 # and a warning on stderr; no host path is on any page; --course FILE puts
-# the course, teacher, date and licence on the title slides.
+# the course, teacher, date and licence on the title slides. A folder of
+# `rtlab handin` files (one student's folder a link) draws its runs too.
 # Then headless Chromium at 1280x800 renders the class plot slide: the DOM's
 # measurements (written into it by a script added to a copy of the page)
 # say every text of the plot is at least 18 px on the screen and the drawn
@@ -71,6 +72,34 @@ echo '{"title": 3}' >"$tmp/badcourse.json"
 run slides export 8 --out "$tmp/x" --course "$tmp/badcourse.json"
 check "a course file whose title is not a string exits 1 and says so" \
 	[ "$rc" -eq 1 ] && grep -q '"title" is not a string' "$tmp/err"
+
+# ---- A folder of hand-ins --------------------------------------------------
+# What a teacher collects is `rtlab handin` files: DIR/<student>.tar, or
+# DIR/<student>/*.tar as an LMS lays them out, and a student folder may be a
+# link. The export unpacks them as the grader does and draws their runs.
+hd=$tmp/handins
+mkdir -p "$hd/ann" "$tmp/elsewhere/eve"
+for who in ann bob eve; do
+	st=$tmp/learner-$who
+	XDG_STATE_HOME=$st HOME=$tmp/home "$RTLAB" lab run fcse --seed 7 >/dev/null 2>&1
+	case $who in
+	ann) dest=$hd/ann/fcse.tar ;;
+	bob) dest=$hd/bob.tar ;;
+	eve) dest=$tmp/elsewhere/eve/fcse.tar ;;
+	esac
+	XDG_STATE_HOME=$st HOME=$tmp/home "$RTLAB" handin fcse --out "$dest" >/dev/null 2>&1
+done
+ln -s "$tmp/elsewhere/eve" "$hd/eve"
+check "three fcse hand-ins, one in a linked folder" \
+	[ "$(find -L "$hd" -name '*.tar' | wc -l)" -eq 3 ]
+left_before=$(ls -d "${TMPDIR:-/tmp}"/rtlab-handin.* 2>/dev/null | sort)
+run slides export 8 --out "$tmp/fromtars" --class "$hd"
+check "export --class on a folder of hand-ins exits 0" [ "$rc" -eq 0 ]
+check "... and draws the three students' runs, not the sample" \
+	grep -qF '3 runs of lab fcse, anonymous' "$tmp/fromtars/08-arm-fcse.html"
+check "... with no host path on the page" not_grep -qF "$tmp" "$tmp/fromtars/08-arm-fcse.html"
+check "... and leaves no unpacked folder behind" \
+	[ "$(ls -d "${TMPDIR:-/tmp}"/rtlab-handin.* 2>/dev/null | sort)" = "$left_before" ]
 
 # ---- Headless Chromium ------------------------------------------------------
 
