@@ -9,16 +9,8 @@
 # Needs: RTLAB, SRCDIR, RTLAB_VM_DIR (`make vm`), jq, qemu-system-x86_64.
 set -u
 
-: "${RTLAB:?set RTLAB to the rtlab binary}"
-: "${SRCDIR:?set SRCDIR to the source tree}"
-: "${RTLAB_VM_DIR:?set RTLAB_VM_DIR to the image directory (make vm)}"
-
-for t in jq qemu-system-x86_64; do
-	command -v "$t" >/dev/null || { echo "1..0 # skip $t is not installed (make deps)"; exit 0; }
-done
-for k in rt stock; do
-	[ -r "$RTLAB_VM_DIR/$k/vmlinuz" ] || { echo "1..0 # skip no $k image in $RTLAB_VM_DIR (make vm)"; exit 0; }
-done
+. "${BASH_SOURCE[0]%/*}/lib.bash"
+vm_needs jq qemu-system-x86_64 -- rt stock
 
 . "$SRCDIR/tests/cli/lib/tap.bash"
 export TMPDIR=$tmp/qemu
