@@ -54,6 +54,7 @@ check "... and the packed document is the full run, byte for byte" cmp -s "$tmp/
 # ---- The handout's steps verbatim: step 2 writes --json cookie.json, 3-5 go to results/ ----
 # Only the last document written used to be remembered, so once step 3 ran, step 2's
 # cookie.json was never looked at again and the grade failed uni-fair.
+cp "$full" "$tmp/outside.json"	# for the link below
 rm -f "$results"/cookie-*.json
 mkdir -p "$tmp/cwd"
 (cd "$tmp/cwd" && "$RTLAB" lab run cookie --json cookie.json --duration 200ms) \
@@ -89,7 +90,6 @@ check "the progress file keeps the last 20 --json documents of the lab" \
 rm -f "$tmp"/cwd/n*.json
 
 # ---- A link in the results folder is not followed ----------------------------------------
-cp "$full" "$tmp/outside.json"
 rm -f "$results"/cookie-*.json
 ln -sf "$tmp/outside.json" "$results/cookie-link.json"
 run grade cookie --no-quiz --json
