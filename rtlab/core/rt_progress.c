@@ -207,6 +207,25 @@ static int check_lesson(char **cause, const char *path, const json_t *l)
 	return ret;
 }
 
+/* A lab's optional "documents": an array of strings. */
+static int check_documents(char **cause, const char *path, const json_t *docs)
+{
+	json_t *v;
+	size_t i;
+	char at[512];
+
+	if (!docs)
+		return 0;
+	snprintf(at, sizeof(at), "%s", path);
+	path_add(at, sizeof(at), "documents");
+	if (!json_is_array(docs))
+		return bad(cause, at, "must be an array of strings");
+	json_array_foreach(docs, i, v)
+		if (!json_is_string(v))
+			return bad(cause, at, "item %zu must be a string", i);
+	return 0;
+}
+
 static int check_lab(char **cause, const char *path, const json_t *l)
 {
 	json_t *st = json_object_get(l, "status");
@@ -222,6 +241,8 @@ static int check_lab(char **cause, const char *path, const json_t *l)
 	ret = opt_type(cause, path, l, "result", JSON_STRING, "a string");
 	if (!ret)
 		ret = opt_type(cause, path, l, "time", JSON_STRING, "a string");
+	if (!ret)
+		ret = check_documents(cause, path, json_object_get(l, "documents"));
 	return ret;
 }
 
@@ -873,7 +894,7 @@ int rt_progress_lab_set(struct rt_progress *p, const char *lab, const char *stat
 int rt_progress_lab_get(const struct rt_progress *p, const char *lab,
 			struct rt_progress_lab *out)
 {
-	json_t *l = lab ? child(child(p->doc, "labs", false), lab, false) : NULL;
+	json_t *l = lab ? child(child(p->doc, "labs", false), lab, false) : NULL, *docs;
 
 	if (!l)
 		return -ENOENT;
@@ -882,5 +903,41 @@ int rt_progress_lab_get(const struct rt_progress *p, const char *lab,
 		out->status = "";
 	out->result = json_string_value(json_object_get(l, "result"));
 	out->time = json_string_value(json_object_get(l, "time"));
+	docs = json_object_get(l, "documents");
+	out->ndocuments = 0;
+	/* A hand-edited list longer than the cap: its newest entries are the ones kept. */
+	for (size_t i = json_array_size(docs) > RT_PROGRESS_MAX_DOCS ?
+			json_array_size(docs) - RT_PROGRESS_MAX_DOCS : 0;
+	     i < json_array_size(docs); i++)
+		out->documents[out->ndocuments++] = json_string_value(json_array_get(docs, i));
+	return 0;
+}
+
+int rt_progress_lab_add_document(struct rt_progress *p, const char *lab, const char *path)
+{
+	json_t *l, *docs, *v;
+
+	if (!id_valid(lab) || !path || !*path || strlen(path) > RT_PROGRESS_MAX_TEXT)
+		return -EINVAL;
+	/* A lab's entry needs a status, which only rt_progress_lab_set() gives. */
+	l = child(child(p->doc, "labs", false), lab, false);
+	if (!l)
+		return -ENOENT;
+	docs = json_object_get(l, "documents");
+	if (!json_is_array(docs)) {
+		docs = json_array();
+		if (!docs || json_object_set_new(l, "documents", docs))
+			return -ENOMEM;
+	}
+	for (size_t i = json_array_size(docs); i-- > 0;)
+		if (!strcmp(json_string_value(json_array_get(docs, i)) ?: "", path))
+			json_array_remove(docs, i);
+	v = json_string(path);
+	if (!v)
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+	if (json_array_append_new(docs, v))
+		return -ENOMEM;
+	while (json_array_size(docs) > RT_PROGRESS_MAX_DOCS)
+		json_array_remove(docs, 0);
 	return 0;
 }
