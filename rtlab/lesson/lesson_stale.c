@@ -36,7 +36,6 @@ const struct lesson_stale lesson_stale_phrases[] = {
 			    "name the file without a folder" },
 	{ "correction the course made", HISTORY },
 	{ "the model used to", HISTORY },
-	{ "the old model", HISTORY },
 	{ "cp -r labs/", "an installed rtlab has no labs/ folder in the current directory: "
 			 "`rtlab lab start LAB` copies the starter" },
 	{ NULL, NULL },
