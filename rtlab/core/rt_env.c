@@ -79,43 +79,42 @@ static const char *env_parse_sched_preempt(const char *line)
 	return env_model_name(open + 1, (size_t)(close - open - 1));
 }
 
+/*
+ * The next word of the kernel command line at *@p, in the kernel's own part (before
+ * "--"): its start, with its length in @n; NULL at the end. *@p moves past it.
+ */
+static const char *env_cmdline_next(const char **p, size_t *n)
+{
+	const char *w = *p + strspn(*p, " \t\n");
+
+	*n = strcspn(w, " \t\n");
+	*p = w + *n;
+	if (!*n || (*n == 2 && strncmp(w, "--", 2) == 0))
+		return NULL;
+	return w;
+}
+
 /* A preempt=MODEL parameter on the kernel command line (before "--"). */
 static const char *env_parse_cmdline(const char *cmdline)
 {
-	const char *p = cmdline;
+	const char *p = cmdline, *w;
+	size_t n;
 
-	while (*p) {
-		size_t n;
-
-		while (*p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		n = strcspn(p, " \t\n");
-		if (n == 2 && strncmp(p, "--", 2) == 0)
-			break;
-		if (n > 8 && strncmp(p, "preempt=", 8) == 0)
-			return env_model_name(p + 8, n - 8);
-		p += n;
-	}
+	while ((w = env_cmdline_next(&p, &n)))
+		if (n > 8 && strncmp(w, "preempt=", 8) == 0)
+			return env_model_name(w + 8, n - 8);
 	return NULL;
 }
 
 /* Does the kernel command line @cmdline hold the word @word (before "--")? */
 static bool env_cmdline_has(const char *cmdline, const char *word)
 {
-	size_t len = strlen(word);
+	const char *p = cmdline, *w;
+	size_t n;
 
-	for (const char *p = cmdline; *p;) {
-		size_t n;
-
-		while (*p == ' ' || *p == '\t' || *p == '\n')
-			p++;
-		n = strcspn(p, " \t\n");
-		if (n == 2 && strncmp(p, "--", 2) == 0)
-			break;
-		if (n == len && strncmp(p, word, n) == 0)
+	while ((w = env_cmdline_next(&p, &n)))
+		if (n == strlen(word) && strncmp(w, word, n) == 0)
 			return true;
-		p += n;
-	}
 	return false;
 }
 

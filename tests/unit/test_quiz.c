@@ -340,20 +340,18 @@ static void test_when_conditions(void **state)
 	};
 	struct quiz_when_cond c;
 
+	static const struct quiz_when_cond want[] = {
+		{ "params", "spike_us", "100" }, { "env", "realtime", "true" },
+		{ "params", "faults", "crash@1ms:1" }, { "scenario", "load", "fork" },
+	};
+
 	(void)state;
-	assert_int_equal(quiz_when_next(&w, &c), 1);
-	assert_string_equal(c.section, "params");
-	assert_string_equal(c.key, "spike_us");
-	assert_string_equal(c.value, "100");
-	assert_int_equal(quiz_when_next(&w, &c), 1);
-	assert_string_equal(c.section, "env");
-	assert_string_equal(c.value, "true");
-	assert_int_equal(quiz_when_next(&w, &c), 1);
-	assert_string_equal(c.key, "faults");
-	assert_string_equal(c.value, "crash@1ms:1");
-	assert_int_equal(quiz_when_next(&w, &c), 1);
-	assert_string_equal(c.section, "scenario");
-	assert_string_equal(c.value, "fork");
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		assert_int_equal(quiz_when_next(&w, &c), 1);
+		assert_string_equal(c.section, want[i].section);
+		assert_string_equal(c.key, want[i].key);
+		assert_string_equal(c.value, want[i].value);
+	}
 	assert_int_equal(quiz_when_next(&w, &c), 0);
 	for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
 		int r;
