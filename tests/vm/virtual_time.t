@@ -16,8 +16,11 @@ vm_needs jq qemu-system-x86_64 -- rt stock
 export TMPDIR=$tmp/qemu
 mkdir -p "$TMPDIR"
 
-# The load that separates the kernels most clearly in virtual time (doc/vm.md's table).
-load=${RTLAB_VT_LOAD:-fork}
+# A kernel-heavy load that separates the kernels (p99 6 against 20-23 us) and repeated
+# exactly in every run measured. `fork` alone separates them more (5 against 27) but its
+# p99 once read 10 instead of 5 on rt: forks lay out fresh address spaces at random, so
+# their worst sections vary (labs/latency/README.md).
+load=${RTLAB_VT_LOAD:-fork,io,msg}
 dur=5s
 
 # guest KERNEL RUNS: the run's documents as $tmp/KERNEL.N.json
