@@ -465,13 +465,16 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 	if (s->have_doctor) {
 		const struct rt_env *e = &s->doctor.env;
 
-		snprintf(line, sizeof(line), "This machine: kernel %s, preemption %s%s%s%s",
+		snprintf(line, sizeof(line), "This machine: kernel %s, preemption %s%s%s",
 			 e->kernel_release ? e->kernel_release : "?",
 			 e->preempt_model ? e->preempt_model : "unknown",
 			 e->in_vm ? ", inside a VM: " : ", not a VM",
-			 e->in_vm && e->vm_type ? e->vm_type : "",
-			 e->virtual_time ? ", VIRTUAL TIME (its clock counts instructions)" : "");
+			 e->in_vm && e->vm_type ? e->vm_type : "");
 		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+		if (e->virtual_time)
+			ui_frame_put(win, row++, x + 1, "VIRTUAL TIME: the clock counts this "
+				     "guest's instructions; figures are the kernel's code paths",
+				     cols - 2, UI_ROLE_WARN);
 	}
 	permitted = rt_permitted(s, why, sizeof(why));
 	ui_frame_put(win, row, x + 1, "Real-time: ", cols - 2, UI_ROLE_LABEL);
