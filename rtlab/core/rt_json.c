@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "rt_buf.h"
+#include "rt_keys.h"
 #include "rt_err.h"
 #include "rt_file.h"
 
@@ -326,9 +327,13 @@ static void write_object(struct jw *w, const json_t *o, unsigned int ind, unsign
 	for (const char *const *p = l ? l->order : NULL; p && *p; p++)
 		if (json_object_get(o, *p))
 			keys[k++] = (struct key){ *p, strlen(*p) };
+	for (const struct rt_key *p = l && l->keys ? l->keys->keys : NULL; p && p->key; p++)
+		if (k < n && json_object_get(o, p->key))
+			keys[k++] = (struct key){ p->key, strlen(p->key) };
 	first = k;
 	json_object_keylen_foreach((json_t *)o, key, klen, v)
-		if (k < n && !in_list(l ? l->order : NULL, key))
+		if (k < n && !in_list(l ? l->order : NULL, key) &&
+		    !(l && rt_keys_find(l->keys, key)))
 			keys[k++] = (struct key){ key, klen };
 	if (w->flags & RT_JSON_SORT)
 		qsort(keys + first, k - first, sizeof(*keys), by_key);

@@ -53,6 +53,7 @@ int rt_json_load(const char *text, size_t len, const char *name, json_t **out, c
 #define RT_JSON_PACK	(1u << 1)
 
 struct rt_json_member;
+struct rt_keys;
 
 /*
  * Where the members of an object go, for documents whose key order is part
@@ -61,6 +62,7 @@ struct rt_json_member;
  */
 struct rt_json_layout {
 	const char *const *order;		/* written first, in this order; NULL-terminated */
+	const struct rt_keys *keys;		/* or (after @order) a key table's order */
 	const struct rt_json_member *members;	/* some members' layouts; a NULL key ends */
 	const struct rt_json_layout *items;	/* layout of each element of an array */
 };

@@ -382,6 +382,41 @@ int rt_result_format_time(time_t when, char *buf, size_t size);
 /* True if @s is an RFC 3339 UTC time stamp ("...Z", optional fraction). */
 bool rt_result_time_valid(const char *s);
 
+/* ---- Declared keys (rt_result_keys.c) ---------------------------------- */
+
+struct rt_keys;
+
+/*
+ * A lab's own keys in its documents (lab_ops.keys): its params and the
+ * keys of each of its extra.scenarios[] (name and summary included), or
+ * NULL where the lab declares none.
+ */
+struct rt_result_lab_keys {
+	const char *lab;
+	const struct rt_keys *params;
+	const struct rt_keys *scenario;
+};
+
+/* The two keys every scenario has, to begin a lab's scenario table with. */
+#define RT_RESULT_SCENARIO_NAME_KEYS						\
+	{ "name", RT_T_STRING, NULL, "the scenario's name", true,		\
+	  .pattern = "^[a-z0-9-]+$" },						\
+	{ "summary", RT_T_STRING, NULL, "one sentence for people", false }
+
+/* The key every lab's params has (lab_seed_record()). */
+#define RT_RESULT_SEED_KEY							\
+	{ "seed", RT_T_STRING, NULL, "the run's seed in decimal digits (--seed)", false }
+
+/**
+ * rt_result_schema - the JSON Schema (2020-12) of rtlab.result/@version
+ * @version: 1 or 2 (RT_RESULT_VERSION)
+ * @labs: the labs' own keys, each added as an "if lab is X then" clause
+ *
+ * Returns a new object, or NULL with errno ENOMEM.
+ */
+json_t *rt_result_schema(unsigned int version, const struct rt_result_lab_keys *labs,
+			 size_t nlabs);
+
 /* ---- Scenarios (rt_result_scenario.c) --------------------------------- */
 
 /*
