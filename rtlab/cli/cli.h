@@ -71,5 +71,6 @@ extern const struct cli_cmd cli_cmd_grade;
 extern const struct cli_cmd cli_cmd_handin;
 extern const struct cli_cmd cli_cmd_ci;
 extern const struct cli_cmd cli_cmd_trace;
+extern const struct cli_cmd cli_cmd_schema;
 
 #endif

@@ -105,6 +105,14 @@ fail:
 	return NULL;
 }
 
+/* An integer when @v is one (a range of counts reads "0", not "0.0"). */
+static json_t *number(double v)
+{
+	if (v == (double)(json_int_t)v && v > -9.1e18 && v < 9.1e18)
+		return json_integer((json_int_t)v);
+	return json_real(v);
+}
+
 static int put_new(json_t *o, const char *key, json_t *v)
 {
 	return v && json_object_set_new(o, key, v) == 0 ? 0 : -ENOMEM;
@@ -125,14 +133,14 @@ static json_t *key_schema(const struct rt_key *k, unsigned int version)
 	/* An annotation, which validators ignore: the unit a number is in. */
 	if (!ret && k->unit)
 		ret = put_new(o, "x-unit", json_string(k->unit));
-	if (!ret && k->values)
+	if (!ret && k->values && !(k->type & RT_T_ARRAY))
 		ret = put_new(o, "enum", words(k->values, k->type & RT_T_NULL));
 	if (!ret && k->pattern)
 		ret = put_new(o, "pattern", json_string(k->pattern));
 	if (!ret && k->min < k->max) {
-		ret = put_new(o, "minimum", json_real(k->min));
+		ret = put_new(o, "minimum", number(k->min));
 		if (!ret)
-			ret = put_new(o, "maximum", json_real(k->max));
+			ret = put_new(o, "maximum", number(k->max));
 	}
 	if (!ret && (k->type & RT_T_OBJECT) && k->of && !object_schema(k->of, version, o))
 		ret = -ENOMEM;
@@ -143,6 +151,9 @@ static json_t *key_schema(const struct rt_key *k, unsigned int version)
 			items = object_schema(k->of, version, items);
 		else if (items && put_type(items, k->items))
 			ret = -ENOMEM;
+		/* An array of words: .values are its elements'. */
+		if (!ret && items && k->values)
+			ret = put_new(items, "enum", words(k->values, false));
 		if (!ret)
 			ret = put_new(o, "items", items);
 	}

@@ -41,7 +41,7 @@ struct rt_key {
 	const char *meaning;		/* one sentence for people, the docs' "meaning" */
 	bool required;
 	unsigned int since;		/* first version of the document with the key; 0: all */
-	const char *const *values;	/* a string's words, NULL-terminated; NULL: any */
+	const char *const *values;	/* a string's (or an array's elements') words, NULL-terminated */
 	const char *pattern;		/* a string's ECMA-262 regular expression, or NULL */
 	const struct rt_keys *of;	/* an object's keys, or each element's of an array */
 	unsigned int items;		/* an array's element types when not objects of @of */

@@ -218,4 +218,10 @@ int rt_progress_lab_set(struct rt_progress *p, const char *lab, const char *stat
 int rt_progress_lab_get(const struct rt_progress *p, const char *lab,
 			struct rt_progress_lab *out);
 
+/*
+ * rt_progress_schema - the JSON Schema (2020-12) of rtlab.progress/1, made
+ * from the keys the checks walk. Returns a new object, or NULL (ENOMEM).
+ */
+json_t *rt_progress_schema(void);
+
 #endif

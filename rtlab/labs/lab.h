@@ -34,6 +34,7 @@ struct lab_option;
 struct rt_buf;
 struct rt_env;
 struct rt_journal;
+struct rt_keys;
 struct rt_progress;
 struct rt_result;
 struct rt_sink;
@@ -153,6 +154,14 @@ struct lab_ops {
 	/* After the options: derive and refuse what spans several; 0 or -EINVAL, a cause */
 	int (*params_check)(void *params, char **cause);
 	void (*free_params)(void *params);	/* what the params own, not the block */
+	/*
+	 * Optional: the keys of its documents' params and of each entry of
+	 * extra.scenarios (rt_keys.h; each table complete: RT_RESULT_SEED_KEY,
+	 * RT_RESULT_SCENARIO_NAME_KEYS). `rtlab schema rtlab.result/2` adds
+	 * them to the schema as "if lab is NAME then ..." clauses.
+	 */
+	const struct rt_keys *params_keys;
+	const struct rt_keys *scenario_keys;
 };
 
 /* ---- Options (lab_opts.c) ---------------------------------------------------- */

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * cli_schema: `rtlab schema [NAME]` prints the JSON Schema (draft 2020-12)
+ * of a document rtlab writes or reads, made from the key tables its owner
+ * declares (rt_keys.h); `--list` names them with their files under
+ * doc/schema/. `make schemas` writes doc/schema/ with it, and
+ * tests/cli/schema.t fails when a file there is stale, so the published
+ * schemas are the code's.
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <jansson.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/rt_json.h"
+#include "core/rt_progress.h"
+#include "core/rt_result.h"
+#include "grade/grade_manifest.h"
+#include "labs/lab.h"
+
+/* rtlab.result/@version with every lab's own params and scenario keys. */
+static json_t *result_schema(unsigned int version)
+{
+	struct rt_result_lab_keys keys[64];
+	size_t n = 0;
+	json_t *doc;
+
+	for (const struct lab_ops *const *l = lab_table; *l && n < 64; l++)
+		if ((*l)->params_keys || (*l)->scenario_keys)
+			keys[n++] = (struct rt_result_lab_keys){ (*l)->name, (*l)->params_keys,
+								 (*l)->scenario_keys };
+	doc = rt_result_schema(version, keys, n);
+	return doc;
+}
+
+static json_t *result_v2(void)
+{
+	return result_schema(RT_RESULT_VERSION);
+}
+
+static json_t *result_v1(void)
+{
+	return result_schema(1);
+}
+
+static const struct {
+	const char *name;	/* the document's "schema" */
+	const char *file;	/* under doc/schema/ */
+	json_t *(*make)(void);
+} schemas[] = {
+	{ RT_RESULT_SCHEMA, "rtlab.result-2.json", result_v2 },
+	{ RT_RESULT_SCHEMA_V1, "rtlab.result-1.json", result_v1 },
+	{ RT_PROGRESS_SCHEMA, "rtlab.progress-1.json", rt_progress_schema },
+	{ GRADE_EXERCISE_SCHEMA, "rtlab.exercise-1.json", grade_manifest_schema },
+};
+
+#define NSCHEMAS (sizeof(schemas) / sizeof(schemas[0]))
+
+static int print_schema(size_t i)
+{
+	json_t *doc = schemas[i].make();
+	char *text = doc ? rt_json_dumps(doc, NULL) : NULL;
+	int ret = text ? 0 : -ENOMEM;
+
+	if (text)
+		printf("%s\n", text);
+	free(text);
+	json_decref(doc);
+	return ret;
+}
+
+static int schema_main(const struct cli_cmd *cmd, int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "list", no_argument, NULL, 'l' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	bool list = false;
+	int c;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+lh", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'l':
+			list = true;
+			break;
+		case 'h':
+			cli_cmd_help(cmd, stdout);
+			return CLI_EXIT_OK;
+		default:
+			return cli_usage_error(cmd, "unknown option");
+		}
+	}
+	if (list || optind == argc) {
+		if (optind != argc)
+			return cli_usage_error(cmd, "--list takes no NAME");
+		for (size_t i = 0; i < NSCHEMAS; i++)
+			printf("%s\t%s\n", schemas[i].name, schemas[i].file);
+		return CLI_EXIT_OK;
+	}
+	if (optind + 1 != argc)
+		return cli_usage_error(cmd, "one NAME at a time");
+	for (size_t i = 0; i < NSCHEMAS; i++) {
+		if (strcmp(argv[optind], schemas[i].name) != 0)
+			continue;
+		if (print_schema(i)) {
+			fprintf(stderr, "rtlab schema: out of memory\n");
+			return CLI_EXIT_FAIL;
+		}
+		return CLI_EXIT_OK;
+	}
+	return cli_usage_error(cmd, "no document named \"%s\" (rtlab schema --list)",
+			       argv[optind]);
+}
+
+const struct cli_cmd cli_cmd_schema = {
+	.name = "schema",
+	.usage = "[--list | NAME]",
+	.summary = "print the JSON Schema of a document rtlab writes or reads",
+	.help = "Prints the JSON Schema (draft 2020-12) of document NAME, e.g. rtlab.result/2,\n"
+		"made from the keys rtlab declares for it; doc/schema/ holds the same files.\n"
+		"With --list, or no NAME: every document's name and its file there.\n"
+		"\n"
+		"  -l, --list   list the documents\n"
+		"  -h, --help   show this help\n",
+	.main = schema_main,
+};

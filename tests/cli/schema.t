@@ -1,0 +1,76 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# schema.t: the JSON Schemas under doc/schema/ are the ones the code's key
+# tables make (`rtlab schema`; else: make schemas), each is a valid draft
+# 2020-12 schema, and a standard validator (python3-jsonschema) accepts by
+# them the repository's fixtures and the documents rtlab writes now: a
+# brief run of every lab, the progress file, and the --json of the other
+# commands. Bad fixtures and a misspelt key are refused, so the schemas
+# are not merely permissive.
+set -u
+: "${RTLAB:?}" "${SRCDIR:?}"
+. "$SRCDIR/tests/cli/lib/tap.bash"
+
+schemas=$SRCDIR/doc/schema
+validate=$SRCDIR/scripts/validate-json
+valid() { "$validate" "$schemas" "$@" >"$tmp/err" 2>&1; }
+invalid() { "$validate" --invalid "$schemas" "$@" >"$tmp/err" 2>&1; }
+
+check "python3-jsonschema is installed (make deps)" python3 -c 'import jsonschema'
+
+run schema --list
+for name in rtlab.result/2 rtlab.result/1 rtlab.progress/1; do
+	check "rtlab schema --list names $name" grep -q "^$name	" "$tmp/out"
+done
+check "doc/schema/ is what the key tables make (else: make schemas)" \
+	"$SRCDIR/scripts/schemas" "$RTLAB" "$schemas" --check
+cp -r "$schemas" "$tmp/stale"
+sed -i 's/"kernel_release"/"kernel_rel"/' "$tmp/stale/rtlab.result-2.json"
+check "a stale schema is caught" \
+	bash -c '! "$1" "$2" "$3" --check 2>/dev/null' _ "$SRCDIR/scripts/schemas" "$RTLAB" "$tmp/stale"
+run schema rtlab.nope/1
+check "an unknown NAME is a usage error" [ "$rc" -eq 2 ]
+
+# ---- Fixtures ----
+fixtures=()
+while IFS= read -r f; do
+	python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); sys.exit(not (isinstance(d, dict) and d.get("schema", "").startswith("rtlab.")))' "$f" 2>/dev/null &&
+		fixtures+=("$f")
+done < <(find "$SRCDIR/tests/data" -name '*.json' | sort)
+check "the fixtures under tests/data are valid (${#fixtures[@]} files)" valid "${fixtures[@]}"
+check "the progress corpus's valid files are valid" \
+	valid "$SRCDIR"/tests/fuzz/corpus/progress/valid-*.json
+bad=()
+for f in "$SRCDIR"/tests/fuzz/corpus/progress/bad-*.json; do
+	grep -q '"rtlab.progress/1"' "$f" && python3 -m json.tool "$f" >/dev/null 2>&1 && bad+=("$f")
+done
+check "the progress corpus's bad files are refused (${#bad[@]} files)" invalid "${bad[@]}"
+python3 - "$SRCDIR/tests/data/results/latency-host.json" "$tmp/typo.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["sumary"] = d.pop("summary")
+json.dump(d, open(sys.argv[2], "w"))
+PY
+check "a misspelt top-level key is refused" invalid "$tmp/typo.json"
+
+# ---- Documents written now ----
+run lab list --json
+labs=$(python3 -c 'import json,sys; print(" ".join(l["name"] for l in json.load(open(sys.argv[1]))["labs"]))' "$tmp/out")
+check "the labs are listed" [ -n "$labs" ]
+for lab in $labs; do
+	# Brief runs; a lab not named here runs with its defaults.
+	case $lab in
+	latency) args="--duration 1s" ;;
+	ftrace) args="--mode events --duration 1s --no-cross-check" ;;
+	fcse) args="--ticks 40" ;;
+	cookie) args="--duration 100ms" ;;
+	*) args= ;;
+	esac
+	# shellcheck disable=SC2086
+	run lab run "$lab" --seed 7 $args --json "$tmp/$lab.json"
+	check "lab run $lab $args: exit 0" [ "$rc" -eq 0 ]
+	check "lab run $lab: its document is valid" valid "$tmp/$lab.json"
+done
+check "the progress file the runs wrote is valid" valid "$XDG_STATE_HOME/rtlab/progress.json"
+
+tap_done
