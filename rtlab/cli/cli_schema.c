@@ -19,8 +19,11 @@
 #include "core/rt_json.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
+#include "doctor/doctor.h"
 #include "grade/grade_manifest.h"
+#include "grade/grade_outcome.h"
 #include "labs/lab.h"
+#include "vm/vm_pull.h"
 
 /* rtlab.result/@version with every lab's own params and scenario keys. */
 static json_t *result_schema(unsigned int version)
@@ -55,7 +58,14 @@ static const struct {
 	{ RT_RESULT_SCHEMA, "rtlab.result-2.json", result_v2 },
 	{ RT_RESULT_SCHEMA_V1, "rtlab.result-1.json", result_v1 },
 	{ RT_PROGRESS_SCHEMA, "rtlab.progress-1.json", rt_progress_schema },
+	{ DOCTOR_SCHEMA, "rtlab.doctor-1.json", doctor_schema },
+	{ GRADE_SCHEMA, "rtlab.grade-1.json", grade_schema },
 	{ GRADE_EXERCISE_SCHEMA, "rtlab.exercise-1.json", grade_manifest_schema },
+	{ CLI_LESSON_LIST_SCHEMA, "rtlab.lesson-list-1.json", cli_lesson_list_schema },
+	{ CLI_QUIZ_SCHEMA, "rtlab.quiz-run-1.json", cli_quiz_schema },
+	{ CLI_PROGRESS_SCHEMA, "rtlab.progress-report-1.json", cli_progress_schema },
+	{ CLI_TRACE_SCHEMA, "rtlab.trace-explain-1.json", cli_trace_schema },
+	{ VM_PULL_SCHEMA, "rtlab.vm-pull-1.json", vm_pull_schema },
 };
 
 #define NSCHEMAS (sizeof(schemas) / sizeof(schemas[0]))

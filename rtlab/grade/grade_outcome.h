@@ -106,4 +106,10 @@ json_t *grade_outcome_json(const struct grade_outcome *o);
 /* An rtlab.grade/1 object for a job that could not be graded at all: @error says why. */
 json_t *grade_outcome_json_error(const char *lab, const char *student, const char *error);
 
+/*
+ * grade_schema - the JSON Schema (2020-12) of rtlab.grade/1, made from the
+ * keys grade_keys.c declares. A new object, or NULL with errno ENOMEM.
+ */
+json_t *grade_schema(void);
+
 #endif
