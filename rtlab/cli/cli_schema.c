@@ -28,15 +28,19 @@
 /* rtlab.result/@version with every lab's own params and scenario keys. */
 static json_t *result_schema(unsigned int version)
 {
-	struct rt_result_lab_keys keys[64];
+	struct rt_result_lab_keys keys[64] = { { NULL, NULL, NULL } };
 	size_t n = 0;
 	json_t *doc;
 
-	for (const struct lab_ops *const *l = lab_table; *l && n < 64; l++)
-		if ((*l)->params_keys || (*l)->scenario_keys)
-			keys[n++] = (struct rt_result_lab_keys){ (*l)->name, (*l)->params_keys,
-								 (*l)->scenario_keys };
+	for (const struct lab_ops *const *l = lab_table; *l && n < 64; l++) {
+		keys[n] = (struct rt_result_lab_keys){ (*l)->name, (*l)->params_keys,
+						       lab_scenario_keys_new(*l) };
+		if (keys[n].params || keys[n].scenario)
+			n++;
+	}
 	doc = rt_result_schema(version, keys, n);
+	for (size_t i = 0; i < n; i++)
+		lab_scenario_keys_free(keys[i].scenario);
 	return doc;
 }
 

@@ -397,15 +397,15 @@ struct rt_result_lab_keys {
 	const struct rt_keys *scenario;
 };
 
-/* The two keys every scenario has, to begin a lab's scenario table with. */
+/* The two keys every scenario has, to begin a lab's scenario table with (rt_keys.h). */
 #define RT_RESULT_SCENARIO_NAME_KEYS						\
-	{ "name", RT_T_STRING, NULL, "the scenario's name", true,		\
-	  .pattern = "^[a-z0-9-]+$" },						\
-	{ "summary", RT_T_STRING, NULL, "one sentence for people", false }
+	RT_KEY("name", RT_T_STRING, NULL, "the scenario's name", true,		\
+	       .pattern = "^[a-z0-9-]+$"),						\
+	RT_KEY("summary", RT_T_STRING, NULL, "one sentence for people", false)
 
 /* The key every lab's params has (lab_seed_record()). */
 #define RT_RESULT_SEED_KEY							\
-	{ "seed", RT_T_STRING, NULL, "the run's seed in decimal digits (--seed)", false }
+	RT_KEY("seed", RT_T_STRING, NULL, "the run's seed in decimal digits (--seed)", false)
 
 /**
  * rt_result_schema - the JSON Schema (2020-12) of rtlab.result/@version

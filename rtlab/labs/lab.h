@@ -164,6 +164,19 @@ struct lab_ops {
 	const struct rt_keys *scenario_keys;
 };
 
+/* ---- Declared keys (lab_keys.c) ---------------------------------------------- */
+
+/*
+ * lab_scenario_keys_new - the keys of each of @lab's extra.scenarios: its
+ * scenario_keys, then (for a lab on a sim/ model) every counter of the
+ * model's table, an integer in the unit its name ends in.
+ *
+ * Returns a table to release with lab_scenario_keys_free(), or NULL when
+ * the lab declares none (errno unchanged) or on ENOMEM.
+ */
+const struct rt_keys *lab_scenario_keys_new(const struct lab_ops *lab);
+void lab_scenario_keys_free(const struct rt_keys *t);
+
 /* ---- Options (lab_opts.c) ---------------------------------------------------- */
 
 /*

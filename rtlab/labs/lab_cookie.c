@@ -32,6 +32,7 @@
 #include "core/rt_log.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
+#include "core/rt_keys.h"
 #include "lab_cookie.h"
 #include "sim/sim_cookie.h"
 
@@ -543,6 +544,50 @@ static bool cookie_scenario(size_t i, struct lab_scenario *out)
 	return false;
 }
 
+/* ---- Declared keys ---------------------------------------------------------------- */
+
+/*
+ * Its document's own keys (lab_ops.params_keys, .scenario_keys; the replay
+ * model's counters follow): a table protocol's figures, a priority
+ * protocol's, and a replay's, each scenario holding its kind's.
+ */
+static const struct rt_key cookie_params_keys[] = {
+	RT_RESULT_SEED_KEY,
+	RT_KEY("protocol", RT_T_STRING, NULL, "the protocol asked for, or all", false),
+	RT_KEY("diners", RT_T_INTEGER, "count", "diners at the table (threads)", false),
+	RT_KEY("duration_ms", RT_T_INTEGER, "ms", "how long each protocol runs", false),
+	RT_KEY("cookies", RT_T_INTEGER, "count", "cookies baked at most", false),
+	RT_KEY_END,
+};
+static const struct rt_keys cookie_params_table = { .keys = cookie_params_keys };
+static const struct rt_key cookie_scenario_keys[] = {
+	RT_RESULT_SCENARIO_NAME_KEYS,
+	RT_KEY("protocol", RT_T_STRING, NULL, "a replay: the protocol replayed", false),
+	RT_KEY("schedule", RT_T_STRING, NULL, "a replay: the schedule replayed", false),
+	RT_KEY("diners_count", RT_T_INTEGER, "count", "diners at the table", false),
+	RT_KEY("left_count", RT_T_INTEGER, "count", "cookies left on the plate", false),
+	RT_KEY("eaten", RT_T_ARRAY, "count", "each diner's share", false, .items = RT_T_INTEGER),
+	RT_KEY("elapsed_s", RT_T_NUMBER, "s", "how long it ran", false),
+	RT_KEY("fairness_jain_ratio", RT_T_NUMBER, "ratio", "Jain's fairness of the shares",
+	       false),
+	RT_KEY("throughput_hz", RT_T_NUMBER, "hz", "cookies eaten per second", false),
+	RT_KEY("handovers_count", RT_T_INTEGER, "count", "the plate changed hands", false),
+	RT_KEY("handover_p50_us", RT_T_NUMBER, "us", "median hand-over time", false),
+	RT_KEY("handover_p99_us", RT_T_NUMBER, "us", "99th percentile hand-over time", false),
+	RT_KEY("wait_max_us", RT_T_NUMBER, "us", "longest wait for the plate or the lock", false),
+	RT_KEY("wait_avg_us", RT_T_NUMBER, "us", "the high task's mean wait", false),
+	RT_KEY("wait_p99_us", RT_T_NUMBER, "us", "its 99th percentile wait", false),
+	RT_KEY("cpu_count", RT_T_INTEGER, "count", "the CPU the priority protocols share",
+	       false),
+	RT_KEY("high_waits_count", RT_T_INTEGER, "count", "the high task's waits", false),
+	RT_KEY("hog_bursts_count", RT_T_INTEGER, "count", "the medium hog's bursts", false),
+	RT_KEY("low_holds_count", RT_T_INTEGER, "count", "the low holder's holds", false),
+	RT_KEY("watchdog", RT_T_BOOL, NULL, "the watchdog ended the protocol", false),
+	RT_KEY("watchdog_after_ms", RT_T_NUMBER, "ms", "when", false),
+	RT_KEY_END,
+};
+static const struct rt_keys cookie_scenario_table = { .keys = cookie_scenario_keys };
+
 const struct lab_ops lab_cookie = {
 	.name = "cookie",
 	.title = "Cookie protocols (an allegory)",
@@ -569,4 +614,6 @@ const struct lab_ops lab_cookie = {
 			"CAP_SYS_NICE) and use the last online CPU.",
 	.params_size = sizeof(struct cookie_params),
 	.params_init = params_default,
+	.params_keys = &cookie_params_table,
+	.scenario_keys = &cookie_scenario_table,
 };

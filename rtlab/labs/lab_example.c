@@ -33,6 +33,7 @@
 #include "core/rt_log.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
+#include "core/rt_keys.h"
 #include "lab_example.h"
 #include "sim/sim.h"
 #include "sim/sim_example.h"
@@ -298,6 +299,19 @@ static bool example_scenario(size_t i, struct lab_scenario *out)
 
 static const char *const example_questions[] = { "why-misses", NULL };
 
+/* ---- Declared keys ---------------------------------------------------------------- */
+
+/* Its document's own keys (lab_ops.params_keys, .scenario_keys; the model's counters follow). */
+static const struct rt_key example_params_keys[] = { RT_RESULT_SEED_KEY, RT_KEY_END };
+static const struct rt_keys example_params_table = { .keys = example_params_keys };
+static const struct rt_key example_scenario_keys[] = {
+	RT_RESULT_SCENARIO_NAME_KEYS,
+	RT_KEY("interrupted", RT_T_BOOL, NULL, "the run was stopped before the scenario's end",
+	       true),
+	RT_KEY_END,
+};
+static const struct rt_keys example_scenario_table = { .keys = example_scenario_keys };
+
 const struct lab_ops lab_example = {
 	.name = "example",
 	.title = "Deadline misses from non-preemptible sections (example)",
@@ -319,4 +333,6 @@ const struct lab_ops lab_example = {
 	.params_size = sizeof(struct example_params),
 	.params_init = example_params_default,
 	.questions = example_questions,
+	.params_keys = &example_params_table,
+	.scenario_keys = &example_scenario_table,
 };

@@ -32,6 +32,7 @@
 #include "core/rt_log.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
+#include "core/rt_keys.h"
 #include "lab_fcse.h"
 #include "sim/sim.h"
 
@@ -923,6 +924,60 @@ static const char *const fcse_questions[] = {
 	"why-best-effort-flushes", "when-fcse-no-help", NULL,
 };
 
+/* ---- Declared keys ---------------------------------------------------------------- */
+
+/*
+ * Its document's own keys (lab_ops.params_keys, .scenario_keys; the model's
+ * counters follow). The params not required are newer than some documents
+ * rtlab still reads (tests/data/results/fcse-simulation.json).
+ */
+static const struct rt_key fcse_params_keys[] = {
+	RT_RESULT_SEED_KEY,
+	RT_KEY("modes", RT_T_ARRAY, NULL, "the FCSE modes run, in order", true,
+	       .items = RT_T_STRING),
+	RT_KEY("traces", RT_T_ARRAY, NULL, "the address traces replayed (--trace)", false,
+	       .items = RT_T_STRING),
+	RT_KEY("workload", RT_T_STRING, NULL, "the workload the processes run", false),
+	RT_KEY("cpu", RT_T_STRING, NULL, "the ARMv5 core modelled", true),
+	RT_KEY("replacement", RT_T_STRING, NULL, "the caches' replacement policy", false),
+	RT_KEY("write_allocate", RT_T_BOOL, NULL, "a write miss fills a line", false),
+	RT_KEY("tlb_flush", RT_T_BOOL, NULL, "a context switch flushes the TLB", false),
+	RT_KEY("icache_bytes", RT_T_INTEGER, "bytes", "instruction cache size", false),
+	RT_KEY("dcache_bytes", RT_T_INTEGER, "bytes", "data cache size", false),
+	RT_KEY("ways", RT_T_INTEGER, "count", "cache associativity", false),
+	RT_KEY("tlb_entries", RT_T_INTEGER, "count", "TLB entries", false),
+	RT_KEY("tlb_lock", RT_T_INTEGER, "count", "TLB entries locked down", false),
+	RT_KEY("ticks", RT_T_INTEGER, "count", "scheduler ticks simulated", true),
+	RT_KEY("tick_us", RT_T_INTEGER, "us", "the tick period", false),
+	RT_KEY("rt_accesses", RT_T_INTEGER, "count", "the real-time task's accesses per release",
+	       false),
+	RT_KEY("cpu_mhz", RT_T_INTEGER, NULL, "the core's clock in MHz", false),
+	RT_KEY("fill_ns", RT_T_INTEGER, "ns", "cost of a line fill", false),
+	RT_KEY("writeback_ns", RT_T_INTEGER, "ns", "cost of a line write-back", false),
+	RT_KEY("tlb_refill_ns", RT_T_INTEGER, "ns", "cost of a TLB refill", false),
+	RT_KEY("switch_path_ns", RT_T_INTEGER, "ns", "the switch path's own cost", false),
+	RT_KEY("nr_pids", RT_T_INTEGER, "count", "FCSE process slots", false),
+	RT_KEY_END,
+};
+static const struct rt_keys fcse_params_table = { .keys = fcse_params_keys };
+static const struct rt_key fcse_scenario_keys[] = {
+	RT_RESULT_SCENARIO_NAME_KEYS,
+	RT_KEY("mode", RT_T_STRING, NULL, "the FCSE mode of this scenario", true),
+	RT_KEY("workload", RT_T_STRING, NULL, "the workload", true),
+	RT_KEY("interrupted", RT_T_BOOL, NULL, "the run was stopped before the scenario's end",
+	       true),
+	RT_KEY("switch_avg_us", RT_T_NUMBER, "us", "mean context-switch cost", true),
+	RT_KEY("switch_max_us", RT_T_NUMBER, "us", "worst context-switch cost", true),
+	RT_KEY("latency_avg_us", RT_T_NUMBER, "us", "the real-time task's mean latency", true),
+	RT_KEY("latency_max_us", RT_T_NUMBER, "us", "its worst latency", true),
+	RT_KEY("latency_p99_us", RT_T_NUMBER, "us", "its 99th percentile", true),
+	RT_KEY("i_miss_ratio", RT_T_NUMBER, "ratio", "instruction cache misses per access", true),
+	RT_KEY("d_miss_ratio", RT_T_NUMBER, "ratio", "data cache misses per access", true),
+	RT_KEY("tlb_miss_ratio", RT_T_NUMBER, "ratio", "TLB misses per lookup", true),
+	RT_KEY_END,
+};
+static const struct rt_keys fcse_scenario_table = { .keys = fcse_scenario_keys };
+
 const struct lab_ops lab_fcse = {
 	.name = "fcse",
 	.title = "ARM FCSE: VIVT caches under context switches",
@@ -948,4 +1003,6 @@ const struct lab_ops lab_fcse = {
 	.params_init = params_default,
 	.params_check = params_check,
 	.free_params = params_free,
+	.params_keys = &fcse_params_table,
+	.scenario_keys = &fcse_scenario_table,
 };

@@ -33,6 +33,7 @@
 #include "core/rt_parse.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
+#include "core/rt_keys.h"
 #include "lab_hypervisor.h"
 #include "lab_hypervisor_live.h"
 #include "lab_hypervisor_stream.h"
@@ -768,6 +769,51 @@ static const char *const hv_questions[] = {
 	"why-vcpu-fifo-trap", "what-budget-bounds", "why-fifo-stall", NULL,
 };
 
+/* ---- Declared keys ---------------------------------------------------------------- */
+
+/*
+ * Its document's own keys (lab_ops.params_keys, .scenario_keys): what every
+ * kind of run writes is declared; the live part's scenarios
+ * may hold more.
+ */
+static const struct rt_key hypervisor_param = RT_KEY(NULL, RT_T_SCALAR | RT_T_ARRAY, NULL,
+							 "a parameter of the live part", false,
+							 .items = RT_T_SCALAR);
+static const struct rt_key hypervisor_params_keys[] = {
+	RT_RESULT_SEED_KEY,
+	RT_KEY("mode", RT_T_STRING, NULL, "simulated or live", false),
+	RT_KEY("policy", RT_T_STRING, NULL, "the host's scheduling policy for the vCPU", false),
+	RT_KEY("duration_ms", RT_T_INTEGER, "ms", "time simulated", false),
+	RT_KEY("rt_period_us", RT_T_INTEGER, "us", "the guest's real-time task's period", false),
+	RT_KEY("rt_work_us", RT_T_INTEGER, "us", "its work per period", false),
+	RT_KEY("rt_deadline_us", RT_T_INTEGER, "us", "its deadline", false),
+	RT_KEY("budget_us", RT_T_INTEGER, "us", "the vCPU's budget", false),
+	RT_KEY("window_us", RT_T_INTEGER, "us", "the budget's window", false),
+	RT_KEY("fair_slice_us", RT_T_INTEGER, "us", "the fair scheduler's slice", false),
+	RT_KEY("np_max_us", RT_T_INTEGER, "us", "longest non-preemptible section", false),
+	RT_KEY("bound_us", RT_T_INTEGER, "us", "the latency bound claimed", false),
+	RT_KEY_END,
+};
+static const struct rt_keys hypervisor_params_table = { .keys = hypervisor_params_keys,
+							.others = &hypervisor_param };
+static const struct rt_key hypervisor_any = RT_KEY(NULL, 0, NULL, "a figure of the live part",
+						   false);
+static const struct rt_key hypervisor_scenario_keys[] = {
+	RT_RESULT_SCENARIO_NAME_KEYS,
+	RT_KEY("kind", RT_T_STRING, NULL, "what the scenario shows", false),
+	RT_KEY("policy", RT_T_STRING, NULL, "the host's policy in it", false),
+	RT_KEY("pv", RT_T_BOOL, NULL, "paravirtual locks", false),
+	RT_KEY("interrupted", RT_T_BOOL, NULL, "the run was stopped before its end", false),
+	RT_KEY("avg_us", RT_T_NUMBER, "us", "mean response", false),
+	RT_KEY("p99_us", RT_T_NUMBER, "us", "99th percentile response", false),
+	RT_KEY("max_us", RT_T_NUMBER, "us", "worst response", false),
+	RT_KEY("bound_us", RT_T_NUMBER, "us", "the bound it is held to", false),
+	RT_KEY("within_bound", RT_T_BOOL, NULL, "the worst response is within the bound", false),
+	RT_KEY_END,
+};
+static const struct rt_keys hypervisor_scenario_table = { .keys = hypervisor_scenario_keys,
+							  .others = &hypervisor_any };
+
 const struct lab_ops lab_hypervisor = {
 	.name = "hypervisor",
 	.title = "Linux as a real-time hypervisor",
@@ -801,4 +847,6 @@ const struct lab_ops lab_hypervisor = {
 	.params_size = sizeof(struct hypervisor_params),
 	.params_init = params_default,
 	.params_check = params_check,
+	.params_keys = &hypervisor_params_table,
+	.scenario_keys = &hypervisor_scenario_table,
 };

@@ -66,6 +66,7 @@
 #include "core/rt_result.h"
 #include "core/rt_text.h"
 #include "core/rt_time.h"
+#include "core/rt_keys.h"
 #include "labs/lab_latency_work.h"
 
 #define POLL_MS 100u			/* consumer cadence: a ring holds 8 s at 1 kHz */
@@ -1481,6 +1482,71 @@ static bool lat_scenario(size_t i, struct lab_scenario *out)
 	return true;
 }
 
+/* ---- Declared keys ---------------------------------------------------------------- */
+
+/*
+ * Its document's own keys (lab_ops.params_keys, .scenario_keys): what every
+ * kind of run writes is declared; a thread's and a
+ * percentile's objects, and the figures of options, may hold more.
+ */
+static const struct rt_key latency_param = RT_KEY(NULL, RT_T_SCALAR | RT_T_ARRAY, NULL,
+						      "a parameter of an option", false,
+						      .items = RT_T_SCALAR);
+static const struct rt_key latency_params_keys[] = {
+	RT_RESULT_SEED_KEY,
+	RT_KEY("scenarios", RT_T_ARRAY, NULL, "the scenarios run, in order", false,
+	       .items = RT_T_STRING),
+	RT_KEY("duration_s", RT_T_INTEGER, "s", "each scenario's duration", false),
+	RT_KEY("interval_us", RT_T_INTEGER, "us", "the timer's period", false),
+	RT_KEY("distance_us", RT_T_INTEGER, "us", "added to the period of each further thread",
+	       false),
+	RT_KEY("threads", RT_T_INTEGER, "count", "measuring threads", false),
+	RT_KEY("cpus", RT_T_ARRAY, NULL, "the CPUs they are pinned to", false,
+	       .items = RT_T_INTEGER),
+	RT_KEY("clock", RT_T_STRING, NULL, "the clock slept on", false),
+	RT_KEY("hist_max_us", RT_T_INTEGER, "us", "the histogram's linear bound", false),
+	RT_KEY("spike_us", RT_T_INTEGER, "us", "a sample above this is a spike", false),
+	RT_KEY("trace_marker_us", RT_T_INTEGER, "us", "a sample above this is marked in the trace",
+	       false),
+	RT_KEY("dma_latency", RT_T_BOOL, NULL, "/dev/cpu_dma_latency was held at 0", false),
+	RT_KEY("interrupted", RT_T_BOOL, NULL, "the run was stopped", false),
+	RT_KEY("preempt_model", RT_T_STRING, NULL, "the preemption model switched to (--preempt)",
+	       false),
+	RT_KEY_END,
+};
+static const struct rt_keys latency_params_table = { .keys = latency_params_keys,
+						     .others = &latency_param };
+static const struct rt_key latency_any = RT_KEY(NULL, 0, NULL, "a figure of an option", false);
+static const struct rt_key latency_scenario_keys[] = {
+	RT_RESULT_SCENARIO_NAME_KEYS,
+	RT_KEY("kind", RT_T_STRING, NULL, "`latency` or a throughput workload", false),
+	RT_KEY("load", RT_T_STRING, NULL, "the load beside the measurement", false),
+	RT_KEY("policy", RT_T_STRING, NULL, "the scheduling policy measured", false),
+	RT_KEY("priority", RT_T_INTEGER, NULL, "its priority", false),
+	RT_KEY("samples_count", RT_T_INTEGER, "count", "wake-ups measured", false),
+	RT_KEY("min_us", RT_T_NUMBER, "us", "smallest latency", false),
+	RT_KEY("avg_us", RT_T_NUMBER, "us", "mean latency", false),
+	RT_KEY("max_us", RT_T_NUMBER, "us", "worst latency", false),
+	RT_KEY("p99_us", RT_T_NUMBER, "us", "99th percentile", false),
+	RT_KEY("p99_resolution_us", RT_T_NUMBER, "us", "its resolution", false),
+	RT_KEY("percentiles", RT_T_OBJECT, NULL, "each percentile with its resolution", false),
+	RT_KEY("threads", RT_T_ARRAY, NULL, "each thread's figures", false),
+	RT_KEY("overflow_count", RT_T_INTEGER, "count", "samples beyond the histogram", false),
+	RT_KEY("overruns_count", RT_T_INTEGER, "count", "periods missed whole", false),
+	RT_KEY("dropped_count", RT_T_INTEGER, "count", "samples lost on the way", false),
+	RT_KEY("spikes_count", RT_T_INTEGER, "count", "samples above --spike", false),
+	RT_KEY("interrupted", RT_T_BOOL, NULL, "the scenario was stopped", false),
+	RT_KEY("skipped", RT_T_BOOL, NULL, "the scenario could not run here", false),
+	RT_KEY("alloc_bytes", RT_T_INTEGER, "bytes", "fresh memory taken per cycle", false),
+	RT_KEY("alloc_avg_us", RT_T_NUMBER, "us", "mean time to take it", false),
+	RT_KEY("alloc_max_us", RT_T_NUMBER, "us", "worst time to take it", false),
+	RT_KEY("touch_avg_us", RT_T_NUMBER, "us", "mean time to touch it", false),
+	RT_KEY("touch_max_us", RT_T_NUMBER, "us", "worst time to touch it", false),
+	RT_KEY_END,
+};
+static const struct rt_keys latency_scenario_table = { .keys = latency_scenario_keys,
+						       .others = &latency_any };
+
 const struct lab_ops lab_latency = {
 	.name = "latency",
 	.title = "Timer and scheduling latency",
@@ -1503,4 +1569,6 @@ const struct lab_ops lab_latency = {
 	.params_size = sizeof(struct latency_params),
 	.params_init = lat_params_init,
 	.params_check = lat_params_check,
+	.params_keys = &latency_params_table,
+	.scenario_keys = &latency_scenario_table,
 };
