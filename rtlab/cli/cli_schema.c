@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/rt_buf.h"
 #include "core/rt_json.h"
+#include "core/rt_keys.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
 #include "doctor/doctor.h"
@@ -87,21 +89,58 @@ static int print_schema(size_t i)
 	return ret;
 }
 
+/*
+ * `--markdown lab:LAB`: the field tables of @lab's own keys, for its
+ * section of doc/results.md (scripts/schemas puts it there).
+ */
+static int print_lab_markdown(const struct lab_ops *lab)
+{
+	const struct rt_keys *scen = lab_scenario_keys_new(lab);
+	struct rt_buf b = RT_BUF_INIT;
+	int ret = 0;
+
+	if (lab->params_keys) {
+		ret = rt_buf_puts(&b, "`params`:\n\n");
+		if (!ret)
+			ret = rt_keys_markdown(lab->params_keys, 0, &b);
+		if (!ret && lab->params_keys->others)
+			ret = rt_buf_puts(&b, "\nOther params may be present (options of some "
+					  "runs).\n");
+	}
+	if (!ret && scen) {
+		ret = rt_buf_printf(&b, "%sEach of `extra.scenarios[]`%s:\n\n", b.len ? "\n" : "",
+				    lab->model ? " (the model's counters last)" : "");
+		if (!ret)
+			ret = rt_keys_markdown(scen, 0, &b);
+		if (!ret && scen->others)
+			ret = rt_buf_puts(&b, "\nA scenario may hold other figures.\n");
+	}
+	if (!ret)
+		fputs(rt_buf_str(&b), stdout);
+	rt_buf_fini(&b);
+	lab_scenario_keys_free(scen);
+	return ret;
+}
+
 static int schema_main(const struct cli_cmd *cmd, int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "list", no_argument, NULL, 'l' },
+		{ "markdown", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	bool list = false;
+	bool list = false, markdown = false;
 	int c;
 
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+lh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+lmh", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'l':
 			list = true;
+			break;
+		case 'm':
+			markdown = true;
 			break;
 		case 'h':
 			cli_cmd_help(cmd, stdout);
@@ -119,6 +158,18 @@ static int schema_main(const struct cli_cmd *cmd, int argc, char **argv)
 	}
 	if (optind + 1 != argc)
 		return cli_usage_error(cmd, "one NAME at a time");
+	if (markdown) {
+		const char *name = argv[optind];
+		const struct lab_ops *lab = strncmp(name, "lab:", 4) ? NULL : lab_find(name + 4);
+
+		if (!lab)
+			return cli_usage_error(cmd, "--markdown takes lab:LAB (got \"%s\")", name);
+		if (print_lab_markdown(lab)) {
+			fprintf(stderr, "rtlab schema: out of memory\n");
+			return CLI_EXIT_FAIL;
+		}
+		return CLI_EXIT_OK;
+	}
 	for (size_t i = 0; i < NSCHEMAS; i++) {
 		if (strcmp(argv[optind], schemas[i].name) != 0)
 			continue;
@@ -134,13 +185,16 @@ static int schema_main(const struct cli_cmd *cmd, int argc, char **argv)
 
 const struct cli_cmd cli_cmd_schema = {
 	.name = "schema",
-	.usage = "[--list | NAME]",
+	.usage = "[--list | NAME | --markdown lab:LAB]",
 	.summary = "print the JSON Schema of a document rtlab writes or reads",
 	.help = "Prints the JSON Schema (draft 2020-12) of document NAME, e.g. rtlab.result/2,\n"
 		"made from the keys rtlab declares for it; doc/schema/ holds the same files.\n"
 		"With --list, or no NAME: every document's name and its file there.\n"
+		"With --markdown lab:LAB: the tables of LAB's own keys in its results\n"
+		"documents (params, each scenario), as doc/results.md shows them.\n"
 		"\n"
-		"  -l, --list   list the documents\n"
-		"  -h, --help   show this help\n",
+		"  -l, --list       list the documents\n"
+		"  -m, --markdown   a lab's key tables in Markdown\n"
+		"  -h, --help       show this help\n",
 	.main = schema_main,
 };

@@ -37,10 +37,17 @@ for name in rtlab.result/2 rtlab.result/1 rtlab.progress/1 rtlab.exercise/1 rtla
 done
 check "doc/schema/ is what the key tables make (else: make schemas)" \
 	"$SRCDIR/scripts/schemas" "$RTLAB" "$schemas" --check
-cp -r "$schemas" "$tmp/stale"
-sed -i 's/"kernel_release"/"kernel_rel"/' "$tmp/stale/rtlab.result-2.json"
+mkdir "$tmp/doc"
+cp -r "$schemas" "$tmp/doc/schema"
+cp "$SRCDIR/doc/results.md" "$tmp/doc/"
+check "a copy of doc/ is up to date" "$SRCDIR/scripts/schemas" "$RTLAB" "$tmp/doc/schema" --check
+sed -i 's/"kernel_release"/"kernel_rel"/' "$tmp/doc/schema/rtlab.result-2.json"
 check "a stale schema is caught" \
-	bash -c '! "$1" "$2" "$3" --check 2>/dev/null' _ "$SRCDIR/scripts/schemas" "$RTLAB" "$tmp/stale"
+	bash -c '! "$1" "$2" "$3" --check 2>/dev/null' _ "$SRCDIR/scripts/schemas" "$RTLAB" "$tmp/doc/schema"
+"$SRCDIR/scripts/schemas" "$RTLAB" "$tmp/doc/schema" >/dev/null
+sed -i 's/| `seed` | string | optional; the run/| `seed` | number | optional; the run/' "$tmp/doc/results.md"
+check "a stale key table in doc/results.md is caught" \
+	bash -c '! "$1" "$2" "$3" --check 2>/dev/null' _ "$SRCDIR/scripts/schemas" "$RTLAB" "$tmp/doc/schema"
 run schema rtlab.nope/1
 check "an unknown NAME is a usage error" [ "$rc" -eq 2 ]
 
