@@ -504,3 +504,57 @@ int rt_json_save(const char *path, const json_t *doc, const struct rt_json_style
 	rt_buf_fini(&b);
 	return ret;
 }
+
+/* ---- Members ----------------------------------------------------------- */
+
+const char *rt_json_str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+const char *rt_json_text(const json_t *o, const char *key)
+{
+	const char *s = rt_json_str(o, key);
+
+	return s ? s : "";
+}
+
+double rt_json_num(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+double rt_json_num_or(const json_t *o, const char *key, double fallback)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : fallback;
+}
+
+double rt_json_num_within(const json_t *o, const char *key, double limit)
+{
+	double v = rt_json_num(o, key);
+
+	return fabs(v) <= limit ? v : 0;
+}
+
+double rt_json_num_clamp(const json_t *o, const char *key, double limit)
+{
+	double v = rt_json_num(o, key);
+
+	if (!(v > -limit))
+		return v != v ? 0 : -limit;
+	return v < limit ? v : limit;
+}
+
+bool rt_json_true(const json_t *o, const char *key)
+{
+	return json_is_true(json_object_get(o, key));
+}
+
+json_t *rt_json_num_cell(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_copy(v) : json_null();
+}

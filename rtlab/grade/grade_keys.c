@@ -5,11 +5,13 @@
  * (grade_format_class_json()), and the JSON Schema `rtlab schema
  * rtlab.grade/1` prints from them: a document of "kind": "class" has its
  * grades in "grades", any other is one grade and has every key a grade
- * always has.
+ * always has. The typed reads at the end are how the front ends read a
+ * grade, so that none spells its keys.
  */
 #include "grade_outcome.h"
 
 #include <errno.h>
+#include <string.h>
 
 #include "core/rt_keys.h"
 
@@ -173,4 +175,34 @@ fail:
 	json_decref(doc);
 	errno = ENOMEM;
 	return NULL;
+}
+
+/* ---- Typed reads ---------------------------------------------------------------- */
+
+size_t grade_list_count(const json_t *grades)
+{
+	return json_array_size(grades);
+}
+
+const json_t *grade_list_at(const json_t *grades, size_t i)
+{
+	return json_array_get(grades, i);
+}
+
+const char *grade_student(const json_t *g)
+{
+	return json_string_value(json_object_get(g, "student"));
+}
+
+bool grade_failed_to_grade(const json_t *g)
+{
+	return json_object_get(g, "error") != NULL;
+}
+
+json_t *grade_class_grades(const json_t *doc)
+{
+	const char *kind = json_string_value(json_object_get(doc, "kind"));
+	json_t *grades = json_object_get(doc, "grades");
+
+	return kind && !strcmp(kind, "class") && json_is_array(grades) ? grades : NULL;
 }

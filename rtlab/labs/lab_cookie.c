@@ -29,6 +29,7 @@
 
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
@@ -384,11 +385,6 @@ out:
 
 /* ---- Views, grade, scenarios ----------------------------------------------------------- */
 
-static double fig(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
 static int cookie_views(const struct rt_result *res, json_t *views, char **cause)
 {
 	json_t *rows = json_array(), *prows = json_array(), *rrows = json_array(), *s;
@@ -404,17 +400,17 @@ static int cookie_views(const struct rt_result *res, json_t *views, char **cause
 		if (!strncmp(name, "replay-", 7))
 			row = json_pack("[s, s, f, f]", name,
 					json_string_value(json_object_get(s, "schedule")) ?: "",
-					fig(s, "lost_count"), fig(s, "duplicated_count"));
+					rt_json_num(s, "lost_count"), rt_json_num(s, "duplicated_count"));
 		else if (json_object_get(s, "high_waits_count"))
-			row = json_pack("[s, f, f, f, f, s]", name, fig(s, "high_waits_count"),
-					fig(s, "wait_avg_us"), fig(s, "wait_max_us"),
-					fig(s, "hog_bursts_count"),
+			row = json_pack("[s, f, f, f, f, s]", name, rt_json_num(s, "high_waits_count"),
+					rt_json_num(s, "wait_avg_us"), rt_json_num(s, "wait_max_us"),
+					rt_json_num(s, "hog_bursts_count"),
 					json_is_true(json_object_get(s, "watchdog")) ? "fired" : "-");
 		else
-			row = json_pack("[s, f, f, f, f, f, f, f]", name, fig(s, "produced_count"),
-					fig(s, "consumed_count"), fig(s, "lost_count"),
-					fig(s, "duplicated_count"), fig(s, "fairness_jain_ratio"),
-					fig(s, "throughput_hz"), fig(s, "handover_p99_us"));
+			row = json_pack("[s, f, f, f, f, f, f, f]", name, rt_json_num(s, "produced_count"),
+					rt_json_num(s, "consumed_count"), rt_json_num(s, "lost_count"),
+					rt_json_num(s, "duplicated_count"), rt_json_num(s, "fairness_jain_ratio"),
+					rt_json_num(s, "throughput_hz"), rt_json_num(s, "handover_p99_us"));
 		if (!row || json_array_append_new(!strncmp(name, "replay-", 7) ? rrows :
 						  json_object_get(s, "high_waits_count") ? prows :
 						  rows, row))
@@ -495,28 +491,28 @@ static int cookie_grade(const struct lab_result *r, struct grade_report *rep)
 		if (!s)
 			continue;
 		any = true;
-		if (fig(s, "lost_count") || fig(s, "duplicated_count"))
+		if (rt_json_num(s, "lost_count") || rt_json_num(s, "duplicated_count"))
 			exact = false;
 	}
 	ret = add(rep, "correct-protocols-exact", !any ? GRADE_FAIL : exact ? GRADE_PASS :
 		  GRADE_FAIL, "uni-directional, ticket and greedy lose and duplicate no cookie "
 		  "(rtlab lab run cookie)");
 	if (!ret)
-		ret = add(rep, "uni-fair", uni && fig(uni, "diners_count") >= 4 &&
-			  fig(uni, "fairness_jain_ratio") >= 0.99 ? GRADE_PASS : GRADE_FAIL,
+		ret = add(rep, "uni-fair", uni && rt_json_num(uni, "diners_count") >= 4 &&
+			  rt_json_num(uni, "fairness_jain_ratio") >= 0.99 ? GRADE_PASS : GRADE_FAIL,
 			  "the uni-directional plate with at least 4 diners has a Jain fairness "
 			  "of 0.99 or more");
 	if (!ret)
 		ret = add(rep, "replay-catches-broken",
-			  fig(rt_result_scenario(res, "replay-broken"), "lost_count") > 0 &&
-			  fig(rt_result_scenario(res, "replay-uni"), "lost_count") == 0 &&
-			  fig(rt_result_scenario(res, "replay-uni"), "duplicated_count") == 0 ?
+			  rt_json_num(rt_result_scenario(res, "replay-broken"), "lost_count") > 0 &&
+			  rt_json_num(rt_result_scenario(res, "replay-uni"), "lost_count") == 0 &&
+			  rt_json_num(rt_result_scenario(res, "replay-uni"), "duplicated_count") == 0 ?
 			  GRADE_PASS : GRADE_FAIL,
 			  "the replay's schedule loses a cookie on the broken plate and none on "
 			  "the uni-directional one");
 	if (!ret)
 		ret = add(rep, "inheritance-bounds-wait", !pi || !plain ? GRADE_SKIP :
-			  fig(pi, "wait_max_us") < fig(plain, "wait_max_us") ? GRADE_PASS :
+			  rt_json_num(pi, "wait_max_us") < rt_json_num(plain, "wait_max_us") ? GRADE_PASS :
 			  GRADE_FAIL, !pi || !plain ?
 			  "not run: the priority protocols need SCHED_FIFO (run as root)" :
 			  "with priority inheritance the high diner's longest wait is shorter "

@@ -30,6 +30,7 @@
 #include <string.h>
 
 #include "core/rt_err.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
@@ -223,11 +224,6 @@ out:
 
 /* ---- Views and grade -------------------------------------------------------------- */
 
-static double num(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
 static int example_views(const struct rt_result *res, json_t *views, char **cause)
 {
 	json_t *rows = json_array(), *s;
@@ -237,15 +233,15 @@ static int example_views(const struct rt_result *res, json_t *views, char **caus
 	if (!rows)
 		return -ENOMEM;
 	json_array_foreach(rt_result_scenarios(res), i, s) {
-		double jobs = num(s, "releases_count");
+		double jobs = rt_json_num(s, "releases_count");
 
 		if (json_array_append_new(rows, json_pack("[s, f, f, f, f, f, f]",
 				json_string_value(json_object_get(s, "name")) ?: "", jobs,
-				num(s, "misses_count"), jobs > 0 ? 100.0 *
-				num(s, "misses_count") / jobs : 0.0,
-				jobs > 0 ? num(s, "delay_sum_ns") / jobs / 1000.0 : 0.0,
-				num(s, "delay_max_ns") / 1000.0,
-				num(s, "response_max_ns") / 1000.0))) {
+				rt_json_num(s, "misses_count"), jobs > 0 ? 100.0 *
+				rt_json_num(s, "misses_count") / jobs : 0.0,
+				jobs > 0 ? rt_json_num(s, "delay_sum_ns") / jobs / 1000.0 : 0.0,
+				rt_json_num(s, "delay_max_ns") / 1000.0,
+				rt_json_num(s, "response_max_ns") / 1000.0))) {
 			json_decref(rows);
 			return -ENOMEM;
 		}

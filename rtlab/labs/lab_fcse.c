@@ -29,6 +29,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
@@ -481,11 +482,6 @@ out:
 	return ret;
 }
 
-static double fig(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
 /* The summary: the first mode's figures plain, every mode's with its prefix. */
 static int set_summary(struct rt_result *res, json_t *const per_mode[SIM_FCSE_NMODES])
 {
@@ -508,20 +504,20 @@ static int set_summary(struct rt_result *res, json_t *const per_mode[SIM_FCSE_NM
 			first = per_mode[m];
 		for (int k = 0; !ret && prefixed[k]; k++) {
 			snprintf(key, sizeof(key), "%s_%s", mode_keys[m], prefixed[k]);
-			ret = rt_result_set_summary(res, key, fig(per_mode[m], prefixed[k]));
+			ret = rt_result_set_summary(res, key, rt_json_num(per_mode[m], prefixed[k]));
 		}
 	}
 	for (int k = 0; !ret && first && plain[k]; k++)
-		ret = rt_result_set_summary(res, plain[k], fig(first, plain[k]));
+		ret = rt_result_set_summary(res, plain[k], rt_json_num(first, plain[k]));
 	if (!ret && per_mode[SIM_FCSE_MODE_FLUSH]) {
-		double f = fig(per_mode[SIM_FCSE_MODE_FLUSH], "latency_avg_us");
+		double f = rt_json_num(per_mode[SIM_FCSE_MODE_FLUSH], "latency_avg_us");
 
 		if (f > 0 && per_mode[SIM_FCSE_MODE_GUARANTEED])
 			ret = rt_result_set_summary(res, "guaranteed_vs_flush_ratio",
-				fig(per_mode[SIM_FCSE_MODE_GUARANTEED], "latency_avg_us") / f);
+				rt_json_num(per_mode[SIM_FCSE_MODE_GUARANTEED], "latency_avg_us") / f);
 		if (!ret && f > 0 && per_mode[SIM_FCSE_MODE_BEST_EFFORT])
 			ret = rt_result_set_summary(res, "best_effort_vs_flush_ratio",
-				fig(per_mode[SIM_FCSE_MODE_BEST_EFFORT], "latency_avg_us") / f);
+				rt_json_num(per_mode[SIM_FCSE_MODE_BEST_EFFORT], "latency_avg_us") / f);
 	}
 	return ret;
 }
@@ -712,7 +708,7 @@ static int fcse_flush_view(const struct rt_result *res, json_t *views)
 		return -ENOMEM;
 	json_array_foreach(rt_result_scenarios(res), i, s) {
 		const char *name = json_string_value(json_object_get(s, "name")) ?: "";
-		double sw = fig(s, "switches_count"), all = 0;
+		double sw = rt_json_num(s, "switches_count"), all = 0;
 
 		for (size_t r = 0; r < sizeof(fcse_flush_reasons) / sizeof(fcse_flush_reasons[0]);
 		     r++) {
@@ -760,14 +756,14 @@ static int fcse_views(const struct rt_result *res, json_t *views, char **cause)
 		const char *name = json_string_value(json_object_get(s, "name")) ?: "";
 
 		if (json_array_append_new(rows, json_pack("[s, f, f, f, f, f, f, f, f]", name,
-				fig(s, "latency_avg_us"), fig(s, "latency_max_us"),
-				fig(s, "switch_avg_us"), fig(s, "switch_max_us"),
-				fig(s, "flushes_count"), 100.0 * fig(s, "i_miss_ratio"),
-				100.0 * fig(s, "d_miss_ratio"), fig(s, "refused_count"))) ||
+				rt_json_num(s, "latency_avg_us"), rt_json_num(s, "latency_max_us"),
+				rt_json_num(s, "switch_avg_us"), rt_json_num(s, "switch_max_us"),
+				rt_json_num(s, "flushes_count"), 100.0 * rt_json_num(s, "i_miss_ratio"),
+				100.0 * rt_json_num(s, "d_miss_ratio"), rt_json_num(s, "refused_count"))) ||
 		    json_array_append_new(prow, json_pack("[s, f, f, f, f, f]", name,
-				fig(s, "processes_count"), fig(s, "refused_fork_count"),
-				fig(s, "refused_mmap_count"), fig(s, "shared_pids_count"),
-				fig(s, "relocations_count"))))
+				rt_json_num(s, "processes_count"), rt_json_num(s, "refused_fork_count"),
+				rt_json_num(s, "refused_mmap_count"), rt_json_num(s, "shared_pids_count"),
+				rt_json_num(s, "relocations_count"))))
 			goto out_nomem;
 	}
 	if (json_object_get(sum, "guaranteed_vs_flush_ratio") &&
@@ -870,9 +866,10 @@ static int fcse_grade(const struct lab_result *r, struct grade_report *rep)
 		if (m < 0)
 			continue;
 		modes |= 1u << m;
-		if (m == SIM_FCSE_MODE_GUARANTEED && fig(s, "flushes_count") != 0)
+		if (m == SIM_FCSE_MODE_GUARANTEED && rt_json_num(s, "flushes_count") != 0)
 			g_ok = false;
-		if (m == SIM_FCSE_MODE_FLUSH && fig(s, "flushes_count") != fig(s, "switches_count"))
+		if (m == SIM_FCSE_MODE_FLUSH &&
+		    rt_json_num(s, "flushes_count") != rt_json_num(s, "switches_count"))
 			f_ok = false;
 	}
 	ret = grade_report_add(rep, "three-modes", modes == 7,

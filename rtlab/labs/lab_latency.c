@@ -57,6 +57,7 @@
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_hist.h"
+#include "core/rt_json.h"
 #include "core/rt_load.h"
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
@@ -1168,18 +1169,6 @@ out_free:
 
 /* ---- Description and text report ---------------------------------------------- */
 
-static const char *jstr(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
-static double jnum(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
 /* @d limited to +-1e15 (extra is free-form: the validator checks reals, not meanings). */
 static double pct_clamp(double d)
 {
@@ -1206,7 +1195,7 @@ static void p99_text(json_t *o, char *buf, size_t size, bool compact)
 {
 	json_t *res = json_object_get(o, "p99_resolution_us");
 
-	latency_pct_text(buf, size, jnum(o, "p99_us"), json_is_number(res) ?
+	latency_pct_text(buf, size, rt_json_num(o, "p99_us"), json_is_number(res) ?
 			 json_number_value(res) : 1,
 			 json_is_true(json_object_get(o, "p99_above_bound")), compact);
 }
@@ -1291,14 +1280,14 @@ static int alloc_view(json_t *scens, json_t *views)
 		if (!json_is_number(json_object_get(s, "alloc_bytes")))
 			continue;
 		ret |= json_array_append_new(json_object_get(v, "rows"), json_pack(
-			"[s, b, I, I, f, f, f, f, f, f]", jstr(s, "name"),
+			"[s, b, I, I, f, f, f, f, f, f]", rt_json_text(s, "name"),
 			json_is_true(json_object_get(s, "mlock")),
-			(json_int_t)pct_clamp(jnum(s, "alloc_bytes")),
-			(json_int_t)pct_clamp(jnum(s, "alloc_cycles_count")),
-			pct_clamp(jnum(s, "alloc_avg_us")), pct_clamp(jnum(s, "alloc_max_us")),
-			pct_clamp(jnum(s, "touch_avg_us")), pct_clamp(jnum(s, "touch_max_us")),
-			pct_clamp(jnum(s, "alloc_faults_avg_count")),
-			pct_clamp(jnum(s, "touch_faults_avg_count"))));
+			(json_int_t)pct_clamp(rt_json_num(s, "alloc_bytes")),
+			(json_int_t)pct_clamp(rt_json_num(s, "alloc_cycles_count")),
+			pct_clamp(rt_json_num(s, "alloc_avg_us")), pct_clamp(rt_json_num(s, "alloc_max_us")),
+			pct_clamp(rt_json_num(s, "touch_avg_us")), pct_clamp(rt_json_num(s, "touch_max_us")),
+			pct_clamp(rt_json_num(s, "alloc_faults_avg_count")),
+			pct_clamp(rt_json_num(s, "touch_faults_avg_count"))));
 	}
 	if (!ret && json_array_size(json_object_get(v, "rows")))
 		ret = json_array_append(views, v);
@@ -1332,16 +1321,16 @@ static json_t *slack_cell(json_t *s)
 {
 	json_t *v = json_object_get(s, "timer_slack_ns");
 
-	return json_is_integer(v) ? json_integer((json_int_t)pct_clamp(jnum(s,
+	return json_is_integer(v) ? json_integer((json_int_t)pct_clamp(rt_json_num(s,
 						"timer_slack_ns"))) : json_null();
 }
 
 /* The policy a scenario ran under, flagged when the real-time one was refused. */
 static void policy_text(json_t *s, char *buf, size_t size)
 {
-	const char *pol = jstr(s, "policy");
+	const char *pol = rt_json_text(s, "policy");
 
-	snprintf(buf, size, "%s%s", pol, strcmp(pol, jstr(s, "policy_requested")) ?
+	snprintf(buf, size, "%s%s", pol, strcmp(pol, rt_json_text(s, "policy_requested")) ?
 		 " (RT refused)" : "");
 }
 
@@ -1376,34 +1365,34 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 		p99_text(s, p99, sizeof(p99), true);
 		policy_text(s, pol, sizeof(pol));
 		ret |= json_array_append_new(json_object_get(sv, "rows"), json_pack(
-			"[s, s, s, I, f, f, s, f, I, I, i, b, b, s, o, f]", jstr(s, "name"),
+			"[s, s, s, I, f, f, s, f, I, I, i, b, b, s, o, f]", rt_json_text(s, "name"),
 			json_is_true(json_object_get(s, "interrupted")) ? "interrupted" :
 			json_is_true(json_object_get(s, "skipped")) ? "ended early" : "complete",
-			pol, (json_int_t)pct_clamp(jnum(s, "samples_count")),
-			pct_clamp(jnum(s, "min_us")), pct_clamp(jnum(s, "avg_us")), p99,
-			pct_clamp(jnum(s, "max_us")),
-			(json_int_t)pct_clamp(jnum(s, "dropped_count")),
-			(json_int_t)pct_clamp(jnum(s, "overruns_count")),
-			(int)jnum(s, "priority"), json_is_true(json_object_get(s, "mlock")),
-			json_is_true(json_object_get(s, "pinned")), jstr(s, "load"),
-			slack_cell(s), pct_clamp(jnum(s, "measured_s"))));
+			pol, (json_int_t)pct_clamp(rt_json_num(s, "samples_count")),
+			pct_clamp(rt_json_num(s, "min_us")), pct_clamp(rt_json_num(s, "avg_us")), p99,
+			pct_clamp(rt_json_num(s, "max_us")),
+			(json_int_t)pct_clamp(rt_json_num(s, "dropped_count")),
+			(json_int_t)pct_clamp(rt_json_num(s, "overruns_count")),
+			(int)rt_json_num(s, "priority"), json_is_true(json_object_get(s, "mlock")),
+			json_is_true(json_object_get(s, "pinned")), rt_json_text(s, "load"),
+			slack_cell(s), pct_clamp(rt_json_num(s, "measured_s"))));
 		t = json_object_get(s, "percentiles");
 		ret |= json_array_append_new(json_object_get(pv, "rows"), json_pack(
-			"[s, o, o, o, o, o, I]", jstr(s, "name"),
+			"[s, o, o, o, o, o, I]", rt_json_text(s, "name"),
 			pct_cell(json_object_get(t, "p50")), pct_cell(json_object_get(t, "p90")),
 			pct_cell(json_object_get(t, "p99")), pct_cell(json_object_get(t, "p99.9")),
 			pct_cell(json_object_get(t, "p99.99")),
-			(json_int_t)pct_clamp(jnum(s, "overflow_count"))));
+			(json_int_t)pct_clamp(rt_json_num(s, "overflow_count"))));
 		json_array_foreach(json_object_get(s, "threads"), k, t) {
 			p99_text(t, p99, sizeof(p99), true);
 			ret |= json_array_append_new(json_object_get(tv, "rows"), json_pack(
-				"[s, i, i, i, I, I, f, f, f, f, s]", jstr(s, "name"),
-				(int)jnum(t, "index"), (int)jnum(t, "tid"),
-				(int)jnum(s, "priority"),
-				(json_int_t)pct_clamp(jnum(t, "interval_us")),
-				(json_int_t)pct_clamp(jnum(t, "samples_count")),
-				pct_clamp(jnum(t, "min_us")), pct_clamp(jnum(t, "last_us")),
-				pct_clamp(jnum(t, "avg_us")), pct_clamp(jnum(t, "max_us")), p99));
+				"[s, i, i, i, I, I, f, f, f, f, s]", rt_json_text(s, "name"),
+				(int)rt_json_num(t, "index"), (int)rt_json_num(t, "tid"),
+				(int)rt_json_num(s, "priority"),
+				(json_int_t)pct_clamp(rt_json_num(t, "interval_us")),
+				(json_int_t)pct_clamp(rt_json_num(t, "samples_count")),
+				pct_clamp(rt_json_num(t, "min_us")), pct_clamp(rt_json_num(t, "last_us")),
+				pct_clamp(rt_json_num(t, "avg_us")), pct_clamp(rt_json_num(t, "max_us")), p99));
 		}
 	}
 	if (ret) {

@@ -31,6 +31,7 @@
 
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
@@ -636,19 +637,6 @@ out:
 
 /* ---- Views and grade -------------------------------------------------------------- */
 
-static double num(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
-/* A figure for a view's cell: null ("-" on screen) when the run did not measure it. */
-static json_t *cell(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_copy(v) : json_null();
-}
-
 static int nop_views(const struct rt_result *res, json_t *views, char **cause)
 {
 	json_t *rows = json_array(), *s, *fl;
@@ -662,11 +650,11 @@ static int nop_views(const struct rt_result *res, json_t *views, char **cause)
 	json_array_foreach(rt_result_scenarios(res), i, s) {
 		if (json_array_append_new(rows, json_pack("[s, o, o, o, o, o, o, o, o, o]",
 				json_string_value(json_object_get(s, "name")) ?: "",
-				cell(s, "utilisation_pct"), cell(s, "goodput_pct"),
-				cell(s, "round_max_us"), cell(s, "access_jitter_max_us"),
-				cell(s, "faults_injected_count"), cell(s, "faults_detected_count"),
-				cell(s, "false_positives_count"), cell(s, "detection_max_us"),
-				cell(s, "detection_bound_us")))) {
+				rt_json_num_cell(s, "utilisation_pct"), rt_json_num_cell(s, "goodput_pct"),
+				rt_json_num_cell(s, "round_max_us"), rt_json_num_cell(s, "access_jitter_max_us"),
+				rt_json_num_cell(s, "faults_injected_count"), rt_json_num_cell(s, "faults_detected_count"),
+				rt_json_num_cell(s, "false_positives_count"), rt_json_num_cell(s, "detection_max_us"),
+				rt_json_num_cell(s, "detection_bound_us")))) {
 			json_decref(rows);
 			return -ENOMEM;
 		}
@@ -715,9 +703,10 @@ static int nop_grade(const struct lab_result *r, struct grade_report *rep)
 
 	json_array_foreach(rt_result_scenarios(r->res), i, s) {
 		const char *name = json_string_value(json_object_get(s, "name")) ?: "?";
-		double inj = num(s, "faults_injected_count"), det = num(s, "faults_detected_count");
-		double fp = num(s, "false_positives_count"), max = num(s, "detection_max_us");
-		double bound = num(s, "detection_bound_us");
+		double inj = rt_json_num(s, "faults_injected_count");
+		double det = rt_json_num(s, "faults_detected_count");
+		double fp = rt_json_num(s, "false_positives_count"), max = rt_json_num(s, "detection_max_us");
+		double bound = rt_json_num(s, "detection_bound_us");
 		char id[64];
 
 		snprintf(id, sizeof(id), "%s-all-detected", name);
