@@ -22,6 +22,8 @@
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
 #include "doctor/doctor.h"
+#include "grade/grade_book.h"
+#include "grade/grade_handin.h"
 #include "grade/grade_manifest.h"
 #include "grade/grade_outcome.h"
 #include "labs/lab.h"
@@ -67,6 +69,8 @@ static const struct {
 	{ DOCTOR_SCHEMA, "rtlab.doctor-1.json", doctor_schema },
 	{ GRADE_SCHEMA, "rtlab.grade-1.json", grade_schema },
 	{ GRADE_EXERCISE_SCHEMA, "rtlab.exercise-1.json", grade_manifest_schema },
+	{ GRADE_COURSE_SCHEMA, "rtlab.course-1.json", grade_course_schema },
+	{ GRADE_HANDIN_SCHEMA, "rtlab.handin-1.json", grade_handin_schema },
 	{ CLI_LESSON_LIST_SCHEMA, "rtlab.lesson-list-1.json", cli_lesson_list_schema },
 	{ CLI_QUIZ_SCHEMA, "rtlab.quiz-run-1.json", cli_quiz_schema },
 	{ CLI_PROGRESS_SCHEMA, "rtlab.progress-report-1.json", cli_progress_schema },

@@ -13,6 +13,7 @@
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_json.h"
+#include "core/rt_keys.h"
 #include "grade/grade_format.h"
 
 /* ---- The course file -------------------------------------------------------------------- */
@@ -23,6 +24,42 @@ static bool is_date(const char *s)
 
 	return strlen(s) == 10 && sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &n) == 3 && n == 10 &&
 	       s[4] == '-' && s[7] == '-' && m >= 1 && m <= 12 && d >= 1 && d <= 31;
+}
+
+/* ---- Course files --------------------------------------------------------------------- */
+
+/*
+ * rtlab.course/1's keys, declared once for `rtlab schema` (doc/grading.md);
+ * other keys are the teacher's and are left alone.
+ */
+static const struct rt_key course_lab_keys[] = {
+	RT_KEY("lab", RT_T_STRING, NULL, "the lab's name", true, .pattern = "^.{1,63}$"),
+	RT_KEY("weight", RT_T_NUMBER, NULL, "its weight in the course total (default 1), > 0",
+	       false, .min = 0, .max = 1e6),
+	RT_KEY("due", RT_T_STRING, NULL, "the due date, YYYY-MM-DD", false,
+	       .pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
+	RT_KEY_END,
+};
+static const struct rt_key course_other = RT_KEY(NULL, 0, NULL, "the teacher's, not read",
+						 false);
+static const struct rt_keys course_lab_table = { .keys = course_lab_keys,
+						 .others = &course_other };
+static const struct rt_key course_keys[] = {
+	RT_KEY("schema", RT_T_STRING, NULL, "`rtlab.course/1`", true),
+	RT_KEY("title", RT_T_STRING, NULL, "the course's name (the slides' title slide)", false),
+	RT_KEY("teacher", RT_T_STRING, NULL, "for the title slide", false),
+	RT_KEY("date", RT_T_STRING, NULL, "for the title slide", false),
+	RT_KEY("licence", RT_T_STRING, NULL, "for the title slide", false),
+	RT_KEY("labs", RT_T_ARRAY, NULL, "1 to 64 labs that count, each once", true,
+	       .of = &course_lab_table),
+	RT_KEY_END,
+};
+static const struct rt_keys course_table = { .keys = course_keys, .others = &course_other };
+
+json_t *grade_course_schema(void)
+{
+	return rt_keys_document(GRADE_COURSE_SCHEMA, "rtlab course file (--course FILE)",
+				&course_table, 0);
 }
 
 int grade_course_titles(const json_t *doc, struct grade_course_titles *t, const char **bad)

@@ -51,6 +51,9 @@ struct grade_course_titles {
 /* Fill @t from course document @doc: 0, or -EINVAL with the key that is not a string in *@bad. */
 int grade_course_titles(const json_t *doc, struct grade_course_titles *t, const char **bad);
 
+/* The JSON Schema (2020-12) of rtlab.course/1 from its declared keys; NULL: ENOMEM. */
+json_t *grade_course_schema(void);
+
 /* grade_course_load - read a course file. 0, or a negative errno with @cause. */
 int grade_course_load(const char *path, struct grade_course *c, char **cause);
 

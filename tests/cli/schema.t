@@ -32,7 +32,7 @@ check "python3-jsonschema is installed (make deps)" python3 -c 'import jsonschem
 run schema --list
 for name in rtlab.result/2 rtlab.result/1 rtlab.progress/1 rtlab.exercise/1 rtlab.grade/1 \
 	rtlab.doctor/1 rtlab.lesson-list/1 rtlab.quiz-run/1 rtlab.progress-report/1 \
-	rtlab.trace-explain/1 rtlab.vm-pull/1; do
+	rtlab.trace-explain/1 rtlab.vm-pull/1 rtlab.course/1 rtlab.handin/1; do
 	check "rtlab schema --list names $name" grep -q "^$name	" "$tmp/out"
 done
 check "doc/schema/ is what the key tables make (else: make schemas)" \
@@ -120,7 +120,21 @@ cp "$toy/reference/sum.c" "$tmp/class/ann/"
 cp "$toy/starter/sum.c" "$tmp/class/bob/"
 json "rtlab grade --class DIR --format json is valid" class \
 	grade --class "$tmp/class" --exercise "$toy" --format json
+(
+	cd "$tmp" || exit 1
+	"$RTLAB" lab start nop >/dev/null 2>&1 &&
+		"$RTLAB" handin nop --out "$tmp/handin.tar" >/dev/null 2>&1 &&
+		mkdir "$tmp/handin" && tar xf "$tmp/handin.tar" -C "$tmp/handin"
+)
+later "rtlab handin's manifest is valid" "$tmp/handin/rtlab-handin.json"
+cat >"$tmp/course.json" <<'JSON'
+{ "schema": "rtlab.course/1", "title": "RT 101", "teacher": "T", "term": "autumn",
+  "labs": [ { "lab": "nop", "weight": 2, "due": "2026-11-30" }, { "lab": "latency" } ] }
+JSON
+later "a course file as doc/grading.md shows it is valid" "$tmp/course.json"
 validate_later
+sed 's/"2026-11-30"/"30.11.2026"/' "$tmp/course.json" >"$tmp/bad-course.json"
+check "a course file with a date of another form is refused" invalid "$tmp/bad-course.json"
 check "every labs/*/checks/exercise.json is valid" valid "$SRCDIR"/labs/*/checks/exercise.json
 
 tap_done
