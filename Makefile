@@ -120,7 +120,8 @@ REPLAY_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/san/fuzz/%)
 FUZZ_BINS := $(FUZZ_SRCS:tests/fuzz/%.c=$(BUILD)/fuzz/%)
 
 RTLAB := $(BUILD)/rtlab
-# The FCSE lab's trace tool: convert, info, sim, bench (tools/fcse-trace.c).
+# The FCSE lab's trace tool: convert, info, sim, bench (tools/fcse-trace.c);
+# installed as rtlab-fcse-trace.
 FCSE_TRACE := $(BUILD)/fcse-trace
 # The FCSE check on an emulated ARM926EJ-S (tests/arm/, run by tests/cli/fcse_arm.t),
 # built when the cross compiler is there (make deps installs gcc-arm-none-eabi).
@@ -304,6 +305,7 @@ WITH_SOLUTIONS ?= 0
 install: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR) $(DESTDIR)$(MANDIR)/man1
 	install -m 0755 $(RTLAB) $(DESTDIR)$(BINDIR)/rtlab
+	install -m 0755 $(FCSE_TRACE) $(DESTDIR)$(BINDIR)/rtlab-fcse-trace
 	for d in $(DATA_DIRS); do \
 		rm -rf $(DESTDIR)$(DATADIR)/$$d; \
 		cp -RL $$d $(DESTDIR)$(DATADIR)/$$d || exit 1; \
@@ -326,7 +328,8 @@ man: $(RTLAB)
 	$(Q)scripts/man-lab-options $(RTLAB) doc/rtlab.1
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/rtlab $(DESTDIR)$(MANDIR)/man1/rtlab.1
+	rm -f $(DESTDIR)$(BINDIR)/rtlab $(DESTDIR)$(BINDIR)/rtlab-fcse-trace \
+		$(DESTDIR)$(MANDIR)/man1/rtlab.1
 	for d in $(DATA_DIRS); do rm -rf $(DESTDIR)$(DATADIR)/$$d; done
 	-rmdir $(DESTDIR)$(DATADIR) 2>/dev/null
 

@@ -182,8 +182,9 @@ static void verdict_text(struct quiz_run *r, const struct quiz *q, const struct 
 	char saved[512];
 
 	if (q->kind == QUIZ_PREDICT) {
+		/* "its", not "the measured": several labs are models, not measurements. */
 		snprintf(saved, sizeof(saved), "Saved: %.10g %s. The %s lab will show it next to "
-			 "the measured `%s` (scenario `%s`).", v->value, q->unit ? q->unit : "",
+			 "its `%s` (scenario `%s`).", v->value, q->unit ? q->unit : "",
 			 q->lab ? q->lab : "matching", q->metric ? q->metric : "value",
 			 q->scenario ? q->scenario : "-");
 		say_md(r, saved, "", "");

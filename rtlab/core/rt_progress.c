@@ -163,6 +163,9 @@ static const struct rt_key lab_keys[] = {
 	RT_KEY("status", RT_T_STRING, NULL, "`started`, `done`, `passed`, `failed`...", true),
 	RT_KEY("result", RT_T_STRING, NULL, "path of the last results document", false),
 	RT_KEY("time", RT_T_STRING, NULL, "RFC 3339 UTC time of the record", false),
+	RT_KEY("documents", RT_T_ARRAY, NULL,
+	       "the last documents written with --json FILE, oldest first", false,
+	       .items = RT_T_STRING),
 	RT_KEY_END,
 };
 static const struct rt_keys lab_table = { .keys = lab_keys, .others = &kept };
@@ -207,6 +210,16 @@ static int check_value(char **cause, const char *path, const json_t *v, const st
 		if (!json_is_object(v))
 			return bad(cause, path, "must be an object");
 		return check_fields(cause, path, v, k->of);
+	}
+	if (k->type & RT_T_ARRAY) {	/* of strings: the only arrays it has */
+		const json_t *e;
+		size_t i;
+
+		if (!json_is_array(v))
+			return bad(cause, path, "must be an array of strings");
+		json_array_foreach(v, i, e)
+			if (!json_is_string(e))
+				return bad(cause, path, "item %zu must be a string", i);
 	}
 	return 0;
 }
@@ -887,7 +900,7 @@ int rt_progress_lab_set(struct rt_progress *p, const char *lab, const char *stat
 int rt_progress_lab_get(const struct rt_progress *p, const char *lab,
 			struct rt_progress_lab *out)
 {
-	json_t *l = lab ? child(child(p->doc, "labs", false), lab, false) : NULL;
+	json_t *l = lab ? child(child(p->doc, "labs", false), lab, false) : NULL, *docs;
 
 	if (!l)
 		return -ENOENT;
@@ -896,5 +909,41 @@ int rt_progress_lab_get(const struct rt_progress *p, const char *lab,
 		out->status = "";
 	out->result = json_string_value(json_object_get(l, "result"));
 	out->time = json_string_value(json_object_get(l, "time"));
+	docs = json_object_get(l, "documents");
+	out->ndocuments = 0;
+	/* A hand-edited list longer than the cap: its newest entries are the ones kept. */
+	for (size_t i = json_array_size(docs) > RT_PROGRESS_MAX_DOCS ?
+			json_array_size(docs) - RT_PROGRESS_MAX_DOCS : 0;
+	     i < json_array_size(docs); i++)
+		out->documents[out->ndocuments++] = json_string_value(json_array_get(docs, i));
+	return 0;
+}
+
+int rt_progress_lab_add_document(struct rt_progress *p, const char *lab, const char *path)
+{
+	json_t *l, *docs, *v;
+
+	if (!id_valid(lab) || !path || !*path || strlen(path) > RT_PROGRESS_MAX_TEXT)
+		return -EINVAL;
+	/* A lab's entry needs a status, which only rt_progress_lab_set() gives. */
+	l = child(child(p->doc, "labs", false), lab, false);
+	if (!l)
+		return -ENOENT;
+	docs = json_object_get(l, "documents");
+	if (!json_is_array(docs)) {
+		docs = json_array();
+		if (!docs || json_object_set_new(l, "documents", docs))
+			return -ENOMEM;
+	}
+	for (size_t i = json_array_size(docs); i-- > 0;)
+		if (!strcmp(json_string_value(json_array_get(docs, i)) ?: "", path))
+			json_array_remove(docs, i);
+	v = json_string(path);
+	if (!v)
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
+	if (json_array_append_new(docs, v))
+		return -ENOMEM;
+	while (json_array_size(docs) > RT_PROGRESS_MAX_DOCS)
+		json_array_remove(docs, 0);
 	return 0;
 }

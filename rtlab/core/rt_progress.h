@@ -31,6 +31,7 @@
 #define RT_PROGRESS_MAX_FILE	(16u << 20)	/* larger files are treated as corrupt */
 #define RT_PROGRESS_MAX_ID	128u		/* bytes in a lesson, question or lab id */
 #define RT_PROGRESS_MAX_TEXT	4096u		/* bytes in an answer, unit, status, path */
+#define RT_PROGRESS_MAX_DOCS	20u		/* documents remembered per lab */
 
 struct rt_progress;
 
@@ -54,6 +55,9 @@ struct rt_progress_lab {
 	const char *status;	/* borrowed; e.g. "started", "done", "passed", "failed" */
 	const char *result;	/* borrowed; path of the last results document, or NULL */
 	const char *time;	/* borrowed; RFC 3339 UTC, or NULL */
+	/* borrowed; documents written to a place the learner named, oldest first */
+	const char *documents[RT_PROGRESS_MAX_DOCS];
+	size_t ndocuments;
 };
 
 /* ---- Files ------------------------------------------------------------- */
@@ -217,6 +221,18 @@ int rt_progress_lab_set(struct rt_progress *p, const char *lab, const char *stat
 			const char *result);
 int rt_progress_lab_get(const struct rt_progress *p, const char *lab,
 			struct rt_progress_lab *out);
+
+/**
+ * rt_progress_lab_add_document - remember a results document of @lab
+ * @path: where it was written (at most RT_PROGRESS_MAX_TEXT bytes)
+ *
+ * For documents written where the learner said (`--json FILE`), which no
+ * folder scan finds: `rtlab grade LAB` looks at each of them. @path moves to
+ * the end of the list if it is there already; the list keeps the last
+ * RT_PROGRESS_MAX_DOCS. Returns 0, -ENOENT (no rt_progress_lab_set() of
+ * @lab yet), -EINVAL or -ENOMEM.
+ */
+int rt_progress_lab_add_document(struct rt_progress *p, const char *lab, const char *path);
 
 /*
  * rt_progress_schema - the JSON Schema (2020-12) of rtlab.progress/1, made

@@ -68,6 +68,28 @@ static const char *label(const char *status)
 	       "SKIP" : !strcmp(status, "review") ? "READ" : "FAIL";
 }
 
+/*
+ * ", id" into @out for each failed check worth no points: a written answer
+ * that is missing (grade_report_review()), the only check that fails for no
+ * points. Returns how many.
+ */
+static size_t unanswered_list(const json_t *checks, struct rt_buf *out)
+{
+	size_t i, n = 0;
+	json_t *c;
+
+	json_array_foreach(checks, i, c) {
+		const char *status = rt_json_str(c, "status");
+
+		if (!status || strcmp(status, "fail") || rt_json_num(c, "max_points") != 0)
+			continue;
+		if (rt_buf_printf(out, ", %s", rt_json_str(c, "id") ? rt_json_str(c, "id") : "?"))
+			break;
+		n++;
+	}
+	return n;
+}
+
 int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
 {
 	const json_t *checks = json_object_get(g, "checks"), *build = json_object_get(g, "build");
@@ -132,9 +154,21 @@ int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
 		if (review)
 			snprintf(skip + strlen(skip), sizeof(skip) - strlen(skip),
 				 ", %lld for the teacher to read", review);
-		ret = rt_text_printf(out, "score: %g%% (%g of %g points; %lld of %lld checks "
-				     "passed%s)\n", rt_json_num(g, "score_pct"), rt_json_num(g, "points"),
-				     rt_json_num(g, "max_points"), passed, passed + failed, skip);
+		struct rt_buf unanswered = RT_BUF_INIT;
+		size_t nun = unanswered_list(checks, &unanswered);
+
+		/* 100 % and exit 1 together read as success: say what is missing. */
+		if (nun)
+			ret = rt_text_printf(out, "score: %g%% of the points (%g of %g points; %lld "
+					     "of %lld checks passed%s), but %zu question%s not "
+					     "answered: %s\n", rt_json_num(g, "score_pct"), rt_json_num(g, "points"),
+					     rt_json_num(g, "max_points"), passed, passed + failed, skip, nun,
+					     nun == 1 ? "" : "s", rt_buf_str(&unanswered) + 2);
+		else
+			ret = rt_text_printf(out, "score: %g%% (%g of %g points; %lld of %lld checks "
+					     "passed%s)\n", rt_json_num(g, "score_pct"), rt_json_num(g, "points"),
+					     rt_json_num(g, "max_points"), passed, passed + failed, skip);
+		rt_buf_fini(&unanswered);
 	}
 	if (!ret && !err && json_object_get(g, "weights")) {
 		static const char *const names[] = { "code", "results", "quiz" };

@@ -340,23 +340,26 @@ struct lab_pick {
 /**
  * lab_pick_graded - the results document of @lab that `rtlab grade LAB` grades
  * @dir: the learner's results folder (state dir's results/); may not exist
- * @latest: the document the progress file last recorded for @lab, or NULL
+ * @named: NULL-terminated list of further documents (the last one the
+ *          progress file recorded for @lab and those written with --json
+ *          FILE), or NULL; files that vanished or hold another lab are passed over
  *
  * Of the documents of @lab in @dir (regular files, links not followed) and
- * @latest, the newest by its "created" time that holds every scenario the
+ * @named (followed), each file counted once, the newest by its "created" time that holds every scenario the
  * lab's grade needs (lab_ops.grade_lacks); when none does, the newest, with
  * @out->whole false and @out->why naming what it lacks. Documents that do
  * not parse or are of another lab are passed over. Returns 0 (with
  * @out->path NULL when there is none) or -ENOMEM; free with lab_pick_fini().
  */
-int lab_pick_graded(const struct lab_ops *lab, const char *dir, const char *latest,
+int lab_pick_graded(const struct lab_ops *lab, const char *dir, const char *const *named,
 		    struct lab_pick *out);
 void lab_pick_fini(struct lab_pick *p);
 
 /*
  * lab_pick_learner - lab_pick_graded() over this learner's state: the
- * results folder of rtlab's state directory and the document the progress
- * file last recorded for @lab. Returns 0 or -ENOMEM.
+ * results folder of rtlab's state directory, the document the progress
+ * file last recorded for @lab and the ones it remembers as written with
+ * --json FILE (rt_progress_lab_add_document()). Returns 0 or -ENOMEM.
  */
 int lab_pick_learner(const struct lab_ops *lab, struct lab_pick *out);
 
@@ -489,10 +492,13 @@ void lab_save_fini(struct lab_save *s);
  * lab_record_progress - note in the learner's progress that @lab ran
  * @status: e.g. "done" or "interrupted"
  * @result: the results document written (stored as an absolute path)
+ * @named: it went where the learner said (--json FILE), not to the results
+ *         folder: it is also added to the lab's remembered documents, which
+ *         lab_pick_learner() looks at
  *
  * Uses rt_progress_update, so a second rtlab never loses the update. A
  * failure is logged (the run itself succeeded) and returned.
  */
-int lab_record_progress(const char *lab, const char *status, const char *result);
+int lab_record_progress(const char *lab, const char *status, const char *result, bool named);
 
 #endif

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/types.h>
 
 #include "core/rt_buf.h"
 #include "core/rt_paths.h"
@@ -30,6 +31,8 @@ struct pick_doc {
 	char *lacks;		/* "a, b" or NULL */
 	size_t nlacks;
 	time_t mtime;
+	dev_t dev;		/* the file, so one reached by two names counts once */
+	ino_t ino;
 };
 
 struct pick_set {
@@ -66,11 +69,11 @@ static int pick_add(const struct lab_ops *lab, struct pick_set *set, const char 
 	struct stat st;
 	int n = 0, ret = 0;
 
-	for (size_t i = 0; i < set->n; i++)
-		if (!strcmp(set->v[i].path, path))
-			return 0;
 	if ((follow ? stat(path, &st) : lstat(path, &st)) || !S_ISREG(st.st_mode))
 		return 0;
+	for (size_t i = 0; i < set->n; i++)
+		if (set->v[i].dev == st.st_dev && set->v[i].ino == st.st_ino)
+			return 0;
 	if (rt_result_read(path, &opts, &res, NULL))
 		return 0;	/* not a document this rtlab reads: not the one to grade */
 	if (strcmp(rt_result_lab(res), lab->name)) {
@@ -83,6 +86,8 @@ static int pick_add(const struct lab_ops *lab, struct pick_set *set, const char 
 	d.path = strdup(path);
 	d.created = strdup(rt_result_created(res) ?: "");
 	d.mtime = st.st_mtime;
+	d.dev = st.st_dev;
+	d.ino = st.st_ino;
 	if (n > 0) {
 		d.nlacks = (size_t)n;
 		d.lacks = strdup(rt_buf_str(&miss) + 2);
@@ -138,7 +143,7 @@ static int pick_scan(const struct lab_ops *lab, const char *dir, struct pick_set
 		size_t len = strlen(e->d_name);
 		char *path;
 
-		/* The lab's own documents are named after it; --json FILE ones come via @latest. */
+		/* The lab's own documents are named after it; --json FILE ones come via @named. */
 		if (len < 6 || strcmp(e->d_name + len - 5, ".json") ||
 		    strncmp(e->d_name, lab->name, plen))
 			continue;
@@ -192,7 +197,7 @@ static int pick_explain(const struct lab_ops *lab, const struct pick_set *set, s
 	return out->path ? 0 : -ENOMEM;
 }
 
-int lab_pick_graded(const struct lab_ops *lab, const char *dir, const char *latest,
+int lab_pick_graded(const struct lab_ops *lab, const char *dir, const char *const *named,
 		    struct lab_pick *out)
 {
 	struct pick_set set = { 0 };
@@ -201,8 +206,8 @@ int lab_pick_graded(const struct lab_ops *lab, const char *dir, const char *late
 
 	memset(out, 0, sizeof(*out));
 	ret = pick_scan(lab, dir, &set);
-	if (!ret && latest)
-		ret = pick_add(lab, &set, latest, true);
+	for (; !ret && named && *named; named++)
+		ret = pick_add(lab, &set, *named, true);
 	if (!ret && set.n) {
 		qsort(set.v, set.n, sizeof(set.v[0]), pick_cmp);
 		while (chosen < set.n && set.v[chosen].nlacks)
@@ -220,15 +225,20 @@ int lab_pick_learner(const struct lab_ops *lab, struct lab_pick *out)
 	struct rt_progress *p = NULL;
 	struct rt_progress_lab pl;
 	char *state = rt_paths_state_dir(), *dir = NULL;
-	const char *latest = NULL;
+	const char *named[RT_PROGRESS_MAX_DOCS + 2] = { NULL };
+	size_t n = 0;
 	int ret;
 
 	if (state && asprintf(&dir, "%s/results", state) < 0)
 		dir = NULL;
 	/* A progress file that cannot be read names no document: the folder still does. */
-	if (!rt_progress_load(NULL, &p, NULL) && !rt_progress_lab_get(p, lab->name, &pl))
-		latest = pl.result;
-	ret = lab_pick_graded(lab, dir, latest, out);
+	if (!rt_progress_load(NULL, &p, NULL) && !rt_progress_lab_get(p, lab->name, &pl)) {
+		if (pl.result)
+			named[n++] = pl.result;
+		for (size_t i = 0; i < pl.ndocuments; i++)
+			named[n++] = pl.documents[i];
+	}
+	ret = lab_pick_graded(lab, dir, named, out);
 	rt_progress_free(p);
 	free(dir);
 	free(state);

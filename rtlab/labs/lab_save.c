@@ -310,18 +310,23 @@ struct lab_progress_args {
 	const char *lab;
 	const char *status;
 	const char *result;
+	bool named;
 };
 
 static int lab_progress_apply(struct rt_progress *p, void *priv)
 {
 	const struct lab_progress_args *a = priv;
+	int ret = rt_progress_lab_set(p, a->lab, a->status, a->result);
 
-	return rt_progress_lab_set(p, a->lab, a->status, a->result);
+	/* The results folder is scanned; a place the learner named is found only here. */
+	if (!ret && a->named)
+		ret = rt_progress_lab_add_document(p, a->lab, a->result);
+	return ret;
 }
 
-int lab_record_progress(const char *lab, const char *status, const char *result)
+int lab_record_progress(const char *lab, const char *status, const char *result, bool named)
 {
-	struct lab_progress_args a = { lab, status, result };
+	struct lab_progress_args a = { lab, status, result, named };
 	char *cause = NULL, abs[PATH_MAX];
 	int ret;
 

@@ -21,6 +21,8 @@
 #include "lesson_doc-int.h"
 
 #define READY "every lab in `rtlab lab list` is ready: say what the lab shows"
+#define HISTORY "the course's own history, which a learner never saw: say what is true " \
+	"now and leave the change to the commit log"
 
 const struct lesson_stale lesson_stale_phrases[] = {
 	{ "when it lands", READY },
@@ -32,6 +34,10 @@ const struct lesson_stale lesson_stale_phrases[] = {
 	{ "papers.md", "there is no papers.md: cite doc/references.md and its section" },
 	{ "(in ../checks)", "`rtlab lab start` copies the headers beside the starter: "
 			    "name the file without a folder" },
+	{ "correction the course made", HISTORY },
+	{ "the model used to", HISTORY },
+	{ "cp -r labs/", "an installed rtlab has no labs/ folder in the current directory: "
+			 "`rtlab lab start LAB` copies the starter" },
 	{ NULL, NULL },
 };
 

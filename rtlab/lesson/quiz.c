@@ -211,7 +211,8 @@ int quiz_when_next(const char **p, struct quiz_when_cond *c)
 	if (!dot || !eq || dot > eq)
 		return -EINVAL;
 	n = (size_t)(dot - s);
-	if (!((n == 6 && !strncmp(s, "params", 6)) || (n == 3 && !strncmp(s, "env", 3))))
+	if (!((n == 6 && !strncmp(s, "params", 6)) || (n == 3 && !strncmp(s, "env", 3)) ||
+	      (n == 8 && !strncmp(s, "scenario", 8))))
 		return -EINVAL;
 	memcpy(c->section, s, n);
 	c->section[n] = '\0';
@@ -370,8 +371,8 @@ static int parse_field(struct quiz_parse *st, const char *s, size_t n, unsigned 
 		while ((r = quiz_when_next(&w, &c)) > 0)
 			;
 		if (r < 0)
-			return perr(st, line, "when: '%s' is not params.KEY=VALUE or env.KEY=VALUE "
-				    "(conditions separated by commas)", w);
+			return perr(st, line, "when: '%s' is not params.KEY=VALUE, env.KEY=VALUE or "
+				    "scenario.KEY=VALUE (conditions separated by commas)", w);
 		break;
 	}
 	}

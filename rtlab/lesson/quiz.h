@@ -111,13 +111,14 @@ const char *quiz_kind_name(enum quiz_kind kind);
 
 /**
  * struct quiz_when_cond - one condition of a predict question's `when`
- * @section: "params" or "env": the results document's object it reads
+ * @section: "params" or "env": the results document's object it reads;
+ *           "scenario": the question's scenario in extra.scenarios
  * @key: a key of that object, e.g. "spike_us"
  * @value: what it must be, as text: a number, true/false, a string, or the
  *         elements of an array joined by single spaces
  */
 struct quiz_when_cond {
-	char section[8];
+	char section[12];
 	char key[64];
 	char value[128];
 };
@@ -128,7 +129,7 @@ struct quiz_when_cond {
  * @c: filled
  *
  * A `when` value is "section.key=value" conditions separated by commas, e.g.
- * "params.spike_us=100, env.realtime=true". Returns 1 with @c filled, 0 at
+ * "params.spike_us=100, env.realtime=true, scenario.load=fork". Returns 1 with @c filled, 0 at
  * the end, or -EINVAL for a malformed condition (@p then points at it).
  */
 int quiz_when_next(const char **p, struct quiz_when_cond *c);

@@ -31,8 +31,23 @@
 
 #define CELL_MAX 96		/* a text cell is cut here, with "..." */
 
-/* How a measurement compares with the learner's guess: within a factor of two is close. */
-static const char *verdict(json_t *predicted, json_t *measured, const char *other_run)
+/*
+ * An absolute band for units with a small fixed range: a Jain index lies in
+ * [1/n, 1], so within a factor of two every guess from 0.5 up is "close" to
+ * every result. Other units (times, counts) are compared by a factor of two.
+ */
+static const struct {
+	const char *unit;
+	double band;		/* "close" within this much either way */
+	const char *fmt;	/* the difference, printf format with one double */
+} verdict_bands[] = {
+	{ "ratio", 0.1, "%.2f" },
+	{ "pct", 10, "%.0f points" },
+};
+
+/* How a measurement compares with the learner's guess, into @buf. */
+static const char *verdict(json_t *predicted, json_t *measured, const char *other_run,
+			   const char *unit, char *buf, size_t size)
 {
 	double p = json_number_value(predicted), m = json_number_value(measured);
 
@@ -42,6 +57,21 @@ static const char *verdict(json_t *predicted, json_t *measured, const char *othe
 		return "scenario not run";
 	if (!json_is_number(predicted))
 		return "no prediction yet";
+	for (size_t i = 0; i < sizeof(verdict_bands) / sizeof(verdict_bands[0]); i++) {
+		const char *side = m >= p ? "above" : "below";
+		char diff[32];
+
+		if (strcmp(unit, verdict_bands[i].unit))
+			continue;
+		snprintf(diff, sizeof(diff), verdict_bands[i].fmt, fabs(m - p));
+		if (strtod(diff, NULL) == 0)
+			return "exactly your guess";
+		if (fabs(m - p) <= verdict_bands[i].band * (1 + 1e-9))
+			snprintf(buf, size, "close to your guess (%s %s)", diff, side);
+		else
+			snprintf(buf, size, "%s %s your guess", diff, side);
+		return buf;
+	}
 	if (!(p > 0 && m > 0))
 		return p == m ? "exactly your guess" : "";
 	return m > p * 2 ? "far above your guess" : m * 2 < p ? "far below your guess" :
@@ -52,18 +82,22 @@ int report_predictions_view(const struct rt_result *res, json_t **view)
 {
 	json_t *preds = json_object_get(json_object_get(rt_result_json(res), "extra"),
 					"predictions");
+	bool sim = rt_result_simulated(res);
 	json_t *rows, *p;
+	char buf[96];
 	size_t i;
 
 	*view = NULL;
 	if (!json_array_size(preds))
 		return 0;
 	rows = json_array();
+	/* A simulated lab's figure is the model's, not a measurement of this machine. */
 	*view = json_pack("{s:s, s:s, s:[{s:s}, {s:s}, {s:s}, {s:s}, {s:s}, {s:s}, {s:s}, {s:s}],"
 			  " s:o}", "name", "predictions", "title",
+			  sim ? "Your predictions (from the lessons) against the model" :
 			  "Your predictions (from the lessons) against the measurement",
 			  "columns", "name", "scenario", "name", "metric", "name", "predicted",
-			  "name", "measured", "name", "unit", "name", "verdict", "name", "lesson",
+			  "name", sim ? "simulated" : "measured", "name", "unit", "name", "verdict", "name", "lesson",
 			  "name", "question", "rows", rows);
 	if (!*view)
 		return -ENOMEM;
@@ -73,7 +107,8 @@ int report_predictions_view(const struct rt_result *res, json_t **view)
 					rt_json_text(p, "metric"),
 					json_is_number(pv) ? json_copy(pv) : json_null(),
 					json_is_number(mv) ? json_copy(mv) : json_null(),
-					rt_json_text(p, "unit"), verdict(pv, mv, rt_json_text(p, "other_run")),
+					rt_json_text(p, "unit"), verdict(pv, mv, rt_json_text(p, "other_run"),
+								 rt_json_text(p, "unit"), buf, sizeof(buf)),
 					rt_json_text(p, "lesson"),
 					rt_json_text(p, "id"));
 

@@ -67,7 +67,9 @@ static bool when_holds(const struct rt_result *res, const struct lesson_predict_
 	int r;
 
 	while (w && (r = quiz_when_next(&w, &c)) > 0) {
-		json_t *v = json_object_get(json_object_get(rt_result_json(res), c.section), c.key);
+		json_t *obj = !strcmp(c.section, "scenario") ? rt_result_scenario(res, q->scenario) :
+			      json_object_get(rt_result_json(res), c.section);
+		json_t *v = json_object_get(obj, c.key);
 		char have[128];
 		double a, b;
 		bool same;

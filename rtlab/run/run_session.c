@@ -293,7 +293,7 @@ int run_session_save(struct run_session *s, bool record, char **cause)
 	lab_save_fini(&s->save);
 	if (record && !s->recorded) {
 		lab_record_progress(s->lab->name, s->res.interrupted ? "interrupted" : "done",
-				    s->path);
+				    s->path, s->opts.json_path != NULL);
 		s->recorded = true;
 	}
 	return 0;

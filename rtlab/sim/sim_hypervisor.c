@@ -8,8 +8,10 @@
  * deadline, and a 50 ms starvation bound:
  *
  *   lesson 07's steps: host, guest-idle, guest-load, vcpu-fifo, io-low,
- *   rt-host, pv-hint, and guest-prio-low (vcpu-fifo with the RT task below
- *   a guest batch task inside the guest: the guest-side priority step);
+ *   rt-host, pv-hint, and guest-prio-low (guest-idle with the RT task below
+ *   a guest batch task inside the guest: the guest-side priority step, with
+ *   host idle and vCPUs fair as in the live part, so that nothing on the
+ *   host side is mixed in);
  *   the exercise's three: lock-holder, io-inversion, pv-load (the boost
  *   policy is the learner's; the presets carry the reference);
  *   and io-throttled: io-inversion without a policy but with the 95 % RT
@@ -62,7 +64,7 @@ S(host, HV_SCENARIO_BASE, .nvcpus = 1, .vcpu_prio = 90, .nhost = 2, .hk_busy_pct
 S(guest_idle, HV_SCENARIO_BASE, .nhost = 0) };
 S(guest_load, HV_SCENARIO_BASE, .nhost = 2) };
 S(vcpu_fifo, HV_SCENARIO_BASE, .nhost = 2, .vcpu_prio = 10) };
-S(guest_prio_low, HV_SCENARIO_BASE, .nhost = 2, .vcpu_prio = 10, .guest_rt_low = true) };
+S(guest_prio_low, HV_SCENARIO_BASE, .nhost = 0, .guest_rt_low = true) };
 S(io_low, HV_SCENARIO_BASE, .nhost = 2, .vcpu_prio = 10, .io_prio = 5) };
 S(rt_host, HV_SCENARIO_BASE, .nhost = 2, .vcpu_prio = 10, .io_prio = 5, .np_max_us = 15) };
 S(pv_hint, HV_SCENARIO_BASE, .nhost = 2, .pv = true), .policy = sim_hypervisor_policy_reference };
@@ -82,7 +84,7 @@ static const struct sim_preset hv_presets[] = {
 	{ "guest-load", "the same with a batch task on each host CPU", &sc_guest_load },
 	{ "vcpu-fifo", "vCPU threads SCHED_FIFO 10 on the host; the I/O thread fair",
 	  &sc_vcpu_fifo },
-	{ "guest-prio-low", "vcpu-fifo, but the RT task below a guest batch task in the guest",
+	{ "guest-prio-low", "guest-idle, but the RT task below a guest batch task in the guest",
 	  &sc_guest_prio_low },
 	{ "io-low", "vcpu-fifo with the I/O thread FIFO 5: below the vCPUs, above host batch",
 	  &sc_io_low },

@@ -465,7 +465,7 @@ static enum quiz_state quiz_state(const struct ui_reader *r, int qi, char *note,
 		lab = q->lab ? lab_find(q->lab) : NULL;
 		if (note)
 			snprintf(note, size, "Prediction: %g %s %s the %s lab will show it next to "
-				 "the measured %s", pred.value, pred.unit,
+				 "its %s", pred.value, pred.unit,
 				 ui_text_glyph("\xc2\xb7", "-"), lab ? lab->name : q->lab, q->metric);
 		return QUIZ_STATE_PREDICTED;
 	}

@@ -6,7 +6,8 @@
 # correct-protocols-exact with no hint. The newest document that holds every
 # scenario the grade needs is graded, and the grade says which file and why;
 # when none holds them all, the newest is graded and what it lacks is named.
-# The hand-in packs the same document.
+# The hand-in packs the same document. Documents written with --json FILE
+# count too: the progress file remembers the last 20 of each lab.
 set -u
 : "${RTLAB:?}" "${SRCDIR:?}" "${TOOLS:?}"
 . "$SRCDIR/tests/cli/lib/tap.bash"
@@ -50,8 +51,45 @@ check "rtlab handin cookie says which results document it packed" \
 tar -xOf "$tmp/hand/h.tar" cookie/results.json >"$tmp/packed.json" 2>/dev/null
 check "... and the packed document is the full run, byte for byte" cmp -s "$tmp/packed.json" "$full"
 
+# ---- The handout's steps verbatim: step 2 writes --json cookie.json, 3-5 go to results/ ----
+# Only the last document written used to be remembered, so once step 3 ran, step 2's
+# cookie.json was never looked at again and the grade failed uni-fair.
+cp "$full" "$tmp/outside.json"	# for the link below
+rm -f "$results"/cookie-*.json
+mkdir -p "$tmp/cwd"
+(cd "$tmp/cwd" && "$RTLAB" lab run cookie --json cookie.json --duration 200ms) \
+	>"$tmp/out" 2>"$tmp/err"
+check "step 2 writes cookie.json" [ -s "$tmp/cwd/cookie.json" ]
+sleep 1.1
+run lab run cookie --protocol broken --diners 4 --duration 100ms
+sleep 1.1
+run lab run cookie --protocol ticket --diners 4 --duration 100ms
+check "two single-protocol runs after it went to results/" \
+	[ "$(ls "$results"/cookie-*.json | wc -l)" -eq 2 ]
+run grade cookie --no-quiz --json
+check "rtlab grade cookie takes step 2's cookie.json, written with --json" \
+	grep -q "results document $tmp/cwd/cookie.json: the newest cookie document that holds everything the grade needs; 2 newer one(s) lack some" "$tmp/err"
+check "... and uni-fair passes from it" \
+	bash -c "jq -e '[.checks[] | select(.id == \"uni-fair\") | .status] == [\"pass\"]' \
+		'$tmp/out' >/dev/null"
+mv "$tmp/cwd/cookie.json" "$tmp/cwd/gone.json"
+run grade cookie --no-quiz --json
+check "a --json document that vanished is passed over: the newest in results/ is named" \
+	grep -q "none of the 2 cookie document(s) holds everything" "$tmp/err"
+rm -f "$tmp/cwd/gone.json"
+
+# ---- At most the last 20 --json documents of a lab are remembered -------------------------
+for i in $(seq 1 22); do
+	(cd "$tmp/cwd" && "$RTLAB" lab run cookie --protocol broken --duration 10ms \
+		--json "n$i.json") >/dev/null 2>&1
+done
+check "the progress file keeps the last 20 --json documents of the lab" \
+	bash -c "jq -e '.labs.cookie.documents | length == 20 and
+		(.[-1] | endswith(\"/n22.json\")) and (.[0] | endswith(\"/n3.json\"))' \
+		'$XDG_STATE_HOME/rtlab/progress.json' >/dev/null"
+rm -f "$tmp"/cwd/n*.json
+
 # ---- A link in the results folder is not followed ----------------------------------------
-cp "$full" "$tmp/outside.json"
 rm -f "$results"/cookie-*.json
 ln -sf "$tmp/outside.json" "$results/cookie-link.json"
 run grade cookie --no-quiz --json

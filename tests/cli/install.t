@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-or-later
-# make install / uninstall honour PREFIX and DESTDIR: binary, data (lessons,
+# make install / uninstall honour PREFIX and DESTDIR: binaries (rtlab and the
+# FCSE lab's rtlab-fcse-trace), data (lessons,
 # labs, slides) and the man page land where they should, the installed binary
 # finds its data through the compiled-in prefix, and uninstall removes it all.
 # The labs' reference solutions are left out unless WITH_SOLUTIONS=1.
@@ -50,6 +51,13 @@ check "nor its mutants (wrong solutions one change away from it)" \
 check "the check programs' common files are" test -f "$stage/usr/share/rtlab/labs/common/rtlab_check.c"
 check "installed binary runs" bash -c "'$stage/usr/bin/rtlab' --version >/dev/null"
 check "installed binary lists doctor" bash -c "'$stage/usr/bin/rtlab' --help | grep -q doctor"
+# The FCSE handout's step 6 converts a trace with the lab's trace tool: an
+# installed rtlab has no build/ folder, so the tool is installed beside it.
+printf '2 8000\n2 8004\n0 100000\n' >"$tmp/t.din"
+check "the FCSE trace tool is installed as rtlab-fcse-trace and converts a trace" \
+	bash -c "'$stage/usr/bin/rtlab-fcse-trace' convert '$tmp/t.din' '$tmp/t.fct' | grep -q '3 records'"
+check "the FCSE handout's step 6 uses that name" \
+	grep -q '^ *rtlab-fcse-trace convert prog.lackey prog.fct' "$stage/usr/share/rtlab/labs/fcse/README.md"
 
 nref=$(find "$SRCDIR/labs" -mindepth 2 -maxdepth 2 -type d -name reference | wc -l)
 make -C "$SRCDIR" --no-print-directory BUILD="$tmp/build" DESTDIR="$tmp/teacher" PREFIX=/usr \

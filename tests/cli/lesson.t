@@ -246,6 +246,9 @@ check "a wrong answer is called wrong, with the right one" \
 check "a right answer is called right" grep -qx 'Right.' "$tmp/out"
 check "explanations are printed after answering" grep -q 'One and three are odd.' "$tmp/out"
 check "the prediction is saved, not judged" grep -q '^Saved: 250 us' "$tmp/out"
+# A simulated lab's figure is no measurement: the note names the lab's value.
+check "... to be shown next to the lab's value, not 'the measured' one" \
+	bash -c "tr '\n' ' ' <'$tmp/out' | grep -qF 'The latency lab will show it next to its max_us'"
 check "the score line counts right answers and predictions" \
 	grep -qx '1/3 right, 1 prediction saved' "$tmp/out"
 check "progress: 4 answered, 1 right" \

@@ -72,6 +72,16 @@ check "the faults table has the repair, and the babbler's detection says it was 
 		any(.[3] == "detected" and .[2] == 2 and (.[6] | startswith("injected as babble")))' \
 	"$tmp/f.json"
 
+# Review 31: the handout's step 4 injects a drift, which NOP (no clock) cannot have; the
+# faults table said nothing of it for NOP.
+check "NOP's table says the drift was not injected, and why" \
+	jqe '[.extra.faults[] | select(.[0] == "nop" and .[3] == "not injected")] |
+		length == 1 and .[0][4] == "drift" and .[0][1] == 14000 and .[0][2] == 7 and
+		(.[0][6] | test("NOP keeps no clock"))' "$tmp/f.json"
+check "... while TDMA injects it" \
+	jqe 'any(.extra.faults[]; .[0] == "tdma" and .[3] == "injected" and .[4] == "drift")' \
+	"$tmp/f.json"
+
 run lab run nop --fault crash@1ms:1 --fault babble@2ms:1 --duration 5ms --json "$tmp/lost.json"
 check "a fault on a crashed node is said, not dropped: not injected, with when it crashed" \
 	jqe '[.extra.faults[] | select(.[0] == "nop" and .[3] == "not injected")] |

@@ -107,6 +107,39 @@ static void test_json(void **state)
 	json_decref(g);
 }
 
+/*
+ * Review 31: a document with two questions not answered printed "score:
+ * 100% (5 of 5 points; 5 of 7 checks passed)" and exited 1. The score line
+ * names what keeps it from passing.
+ */
+static void test_text_unanswered(void **state)
+{
+	struct rt_buf b = RT_BUF_INIT;
+	json_t *g = json_pack("{s:s, s:f, s:f, s:f, s:i, s:i, s:i, s:i, s:b, s:["
+			      "{s:s, s:s, s:i, s:i, s:s},"
+			      "{s:s, s:s, s:i, s:i, s:s},"
+			      "{s:s, s:s, s:i, s:i, s:s},"
+			      "{s:s, s:s, s:i, s:i, s:s}]}",
+			      "lab", "hypervisor", "score_pct", 100.0, "points", 2.0,
+			      "max_points", 2.0, "checks_passed", 2, "checks_failed", 2,
+			      "checks_skipped", 0, "checks_review", 0, "passed", 0, "checks",
+			      "id", "a", "status", "pass", "points", 1, "max_points", 1, "reason", "ok",
+			      "id", "b", "status", "pass", "points", 1, "max_points", 1, "reason", "ok",
+			      "id", "why-x", "status", "fail", "points", 0, "max_points", 0,
+			      "reason", "not answered (rtlab lab answer hypervisor why-x TEXT)",
+			      "id", "what-y", "status", "fail", "points", 0, "max_points", 0,
+			      "reason", "not answered (rtlab lab answer hypervisor what-y TEXT)");
+
+	(void)state;
+	assert_non_null(g);
+	assert_int_equal(grade_format_text(g, false, &b), 0);
+	assert_non_null(strstr(rt_buf_str(&b), "score: 100% of the points (2 of 2 points; "
+			       "2 of 4 checks passed), but 2 questions not answered: why-x, "
+			       "what-y\n"));
+	rt_buf_fini(&b);
+	json_decref(g);
+}
+
 static json_t *grades(void)
 {
 	struct grade_outcome o;
@@ -301,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_points),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_text_and_tap),
+		cmocka_unit_test(test_text_unanswered),
 		cmocka_unit_test(test_junit_and_csv),
 		cmocka_unit_test(test_hostile_csv),
 		cmocka_unit_test(test_hostile_tap_junit_summary),

@@ -87,7 +87,8 @@ static void test_newest_whole_wins(void **state)
 	(void)state;
 	write_doc(older, "cookie", 1000000000, full);
 	write_doc(newer, "cookie", 1000000100, ticket_only);
-	assert_int_equal(lab_pick_graded(lab_find("cookie"), dir, newer, &p), 0);
+	assert_int_equal(lab_pick_graded(lab_find("cookie"), dir,
+					 (const char *const[]){ newer, NULL }, &p), 0);
 	assert_string_equal(p.path, older);
 	assert_true(p.whole);
 	assert_non_null(strstr(p.why, "1 newer one(s) lack some"));
@@ -155,7 +156,8 @@ static void test_passed_over_and_named(void **state)
 	/* The learner's own --json FILE, recorded in progress, is followed even as a link. */
 	assert_true(asprintf(&named, "%s-named.json", dir) > 0);
 	assert_int_equal(symlink(target, named), 0);
-	assert_int_equal(lab_pick_graded(lab_find("fcse"), dir, named, &p), 0);
+	assert_int_equal(lab_pick_graded(lab_find("fcse"), dir,
+					 (const char *const[]){ named, NULL }, &p), 0);
 	assert_string_equal(p.path, named);
 	assert_false(p.whole);			/* one mode of three */
 	assert_non_null(strstr(p.why, "the guaranteed mode"));
@@ -200,7 +202,8 @@ static void test_every_lab_declares_needs(void **state)
 		res = rt_result_new((*l)->name, "simulation", &env);
 		assert_non_null(res);
 		assert_int_equal(rt_result_write(res, path, NULL), 0);
-		assert_int_equal(lab_pick_graded(*l, NULL, path, &p), 0);
+		assert_int_equal(lab_pick_graded(*l, NULL, (const char *const[]){ path, NULL },
+						 &p), 0);
 		assert_non_null(p.path);
 		assert_false(p.whole);
 		lab_pick_fini(&p);

@@ -332,10 +332,11 @@ static void test_number_parser(void **state)
 /* A predict question's `when`: conditions in order; a malformed one stops the reading. */
 static void test_when_conditions(void **state)
 {
-	const char *w = " params.spike_us=100 , env.realtime=true,params.faults=crash@1ms:1 ";
+	const char *w = " params.spike_us=100 , env.realtime=true,params.faults=crash@1ms:1,"
+			"scenario.load=fork";
 	static const char *const malformed[] = {
 		"spike_us=100", "params.=1", "params.x=", "result.x=1", "params.X=1",
-		"params.a=1,,params.b=2", "paramsx.a=1",
+		"params.a=1,,params.b=2", "paramsx.a=1", "scenarios.a=1",
 	};
 	struct quiz_when_cond c;
 
@@ -350,6 +351,9 @@ static void test_when_conditions(void **state)
 	assert_int_equal(quiz_when_next(&w, &c), 1);
 	assert_string_equal(c.key, "faults");
 	assert_string_equal(c.value, "crash@1ms:1");
+	assert_int_equal(quiz_when_next(&w, &c), 1);
+	assert_string_equal(c.section, "scenario");
+	assert_string_equal(c.value, "fork");
 	assert_int_equal(quiz_when_next(&w, &c), 0);
 	for (size_t i = 0; i < sizeof(malformed) / sizeof(malformed[0]); i++) {
 		int r;

@@ -421,6 +421,77 @@ static void test_views_from_lab(void **state)
 	rt_result_free(res);
 }
 
+/* The verdict of @pred against @meas in @unit, as the predictions view gives it. */
+static char *verdict_of(const char *tier, const char *unit, double pred, double meas,
+			char **title, char **column)
+{
+	struct rt_result *res = make_doc(tier);
+	json_t *view = NULL;
+	char *v;
+
+	json_object_set_new(rt_result_extra(res), "predictions",
+			    json_pack("[{s:s, s:s, s:s, s:s, s:s, s:f, s:f}]", "lesson", "10",
+				      "id", "q", "scenario", "greedy", "metric", "m", "unit", unit,
+				      "predicted", pred, "measured", meas));
+	assert_int_equal(report_predictions_view(res, &view), 0);
+	v = strdup(json_string_value(json_array_get(json_array_get(json_object_get(view,
+		"rows"), 0), 5)));
+	if (title)
+		*title = strdup(json_string_value(json_object_get(view, "title")));
+	if (column)
+		*column = strdup(json_string_value(json_object_get(json_array_get(
+			json_object_get(view, "columns"), 3), "name")));
+	json_decref(view);
+	rt_result_free(res);
+	return v;
+}
+
+/*
+ * A ratio in [1/n, 1] or a percentage has no room for a factor of two: 0.5
+ * against 0.92 was "close". They get an absolute band (0.1, 10 points) and
+ * the difference; times and counts keep the factor of two.
+ */
+static void test_prediction_verdict_units(void **state)
+{
+	static const struct {
+		const char *unit;
+		double pred, meas;
+		const char *want;
+	} cases[] = {
+		{ "ratio", 0.50, 0.92, "0.42 above your guess" },
+		{ "ratio", 0.25, 0.50, "0.25 above your guess" },
+		{ "ratio", 0.90, 0.60, "0.30 below your guess" },
+		{ "ratio", 0.85, 0.92, "close to your guess (0.07 above)" },
+		{ "ratio", 0.92, 0.92, "exactly your guess" },
+		{ "pct", 20, 45, "25 points above your guess" },
+		{ "pct", 50, 42, "close to your guess (8 points below)" },
+		{ "us", 300, 165, "close to your guess" },
+		{ "us", 100, 812, "far above your guess" },
+		{ "count", 10, 4, "far below your guess" },
+	};
+	char *title = NULL, *column = NULL, *v;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		v = verdict_of("host", cases[i].unit, cases[i].pred, cases[i].meas, NULL, NULL);
+		if (strcmp(v, cases[i].want))
+			fail_msg("%s %g against %g: \"%s\", not \"%s\"", cases[i].unit,
+				 cases[i].pred, cases[i].meas, v, cases[i].want);
+		free(v);
+	}
+	/* A simulated run is a model, not a measurement of this machine. */
+	free(verdict_of("host", "us", 1, 1, &title, &column));
+	assert_string_equal(title, "Your predictions (from the lessons) against the measurement");
+	assert_string_equal(column, "measured");
+	free(title);
+	free(column);
+	free(verdict_of("simulation", "us", 1, 1, &title, &column));
+	assert_string_equal(title, "Your predictions (from the lessons) against the model");
+	assert_string_equal(column, "simulated");
+	free(title);
+	free(column);
+}
+
 /* A document saved with views is drawn as saved; the text has titles, rows and notes. */
 static void test_views_saved_and_text(void **state)
 {
@@ -479,6 +550,7 @@ int main(void)
 		cmocka_unit_test(test_hostile_unvalidated),
 		cmocka_unit_test(test_hostile_in_range),
 		cmocka_unit_test(test_views_from_lab),
+		cmocka_unit_test(test_prediction_verdict_units),
 		cmocka_unit_test(test_html_summary_merged),
 		cmocka_unit_test(test_views_saved_and_text),
 	};

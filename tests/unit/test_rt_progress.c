@@ -264,6 +264,41 @@ static void test_setters_refuse(void **state)
 	rt_progress_free(p);
 }
 
+/*
+ * The documents written with --json FILE: the last RT_PROGRESS_MAX_DOCS of a
+ * lab, oldest first, one entry per path, kept across a save and a load.
+ */
+static void test_lab_documents(void **state)
+{
+	struct fixture *f = *state;
+	struct rt_progress *p = rt_progress_new(f->path);
+	struct rt_progress_lab lab;
+	char name[32];
+
+	assert_non_null(p);
+	assert_int_equal(rt_progress_lab_add_document(p, "cookie", "/w/c0.json"), -ENOENT);
+	assert_int_equal(rt_progress_lab_set(p, "cookie", "done", NULL), 0);
+	for (unsigned int i = 1; i <= RT_PROGRESS_MAX_DOCS + 3; i++) {
+		snprintf(name, sizeof(name), "/w/c%u.json", i);
+		assert_int_equal(rt_progress_lab_add_document(p, "cookie", name), 0);
+	}
+	/* Written again: it moves to the end, not in twice. */
+	assert_int_equal(rt_progress_lab_add_document(p, "cookie", "/w/c10.json"), 0);
+	assert_int_equal(rt_progress_lab_add_document(p, "cookie", ""), -EINVAL);
+	assert_int_equal(rt_progress_save(p, NULL), 0);
+	rt_progress_free(p);
+	assert_int_equal(rt_progress_load(f->path, &p, NULL), 0);
+	assert_int_equal(rt_progress_lab_get(p, "cookie", &lab), 0);
+	assert_int_equal(lab.ndocuments, RT_PROGRESS_MAX_DOCS);
+	assert_string_equal(lab.documents[0], "/w/c4.json");
+	assert_string_equal(lab.documents[RT_PROGRESS_MAX_DOCS - 2], "/w/c23.json");
+	assert_string_equal(lab.documents[RT_PROGRESS_MAX_DOCS - 1], "/w/c10.json");
+	assert_null(lab.result);
+	assert_int_equal(rt_progress_lab_get(p, "nop", &lab), -ENOENT);
+	assert_int_equal(f->warnings, 0);
+	rt_progress_free(p);
+}
+
 /* Fields this version does not know survive a load/change/save cycle. */
 static void test_unknown_fields_kept(void **state)
 {
@@ -401,6 +436,8 @@ static void test_corrupt_moved_aside(void **state)
 		{ "{\"schema\": \"rtlab.progress/1\", \"labs\": {\"nop\": {\"status\": 3}}}",
 		  "labs.nop.status: must be a string" },
 		{ "{\"schema\": \"rtlab.progress/1\", \"labs\": []}", "labs: must be an object" },
+		{ "{\"schema\": \"rtlab.progress/1\", \"labs\": {\"nop\": {\"status\": \"done\", "
+		  "\"documents\": [\"a\", 3]}}}", "labs.nop.documents: item 1 must be a string" },
 		{ "{\"schema\": \"rtlab.progress/1\", \"schema\": \"rtlab.progress/1\"}",
 		  "duplicate object key" },
 	};
@@ -658,6 +695,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_roundtrip, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_setters_refuse, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_unknown_fields_kept, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lab_documents, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_file_is_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_truncated_moved_aside, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_corrupt_moved_aside, setup, teardown),

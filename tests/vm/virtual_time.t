@@ -17,7 +17,7 @@ export TMPDIR=$tmp/qemu
 mkdir -p "$TMPDIR"
 
 # The load that separates the kernels most clearly in virtual time (doc/vm.md's table).
-load=${RTLAB_VT_LOAD:-fork,io,msg}
+load=${RTLAB_VT_LOAD:-fork}
 dur=5s
 
 # guest KERNEL RUNS: the run's documents as $tmp/KERNEL.N.json
