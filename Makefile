@@ -315,6 +315,12 @@ install: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM)
 		-type d \( -name reference -o -name mutants \) -exec rm -rf {} +
 	install -m 0644 doc/rtlab.1 $(DESTDIR)$(MANDIR)/man1/rtlab.1
 
+# The JSON Schemas under doc/schema/ come from the key tables the code declares
+# (rtlab schema); the CLI test tests/cli/schema.t fails when one is stale.
+.PHONY: schemas
+schemas: $(RTLAB)
+	$(Q)scripts/schemas $(RTLAB) doc/schema
+
 # The labs' options in the man page come from their tables (rtlab/labs/); the
 # CLI test tests/cli/lab_opts.t fails when doc/rtlab.1 is behind them.
 .PHONY: man

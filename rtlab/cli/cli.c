@@ -24,6 +24,7 @@ const struct cli_cmd *const cli_table[] = {
 	&cli_cmd_handin,
 	&cli_cmd_ci,
 	&cli_cmd_trace,
+	&cli_cmd_schema,
 	NULL,
 };
 

@@ -59,6 +59,19 @@ int cli_text_put(FILE *out, const char *text);
 /* `rtlab --help` text. */
 void cli_help(FILE *out);
 
+/*
+ * The documents the commands print, and their JSON Schemas made from the
+ * keys each command's file declares (a new object, or NULL): `rtlab schema`.
+ */
+#define CLI_LESSON_LIST_SCHEMA	"rtlab.lesson-list/1"
+#define CLI_QUIZ_SCHEMA		"rtlab.quiz-run/1"
+#define CLI_PROGRESS_SCHEMA	"rtlab.progress-report/1"
+#define CLI_TRACE_SCHEMA	"rtlab.trace-explain/1"
+struct json_t *cli_lesson_list_schema(void);
+struct json_t *cli_quiz_schema(void);
+struct json_t *cli_progress_schema(void);
+struct json_t *cli_trace_schema(void);
+
 /* The command entry points, one per cli_<name>.c. */
 extern const struct cli_cmd cli_cmd_doctor;
 extern const struct cli_cmd cli_cmd_vm;
@@ -71,5 +84,6 @@ extern const struct cli_cmd cli_cmd_grade;
 extern const struct cli_cmd cli_cmd_handin;
 extern const struct cli_cmd cli_cmd_ci;
 extern const struct cli_cmd cli_cmd_trace;
+extern const struct cli_cmd cli_cmd_schema;
 
 #endif

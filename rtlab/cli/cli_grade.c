@@ -72,8 +72,8 @@ static int format_grades(json_t *grades, json_t *class_doc, enum grade_format f,
 	case GRADE_FORMAT_TEXT:
 		if (class_doc)
 			return grade_format_summary(grades, b);
-		for (size_t i = 0; !ret && i < json_array_size(grades); i++)
-			ret = grade_format_text(json_array_get(grades, i), verbose, b);
+		for (size_t i = 0; !ret && i < grade_list_count(grades); i++)
+			ret = grade_format_text(grade_list_at(grades, i), verbose, b);
 		return ret;
 	case GRADE_FORMAT_TAP:
 		return grade_format_tap(grades, b);
@@ -82,8 +82,8 @@ static int format_grades(json_t *grades, json_t *class_doc, enum grade_format f,
 	case GRADE_FORMAT_CSV:
 		return grade_format_csv(grades, b);
 	case GRADE_FORMAT_JSON:
-		text = rt_json_dumps(class_doc ? class_doc : json_array_size(grades) == 1 ?
-				     json_array_get(grades, 0) : grades, NULL);
+		text = rt_json_dumps(class_doc ? class_doc : grade_list_count(grades) == 1 ?
+				     grade_list_at(grades, 0) : grades, NULL);
 		ret = text ? rt_buf_printf(b, "%s\n", text) : -ENOMEM;
 		free(text);
 		return ret;
@@ -437,12 +437,11 @@ static int write_feedback(const char *dir, json_t *grades, const char *student)
 static int write_class(const char *dir, json_t *doc, const struct grade_course *course,
 		       bool bom, const char *only)
 {
-	json_t *grades = json_object_get(doc, "grades"), *g;
+	json_t *grades = grade_class_grades(doc);
 	struct rt_buf b = RT_BUF_INIT;
 	char *text, today[16];
 	time_t now = time(NULL);
 	struct tm tm;
-	size_t i;
 	int ret = rt_mkdir_p(dir, 0755);
 
 	if (ret) {
@@ -481,13 +480,12 @@ static int write_class(const char *dir, json_t *doc, const struct grade_course *
 	if (!ret)
 		ret = write_file(dir, "summary.txt", &b);
 	rt_buf_fini(&b);
-	json_array_foreach(grades, i, g) {
-		const char *s = json_string_value(json_object_get(g, "student"));
+	for (size_t i = 0; i < grade_list_count(grades); i++) {
+		const char *s = grade_student(grade_list_at(grades, i)), *o;
 		bool first = s && (!only || !strcmp(s, only));
 
 		for (size_t k = 0; first && k < i; k++)
-			first = !json_equal(json_object_get(json_array_get(grades, k), "student"),
-					    json_object_get(g, "student"));
+			first = !(o = grade_student(grade_list_at(grades, k))) || strcmp(o, s);
 		if (!ret && first)
 			ret = write_feedback(dir, grades, s);
 	}
@@ -515,12 +513,10 @@ static json_t *merge_earlier(const char *out_dir, json_t *fresh, const char *stu
 	}
 	if (!ret)
 		ret = rt_json_load(text, len, path, &doc, &cause);
-	if (!ret && (!json_is_array(json_object_get(doc, "grades")) ||
-		     !json_string_value(json_object_get(doc, "kind")) ||
-		     strcmp(json_string_value(json_object_get(doc, "kind")), "class")))
+	if (!ret && !grade_class_grades(doc))
 		ret = -EINVAL;
 	if (!ret)
-		merged = grade_book_merge(json_object_get(doc, "grades"), fresh, student);
+		merged = grade_book_merge(grade_class_grades(doc), fresh, student);
 	if (ret)
 		cli_text_printf(stderr, "rtlab grade: %s: %s: not a class's grades.json, so the "
 				"other students' grades cannot be kept (move it away to start "
@@ -602,8 +598,8 @@ static int grade_class(const struct cli_cmd *cmd, const struct grade_args *a)
 		goto out;
 	fwrite(rt_buf_str(&b), 1, b.len, stdout);
 	status = CLI_EXIT_OK;
-	for (size_t i = 0; i < json_array_size(grades); i++)
-		if (json_object_get(json_array_get(grades, i), "error"))
+	for (size_t i = 0; i < grade_list_count(grades); i++)
+		if (grade_failed_to_grade(grade_list_at(grades, i)))
 			status = CLI_EXIT_FAIL;
 out:
 	rt_buf_fini(&b);

@@ -29,6 +29,7 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_json.h"
+#include "core/rt_keys.h"
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
 #include "core/rt_progress.h"
@@ -347,7 +348,7 @@ static int lesson_list(const struct cli_cmd *cmd, bool json)
 	if (ret)
 		goto out_nomem;
 	if (json) {
-		root = json_pack("{s:s, s:s, s:o, s:o}", "schema", "rtlab.lesson-list/1",
+		root = json_pack("{s:s, s:s, s:o, s:o}", "schema", CLI_LESSON_LIST_SCHEMA,
 				 "dir", idx->dir, "lessons", arr, "glossary", glossary);
 		arr = glossary = NULL;
 		text = root ? rt_json_dumps(root, NULL) : NULL;
@@ -768,3 +769,65 @@ const struct cli_cmd cli_cmd_lesson = {
 		"problems; 2 on bad usage.\n",
 	.main = lesson_main,
 };
+
+/* ---- Declared keys -------------------------------------------------------- */
+
+/* rtlab.lesson-list/1 (doc/cli-json.md), for `rtlab schema`. */
+static const struct rt_key ll_quiz_keys[] = {
+	RT_KEY("questions", RT_T_INTEGER, "count", "quiz blocks in the lesson", true),
+	RT_KEY("scored", RT_T_INTEGER, "count", "questions with a right answer", true),
+	RT_KEY("answered", RT_T_INTEGER, "count", "questions with a saved answer", true),
+	RT_KEY("right", RT_T_INTEGER, "count", "scored questions answered right", true),
+	RT_KEY("predictions", RT_T_INTEGER, "count", "predict questions with a prediction", true),
+	RT_KEY_END,
+};
+static const struct rt_keys ll_quiz_table = { .keys = ll_quiz_keys };
+static const struct rt_key ll_predict_keys[] = {
+	RT_KEY("id", RT_T_STRING | RT_T_NULL, NULL, "the question's id", true),
+	RT_KEY("lab", RT_T_STRING | RT_T_NULL, NULL, "the lab it is compared on", true),
+	RT_KEY("scenario", RT_T_STRING | RT_T_NULL, NULL, "the scenario", true),
+	RT_KEY("metric", RT_T_STRING | RT_T_NULL, NULL, "the figure", true),
+	RT_KEY("unit", RT_T_STRING | RT_T_NULL, NULL, "its unit", true),
+	RT_KEY("when", RT_T_STRING | RT_T_NULL, NULL, "the run it means; null: any run", true),
+	RT_KEY_END,
+};
+static const struct rt_keys ll_predict_table = { .keys = ll_predict_keys };
+static const struct rt_key ll_lesson_keys[] = {
+	RT_KEY("number", RT_T_INTEGER, NULL, "the lesson number", true),
+	RT_KEY("id", RT_T_STRING, NULL, "its two-digit id", true),
+	RT_KEY("slug", RT_T_STRING, NULL, "the file name between `NN-` and `.md`", true),
+	RT_KEY("title", RT_T_STRING | RT_T_NULL, NULL, "the `# Title`", true),
+	RT_KEY("path", RT_T_STRING, NULL, "the file", true),
+	RT_KEY("read", RT_T_BOOL, NULL, "the learner reached the end in the reader", true),
+	RT_KEY("position", RT_T_INTEGER, NULL, "the source line the reader reopens at", true),
+	RT_KEY("quiz", RT_T_OBJECT, NULL, "the quiz's counts", true, .of = &ll_quiz_table),
+	RT_KEY("predict", RT_T_ARRAY, NULL, "the lesson's predict questions", true,
+	       .of = &ll_predict_table),
+	RT_KEY("words", RT_T_INTEGER | RT_T_NULL, "count", "prose words", true),
+	RT_KEY("problems", RT_T_ARRAY, NULL, "`file:line: message` for what is wrong", true,
+	       .items = RT_T_STRING),
+	RT_KEY_END,
+};
+static const struct rt_keys ll_lesson_table = { .keys = ll_lesson_keys };
+static const struct rt_key ll_glossary_keys[] = {
+	RT_KEY("title", RT_T_STRING | RT_T_NULL, NULL, "its title", true),
+	RT_KEY("path", RT_T_STRING, NULL, "the file", true),
+	RT_KEY("problems", RT_T_ARRAY, NULL, "what is wrong with it", true, .items = RT_T_STRING),
+	RT_KEY_END,
+};
+static const struct rt_keys ll_glossary_table = { .keys = ll_glossary_keys };
+static const struct rt_key ll_keys[] = {
+	RT_KEY("schema", RT_T_STRING, NULL, "`rtlab.lesson-list/1`", true),
+	RT_KEY("dir", RT_T_STRING, NULL, "the lessons folder that was listed", true),
+	RT_KEY("lessons", RT_T_ARRAY, NULL, "one object per `NN-slug.md` file, by number", true,
+	       .of = &ll_lesson_table),
+	RT_KEY("glossary", RT_T_OBJECT | RT_T_NULL, NULL, "the glossary; null when there is none",
+	       true, .of = &ll_glossary_table),
+	RT_KEY_END,
+};
+static const struct rt_keys ll_table = { .keys = ll_keys };
+
+json_t *cli_lesson_list_schema(void)
+{
+	return rt_keys_document(CLI_LESSON_LIST_SCHEMA, "rtlab lesson list --json", &ll_table, 0);
+}

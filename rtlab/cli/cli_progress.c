@@ -25,6 +25,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_file.h"
 #include "core/rt_json.h"
+#include "core/rt_keys.h"
 #include "core/rt_log.h"
 #include "core/rt_progress.h"
 #include "lesson/lesson_index.h"
@@ -296,7 +297,7 @@ static int show_progress(bool json)
 	if (ret)
 		goto out_nomem;
 	if (json) {
-		root = json_pack("{s:s, s:s?, s:O, s:O}", "schema", "rtlab.progress-report/1",
+		root = json_pack("{s:s, s:s?, s:O, s:O}", "schema", CLI_PROGRESS_SCHEMA,
 				 "file", p ? rt_progress_path(p) : NULL, "lessons", r.lessons,
 				 "labs", labs);
 		text = root ? rt_json_dumps(root, NULL) : NULL;
@@ -468,3 +469,76 @@ const struct cli_cmd cli_cmd_progress = {
 		"bad usage (also reset without a terminal and without --yes).\n",
 	.main = progress_main,
 };
+
+/* ---- Declared keys -------------------------------------------------------- */
+
+/* rtlab.progress-report/1 (doc/cli-json.md), for `rtlab schema`. */
+#define SN (RT_T_STRING | RT_T_NULL)
+static const struct rt_key pr_quiz_keys[] = {
+	RT_KEY("questions", RT_T_INTEGER, "count", "quiz blocks in the installed lesson", true),
+	RT_KEY("scored", RT_T_INTEGER, "count", "questions with a right answer", true),
+	RT_KEY("answered", RT_T_INTEGER, "count", "questions with a saved answer", true),
+	RT_KEY("right", RT_T_INTEGER, "count", "questions answered right", true),
+	RT_KEY_END,
+};
+static const struct rt_keys pr_quiz_table = { .keys = pr_quiz_keys };
+static const struct rt_key pr_answer_keys[] = {
+	RT_KEY("question", RT_T_STRING, NULL, "the question id", true),
+	RT_KEY("answer", SN, NULL, "the saved answer", true),
+	RT_KEY("score", RT_T_NUMBER, NULL, "1 right, 0 wrong or a prediction", true),
+	RT_KEY("attempts", RT_T_INTEGER, "count", "answers given", true),
+	RT_KEY("time", SN, NULL, "RFC 3339 UTC time, or null", true),
+	RT_KEY("in_lesson", RT_T_BOOL, NULL, "false for a question the lesson no longer has", true),
+	RT_KEY_END,
+};
+static const struct rt_keys pr_answer_table = { .keys = pr_answer_keys };
+static const struct rt_key pr_prediction_keys[] = {
+	RT_KEY("question", RT_T_STRING, NULL, "the question id", true),
+	RT_KEY("value", RT_T_NUMBER, NULL, "the prediction", true),
+	RT_KEY("unit", SN, NULL, "its unit", true),
+	RT_KEY("time", SN, NULL, "when it was saved", true),
+	RT_KEY("lab", SN, NULL, "the question's lab; null when the question is gone", true),
+	RT_KEY("metric", SN, NULL, "its figure", true),
+	RT_KEY("scenario", SN, NULL, "its scenario", true),
+	RT_KEY("when", SN, NULL, "the run it means; null: any run", true),
+	RT_KEY("measured", RT_T_NUMBER | RT_T_NULL, NULL, "null until labs compare", true),
+	RT_KEY("status", RT_T_STRING, NULL, "where the comparison stands", true),
+	RT_KEY_END,
+};
+static const struct rt_keys pr_prediction_table = { .keys = pr_prediction_keys };
+static const struct rt_key pr_lesson_keys[] = {
+	RT_KEY("id", RT_T_STRING, NULL, "the lesson id", true),
+	RT_KEY("number", RT_T_INTEGER | RT_T_NULL, NULL, "the lesson number", true),
+	RT_KEY("title", SN, NULL, "its title; null when not installed", true),
+	RT_KEY("installed", RT_T_BOOL, NULL, "the lesson file exists", true),
+	RT_KEY("read", RT_T_BOOL, NULL, "the learner reached the end", true),
+	RT_KEY("position", RT_T_INTEGER, NULL, "the line the reader reopens at", true),
+	RT_KEY("quiz", RT_T_OBJECT, NULL, "the quiz's counts", true, .of = &pr_quiz_table),
+	RT_KEY("answers", RT_T_ARRAY, NULL, "every saved answer", true, .of = &pr_answer_table),
+	RT_KEY("predictions", RT_T_ARRAY, NULL, "every saved prediction", true,
+	       .of = &pr_prediction_table),
+	RT_KEY_END,
+};
+static const struct rt_keys pr_lesson_table = { .keys = pr_lesson_keys };
+static const struct rt_key pr_lab_keys[] = {
+	RT_KEY("lab", RT_T_STRING, NULL, "the lab", true),
+	RT_KEY("status", RT_T_STRING, NULL, "its status", true),
+	RT_KEY("result", SN, NULL, "the last results document, or null", true),
+	RT_KEY("time", SN, NULL, "when", true),
+	RT_KEY_END,
+};
+static const struct rt_keys pr_lab_table = { .keys = pr_lab_keys };
+static const struct rt_key pr_keys[] = {
+	RT_KEY("schema", RT_T_STRING, NULL, "`rtlab.progress-report/1`", true),
+	RT_KEY("file", SN, NULL, "the progress file; null when it could not be opened", true),
+	RT_KEY("lessons", RT_T_ARRAY, NULL, "installed lessons, then others with progress", true,
+	       .of = &pr_lesson_table),
+	RT_KEY("labs", RT_T_ARRAY, NULL, "labs with a record", true, .of = &pr_lab_table),
+	RT_KEY_END,
+};
+static const struct rt_keys pr_table = { .keys = pr_keys };
+
+json_t *cli_progress_schema(void)
+{
+	return rt_keys_document(CLI_PROGRESS_SCHEMA, "rtlab progress --json", &pr_table, 0);
+}

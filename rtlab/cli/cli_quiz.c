@@ -30,6 +30,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_file.h"
 #include "core/rt_json.h"
+#include "core/rt_keys.h"
 #include "core/rt_log.h"
 #include "lesson/lesson_doc.h"
 #include "lesson/lesson_index.h"
@@ -330,7 +331,7 @@ static int summary_json(const struct quiz_run *r, const struct lesson_entry *e)
 		json_array_append_new(qs, o);
 	}
 	root = json_pack("{s:s, s:{s:i, s:s, s:s?, s:s}, s:b, s:o, s:{s:i, s:i, s:i, s:i, s:i, s:i}}",
-			 "schema", "rtlab.quiz-run/1",
+			 "schema", CLI_QUIZ_SCHEMA,
 			 "lesson", "number", (int)e->number, "id", r->lesson_id, "title", e->title,
 			 "path", e->path,
 			 "complete", !r->ended, "questions", qs,
@@ -513,3 +514,64 @@ const struct cli_cmd cli_cmd_quiz = {
 		"saved; 2 on bad usage.\n",
 	.main = quiz_main,
 };
+
+/* ---- Declared keys -------------------------------------------------------- */
+
+/* rtlab.quiz-run/1 (doc/cli-json.md), for `rtlab schema`. */
+static const char *const qr_kinds[] = { "single", "multi", "numeric", "predict", NULL };
+static const char *const qr_statuses[] = { "right", "wrong", "saved", "skipped", "not-asked",
+					   NULL };
+static const struct rt_key qr_lesson_keys[] = {
+	RT_KEY("number", RT_T_INTEGER, NULL, "the lesson number", true),
+	RT_KEY("id", RT_T_STRING, NULL, "its two-digit id", true),
+	RT_KEY("title", RT_T_STRING | RT_T_NULL, NULL, "its title", true),
+	RT_KEY("path", RT_T_STRING, NULL, "the file", true),
+	RT_KEY_END,
+};
+static const struct rt_keys qr_lesson_table = { .keys = qr_lesson_keys };
+static const struct rt_key qr_prediction_keys[] = {
+	RT_KEY("lab", RT_T_STRING, NULL, "the lab the prediction waits for", false),
+	RT_KEY("metric", RT_T_STRING, NULL, "its figure", false),
+	RT_KEY("scenario", RT_T_STRING, NULL, "its scenario", false),
+	RT_KEY_END,
+};
+static const struct rt_keys qr_prediction_table = { .keys = qr_prediction_keys };
+static const struct rt_key qr_question_keys[] = {
+	RT_KEY("id", RT_T_STRING, NULL, "the quiz id", true),
+	RT_KEY("kind", RT_T_STRING, NULL, "the kind of question", true, .values = qr_kinds),
+	RT_KEY("status", RT_T_STRING, NULL, "how it went", true, .values = qr_statuses),
+	RT_KEY("recorded", RT_T_BOOL, NULL, "the answer is in the progress file", true),
+	RT_KEY("answer", RT_T_STRING, NULL, "the answer in canonical form; only when answered",
+	       false),
+	RT_KEY("value", RT_T_NUMBER, NULL, "numeric and predict questions, when answered", false),
+	RT_KEY("unit", RT_T_STRING, NULL, "its unit", false),
+	RT_KEY("prediction", RT_T_OBJECT, NULL, "predict questions: what it is compared on",
+	       false, .of = &qr_prediction_table),
+	RT_KEY_END,
+};
+static const struct rt_keys qr_question_table = { .keys = qr_question_keys };
+static const struct rt_key qr_summary_keys[] = {
+	RT_KEY("answered", RT_T_INTEGER, "count", "questions answered", true),
+	RT_KEY("right", RT_T_INTEGER, "count", "questions answered right", true),
+	RT_KEY("scored", RT_T_INTEGER, "count", "questions that have a right answer", true),
+	RT_KEY("predictions", RT_T_INTEGER, "count", "predictions saved", true),
+	RT_KEY("skipped", RT_T_INTEGER, "count", "questions skipped", true),
+	RT_KEY("not_asked", RT_T_INTEGER, "count", "questions the input ended before", true),
+	RT_KEY_END,
+};
+static const struct rt_keys qr_summary_table = { .keys = qr_summary_keys };
+static const struct rt_key qr_keys[] = {
+	RT_KEY("schema", RT_T_STRING, NULL, "`rtlab.quiz-run/1`", true),
+	RT_KEY("lesson", RT_T_OBJECT, NULL, "the lesson", true, .of = &qr_lesson_table),
+	RT_KEY("complete", RT_T_BOOL, NULL, "false when the input ended early", true),
+	RT_KEY("questions", RT_T_ARRAY, NULL, "the questions of this run, in order", true,
+	       .of = &qr_question_table),
+	RT_KEY("summary", RT_T_OBJECT, NULL, "the counts", true, .of = &qr_summary_table),
+	RT_KEY_END,
+};
+static const struct rt_keys qr_table = { .keys = qr_keys };
+
+json_t *cli_quiz_schema(void)
+{
+	return rt_keys_document(CLI_QUIZ_SCHEMA, "rtlab quiz --json", &qr_table, 0);
+}

@@ -22,6 +22,7 @@
 #include "core/rt_file.h"
 #include "core/rt_log.h"
 #include "core/rt_paths.h"
+#include "grade/grade_book.h"
 #include "grade/grade_handin.h"
 #include "grade/grade_sandbox.h"
 #include "report/report.h"
@@ -220,9 +221,9 @@ static int lint(int argc, char **argv)
  */
 static int course_load(const char *path, json_t **root, struct report_slides_opts *o)
 {
-	static const char *const keys[] = { "title", "teacher", "date", "licence" };
-	const char **slot[] = { &o->course, &o->teacher, &o->date, &o->licence };
+	struct grade_course_titles t;
 	char *text = NULL, *cause = NULL;
+	const char *bad = NULL;
 	json_error_t err;
 	size_t len = 0;
 
@@ -238,17 +239,15 @@ static int course_load(const char *path, json_t **root, struct report_slides_opt
 				*root ? "not a JSON object" : err.text);
 		return -1;
 	}
-	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
-		json_t *v = json_object_get(*root, keys[k]);
-
-		if (v && !json_is_string(v)) {
-			cli_text_printf(stderr, "rtlab slides: --course %s: \"%s\" is not a "
-					"string\n", path, keys[k]);
-			return -1;
-		}
-		if (v)
-			*slot[k] = json_string_value(v);
+	if (grade_course_titles(*root, &t, &bad)) {
+		cli_text_printf(stderr, "rtlab slides: --course %s: \"%s\" is not a "
+				"string\n", path, bad);
+		return -1;
 	}
+	o->course = t.title;
+	o->teacher = t.teacher;
+	o->date = t.date;
+	o->licence = t.licence;
 	return 0;
 }
 

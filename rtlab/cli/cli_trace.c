@@ -25,13 +25,13 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_json.h"
+#include "core/rt_keys.h"
 #include "core/rt_log.h"
 #include "core/rt_text.h"
 #include "labs/lab.h"
 #include "trace/trace_explain.h"
 #include "ui/ui.h"
 
-#define CLI_TRACE_SCHEMA "rtlab.trace-explain/1"
 
 static const char *kind_name(enum trace_lat_kind k)
 {
@@ -467,3 +467,123 @@ const struct cli_cmd cli_cmd_trace = {
 		"for view, there is no usable terminal); 2 bad usage.\n",
 	.main = trace_main,
 };
+
+/* ---- Declared keys -------------------------------------------------------- */
+
+/* rtlab.trace-explain/1 (doc/cli-json.md), for `rtlab schema`. */
+#define SN	(RT_T_STRING | RT_T_NULL)
+#define IN	(RT_T_INTEGER | RT_T_NULL)
+static const char *const te_sources[] = { "trace", "results", NULL };
+static const char *const te_envs[] = { "tcg", "hwvirt", "host", "unknown", NULL };
+static const char *const te_kinds[] = { "function", "sched", "stack", "text", NULL };
+static const struct rt_key te_task_keys[] = {
+	RT_KEY("comm", RT_T_STRING, NULL, "the task's name", true),
+	RT_KEY("pid", RT_T_INTEGER, NULL, "its pid", true),
+	RT_KEY("uid", RT_T_INTEGER, NULL, "its uid", true),
+	RT_KEY("nice", RT_T_INTEGER, NULL, "its nice value", true),
+	RT_KEY("policy", RT_T_INTEGER, NULL, "its policy as a number", true),
+	RT_KEY("policy_name", SN, NULL, "`SCHED_FIFO` ...; null when unknown", true),
+	RT_KEY("rt_prio", RT_T_INTEGER, NULL, "its real-time priority", true),
+	RT_KEY_END,
+};
+static const struct rt_keys te_task_table = { .keys = te_task_keys };
+static const struct rt_key te_header_keys[] = {
+	RT_KEY("tracer", SN, NULL, "from `# tracer:`", true),
+	RT_KEY("measures", SN, NULL, "what that tracer's latency measures", true),
+	RT_KEY("kernel", SN, NULL, "from the `latency trace` line", true),
+	RT_KEY("format_version", SN, NULL, "the trace format's version", true),
+	RT_KEY("latency_us", IN, "us", "the worst latency", true),
+	RT_KEY("shown", IN, "count", "entries shown", true),
+	RT_KEY("total", IN, "count", "entries in all", true),
+	RT_KEY("cpu", IN, NULL, "the CPU of the worst case", true),
+	RT_KEY("preempt_model", SN, NULL, "the `M:` value", true),
+	RT_KEY("nr_cpus", IN, "count", "the online CPUs", true),
+	RT_KEY("task", RT_T_OBJECT | RT_T_NULL, NULL, "the `task:` line", true,
+	       .of = &te_task_table),
+	RT_KEY("started_at", SN, NULL, "the off-tracers' `started at` function", true),
+	RT_KEY("ended_at", SN, NULL, "the off-tracers' `ended at` function", true),
+	RT_KEY_END,
+};
+static const struct rt_keys te_header_table = { .keys = te_header_keys };
+static const struct rt_key te_marks_keys[] = {
+	RT_KEY("count", RT_T_INTEGER, "count", "entries with a delay mark", true),
+	RT_KEY("widest_line", IN, NULL, "the line of the widest", true),
+	RT_KEY_END,
+};
+static const struct rt_keys te_marks_table = { .keys = te_marks_keys };
+static const struct rt_key te_emulator_keys[] = {
+	RT_KEY("environment", RT_T_STRING, NULL, "where the trace was taken", true,
+	       .values = te_envs),
+	RT_KEY("likely", RT_T_BOOL, NULL, "the worst section is likely the emulator's", true),
+	RT_KEY("where", SN, NULL, "that function, when `likely`", true),
+	RT_KEY("path", SN, NULL, "the short path it belongs to", true),
+	RT_KEY("stall_us", IN, "us", "one gap over half the section", true),
+	RT_KEY("stall_after", SN, NULL, "the function before it", true),
+	RT_KEY_END,
+};
+static const struct rt_keys te_emulator_table = { .keys = te_emulator_keys };
+static const struct rt_key te_flags_keys[] = {
+	RT_KEY("raw", RT_T_STRING, NULL, "the flag block without the CPU", true),
+	RT_KEY("known", RT_T_BOOL, NULL, "every column understood", true),
+	RT_KEY("irqs_off", RT_T_BOOL, NULL, "interrupts off", true),
+	RT_KEY("bh_off", RT_T_BOOL, NULL, "bottom halves off", true),
+	RT_KEY("irqs_unsupported", RT_T_BOOL, NULL, "the arch cannot tell", true),
+	RT_KEY("need_resched", RT_T_BOOL, NULL, "need-resched set", true),
+	RT_KEY("preempt_resched", RT_T_BOOL, NULL, "the preempt bit set", true),
+	RT_KEY("lazy_resched", RT_T_BOOL, NULL, "lazy need-resched set", true),
+	RT_KEY("context", SN, NULL, "`normal`, `hardirq`, `softirq`, `NMI` ...", true),
+	RT_KEY("preempt_depth", IN, NULL, "the preemption depth", true),
+	RT_KEY("preempt_lazy_depth", IN, NULL, "the lazy depth, where the trace has it", true),
+	RT_KEY("migrate_disable", IN, NULL, "migrate-disable depth, where the trace has it", true),
+	RT_KEY_END,
+};
+static const struct rt_keys te_flags_table = { .keys = te_flags_keys };
+static const struct rt_key te_entry_keys[] = {
+	RT_KEY("line", RT_T_INTEGER, NULL, "the 1-based line", true),
+	RT_KEY("raw", RT_T_STRING, NULL, "the line as the kernel wrote it", true),
+	RT_KEY("comm", RT_T_STRING, NULL, "who ran", true),
+	RT_KEY("pid", RT_T_INTEGER, NULL, "its pid", true),
+	RT_KEY("cpu", RT_T_INTEGER, NULL, "where", true),
+	RT_KEY("time_ns", RT_T_INTEGER, "ns", "time since the start, or the timestamp", true),
+	RT_KEY("time", RT_T_STRING, NULL, "the same in words (`+509 us`)", true),
+	RT_KEY("flags", RT_T_OBJECT, NULL, "the flag block decoded", true,
+	       .of = &te_flags_table),
+	RT_KEY("flags_text", RT_T_STRING, NULL, "the short words for what is set", true),
+	RT_KEY("mark", SN, NULL, "the delay mark", true),
+	RT_KEY("gap_min_us", IN, "us", "the gap the mark stands for (strictly above)", true),
+	RT_KEY("kind", RT_T_STRING, NULL, "the kind of entry", true, .values = te_kinds),
+	RT_KEY("function", SN, NULL, "for `function` entries", true),
+	RT_KEY("caller", SN, NULL, "for `function` entries", true),
+	RT_KEY("text", RT_T_STRING, NULL, "everything after the colon", true),
+	RT_KEY("stack", RT_T_ARRAY, NULL, "`stack` entries: the frames, innermost first", false,
+	       .items = RT_T_STRING),
+	RT_KEY("explanation", RT_T_ARRAY, NULL, "the entry in words", true,
+	       .items = RT_T_STRING),
+	RT_KEY_END,
+};
+static const struct rt_keys te_entry_table = { .keys = te_entry_keys };
+static const struct rt_key te_keys[] = {
+	RT_KEY("schema", RT_T_STRING, NULL, "`rtlab.trace-explain/1`", true),
+	RT_KEY("file", RT_T_STRING, NULL, "the file as named on the command line", true),
+	RT_KEY("source", RT_T_STRING, NULL, "a trace file, or a results document's trace", true,
+	       .values = te_sources),
+	RT_KEY("truncated", RT_T_BOOL, NULL, "the results document says it cut the trace", true),
+	RT_KEY("header", RT_T_OBJECT, NULL, "the trace's header", true, .of = &te_header_table),
+	RT_KEY("explanation", RT_T_ARRAY, NULL, "the header in sentences", true,
+	       .items = RT_T_STRING),
+	RT_KEY("marks", RT_T_OBJECT, NULL, "the delay marks", true, .of = &te_marks_table),
+	RT_KEY("emulator", RT_T_OBJECT, NULL, "whether the worst section is the emulator's", true,
+	       .of = &te_emulator_table),
+	RT_KEY("entries", RT_T_ARRAY, NULL, "one object per entry, in file order", true,
+	       .of = &te_entry_table),
+	RT_KEY("problems", RT_T_ARRAY, NULL, "lines the parser could not read (at most 100)", true,
+	       .items = RT_T_STRING),
+	RT_KEY("problems_total", RT_T_INTEGER, "count", "all such lines", true),
+	RT_KEY_END,
+};
+static const struct rt_keys te_table = { .keys = te_keys };
+
+json_t *cli_trace_schema(void)
+{
+	return rt_keys_document(CLI_TRACE_SCHEMA, "rtlab trace explain --json", &te_table, 0);
+}

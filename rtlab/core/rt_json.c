@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "rt_buf.h"
+#include "rt_keys.h"
 #include "rt_err.h"
 #include "rt_file.h"
 
@@ -326,9 +327,13 @@ static void write_object(struct jw *w, const json_t *o, unsigned int ind, unsign
 	for (const char *const *p = l ? l->order : NULL; p && *p; p++)
 		if (json_object_get(o, *p))
 			keys[k++] = (struct key){ *p, strlen(*p) };
+	for (const struct rt_key *p = l && l->keys ? l->keys->keys : NULL; p && p->key; p++)
+		if (k < n && json_object_get(o, p->key))
+			keys[k++] = (struct key){ p->key, strlen(p->key) };
 	first = k;
 	json_object_keylen_foreach((json_t *)o, key, klen, v)
-		if (k < n && !in_list(l ? l->order : NULL, key))
+		if (k < n && !in_list(l ? l->order : NULL, key) &&
+		    !(l && rt_keys_find(l->keys, key)))
 			keys[k++] = (struct key){ key, klen };
 	if (w->flags & RT_JSON_SORT)
 		qsort(keys + first, k - first, sizeof(*keys), by_key);
@@ -498,4 +503,58 @@ int rt_json_save(const char *path, const json_t *doc, const struct rt_json_style
 		ret = rt_file_write_atomic(path, b.data, b.len, mode, cause);
 	rt_buf_fini(&b);
 	return ret;
+}
+
+/* ---- Members ----------------------------------------------------------- */
+
+const char *rt_json_str(const json_t *o, const char *key)
+{
+	return json_string_value(json_object_get(o, key));
+}
+
+const char *rt_json_text(const json_t *o, const char *key)
+{
+	const char *s = rt_json_str(o, key);
+
+	return s ? s : "";
+}
+
+double rt_json_num(const json_t *o, const char *key)
+{
+	return json_number_value(json_object_get(o, key));
+}
+
+double rt_json_num_or(const json_t *o, const char *key, double fallback)
+{
+	const json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_number_value(v) : fallback;
+}
+
+double rt_json_num_within(const json_t *o, const char *key, double limit)
+{
+	double v = rt_json_num(o, key);
+
+	return fabs(v) <= limit ? v : 0;
+}
+
+double rt_json_num_clamp(const json_t *o, const char *key, double limit)
+{
+	double v = rt_json_num(o, key);
+
+	if (!(v > -limit))
+		return v != v ? 0 : -limit;
+	return v < limit ? v : limit;
+}
+
+bool rt_json_true(const json_t *o, const char *key)
+{
+	return json_is_true(json_object_get(o, key));
+}
+
+json_t *rt_json_num_cell(const json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	return json_is_number(v) ? json_copy(v) : json_null();
 }

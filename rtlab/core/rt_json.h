@@ -17,6 +17,7 @@
 #ifndef RTLAB_CORE_RT_JSON_H
 #define RTLAB_CORE_RT_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <sys/types.h>
 
@@ -37,6 +38,33 @@ struct rt_buf;
  */
 int rt_json_load(const char *text, size_t len, const char *name, json_t **out, char **cause);
 
+/* ---- Members ----------------------------------------------------------- */
+
+/*
+ * Typed reads of member @key of object @o, for the module that owns the
+ * document @o belongs to (its keys are declared there, rt_keys.h): the one
+ * set of getters, instead of a private fig(), num() or jstr() per file.
+ * None fails: a missing member, one of another type, or an @o that is not
+ * an object (NULL included) gives the stated default.
+ */
+
+/* A string, or NULL. */
+const char *rt_json_str(const json_t *o, const char *key);
+/* A string, or "" (for a table cell). */
+const char *rt_json_text(const json_t *o, const char *key);
+/* A number, or 0 (as json_number_value() reads what is not one). */
+double rt_json_num(const json_t *o, const char *key);
+/* A number, or @fallback. */
+double rt_json_num_or(const json_t *o, const char *key, double fallback);
+/* A number whose magnitude is at most @limit, else 0. */
+double rt_json_num_within(const json_t *o, const char *key, double limit);
+/* A number limited to [-@limit, @limit] (0 when it is not one). */
+double rt_json_num_clamp(const json_t *o, const char *key, double limit);
+/* true only for the member true. */
+bool rt_json_true(const json_t *o, const char *key);
+/* A copy of a number member, or a new null: a view's cell for a figure. NULL: ENOMEM. */
+json_t *rt_json_num_cell(const json_t *o, const char *key);
+
 /* ---- Writing ----------------------------------------------------------- */
 
 /* Deeper documents are refused (-ELOOP); jansson's parser stops at the same depth. */
@@ -53,6 +81,7 @@ int rt_json_load(const char *text, size_t len, const char *name, json_t **out, c
 #define RT_JSON_PACK	(1u << 1)
 
 struct rt_json_member;
+struct rt_keys;
 
 /*
  * Where the members of an object go, for documents whose key order is part
@@ -61,6 +90,7 @@ struct rt_json_member;
  */
 struct rt_json_layout {
 	const char *const *order;		/* written first, in this order; NULL-terminated */
+	const struct rt_keys *keys;		/* or (after @order) a key table's order */
 	const struct rt_json_member *members;	/* some members' layouts; a NULL key ends */
 	const struct rt_json_layout *items;	/* layout of each element of an array */
 };

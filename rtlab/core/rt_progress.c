@@ -31,6 +31,7 @@
 #include "rt_err.h"
 #include "rt_file.h"
 #include "rt_json.h"
+#include "rt_keys.h"
 #include "rt_log.h"
 #include "rt_paths.h"
 #include "rt_result.h"
@@ -101,156 +102,166 @@ static int bad(char **cause, const char *path, const char *fmt, ...)
 	return -EINVAL;
 }
 
-/* Optional member @key of @obj must have type @t (JSON_TRUE: a boolean). */
-static int opt_type(char **cause, const char *path, const json_t *obj, const char *key,
-		    json_type t, const char *what)
-{
-	json_t *v = json_object_get(obj, key);
-	char at[512];
+/* ---- Declared keys ----------------------------------------------------- */
 
-	if (!v)
-		return 0;
-	if (json_typeof(v) == t || (t == JSON_TRUE && json_is_boolean(v)) ||
-	    (t == JSON_REAL && json_is_number(v)))
-		return 0;
-	snprintf(at, sizeof(at), "%s", path);
-	path_add(at, sizeof(at), key);
-	return bad(cause, at, "must be %s", what);
+/*
+ * The document's keys, declared once: the checks below walk these tables,
+ * and `rtlab schema rtlab.progress/1` prints the JSON Schema made of them.
+ * Keys a table does not declare are kept as they are (a newer rtlab's), so
+ * every object allows others; a map (lesson id -> state) is an object whose
+ * "others" have keys of their own.
+ */
+#define ID_PATTERN	"^[^\\u0000-\\u001f\\u007f]{1,128}$"
+#define TIME_PATTERN	"^[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]+)?Z$"
+
+static const struct rt_key kept = RT_KEY(NULL, 0, NULL, "kept as it is", false);
+static const struct rt_key no_keys[] = { RT_KEY_END };
+
+static const struct rt_key quiz_keys[] = {
+	RT_KEY("answer", RT_T_STRING, NULL, "the last answer in canonical form", false),
+	RT_KEY("score", RT_T_NUMBER, NULL, "1 right, 0 wrong", false),
+	RT_KEY("attempts", RT_T_INTEGER, "count", "answers given", false, .min = 0,
+	       .max = 9007199254740992.0),
+	RT_KEY("time", RT_T_STRING, NULL, "RFC 3339 UTC time of the last answer", false),
+	RT_KEY_END,
+};
+static const struct rt_keys quiz_table = { .keys = quiz_keys, .others = &kept };
+static const struct rt_key quiz_entry = RT_KEY(NULL, RT_T_OBJECT, NULL, "a question's answer",
+					       false, .of = &quiz_table);
+static const struct rt_keys quiz_map = { .keys = no_keys, .others = &quiz_entry,
+					 .others_pattern = ID_PATTERN };
+
+static const struct rt_key prediction_keys[] = {
+	RT_KEY("value", RT_T_NUMBER, NULL, "the predicted number", true),
+	RT_KEY("unit", RT_T_STRING, NULL, "its unit", false),
+	RT_KEY("time", RT_T_STRING, NULL, "RFC 3339 UTC time it was saved", false),
+	RT_KEY_END,
+};
+static const struct rt_keys prediction_table = { .keys = prediction_keys, .others = &kept };
+static const struct rt_key prediction_entry =
+	RT_KEY(NULL, RT_T_OBJECT, NULL, "a predict question's prediction", false,
+	       .of = &prediction_table);
+static const struct rt_keys prediction_map = { .keys = no_keys, .others = &prediction_entry,
+					       .others_pattern = ID_PATTERN };
+
+static const struct rt_key lesson_keys[] = {
+	RT_KEY("read", RT_T_BOOL, NULL, "the learner finished the lesson", false),
+	RT_KEY("position", RT_T_INTEGER, NULL, "first line shown when the lesson was left",
+	       false, .min = 0, .max = 9007199254740992.0),
+	RT_KEY("quiz", RT_T_OBJECT, NULL, "question id -> answer", false, .of = &quiz_map),
+	RT_KEY("predictions", RT_T_OBJECT, NULL, "question id -> prediction", false,
+	       .of = &prediction_map),
+	RT_KEY_END,
+};
+static const struct rt_keys lesson_table = { .keys = lesson_keys, .others = &kept };
+static const struct rt_key lesson_entry = RT_KEY(NULL, RT_T_OBJECT, NULL, "a lesson's state",
+						 false, .of = &lesson_table);
+static const struct rt_keys lesson_map = { .keys = no_keys, .others = &lesson_entry,
+					   .others_pattern = ID_PATTERN };
+
+static const struct rt_key lab_keys[] = {
+	RT_KEY("status", RT_T_STRING, NULL, "`started`, `done`, `passed`, `failed`...", true),
+	RT_KEY("result", RT_T_STRING, NULL, "path of the last results document", false),
+	RT_KEY("time", RT_T_STRING, NULL, "RFC 3339 UTC time of the record", false),
+	RT_KEY("documents", RT_T_ARRAY, NULL,
+	       "the last documents written with --json FILE, oldest first", false,
+	       .items = RT_T_STRING),
+	RT_KEY_END,
+};
+static const struct rt_keys lab_table = { .keys = lab_keys, .others = &kept };
+static const struct rt_key lab_entry = RT_KEY(NULL, RT_T_OBJECT, NULL, "a lab's record", false,
+					      .of = &lab_table);
+static const struct rt_keys lab_map = { .keys = no_keys, .others = &lab_entry,
+					.others_pattern = ID_PATTERN };
+
+static const struct rt_key top_keys[] = {
+	RT_KEY("schema", RT_T_STRING, NULL, "`rtlab.progress/1`", true),
+	RT_KEY("lessons", RT_T_OBJECT, NULL, "lesson id -> lesson state", false,
+	       .of = &lesson_map),
+	RT_KEY("labs", RT_T_OBJECT, NULL, "lab name -> the lab's record", false, .of = &lab_map),
+	RT_KEY("updated", RT_T_STRING, NULL, "RFC 3339 UTC time of the last save", false,
+	       .pattern = TIME_PATTERN),
+	RT_KEY_END,
+};
+static const struct rt_keys top_table = { .keys = top_keys, .others = &kept };
+
+json_t *rt_progress_schema(void)
+{
+	return rt_keys_document(RT_PROGRESS_SCHEMA, "rtlab learner's progress", &top_table, 0);
 }
 
-static int opt_count(char **cause, const char *path, const json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj, key);
-	char at[512];
+/* ---- Checking ---------------------------------------------------------- */
 
-	if (!v || (json_is_integer(v) && json_integer_value(v) >= 0))
-		return 0;
-	snprintf(at, sizeof(at), "%s", path);
-	path_add(at, sizeof(at), key);
-	return bad(cause, at, "must be a non-negative integer");
+static int check_fields(char **cause, const char *path, const json_t *obj,
+			const struct rt_keys *t);
+
+/* @v, found at @path, holds what @k declares. */
+static int check_value(char **cause, const char *path, const json_t *v, const struct rt_key *k)
+{
+	if ((k->type & RT_T_STRING) && !json_is_string(v))
+		return bad(cause, path, "must be a string");
+	if ((k->type & RT_T_NUMBER) && !json_is_number(v))
+		return bad(cause, path, "must be a number");
+	if ((k->type & RT_T_INTEGER) && (!json_is_integer(v) || json_integer_value(v) < 0))
+		return bad(cause, path, "must be a non-negative integer");
+	if ((k->type & RT_T_BOOL) && !json_is_boolean(v))
+		return bad(cause, path, "must be true or false");
+	if (k->type & RT_T_OBJECT) {
+		if (!json_is_object(v))
+			return bad(cause, path, "must be an object");
+		return check_fields(cause, path, v, k->of);
+	}
+	if (k->type & RT_T_ARRAY) {	/* of strings: the only arrays it has */
+		const json_t *e;
+		size_t i;
+
+		if (!json_is_array(v))
+			return bad(cause, path, "must be an array of strings");
+		json_array_foreach(v, i, e)
+			if (!json_is_string(e))
+				return bad(cause, path, "item %zu must be a string", i);
+	}
+	return 0;
 }
 
-/* Check every entry of the optional map @key of @obj with @fn. */
-static int check_map(char **cause, const char *path, const json_t *obj, const char *key,
-		     int (*fn)(char **cause, const char *path, const json_t *entry))
+/* The keys @t declares in @obj, and each entry of a map (@t->others with keys). */
+static int check_fields(char **cause, const char *path, const json_t *obj,
+			const struct rt_keys *t)
 {
-	json_t *map = json_object_get(obj, key), *v;
-	char at[512], sub[512];
+	char at[512];
 	const char *id;
+	json_t *v;
 	int ret;
 
-	if (!map)
+	for (const struct rt_key *k = t->keys; k->key; k++) {
+		v = json_object_get(obj, k->key);
+		snprintf(at, sizeof(at), "%s", path);
+		path_add(at, sizeof(at), k->key);
+		if (!v && k->required)
+			return bad(cause, at, "missing");
+		ret = v ? check_value(cause, at, v, k) : 0;
+		if (ret)
+			return ret;
+	}
+	if (!t->others || !t->others->of)
 		return 0;
-	snprintf(at, sizeof(at), "%s", path);
-	path_add(at, sizeof(at), key);
-	if (!json_is_object(map))
-		return bad(cause, at, "must be an object");
-	json_object_foreach(map, id, v) {
-		snprintf(sub, sizeof(sub), "%s", at);
-		path_add(sub, sizeof(sub), id);
+	json_object_foreach((json_t *)obj, id, v) {
+		snprintf(at, sizeof(at), "%s", path);
+		path_add(at, sizeof(at), id);
 		if (!id_valid(id))
-			return bad(cause, sub, "id must be 1..%u bytes without control characters",
+			return bad(cause, at, "id must be 1..%u bytes without control characters",
 				   RT_PROGRESS_MAX_ID);
-		if (!json_is_object(v))
-			return bad(cause, sub, "must be an object");
-		ret = fn(cause, sub, v);
+		ret = check_value(cause, at, v, t->others);
 		if (ret)
 			return ret;
 	}
 	return 0;
 }
 
-static int check_quiz(char **cause, const char *path, const json_t *q)
-{
-	int ret;
-
-	ret = opt_type(cause, path, q, "answer", JSON_STRING, "a string");
-	if (!ret)
-		ret = opt_type(cause, path, q, "score", JSON_REAL, "a number");
-	if (!ret)
-		ret = opt_count(cause, path, q, "attempts");
-	if (!ret)
-		ret = opt_type(cause, path, q, "time", JSON_STRING, "a string");
-	return ret;
-}
-
-static int check_prediction(char **cause, const char *path, const json_t *pr)
-{
-	int ret;
-
-	if (!json_object_get(pr, "value")) {
-		char at[512];
-
-		snprintf(at, sizeof(at), "%s", path);
-		path_add(at, sizeof(at), "value");
-		return bad(cause, at, "missing");
-	}
-	ret = opt_type(cause, path, pr, "value", JSON_REAL, "a number");
-	if (!ret)
-		ret = opt_type(cause, path, pr, "unit", JSON_STRING, "a string");
-	if (!ret)
-		ret = opt_type(cause, path, pr, "time", JSON_STRING, "a string");
-	return ret;
-}
-
-static int check_lesson(char **cause, const char *path, const json_t *l)
-{
-	int ret;
-
-	ret = opt_type(cause, path, l, "read", JSON_TRUE, "true or false");
-	if (!ret)
-		ret = opt_count(cause, path, l, "position");
-	if (!ret)
-		ret = check_map(cause, path, l, "quiz", check_quiz);
-	if (!ret)
-		ret = check_map(cause, path, l, "predictions", check_prediction);
-	return ret;
-}
-
-/* A lab's optional "documents": an array of strings. */
-static int check_documents(char **cause, const char *path, const json_t *docs)
-{
-	json_t *v;
-	size_t i;
-	char at[512];
-
-	if (!docs)
-		return 0;
-	snprintf(at, sizeof(at), "%s", path);
-	path_add(at, sizeof(at), "documents");
-	if (!json_is_array(docs))
-		return bad(cause, at, "must be an array of strings");
-	json_array_foreach(docs, i, v)
-		if (!json_is_string(v))
-			return bad(cause, at, "item %zu must be a string", i);
-	return 0;
-}
-
-static int check_lab(char **cause, const char *path, const json_t *l)
-{
-	json_t *st = json_object_get(l, "status");
-	char at[512];
-	int ret;
-
-	snprintf(at, sizeof(at), "%s", path);
-	path_add(at, sizeof(at), "status");
-	if (!st)
-		return bad(cause, at, "missing");
-	if (!json_is_string(st))
-		return bad(cause, at, "must be a string");
-	ret = opt_type(cause, path, l, "result", JSON_STRING, "a string");
-	if (!ret)
-		ret = opt_type(cause, path, l, "time", JSON_STRING, "a string");
-	if (!ret)
-		ret = check_documents(cause, path, json_object_get(l, "documents"));
-	return ret;
-}
-
 /* Is @doc a progress document this rtlab can use? 0 or -EINVAL with "FIELD: why". */
 static int progress_check(const json_t *doc, char **cause)
 {
 	const char *schema;
-	int ret;
 
 	if (!json_is_object(doc))
 		return bad(cause, "document", "must be a JSON object");
@@ -260,12 +271,7 @@ static int progress_check(const json_t *doc, char **cause)
 	if (strcmp(schema, RT_PROGRESS_SCHEMA) != 0)
 		return bad(cause, "schema", "unsupported \"%.64s\" (this rtlab reads %s)", schema,
 			   RT_PROGRESS_SCHEMA);
-	ret = opt_type(cause, "", doc, "updated", JSON_STRING, "a string");
-	if (!ret)
-		ret = check_map(cause, "", doc, "lessons", check_lesson);
-	if (!ret)
-		ret = check_map(cause, "", doc, "labs", check_lab);
-	return ret;
+	return check_fields(cause, "", doc, &top_table);
 }
 
 /* ---- Documents --------------------------------------------------------- */

@@ -234,4 +234,10 @@ int rt_progress_lab_get(const struct rt_progress *p, const char *lab,
  */
 int rt_progress_lab_add_document(struct rt_progress *p, const char *lab, const char *path);
 
+/*
+ * rt_progress_schema - the JSON Schema (2020-12) of rtlab.progress/1, made
+ * from the keys the checks walk. Returns a new object, or NULL (ENOMEM).
+ */
+json_t *rt_progress_schema(void);
+
 #endif

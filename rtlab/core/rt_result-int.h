@@ -13,6 +13,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "rt_keys.h"
+
 struct rt_result {
 	json_t *doc;		/* owned */
 	unsigned int version;	/* read as: 1 (converted) or 2 */
@@ -24,17 +26,20 @@ struct rt_result {
 #define RT_RESULT_MAX_ARRAY_PARAM RT_RESULT_MAX_BUCKETS
 
 /*
- * The schema's word lists, and the fields in the order they are written
- * (rt_result_check.c). The writer's layout is made of the *_order lists.
+ * The schema's word lists and key tables (rt_result_keys.c): the writer's
+ * layout and the validator's known keys are made of them.
  */
 extern const char *const rt_result_tiers[];
 extern const char *const rt_result_units[];
-extern const char *const rt_result_top_order[];
-extern const char *const rt_result_env_order[];
-extern const char *const rt_result_hist_order[];
-extern const char *const rt_result_view_order[];
-extern const char *const rt_result_column_order[];
-extern const char *const rt_result_integrity_order[];
+extern const char *const rt_result_preempt_models[];
+extern const char *const rt_result_times[];
+extern const struct rt_keys rt_result_top_keys;
+extern const struct rt_keys rt_result_env_keys;
+extern const struct rt_keys rt_result_hist_keys;
+extern const struct rt_keys rt_result_view_keys;
+extern const struct rt_keys rt_result_column_keys;
+extern const struct rt_keys rt_result_integrity_keys;
+extern const struct rt_keys rt_result_scenario_keys;
 
 /* True if NULL-terminated @list holds @s. */
 bool rt_result_in_list(const char *const *list, const char *s);

@@ -382,6 +382,83 @@ int rt_result_format_time(time_t when, char *buf, size_t size);
 /* True if @s is an RFC 3339 UTC time stamp ("...Z", optional fraction). */
 bool rt_result_time_valid(const char *s);
 
+/* ---- Read for people (rt_result_view.c) -------------------------------- */
+
+/*
+ * What the renderers read, so that none of them spells a key: a section's
+ * members, the views (a JSON array of rtlab.result/2 views, from the
+ * document or from report_views()), their cells, any value as text. All
+ * pointers are borrowed from the document or the array.
+ */
+enum rt_result_part { RT_RESULT_SUMMARY, RT_RESULT_ENV, RT_RESULT_PARAMS, RT_RESULT_ANSWERS };
+
+/*
+ * rt_result_foreach - call @fn for each member of section @part, in the
+ * document's order; stops at and returns @fn's first non-zero value.
+ */
+int rt_result_foreach(const struct rt_result *res, enum rt_result_part part,
+		      int (*fn)(const char *key, const json_t *value, void *priv), void *priv);
+
+/* The rtlab release that wrote @res. */
+const char *rt_result_rtlab_version(const struct rt_result *res);
+
+/* @v (a scalar) as text: a string as it is, else compact JSON; free() it. NULL: ENOMEM. */
+char *rt_result_value_text(const json_t *v);
+/* @v if it is a string, else NULL. */
+const char *rt_result_value_str(const json_t *v);
+
+struct rt_result_column {
+	const char *name;
+	const char *title;	/* NULL: none (show the name) */
+	const char *unit;	/* NULL: none */
+};
+
+size_t rt_result_views_count(const json_t *views);
+const json_t *rt_result_views_at(const json_t *views, size_t i);
+const char *rt_result_view_title(const json_t *view);
+size_t rt_result_view_ncolumns(const json_t *view);
+void rt_result_view_column(const json_t *view, size_t c, struct rt_result_column *out);
+size_t rt_result_view_nrows(const json_t *view);
+/* The cells row @r has (the validator makes it the number of columns). */
+size_t rt_result_view_row_cells(const json_t *view, size_t r);
+/* Cell (@r, @c): a string, a number, a boolean or null (NULL past the end). */
+const json_t *rt_result_view_cell(const json_t *view, size_t r, size_t c);
+
+/* ---- Declared keys (rt_result_keys.c) ---------------------------------- */
+
+struct rt_keys;
+
+/*
+ * A lab's own keys in its documents (lab_ops.keys): its params and the
+ * keys of each of its extra.scenarios[] (name and summary included), or
+ * NULL where the lab declares none.
+ */
+struct rt_result_lab_keys {
+	const char *lab;
+	const struct rt_keys *params;
+	const struct rt_keys *scenario;
+};
+
+/* The two keys every scenario has, to begin a lab's scenario table with (rt_keys.h). */
+#define RT_RESULT_SCENARIO_NAME_KEYS						\
+	RT_KEY("name", RT_T_STRING, NULL, "the scenario's name", true,		\
+	       .pattern = "^[a-z0-9-]+$"),						\
+	RT_KEY("summary", RT_T_STRING, NULL, "one sentence for people", false)
+
+/* The key every lab's params has (lab_seed_record()). */
+#define RT_RESULT_SEED_KEY							\
+	RT_KEY("seed", RT_T_STRING, NULL, "the run's seed in decimal digits (--seed)", false)
+
+/**
+ * rt_result_schema - the JSON Schema (2020-12) of rtlab.result/@version
+ * @version: 1 or 2 (RT_RESULT_VERSION)
+ * @labs: the labs' own keys, each added as an "if lab is X then" clause
+ *
+ * Returns a new object, or NULL with errno ENOMEM.
+ */
+json_t *rt_result_schema(unsigned int version, const struct rt_result_lab_keys *labs,
+			 size_t nlabs);
+
 /* ---- Scenarios (rt_result_scenario.c) --------------------------------- */
 
 /*
@@ -397,6 +474,9 @@ json_t *rt_result_scenario(const struct rt_result *res, const char *name);
 
 /* Number @key of scenario @name, or NAN when either is missing or not a number. */
 double rt_result_scenario_num(const struct rt_result *res, const char *name, const char *key);
+
+/* How many scenarios extra.scenarios holds (0 without it). */
+size_t rt_result_scenario_count(const struct rt_result *res);
 
 /* The extra.scenarios array (borrowed), or NULL when the lab recorded none. */
 json_t *rt_result_scenarios(const struct rt_result *res);

@@ -27,36 +27,6 @@
 #include "rt_err.h"
 #include "rt_result-int.h"
 
-const char *const rt_result_tiers[] = { "host", "vm", "simulation", NULL };
-const char *const rt_result_units[] = { "us", "ns", "ms", "s", "count", "pct", "ratio",
-					"hz", "bytes", NULL };
-static const char *const preempt_models[] = { "none", "voluntary", "full", "lazy", "rt",
-					      "unknown", NULL };
-
-/*
- * Top-level and nested fields in the order they are written; the /1 lists
- * are the fields rtlab.result/1 knew, so a /1 document with a /2 field is
- * refused as it always was.
- */
-const char *const rt_result_top_order[] = { "schema", "lab", "tier", "simulated", "created",
-					    "rtlab_version", "env", "params", "summary",
-					    "histograms", "answers", "notes", "views", "extra",
-					    "integrity", NULL };
-static const char *const top_v1[] = { "schema", "lab", "tier", "simulated", "created",
-				      "rtlab_version", "env", "params", "summary", "histograms",
-				      "answers", "notes", "extra", NULL };
-const char *const rt_result_env_order[] = { "kernel_release", "kernel_version", "machine",
-					    "preempt_model", "preempt_source", "realtime",
-					    "in_vm", "vm_type", "cpus", "root", "time", NULL };
-const char *const rt_result_hist_order[] = { "name", "unit", "bucket_width", "first_bucket",
-					     "counts", "overflow_count", "overflow_buckets",
-					     "overflow_cycles", NULL };
-static const char *const hist_v1[] = { "name", "unit", "bucket_width", "first_bucket",
-				       "counts", "overflow_count", "overflow_cycles", NULL };
-const char *const rt_result_view_order[] = { "name", "title", "columns", "rows", NULL };
-const char *const rt_result_column_order[] = { "name", "title", "unit", NULL };
-const char *const rt_result_integrity_order[] = { "algorithm", "value", NULL };
-
 bool rt_result_in_list(const char *const *list, const char *s)
 {
 	for (; *list; list++)
@@ -394,9 +364,12 @@ static int check_oneof(char **cause, const struct rt_result_seg *at, const json_
 	return ret;
 }
 
-/* Refuse keys of @obj that are not in @allowed ("typos must not pass silently"). */
+/*
+ * Refuse keys of @obj that table @t does not declare in @version of the
+ * document ("typos must not pass silently").
+ */
 static int check_known_keys(char **cause, const struct rt_result_seg *at, const json_t *obj,
-			    const char *const *allowed)
+			    const struct rt_keys *t, unsigned int version)
 {
 	const char *key;
 	json_t *v;
@@ -404,7 +377,7 @@ static int check_known_keys(char **cause, const struct rt_result_seg *at, const 
 	json_object_foreach((json_t *)obj, key, v) {
 		struct rt_result_seg s = { at, key, 0 };
 
-		if (!rt_result_in_list(allowed, key))
+		if (!rt_keys_known(t, key, version))
 			return bad(cause, &s, "unknown field");
 	}
 	return 0;
@@ -422,91 +395,43 @@ static int need(char **cause, const struct rt_result_seg *at, const json_t *obj,
 	return 0;
 }
 
+/*
+ * env, key by key from its table: presence, type and words; then the two
+ * rules the table cannot say (vm_type against in_vm, the range of cpus).
+ */
 static int check_env(char **cause, const struct rt_result_seg *at, const json_t *env)
 {
-	static const char *const strings[] = { "kernel_release", "kernel_version", "machine",
-					       NULL };
-	static const char *const bools[] = { "realtime", "in_vm", "root", NULL };
-	json_t *v, *in_vm;
+	const json_t *in_vm = json_object_get(env, "in_vm");
 	int ret;
 
 	ret = want_type(cause, at, env, JSON_OBJECT, "an object");
-	if (ret)
-		return ret;
-	ret = check_known_keys(cause, at, env, rt_result_env_order);
-	if (ret)
-		return ret;
-	for (const char *const *k = strings; *k; k++) {
-		struct rt_result_seg s = { at, *k, 0 };
+	if (!ret)
+		ret = check_known_keys(cause, at, env, &rt_result_env_keys, 0);
+	for (const struct rt_key *k = rt_result_env_keys.keys; !ret && k->key; k++) {
+		struct rt_result_seg s = { at, k->key, 0 };
+		json_t *v;
 
-		ret = need(cause, at, env, *k, &v);
-		if (!ret)
+		if (!json_object_get(env, k->key) && !k->required)
+			continue;
+		ret = need(cause, at, env, k->key, &v);
+		if (ret)
+			break;
+		if (k->values)
+			ret = check_oneof(cause, &s, v, k->values);
+		else if (k->type & RT_T_NULL)	/* vm_type */
+			ret = json_is_true(in_vm) ? check_string(cause, &s, v, 1024, true) :
+			      json_is_null(v) ? 0 : bad(cause, &s, "must be null when in_vm is false");
+		else if (k->type == RT_T_STRING)
 			ret = check_string(cause, &s, v, 1024, false);
-		if (ret)
-			return ret;
-	}
-	{
-		struct rt_result_seg s = { at, "preempt_model", 0 };
-
-		ret = need(cause, at, env, "preempt_model", &v);
-		if (!ret)
-			ret = check_oneof(cause, &s, v, preempt_models);
-		if (ret)
-			return ret;
-	}
-	v = json_object_get(env, "preempt_source");
-	if (v) {
-		struct rt_result_seg s = { at, "preempt_source", 0 };
-
-		ret = check_string(cause, &s, v, 1024, false);
-		if (ret)
-			return ret;
-	}
-	for (const char *const *k = bools; *k; k++) {
-		struct rt_result_seg s = { at, *k, 0 };
-
-		ret = need(cause, at, env, *k, &v);
-		if (!ret)
+		else if (k->type == RT_T_BOOL)
 			ret = want_type(cause, &s, v, JSON_TRUE, "true or false");
-		if (ret)
-			return ret;
-	}
-	in_vm = json_object_get(env, "in_vm");
-	{
-		struct rt_result_seg s = { at, "vm_type", 0 };
-
-		ret = need(cause, at, env, "vm_type", &v);
-		if (ret)
-			return ret;
-		if (json_is_true(in_vm))
-			ret = check_string(cause, &s, v, 1024, true);
-		else if (!json_is_null(v))
-			ret = bad(cause, &s, "must be null when in_vm is false");
-		if (ret)
-			return ret;
-	}
-	v = json_object_get(env, "time");
-	if (v) {	/* since virtual time; older documents were all real */
-		static const char *const times[] = { "real", "virtual", NULL };
-		struct rt_result_seg s = { at, "time", 0 };
-
-		ret = check_oneof(cause, &s, v, times);
-		if (ret)
-			return ret;
-	}
-	{
-		struct rt_result_seg s = { at, "cpus", 0 };
-
-		ret = need(cause, at, env, "cpus", &v);
-		if (!ret)
+		else if (k->type == RT_T_INTEGER)
 			ret = check_count(cause, &s, v);
-		if (!ret)
-			ret = check_range(cause, &s, (double)json_integer_value(v), 0,
-					  RT_RESULT_MAX_CPUS, "at most 65536");
-		if (ret)
-			return ret;
+		if (!ret && k->min < k->max)
+			ret = check_range(cause, &s, json_number_value(v), k->min, k->max,
+					  "at most 65536");
 	}
-	return 0;
+	return ret;
 }
 
 static int check_scalar(char **cause, const struct rt_result_seg *at, const json_t *v)
@@ -687,7 +612,7 @@ static int check_hist(char **cause, const struct rt_result_seg *at, const json_t
 
 	ret = want_type(cause, at, h, JSON_OBJECT, "an object");
 	if (!ret)
-		ret = check_known_keys(cause, at, h, version == 1 ? hist_v1 : rt_result_hist_order);
+		ret = check_known_keys(cause, at, h, &rt_result_hist_keys, version);
 	if (ret)
 		return ret;
 	{
@@ -930,7 +855,7 @@ static int check_column(char **cause, const struct rt_result_seg *at, const json
 
 	ret = want_type(cause, at, c, JSON_OBJECT, "an object");
 	if (!ret)
-		ret = check_known_keys(cause, at, c, rt_result_column_order);
+		ret = check_known_keys(cause, at, c, &rt_result_column_keys, 0);
 	if (!ret)
 		ret = check_name(cause, at, c);
 	if (ret)
@@ -967,7 +892,7 @@ int rt_result_check_view(char **cause, const struct rt_result_seg *at, const jso
 
 	ret = want_type(cause, at, view, JSON_OBJECT, "an object");
 	if (!ret)
-		ret = check_known_keys(cause, at, view, rt_result_view_order);
+		ret = check_known_keys(cause, at, view, &rt_result_view_keys, 0);
 	if (!ret)
 		ret = check_name(cause, at, view);
 	if (!ret)
@@ -1065,7 +990,7 @@ int rt_result_check_integrity(char **cause, const struct rt_result_seg *at, cons
 
 	ret = want_type(cause, at, o, JSON_OBJECT, "an object");
 	if (!ret)
-		ret = check_known_keys(cause, at, o, rt_result_integrity_order);
+		ret = check_known_keys(cause, at, o, &rt_result_integrity_keys, 0);
 	if (!ret)
 		ret = need(cause, at, o, "algorithm", &v);
 	if (!ret)
@@ -1192,8 +1117,7 @@ int rt_result_validate(const json_t *doc, const struct rt_result_opts *opts, cha
 		return bad(cause, NULL, "must be a JSON object (got %s)", type_name(doc));
 	ret = check_schema(cause, doc, &version);
 	if (!ret)
-		ret = check_known_keys(cause, NULL, doc,
-				       version == 1 ? top_v1 : rt_result_top_order);
+		ret = check_known_keys(cause, NULL, doc, &rt_result_top_keys, version);
 	if (ret)
 		return ret;
 

@@ -49,3 +49,8 @@ double rt_result_scenario_num(const struct rt_result *res, const char *name, con
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
+
+size_t rt_result_scenario_count(const struct rt_result *res)
+{
+	return json_array_size(rt_result_scenarios(res));
+}

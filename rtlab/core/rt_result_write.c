@@ -25,20 +25,20 @@
 #include "rt_result-int.h"
 #include "rt_sha256.h"
 
-static const struct rt_json_layout env_layout = { .order = rt_result_env_order };
-static const struct rt_json_layout hist_layout = { .order = rt_result_hist_order };
+static const struct rt_json_layout env_layout = { .keys = &rt_result_env_keys };
+static const struct rt_json_layout hist_layout = { .keys = &rt_result_hist_keys };
 static const struct rt_json_layout hists_layout = { .items = &hist_layout };
-static const struct rt_json_layout column_layout = { .order = rt_result_column_order };
+static const struct rt_json_layout column_layout = { .keys = &rt_result_column_keys };
 static const struct rt_json_layout columns_layout = { .items = &column_layout };
 static const struct rt_json_member view_members[] = {
 	{ "columns", &columns_layout },
 	{ NULL, NULL },
 };
 static const struct rt_json_layout view_layout = {
-	.order = rt_result_view_order, .members = view_members,
+	.keys = &rt_result_view_keys, .members = view_members,
 };
 static const struct rt_json_layout views_layout = { .items = &view_layout };
-static const struct rt_json_layout integrity_layout = { .order = rt_result_integrity_order };
+static const struct rt_json_layout integrity_layout = { .keys = &rt_result_integrity_keys };
 static const struct rt_json_member top_members[] = {
 	{ "env", &env_layout },
 	{ "histograms", &hists_layout },
@@ -47,7 +47,7 @@ static const struct rt_json_member top_members[] = {
 	{ NULL, NULL },
 };
 static const struct rt_json_layout top_layout = {
-	.order = rt_result_top_order, .members = top_members,
+	.keys = &rt_result_top_keys, .members = top_members,
 };
 static const struct rt_json_style result_style = {
 	.layout = &top_layout, .flags = RT_JSON_SORT | RT_JSON_PACK,

@@ -22,6 +22,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <jansson.h>
+
 #include "core/rt_env.h"
 
 struct rt_buf;
@@ -356,5 +358,11 @@ int doctor_render_json(const struct doctor_report *r, struct rt_buf *out);
  * lines, ending with the per-lab tier table. Returns 0 or -ENOMEM.
  */
 int doctor_render_text(const struct doctor_report *r, struct rt_buf *out);
+
+/*
+ * doctor_schema - the JSON Schema (2020-12) of rtlab.doctor/1, made from
+ * the keys doctor_keys.c declares. A new object, or NULL (ENOMEM).
+ */
+json_t *doctor_schema(void);
 
 #endif

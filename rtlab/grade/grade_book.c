@@ -13,12 +13,8 @@
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_json.h"
+#include "core/rt_keys.h"
 #include "grade/grade_format.h"
-
-static const char *str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
 
 /* ---- The course file -------------------------------------------------------------------- */
 
@@ -28,6 +24,59 @@ static bool is_date(const char *s)
 
 	return strlen(s) == 10 && sscanf(s, "%4d-%2d-%2d%n", &y, &m, &d, &n) == 3 && n == 10 &&
 	       s[4] == '-' && s[7] == '-' && m >= 1 && m <= 12 && d >= 1 && d <= 31;
+}
+
+/* ---- Course files --------------------------------------------------------------------- */
+
+/*
+ * rtlab.course/1's keys, declared once for `rtlab schema` (doc/grading.md);
+ * other keys are the teacher's and are left alone.
+ */
+static const struct rt_key course_lab_keys[] = {
+	RT_KEY("lab", RT_T_STRING, NULL, "the lab's name", true, .pattern = "^.{1,63}$"),
+	RT_KEY("weight", RT_T_NUMBER, NULL, "its weight in the course total (default 1), > 0",
+	       false, .min = 0, .max = 1e6),
+	RT_KEY("due", RT_T_STRING, NULL, "the due date, YYYY-MM-DD", false,
+	       .pattern = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"),
+	RT_KEY_END,
+};
+static const struct rt_key course_other = RT_KEY(NULL, 0, NULL, "the teacher's, not read",
+						 false);
+static const struct rt_keys course_lab_table = { .keys = course_lab_keys,
+						 .others = &course_other };
+static const struct rt_key course_keys[] = {
+	RT_KEY("schema", RT_T_STRING, NULL, "`rtlab.course/1`", true),
+	RT_KEY("title", RT_T_STRING, NULL, "the course's name (the slides' title slide)", false),
+	RT_KEY("teacher", RT_T_STRING, NULL, "for the title slide", false),
+	RT_KEY("date", RT_T_STRING, NULL, "for the title slide", false),
+	RT_KEY("licence", RT_T_STRING, NULL, "for the title slide", false),
+	RT_KEY("labs", RT_T_ARRAY, NULL, "1 to 64 labs that count, each once", true,
+	       .of = &course_lab_table),
+	RT_KEY_END,
+};
+static const struct rt_keys course_table = { .keys = course_keys, .others = &course_other };
+
+json_t *grade_course_schema(void)
+{
+	return rt_keys_document(GRADE_COURSE_SCHEMA, "rtlab course file (--course FILE)",
+				&course_table, 0);
+}
+
+int grade_course_titles(const json_t *doc, struct grade_course_titles *t, const char **bad)
+{
+	static const char *const keys[] = { "title", "teacher", "date", "licence" };
+	const char **slot[] = { &t->title, &t->teacher, &t->date, &t->licence };
+
+	for (size_t k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+		json_t *v = json_object_get(doc, keys[k]);
+
+		if (v && !json_is_string(v)) {
+			*bad = keys[k];
+			return -EINVAL;
+		}
+		*slot[k] = json_string_value(v);
+	}
+	return 0;
 }
 
 int grade_course_load(const char *path, struct grade_course *c, char **cause)
@@ -46,7 +95,7 @@ int grade_course_load(const char *path, struct grade_course *c, char **cause)
 	if (ret)
 		return ret;
 	labs = json_object_get(doc, "labs");
-	if (!str(doc, "schema") || strcmp(str(doc, "schema"), GRADE_COURSE_SCHEMA) ||
+	if (!rt_json_str(doc, "schema") || strcmp(rt_json_str(doc, "schema"), GRADE_COURSE_SCHEMA) ||
 	    !json_is_array(labs) || !json_array_size(labs) ||
 	    json_array_size(labs) > GRADE_COURSE_MAX_LABS) {
 		json_decref(doc);
@@ -57,7 +106,7 @@ int grade_course_load(const char *path, struct grade_course *c, char **cause)
 	json_array_foreach(labs, i, l) {
 		struct grade_course_lab *cl = &c->v[i];
 		const json_t *w = json_object_get(l, "weight");
-		const char *name = str(l, "lab"), *due = str(l, "due");
+		const char *name = rt_json_str(l, "lab"), *due = rt_json_str(l, "due");
 
 		if (!name || !*name || strlen(name) >= sizeof(cl->lab) ||
 		    (w && (!json_is_number(w) || json_number_value(w) <= 0 ||
@@ -88,7 +137,7 @@ int grade_course_load(const char *path, struct grade_course *c, char **cause)
 /* @g's score, or < 0 when it has none (not handed in, not graded). */
 static double score_of(const json_t *g)
 {
-	if (!g || str(g, "error") || json_is_false(json_object_get(g, "handed_in")) ||
+	if (!g || rt_json_str(g, "error") || json_is_false(json_object_get(g, "handed_in")) ||
 	    !json_is_number(json_object_get(g, "score_pct")))
 		return -1;
 	return json_number_value(json_object_get(g, "score_pct"));
@@ -100,8 +149,8 @@ static const json_t *find_grade(const json_t *grades, const char *student, const
 	json_t *g;
 
 	json_array_foreach(grades, i, g)
-		if (str(g, "student") && str(g, "lab") && !strcmp(str(g, "student"), student) &&
-		    !strcmp(str(g, "lab"), lab))
+		if (rt_json_str(g, "student") && rt_json_str(g, "lab") &&
+		    !strcmp(rt_json_str(g, "student"), student) && !strcmp(rt_json_str(g, "lab"), lab))
 			return g;
 	return NULL;
 }
@@ -119,7 +168,7 @@ static int book_labs(const json_t *grades, const struct grade_course *course,
 	}
 	memset(labs, 0, sizeof(*labs));
 	json_array_foreach(grades, i, g) {
-		const char *lab = str(g, "lab");
+		const char *lab = rt_json_str(g, "lab");
 		bool seen = false;
 
 		for (size_t k = 0; lab && k < labs->n && !seen; k++)
@@ -138,8 +187,8 @@ static int book_labs(const json_t *grades, const struct grade_course *course,
 static bool student_seen(const json_t *grades, size_t upto, const char *student)
 {
 	for (size_t k = 0; k < upto; k++)
-		if (str(json_array_get(grades, k), "student") &&
-		    !strcmp(str(json_array_get(grades, k), "student"), student))
+		if (rt_json_str(json_array_get(grades, k), "student") &&
+		    !strcmp(rt_json_str(json_array_get(grades, k), "student"), student))
 			return true;
 	return false;
 }
@@ -161,7 +210,7 @@ int grade_book_lms(const json_t *grades, const struct grade_course *course, cons
 	if (!ret)
 		ret = grade_format_csv_text(out, "course_total", true);
 	json_array_foreach(grades, i, g) {
-		const char *student = str(g, "student");
+		const char *student = rt_json_str(g, "student");
 		double sum = 0, wsum = 0;
 
 		if (ret)
@@ -173,7 +222,7 @@ int grade_book_lms(const json_t *grades, const struct grade_course *course, cons
 			const struct grade_course_lab *cl = &labs->v[k];
 			const json_t *lg = find_grade(grades, student, cl->lab);
 			double s = score_of(lg);
-			bool graded_absent = lg && !str(lg, "error");
+			bool graded_absent = lg && !rt_json_str(lg, "error");
 
 			if (s >= 0) {
 				sum += cl->weight * s;
@@ -224,11 +273,11 @@ int grade_book_feedback_text(const json_t *grades, const char *student, struct r
 
 		if (ret)
 			break;
-		if (!str(g, "student") || strcmp(str(g, "student"), student))
+		if (!rt_json_str(g, "student") || strcmp(rt_json_str(g, "student"), student))
 			continue;
 		c = for_student(g);
-		ret = c ? rt_buf_printf(out, "\n== %s ==\n", str(g, "lab") ? str(g, "lab") : "?") :
-		      -ENOMEM;
+		ret = c ? rt_buf_printf(out, "\n== %s ==\n",
+					rt_json_str(g, "lab") ? rt_json_str(g, "lab") : "?") : -ENOMEM;
 		if (!ret)
 			ret = grade_format_text(c, false, out);
 		json_decref(c);
@@ -295,32 +344,32 @@ int grade_book_feedback_html(const json_t *grades, const char *student, struct r
 	json_array_foreach(grades, i, g) {
 		if (ret)
 			break;
-		if (!str(g, "student") || strcmp(str(g, "student"), student))
+		if (!rt_json_str(g, "student") || strcmp(rt_json_str(g, "student"), student))
 			continue;
 		ret = rt_buf_puts(out, "<h2>");
 		if (!ret)
-			ret = html(out, str(g, "lab"));
+			ret = html(out, rt_json_str(g, "lab"));
 		if (!ret)
 			ret = rt_buf_puts(out, "</h2>\n<table><tr><th>check</th><th>part</th>"
 					  "<th>result</th><th>points</th><th>reason</th><th>hint</th>"
 					  "</tr>\n");
 		json_array_foreach(json_object_get(g, "checks"), k, c) {
-			const char *st = str(c, "status") ? str(c, "status") : "?";
+			const char *st = rt_json_str(c, "status") ? rt_json_str(c, "status") : "?";
 
 			if (ret)
 				break;
 			ret = rt_buf_printf(out, "<tr class=\"%s\">", !strcmp(st, "pass") ?
 					    "pass" : !strcmp(st, "fail") ? "fail" : "other");
 			if (!ret)
-				ret = cells(out, (const char *const[]){ str(c, "id") ?: "",
-							 str(c, "part") ?: "", st, NULL });
+				ret = cells(out, (const char *const[]){ rt_json_str(c, "id") ?: "",
+							 rt_json_str(c, "part") ?: "", st, NULL });
 			if (!ret)
 				ret = rt_buf_printf(out, "<td>%g/%g</td>",
 						    json_number_value(json_object_get(c, "points")),
 						    json_number_value(json_object_get(c, "max_points")));
 			if (!ret)
-				ret = cells(out, (const char *const[]){ str(c, "reason") ?: "",
-							 str(c, "hint") ?: "", NULL });
+				ret = cells(out, (const char *const[]){ rt_json_str(c, "reason") ?: "",
+							 rt_json_str(c, "hint") ?: "", NULL });
 			if (!ret)
 				ret = rt_buf_puts(out, "</tr>\n");
 		}
@@ -348,7 +397,7 @@ json_t *grade_book_merge(const json_t *old, const json_t *fresh, const char *stu
 	size_t i;
 
 	json_array_foreach(old, i, g) {
-		const char *s = str(g, "student");
+		const char *s = rt_json_str(g, "student");
 
 		if (!out)
 			break;

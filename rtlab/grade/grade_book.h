@@ -36,6 +36,24 @@ struct grade_course {
 	struct grade_course_lab v[GRADE_COURSE_MAX_LABS];
 };
 
+/*
+ * The title slide's lines a course file may hold besides its labs (`rtlab
+ * slides export --course FILE`): each a string, or NULL when absent;
+ * borrowed from the document. Other keys are not looked at.
+ */
+struct grade_course_titles {
+	const char *title;
+	const char *teacher;
+	const char *date;
+	const char *licence;
+};
+
+/* Fill @t from course document @doc: 0, or -EINVAL with the key that is not a string in *@bad. */
+int grade_course_titles(const json_t *doc, struct grade_course_titles *t, const char **bad);
+
+/* The JSON Schema (2020-12) of rtlab.course/1 from its declared keys; NULL: ENOMEM. */
+json_t *grade_course_schema(void);
+
 /* grade_course_load - read a course file. 0, or a negative errno with @cause. */
 int grade_course_load(const char *path, struct grade_course *c, char **cause);
 

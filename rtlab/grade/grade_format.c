@@ -34,6 +34,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/rt_json.h"
 #include "core/rt_text.h"
 #include "core/rt_utf8.h"
 #include "grade/grade_similar.h"
@@ -50,20 +51,10 @@ int grade_format_parse(const char *name, enum grade_format *out)
 	return -EINVAL;
 }
 
-static const char *str(const json_t *o, const char *key)
-{
-	return json_string_value(json_object_get(o, key));
-}
-
-static double num(const json_t *o, const char *key)
-{
-	return json_number_value(json_object_get(o, key));
-}
-
 /* "alice/toy" or "toy": the name of a grade in the forms that list many. */
 static int grade_name(const json_t *g, struct rt_buf *out)
 {
-	const char *student = str(g, "student"), *lab = str(g, "lab");
+	const char *student = rt_json_str(g, "student"), *lab = rt_json_str(g, "lab");
 
 	return rt_buf_printf(out, "%s%s%s", student ? student : "", student ? "/" : "",
 			     lab ? lab : "unknown");
@@ -88,11 +79,11 @@ static size_t unanswered_list(const json_t *checks, struct rt_buf *out)
 	json_t *c;
 
 	json_array_foreach(checks, i, c) {
-		const char *status = str(c, "status");
+		const char *status = rt_json_str(c, "status");
 
-		if (!status || strcmp(status, "fail") || num(c, "max_points") != 0)
+		if (!status || strcmp(status, "fail") || rt_json_num(c, "max_points") != 0)
 			continue;
-		if (rt_buf_printf(out, ", %s", str(c, "id") ? str(c, "id") : "?"))
+		if (rt_buf_printf(out, ", %s", rt_json_str(c, "id") ? rt_json_str(c, "id") : "?"))
 			break;
 		n++;
 	}
@@ -102,48 +93,49 @@ static size_t unanswered_list(const json_t *checks, struct rt_buf *out)
 int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
 {
 	const json_t *checks = json_object_get(g, "checks"), *build = json_object_get(g, "build");
-	const char *lab = str(g, "lab"), *err = str(g, "error"), *file = str(g, "file");
-	const char *work = str(g, "work"), *title = str(g, "title");
+	const char *lab = rt_json_str(g, "lab"), *err = rt_json_str(g, "error");
+	const char *file = rt_json_str(g, "file");
+	const char *work = rt_json_str(g, "work"), *title = rt_json_str(g, "title");
 	size_t i, w = 8;
 	json_t *c;
 	int ret = 0;
 
 	json_array_foreach(checks, i, c) {
-		const char *id = str(c, "id");
+		const char *id = rt_json_str(c, "id");
 
 		if (id && strlen(id) > w)
 			w = strlen(id) > 32 ? 32 : strlen(id);
 	}
-	if (str(g, "student"))
-		ret = rt_text_printf(out, "student %s\n", str(g, "student"));
+	if (rt_json_str(g, "student"))
+		ret = rt_text_printf(out, "student %s\n", rt_json_str(g, "student"));
 	if (!ret && title)
 		ret = rt_text_printf(out, "%s: %s\n", lab ? lab : "?", title);
 	if (!ret && work)
 		ret = rt_text_printf(out, "code: %s\n", work);
 	if (!ret && file)
 		ret = rt_text_printf(out, "%s: lab %s, tier %s\n", file, lab ? lab : "?",
-				     str(g, "tier") ? str(g, "tier") : "?");
+				     rt_json_str(g, "tier") ? rt_json_str(g, "tier") : "?");
 	if (!ret && err)
 		ret = rt_text_printf(out, "not graded: %s\n", err);
 	if (!ret && build && !json_is_true(json_object_get(build, "ok")))
 		ret = rt_text_printf(out, "the code does not compile:\n");
 	if (!ret && build && (verbose || !json_is_true(json_object_get(build, "ok"))) &&
-	    str(build, "log") && *str(build, "log"))
-		ret = rt_text_escape(out, str(build, "log"), strlen(str(build, "log")),
+	    rt_json_str(build, "log") && *rt_json_str(build, "log"))
+		ret = rt_text_escape(out, rt_json_str(build, "log"), strlen(rt_json_str(build, "log")),
 				     RT_TEXT_KEEP_NL);
 	json_array_foreach(checks, i, c) {
-		const char *status = str(c, "status"), *hint = str(c, "hint");
+		const char *status = rt_json_str(c, "status"), *hint = rt_json_str(c, "hint");
 		char pts[32];
 
 		if (ret)
 			break;
 		if (status && (!strcmp(status, "skip") || !strcmp(status, "review")))
-			snprintf(pts, sizeof(pts), "-/%g", num(c, "max_points"));
+			snprintf(pts, sizeof(pts), "-/%g", rt_json_num(c, "max_points"));
 		else
-			snprintf(pts, sizeof(pts), "%g/%g", num(c, "points"), num(c, "max_points"));
+			snprintf(pts, sizeof(pts), "%g/%g", rt_json_num(c, "points"), rt_json_num(c, "max_points"));
 		ret = rt_text_printf(out, "  %s %-*s %5s  %s\n", label(status), (int)w,
-				     str(c, "id") ? str(c, "id") : "?", pts,
-				     str(c, "reason") ? str(c, "reason") : "");
+				     rt_json_str(c, "id") ? rt_json_str(c, "id") : "?", pts,
+				     rt_json_str(c, "reason") ? rt_json_str(c, "reason") : "");
 		if (!ret && hint)
 			ret = rt_text_printf(out, "       %-*s        hint: %s\n", (int)w, "", hint);
 	}
@@ -169,13 +161,13 @@ int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
 		if (nun)
 			ret = rt_text_printf(out, "score: %g%% of the points (%g of %g points; %lld "
 					     "of %lld checks passed%s), but %zu question%s not "
-					     "answered: %s\n", num(g, "score_pct"), num(g, "points"),
-					     num(g, "max_points"), passed, passed + failed, skip, nun,
+					     "answered: %s\n", rt_json_num(g, "score_pct"), rt_json_num(g, "points"),
+					     rt_json_num(g, "max_points"), passed, passed + failed, skip, nun,
 					     nun == 1 ? "" : "s", rt_buf_str(&unanswered) + 2);
 		else
 			ret = rt_text_printf(out, "score: %g%% (%g of %g points; %lld of %lld checks "
-					     "passed%s)\n", num(g, "score_pct"), num(g, "points"),
-					     num(g, "max_points"), passed, passed + failed, skip);
+					     "passed%s)\n", rt_json_num(g, "score_pct"), rt_json_num(g, "points"),
+					     rt_json_num(g, "max_points"), passed, passed + failed, skip);
 		rt_buf_fini(&unanswered);
 	}
 	if (!ret && !err && json_object_get(g, "weights")) {
@@ -194,7 +186,7 @@ int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
 			if (!p || json_is_true(json_object_get(p, "missing")))
 				snprintf(what, sizeof(what), "missing (0%%)");
 			else if (json_is_number(json_object_get(p, "score_pct")))
-				snprintf(what, sizeof(what), "%g%%", num(p, "score_pct"));
+				snprintf(what, sizeof(what), "%g%%", rt_json_num(p, "score_pct"));
 			else
 				snprintf(what, sizeof(what), "not counted (skipped)");
 			ret = rt_text_printf(out, " %s %s x %lld%%", names[k], what, wt);
@@ -212,8 +204,8 @@ int grade_format_text(const json_t *g, bool verbose, struct rt_buf *out)
 		ret = rt_text_printf(out, "unisolated: the graded code ran as the grader's user "
 				     "with no namespace or Landlock around it; a submission could "
 				     "forge this grade\n");
-	if (!ret && verbose && str(g, "sandbox"))
-		ret = rt_text_printf(out, "sandbox: %s\n", str(g, "sandbox"));
+	if (!ret && verbose && rt_json_str(g, "sandbox"))
+		ret = rt_text_printf(out, "sandbox: %s\n", rt_json_str(g, "sandbox"));
 	return ret;
 }
 
@@ -236,7 +228,7 @@ static size_t count_tests(const json_t *grades)
 	json_t *g;
 
 	json_array_foreach(grades, i, g)
-		n += str(g, "error") || !json_array_size(json_object_get(g, "checks")) ? 1 :
+		n += rt_json_str(g, "error") || !json_array_size(json_object_get(g, "checks")) ? 1 :
 		     json_array_size(json_object_get(g, "checks"));
 	return n;
 }
@@ -262,43 +254,43 @@ int grade_format_tap(const json_t *grades, struct rt_buf *out)
 		ret = grade_name(g, &name);
 		if (!ret)
 			ret = tap_escape(&tname, rt_buf_str(&name));
-		if (!ret && (str(g, "error") || !json_array_size(checks))) {
+		if (!ret && (rt_json_str(g, "error") || !json_array_size(checks))) {
 			ret = rt_text_printf(out, "not ok %zu - %s\n", ++n, rt_buf_str(&tname));
 			if (!ret)
-				ret = rt_text_printf(out, "# not graded: %s\n", str(g, "error") ?
-						     str(g, "error") : "no checks");
+				ret = rt_text_printf(out, "# not graded: %s\n", rt_json_str(g, "error") ?
+						     rt_json_str(g, "error") : "no checks");
 			continue;
 		}
 		json_array_foreach(checks, j, c) {
-			const char *status = str(c, "status");
+			const char *status = rt_json_str(c, "status");
 
 			if (ret)
 				break;
 			rt_buf_reset(&tid);
-			ret = tap_escape(&tid, str(c, "id") ? str(c, "id") : "?");
+			ret = tap_escape(&tid, rt_json_str(c, "id") ? rt_json_str(c, "id") : "?");
 			if (!ret && status && !strcmp(status, "skip"))
 				ret = rt_text_printf(out, "ok %zu - %s/%s # SKIP %s\n", ++n,
 						     rt_buf_str(&tname), rt_buf_str(&tid),
-						     str(c, "reason") ? str(c, "reason") : "");
+						     rt_json_str(c, "reason") ? rt_json_str(c, "reason") : "");
 			else if (!ret && status && !strcmp(status, "review"))
 				/* TAP's TODO: reported, never counted as a failure. */
 				ret = rt_text_printf(out, "not ok %zu - %s/%s # TODO %s\n", ++n,
 						     rt_buf_str(&tname), rt_buf_str(&tid),
-						     str(c, "reason") ? str(c, "reason") : "");
+						     rt_json_str(c, "reason") ? rt_json_str(c, "reason") : "");
 			else if (!ret)
 				ret = rt_text_printf(out, "%s %zu - %s/%s (%g/%g)\n", status &&
 						     !strcmp(status, "pass") ? "ok" : "not ok", ++n,
 						     rt_buf_str(&tname), rt_buf_str(&tid),
-						     num(c, "points"), num(c, "max_points"));
+						     rt_json_num(c, "points"), rt_json_num(c, "max_points"));
 			if (!ret && status && !strcmp(status, "fail"))
-				ret = rt_text_printf(out, "# %s\n", str(c, "reason") ? str(c, "reason") : "");
-			if (!ret && str(c, "hint"))
-				ret = rt_text_printf(out, "# hint: %s\n", str(c, "hint"));
+				ret = rt_text_printf(out, "# %s\n", rt_json_str(c, "reason") ? rt_json_str(c, "reason") : "");
+			if (!ret && rt_json_str(c, "hint"))
+				ret = rt_text_printf(out, "# hint: %s\n", rt_json_str(c, "hint"));
 		}
 		if (!ret)
 			ret = rt_text_printf(out, "# %s: %g%% (%g of %g points)\n",
-					     rt_buf_str(&name), num(g, "score_pct"),
-					     num(g, "points"), num(g, "max_points"));
+					     rt_buf_str(&name), rt_json_num(g, "score_pct"),
+					     rt_json_num(g, "points"), rt_json_num(g, "max_points"));
 	}
 	rt_buf_fini(&tid);
 	rt_buf_fini(&tname);
@@ -358,23 +350,23 @@ static int junit_suite(const json_t *g, struct rt_buf *out)
 	rt_buf_init(&name);
 	ret = grade_name(g, &name);
 	json_array_foreach(checks, j, c) {
-		failures += str(c, "status") && !strcmp(str(c, "status"), "fail");
-		skipped += str(c, "status") && (!strcmp(str(c, "status"), "skip") ||
-						!strcmp(str(c, "status"), "review"));
+		failures += rt_json_str(c, "status") && !strcmp(rt_json_str(c, "status"), "fail");
+		skipped += rt_json_str(c, "status") && (!strcmp(rt_json_str(c, "status"), "skip") ||
+						!strcmp(rt_json_str(c, "status"), "review"));
 	}
 	if (!ret)
 		ret = rt_buf_puts(out, "  <testsuite name=\"");
 	if (!ret)
 		ret = xml_escape(out, rt_buf_str(&name), true);
-	if (!ret && (str(g, "error") || !json_array_size(checks))) {
+	if (!ret && (rt_json_str(g, "error") || !json_array_size(checks))) {
 		ret = rt_buf_printf(out, "\" tests=\"1\" failures=\"0\" errors=\"1\" skipped=\"0\" "
-				    "time=\"%.3f\">\n    <testcase classname=\"", num(g, "wall_s"));
+				    "time=\"%.3f\">\n    <testcase classname=\"", rt_json_num(g, "wall_s"));
 		if (!ret)
 			ret = xml_escape(out, rt_buf_str(&name), true);
 		if (!ret)
 			ret = rt_buf_puts(out, "\" name=\"grade\">\n      <error message=\"");
 		if (!ret)
-			ret = xml_escape(out, str(g, "error") ? str(g, "error") : "no checks", true);
+			ret = xml_escape(out, rt_json_str(g, "error") ? rt_json_str(g, "error") : "no checks", true);
 		if (!ret)
 			ret = rt_buf_puts(out, "\"/>\n    </testcase>\n  </testsuite>\n");
 		rt_buf_fini(&name);
@@ -383,9 +375,9 @@ static int junit_suite(const json_t *g, struct rt_buf *out)
 	if (!ret)
 		ret = rt_buf_printf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 				    "skipped=\"%zu\" time=\"%.3f\">\n", json_array_size(checks),
-				    failures, skipped, num(g, "wall_s"));
+				    failures, skipped, rt_json_num(g, "wall_s"));
 	json_array_foreach(checks, j, c) {
-		const char *status = str(c, "status");
+		const char *status = rt_json_str(c, "status");
 
 		if (ret)
 			break;
@@ -395,7 +387,7 @@ static int junit_suite(const json_t *g, struct rt_buf *out)
 		if (!ret)
 			ret = rt_buf_puts(out, "\" name=\"");
 		if (!ret)
-			ret = xml_escape(out, str(c, "id"), true);
+			ret = xml_escape(out, rt_json_str(c, "id"), true);
 		if (!ret && status && !strcmp(status, "pass")) {
 			ret = rt_buf_puts(out, "\"/>\n");
 			continue;
@@ -406,16 +398,16 @@ static int junit_suite(const json_t *g, struct rt_buf *out)
 			ret = rt_buf_puts(out, skip ? "\">\n      <skipped message=\"" :
 					  "\">\n      <failure message=\"");
 		if (!ret)
-			ret = xml_escape(out, str(c, "reason"), true);
+			ret = xml_escape(out, rt_json_str(c, "reason"), true);
 		if (!ret && skip) {
 			ret = rt_buf_puts(out, "\"/>\n    </testcase>\n");
 			continue;
 		}
 		if (!ret)
-			ret = rt_buf_printf(out, "\" type=\"%s\">", str(c, "part") ?
-					    str(c, "part") : "check");
-		if (!ret && str(c, "hint"))
-			ret = xml_escape(out, str(c, "hint"), false);
+			ret = rt_buf_printf(out, "\" type=\"%s\">", rt_json_str(c, "part") ?
+					    rt_json_str(c, "part") : "check");
+		if (!ret && rt_json_str(c, "hint"))
+			ret = xml_escape(out, rt_json_str(c, "hint"), false);
 		if (!ret)
 			ret = rt_buf_puts(out, "</failure>\n    </testcase>\n");
 	}
@@ -435,14 +427,14 @@ int grade_format_junit(const json_t *grades, struct rt_buf *out)
 		const json_t *checks = json_object_get(g, "checks");
 		size_t j;
 
-		if (str(g, "error") || !json_array_size(checks)) {
+		if (rt_json_str(g, "error") || !json_array_size(checks)) {
 			tests++;
 			errors++;
 			continue;
 		}
 		json_array_foreach(checks, j, c) {
 			tests++;
-			failures += str(c, "status") && !strcmp(str(c, "status"), "fail");
+			failures += rt_json_str(c, "status") && !strcmp(rt_json_str(c, "status"), "fail");
 		}
 	}
 	/* No "skipped" on the root: only each testsuite has one (see the top). */
@@ -525,22 +517,22 @@ int grade_format_csv(const json_t *grades, struct rt_buf *out)
 		if (ret)
 			break;
 		/* Blank, not 0, where nothing was handed in (or nothing could be graded). */
-		if (json_is_number(json_object_get(g, "score_pct")) && !str(g, "error"))
-			snprintf(nums[0], sizeof(nums[0]), "%g", num(g, "score_pct"));
+		if (json_is_number(json_object_get(g, "score_pct")) && !rt_json_str(g, "error"))
+			snprintf(nums[0], sizeof(nums[0]), "%g", rt_json_num(g, "score_pct"));
 		else
 			nums[0][0] = '\0';
-		snprintf(nums[1], sizeof(nums[1]), "%g", num(g, "points"));
-		snprintf(nums[2], sizeof(nums[2]), "%g", num(g, "max_points"));
+		snprintf(nums[1], sizeof(nums[1]), "%g", rt_json_num(g, "points"));
+		snprintf(nums[2], sizeof(nums[2]), "%g", rt_json_num(g, "max_points"));
 		snprintf(nums[3], sizeof(nums[3]), "%lld",
 			 (long long)json_integer_value(json_object_get(g, "checks_passed")));
 		snprintf(nums[4], sizeof(nums[4]), "%lld",
 			 (long long)json_integer_value(json_object_get(g, "checks_failed")));
 		snprintf(nums[5], sizeof(nums[5]), "%lld",
 			 (long long)json_integer_value(json_object_get(g, "checks_skipped")));
-		ret = grade_format_csv_text(out, str(g, "student") ? str(g, "student") : "",
+		ret = grade_format_csv_text(out, rt_json_str(g, "student") ? rt_json_str(g, "student") : "",
 					    false);
 		if (!ret)
-			ret = grade_format_csv_text(out, str(g, "lab") ? str(g, "lab") : "", false);
+			ret = grade_format_csv_text(out, rt_json_str(g, "lab") ? rt_json_str(g, "lab") : "", false);
 		for (int k = 0; !ret && k < 6; k++)
 			ret = csv_number(out, nums[k]);
 		if (!ret)
@@ -548,7 +540,7 @@ int grade_format_csv(const json_t *grades, struct rt_buf *out)
 						    json_is_true(json_object_get(build, "ok")) ?
 						    "ok" : "failed", false);
 		if (!ret)
-			ret = grade_format_csv_text(out, str(g, "error") ? str(g, "error") :
+			ret = grade_format_csv_text(out, rt_json_str(g, "error") ? rt_json_str(g, "error") :
 						    json_is_false(json_object_get(g, "handed_in")) ?
 						    "not handed in" : "", true);
 	}
@@ -558,7 +550,7 @@ int grade_format_csv(const json_t *grades, struct rt_buf *out)
 /* The summary's student column: the name escaped (rt_text), then spaces up to @w columns. */
 static int summary_name(struct rt_buf *out, const json_t *g, size_t w)
 {
-	const char *s = str(g, "student") ? str(g, "student") : "-";
+	const char *s = rt_json_str(g, "student") ? rt_json_str(g, "student") : "-";
 	size_t start = out->len, cols;
 	int ret = rt_text_escape(out, s, strlen(s), 0);
 
@@ -591,9 +583,9 @@ static int summary_hints(const json_t *grades, struct rt_buf *out)
 	int ret = hints ? 0 : -ENOMEM;
 
 	json_array_foreach(hints, i, h) {
-		const bool code = !strcmp(str(h, "kind"), "code");
+		const bool code = !strcmp(rt_json_str(h, "kind"), "code");
 
-		ret = rt_text_printf(out, "hint: %s ", str(h, "lab"));
+		ret = rt_text_printf(out, "hint: %s ", rt_json_str(h, "lab"));
 		json_array_foreach(json_object_get(h, "students"), k, s)
 			if (!ret)
 				ret = rt_text_printf(out, "%s%s", k ? ", " : "", json_string_value(s));
@@ -617,7 +609,7 @@ int grade_format_summary(const json_t *grades, struct rt_buf *out)
 	int ret;
 
 	json_array_foreach(grades, i, g) {
-		size_t nw = str(g, "student") ? name_width(str(g, "student")) : 0;
+		size_t nw = rt_json_str(g, "student") ? name_width(rt_json_str(g, "student")) : 0;
 
 		if (nw > w)
 			w = nw > 40 ? 40 : nw;
@@ -635,29 +627,29 @@ int grade_format_summary(const json_t *grades, struct rt_buf *out)
 		ret = summary_name(out, g, w);
 		if (ret)
 			break;
-		snprintf(pts, sizeof(pts), "%g/%g", num(g, "points"), num(g, "max_points"));
-		if (str(g, "error")) {
+		snprintf(pts, sizeof(pts), "%g/%g", rt_json_num(g, "points"), rt_json_num(g, "max_points"));
+		if (rt_json_str(g, "error")) {
 			broken++;
 			ret = rt_text_printf(out, "  %-12s %7s %9s  not graded: %s\n",
-					     str(g, "lab") ? str(g, "lab") : "-", "-", "-",
-					     str(g, "error"));
+					     rt_json_str(g, "lab") ? rt_json_str(g, "lab") : "-", "-", "-",
+					     rt_json_str(g, "error"));
 			continue;
 		}
 		if (json_is_false(json_object_get(g, "handed_in"))) {
 			ret = rt_text_printf(out, "  %-12s %7s %9s  not handed in\n",
-					     str(g, "lab") ? str(g, "lab") : "-", "-", "-");
+					     rt_json_str(g, "lab") ? rt_json_str(g, "lab") : "-", "-", "-");
 			continue;
 		}
 		graded++;
-		sum += num(g, "score_pct");
-		full += num(g, "score_pct") >= 100;
+		sum += rt_json_num(g, "score_pct");
+		full += rt_json_num(g, "score_pct") >= 100;
 		missing[0] = '\0';
 		json_object_foreach((json_t *)json_object_get(g, "parts"), pname, part)
 			if (json_is_true(json_object_get(part, "missing")))
 				snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
 					 "%s%s", missing[0] ? "+" : ", missing: ", pname);
 		ret = rt_text_printf(out, "  %-12s %6g%% %9s  %lld/%lld/%lld%s%s\n",
-				     str(g, "lab") ? str(g, "lab") : "-", num(g, "score_pct"), pts,
+				     rt_json_str(g, "lab") ? rt_json_str(g, "lab") : "-", rt_json_num(g, "score_pct"), pts,
 				     (long long)json_integer_value(json_object_get(g, "checks_passed")),
 				     (long long)json_integer_value(json_object_get(g, "checks_failed")),
 				     (long long)json_integer_value(json_object_get(g, "checks_skipped")),
@@ -677,13 +669,13 @@ int grade_format_summary(const json_t *grades, struct rt_buf *out)
 		size_t j;
 
 		json_array_foreach(json_object_get(g, "checks"), j, c) {
-			if (ret || !str(c, "status") || strcmp(str(c, "status"), "review"))
+			if (ret || !rt_json_str(c, "status") || strcmp(rt_json_str(c, "status"), "review"))
 				continue;
 			ret = rt_text_printf(out, "to read: %s/%s %s: %s\n",
-					     str(g, "student") ? str(g, "student") : "-",
-					     str(g, "lab") ? str(g, "lab") : "-",
-					     str(c, "id") ? str(c, "id") : "?",
-					     str(c, "reason") ? str(c, "reason") : "");
+					     rt_json_str(g, "student") ? rt_json_str(g, "student") : "-",
+					     rt_json_str(g, "lab") ? rt_json_str(g, "lab") : "-",
+					     rt_json_str(c, "id") ? rt_json_str(c, "id") : "?",
+					     rt_json_str(c, "reason") ? rt_json_str(c, "reason") : "");
 		}
 	}
 	return ret ? ret : summary_hints(grades, out);

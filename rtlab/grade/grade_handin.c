@@ -30,6 +30,7 @@
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_json.h"
+#include "core/rt_keys.h"
 #include "core/rt_progress.h"
 #include "core/rt_version.h"
 #include "grade/grade_exercise.h"
@@ -427,6 +428,30 @@ int grade_handin_collect(struct grade_handin *h, const char *lab, char **cause)
 			return ret;
 	}
 	return collect_state(h, cause);
+}
+
+/* rtlab.handin/1, the hand-in's manifest, declared once for `rtlab schema` (doc/handin.md). */
+static const struct rt_key handin_file_keys[] = {
+	RT_KEY("path", RT_T_STRING, NULL, "the file's path in the archive", true),
+	RT_KEY("size", RT_T_INTEGER, "bytes", "its size", true),
+	RT_KEY("sha256", RT_T_STRING, NULL, "its SHA-256", true, .pattern = "^[0-9a-f]{64}$"),
+	RT_KEY_END,
+};
+static const struct rt_keys handin_file_table = { .keys = handin_file_keys };
+static const struct rt_key handin_keys[] = {
+	RT_KEY("schema", RT_T_STRING, NULL, "`rtlab.handin/1`", true),
+	RT_KEY("lab", RT_T_STRING, NULL, "the lab handed in", true),
+	RT_KEY("rtlab_version", RT_T_STRING, NULL, "the rtlab that packed it", true),
+	RT_KEY("created", RT_T_STRING, NULL, "RFC 3339 UTC time it was packed", true),
+	RT_KEY("files", RT_T_ARRAY, NULL, "every file in the archive", true,
+	       .of = &handin_file_table),
+	RT_KEY_END,
+};
+static const struct rt_keys handin_table = { .keys = handin_keys };
+
+json_t *grade_handin_schema(void)
+{
+	return rt_keys_document(GRADE_HANDIN_SCHEMA, "rtlab hand-in manifest", &handin_table, 0);
 }
 
 json_t *grade_handin_manifest(const struct grade_handin *h)

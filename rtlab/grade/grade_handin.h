@@ -173,4 +173,7 @@ int grade_handin_unpack(const char *tar_path, const char *dest_dir, char **lab_o
  */
 int grade_handin_class_dir(const char *dir, char **out_dir, char **report, char **cause);
 
+/* The JSON Schema (2020-12) of rtlab.handin/1 from its declared keys; NULL: ENOMEM. */
+json_t *grade_handin_schema(void);
+
 #endif

@@ -18,6 +18,7 @@
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_json.h"
+#include "core/rt_keys.h"
 
 /* ---- Small readers ----------------------------------------------------- */
 
@@ -150,6 +151,101 @@ static int want_uint(json_t *v, const char *name, const char *field, unsigned in
 	return 0;
 }
 
+/* ---- Declared keys ------------------------------------------------------- */
+
+/*
+ * The manifest's keys, declared once: the reader below takes the known
+ * keys, the limits' ranges and what is required from these tables, and
+ * `rtlab schema rtlab.exercise/1` prints the JSON Schema made of them.
+ */
+#define FILE_PATTERN	"^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$"
+#define ID_PATTERN	"^[a-z0-9]([a-z0-9-]{0,46}[a-z0-9])?$"
+
+static const struct rt_key limit_keys[] = {
+	RT_KEY("wall_s", RT_T_INTEGER, "s", "wall clock per run (default 10)", false, .min = 1,
+	       .max = 600),
+	RT_KEY("cpu_s", RT_T_INTEGER, "s", "CPU time per run (default: wall_s)", false, .min = 1,
+	       .max = 600),
+	RT_KEY("mem_mb", RT_T_INTEGER, NULL, "address space in MB (default 256)", false,
+	       .min = 16, .max = 16384),
+	RT_KEY("fsize_mb", RT_T_INTEGER, NULL, "largest file in MB (default 16)", false,
+	       .min = 1, .max = 4096),
+	RT_KEY("nproc", RT_T_INTEGER, "count", "processes (default 16)", false, .min = 1,
+	       .max = 1024),
+	RT_KEY("output_kb", RT_T_INTEGER, NULL, "stdout kept, in KiB (default 1024)", false,
+	       .min = 1, .max = 65536),
+	RT_KEY("memlock_kb", RT_T_INTEGER, NULL,
+	       "the RLIMIT_MEMLOCK the checks ask for, in KiB (default 65536)", false, .min = 64,
+	       .max = 1024 * 1024),
+	RT_KEY_END,
+};
+static const struct rt_keys limits_table = { .keys = limit_keys };
+
+static const char *const need_names[] = { "sched_fifo", "mlock", "root", NULL };
+static const struct rt_key check_keys[] = {
+	RT_KEY("id", RT_T_STRING, NULL, "the check's id, 1..48 of [a-z0-9-]", true,
+	       .pattern = ID_PATTERN),
+	RT_KEY("points", RT_T_INTEGER, NULL, "its weight, 1..100", true, .min = 1, .max = 100),
+	RT_KEY("hint", RT_T_STRING, NULL, "what to look at when it fails", true),
+	RT_KEY("title", RT_T_STRING, NULL, "one line", false),
+	RT_KEY("needs", RT_T_ARRAY, NULL,
+	       "what the check needs of the grader (`sched_fifo`, `mlock`, `root`), each once",
+	       false, .items = RT_T_STRING, .values = need_names),
+	RT_KEY("timing", RT_T_BOOL, NULL, "the check measures time (run again when it fails)",
+	       false),
+	RT_KEY_END,
+};
+static const struct rt_keys check_table = { .keys = check_keys };
+
+static const struct rt_key weight_keys[] = {
+	RT_KEY("code", RT_T_INTEGER, "pct", "the exercise's code", true, .min = 0, .max = 100),
+	RT_KEY("results", RT_T_INTEGER, "pct", "the lab's results document", true, .min = 0,
+	       .max = 100),
+	RT_KEY("quiz", RT_T_INTEGER, "pct", "the lesson's quiz", true, .min = 0, .max = 100),
+	RT_KEY_END,
+};
+static const struct rt_keys weights_table = { .keys = weight_keys };
+
+static const struct rt_key manifest_keys[] = {
+	RT_KEY("schema", RT_T_STRING, NULL, "`rtlab.exercise/1`", true),
+	RT_KEY("lab", RT_T_STRING, NULL, "the folder's name: a lab, or any `[a-z0-9-]` name",
+	       true, .pattern = ID_PATTERN),
+	RT_KEY("title", RT_T_STRING, NULL, "one line", true),
+	RT_KEY("sources", RT_T_ARRAY, NULL,
+	       "1 to 16 file names ending in `.c` or `.h`: the learner's files", true,
+	       .items = RT_T_STRING),
+	RT_KEY("headers", RT_T_ARRAY, NULL, "trusted headers from `checks/`", false,
+	       .items = RT_T_STRING),
+	RT_KEY("subject", RT_T_STRING, NULL, "the driver's `.c` in `checks/`", true,
+	       .pattern = FILE_PATTERN),
+	RT_KEY("program", RT_T_STRING, NULL, "the check program's `.c` in `checks/`", true,
+	       .pattern = FILE_PATTERN),
+	RT_KEY("program_sources", RT_T_ARRAY, NULL,
+	       "more trusted `.c` files linked into the check program", false,
+	       .items = RT_T_STRING),
+	RT_KEY("cflags", RT_T_ARRAY, NULL, "extra compiler flags for the subject", false,
+	       .items = RT_T_STRING),
+	RT_KEY("ldflags", RT_T_ARRAY, NULL, "libraries for the subject", false,
+	       .items = RT_T_STRING),
+	RT_KEY("program_ldflags", RT_T_ARRAY, NULL, "libraries for the check program", false,
+	       .items = RT_T_STRING),
+	RT_KEY("limits", RT_T_OBJECT, NULL, "per run of the subject", false,
+	       .of = &limits_table),
+	RT_KEY("weights", RT_T_OBJECT, NULL,
+	       "each part's share of a whole lab's grade, adding up to 100", false,
+	       .of = &weights_table),
+	RT_KEY("checks", RT_T_ARRAY, NULL, "1 to 64 checks, in the order they are reported",
+	       true, .of = &check_table),
+	RT_KEY_END,
+};
+static const struct rt_keys manifest_table = { .keys = manifest_keys };
+
+json_t *grade_manifest_schema(void)
+{
+	return rt_keys_document(GRADE_EXERCISE_SCHEMA, "rtlab exercise manifest (checks/exercise.json)",
+				&manifest_table, 0);
+}
+
 void grade_limits_default(struct grade_limits *l)
 {
 	*l = (struct grade_limits){ .wall_s = 10, .cpu_s = 10, .mem_mb = 256, .fsize_mb = 16,
@@ -166,28 +262,22 @@ static int read_limits(json_t *v, const char *name, struct grade_limits *l, char
 	if (!json_is_object(v))
 		return rt_err(cause, -EINVAL, "%s: limits: must be an object", name);
 	json_object_foreach(v, key, e) {
-		if (!strcmp(key, "wall_s"))
-			ret = want_uint(e, name, "limits.wall_s", 1, 600, &l->wall_s, cause);
-		else if (!strcmp(key, "cpu_s"))
-			ret = want_uint(e, name, "limits.cpu_s", 1, 600, &l->cpu_s, cause),
-			cpu_given = true;
-		else if (!strcmp(key, "mem_mb"))
-			ret = want_uint(e, name, "limits.mem_mb", 16, 16384, &l->mem_mb, cause);
-		else if (!strcmp(key, "fsize_mb"))
-			ret = want_uint(e, name, "limits.fsize_mb", 1, 4096, &l->fsize_mb, cause);
-		else if (!strcmp(key, "nproc"))
-			ret = want_uint(e, name, "limits.nproc", 1, 1024, &l->nproc, cause);
-		else if (!strcmp(key, "output_kb"))
-			ret = want_uint(e, name, "limits.output_kb", 1, 65536, &l->output_kb, cause);
-		else if (!strcmp(key, "memlock_kb"))
-			ret = want_uint(e, name, "limits.memlock_kb", 64, 1024 * 1024, &l->memlock_kb,
-					cause);
-		else
-			ret = rt_err(cause, -EINVAL, "%s: limits.%s: not a field of %s (wall_s, "
-				     "cpu_s, mem_mb, fsize_mb, nproc, output_kb, memlock_kb)", name, key,
-				     GRADE_EXERCISE_SCHEMA);
+		/* In the order of limit_keys[]. */
+		unsigned int *const slot[] = { &l->wall_s, &l->cpu_s, &l->mem_mb, &l->fsize_mb,
+					       &l->nproc, &l->output_kb, &l->memlock_kb };
+		const struct rt_key *k = rt_keys_find(&limits_table, key);
+		char field[48];
+
+		if (!k)
+			return rt_err(cause, -EINVAL, "%s: limits.%s: not a field of %s (wall_s, "
+				      "cpu_s, mem_mb, fsize_mb, nproc, output_kb, memlock_kb)", name,
+				      key, GRADE_EXERCISE_SCHEMA);
+		snprintf(field, sizeof(field), "limits.%s", key);
+		ret = want_uint(e, name, field, (unsigned int)k->min, (unsigned int)k->max,
+				slot[k - limit_keys], cause);
 		if (ret)
 			return ret;
+		cpu_given |= slot[k - limit_keys] == &l->cpu_s;
 	}
 	if (!cpu_given)
 		l->cpu_s = l->wall_s;

@@ -17,6 +17,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include <jansson.h>
+
 #define GRADE_EXERCISE_SCHEMA "rtlab.exercise/1"
 #define GRADE_MAX_SOURCES 16	/* learner files */
 #define GRADE_MAX_FILES 32	/* trusted files of one kind (headers, program sources) */
@@ -118,5 +120,11 @@ void grade_limits_default(struct grade_limits *l);
 
 /* True when @name is a bare file name a manifest may name: [A-Za-z0-9_][A-Za-z0-9_.-]*. */
 bool grade_file_name_ok(const char *name);
+
+/*
+ * grade_manifest_schema - the JSON Schema (2020-12) of rtlab.exercise/1,
+ * made from the keys the reader declares. A new object, or NULL (ENOMEM).
+ */
+json_t *grade_manifest_schema(void);
 
 #endif

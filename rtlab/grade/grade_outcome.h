@@ -106,4 +106,22 @@ json_t *grade_outcome_json(const struct grade_outcome *o);
 /* An rtlab.grade/1 object for a job that could not be graded at all: @error says why. */
 json_t *grade_outcome_json_error(const char *lab, const char *student, const char *error);
 
+/*
+ * grade_schema - the JSON Schema (2020-12) of rtlab.grade/1, made from the
+ * keys grade_keys.c declares. A new object, or NULL with errno ENOMEM.
+ */
+json_t *grade_schema(void);
+
+/* ---- Reading grades (grade_keys.c) ---------------------------------------------- */
+
+/* The grades of a JSON array of rtlab.grade/1 grades; borrowed. */
+size_t grade_list_count(const json_t *grades);
+const json_t *grade_list_at(const json_t *grades, size_t i);
+/* A grade's student (--class), or NULL. */
+const char *grade_student(const json_t *g);
+/* The grade could not be made at all (it holds an "error"). */
+bool grade_failed_to_grade(const json_t *g);
+/* The grades array of a class document ("kind": "class"), borrowed; NULL if @doc is none. */
+json_t *grade_class_grades(const json_t *doc);
+
 #endif

@@ -34,6 +34,7 @@ struct lab_option;
 struct rt_buf;
 struct rt_env;
 struct rt_journal;
+struct rt_keys;
 struct rt_progress;
 struct rt_result;
 struct rt_sink;
@@ -153,7 +154,28 @@ struct lab_ops {
 	/* After the options: derive and refuse what spans several; 0 or -EINVAL, a cause */
 	int (*params_check)(void *params, char **cause);
 	void (*free_params)(void *params);	/* what the params own, not the block */
+	/*
+	 * Optional: the keys of its documents' params and of each entry of
+	 * extra.scenarios (rt_keys.h; each table complete: RT_RESULT_SEED_KEY,
+	 * RT_RESULT_SCENARIO_NAME_KEYS). `rtlab schema rtlab.result/2` adds
+	 * them to the schema as "if lab is NAME then ..." clauses.
+	 */
+	const struct rt_keys *params_keys;
+	const struct rt_keys *scenario_keys;
 };
+
+/* ---- Declared keys (lab_keys.c) ---------------------------------------------- */
+
+/*
+ * lab_scenario_keys_new - the keys of each of @lab's extra.scenarios: its
+ * scenario_keys, then (for a lab on a sim/ model) every counter of the
+ * model's table, an integer in the unit its name ends in.
+ *
+ * Returns a table to release with lab_scenario_keys_free(), or NULL when
+ * the lab declares none (errno unchanged) or on ENOMEM.
+ */
+const struct rt_keys *lab_scenario_keys_new(const struct lab_ops *lab);
+void lab_scenario_keys_free(const struct rt_keys *t);
 
 /* ---- Options (lab_opts.c) ---------------------------------------------------- */
 

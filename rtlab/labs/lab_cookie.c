@@ -29,9 +29,11 @@
 
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
+#include "core/rt_keys.h"
 #include "lab_cookie.h"
 #include "sim/sim_cookie.h"
 
@@ -383,11 +385,6 @@ out:
 
 /* ---- Views, grade, scenarios ----------------------------------------------------------- */
 
-static double fig(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
 static int cookie_views(const struct rt_result *res, json_t *views, char **cause)
 {
 	json_t *rows = json_array(), *prows = json_array(), *rrows = json_array(), *s;
@@ -403,17 +400,17 @@ static int cookie_views(const struct rt_result *res, json_t *views, char **cause
 		if (!strncmp(name, "replay-", 7))
 			row = json_pack("[s, s, f, f]", name,
 					json_string_value(json_object_get(s, "schedule")) ?: "",
-					fig(s, "lost_count"), fig(s, "duplicated_count"));
+					rt_json_num(s, "lost_count"), rt_json_num(s, "duplicated_count"));
 		else if (json_object_get(s, "high_waits_count"))
-			row = json_pack("[s, f, f, f, f, s]", name, fig(s, "high_waits_count"),
-					fig(s, "wait_avg_us"), fig(s, "wait_max_us"),
-					fig(s, "hog_bursts_count"),
+			row = json_pack("[s, f, f, f, f, s]", name, rt_json_num(s, "high_waits_count"),
+					rt_json_num(s, "wait_avg_us"), rt_json_num(s, "wait_max_us"),
+					rt_json_num(s, "hog_bursts_count"),
 					json_is_true(json_object_get(s, "watchdog")) ? "fired" : "-");
 		else
-			row = json_pack("[s, f, f, f, f, f, f, f]", name, fig(s, "produced_count"),
-					fig(s, "consumed_count"), fig(s, "lost_count"),
-					fig(s, "duplicated_count"), fig(s, "fairness_jain_ratio"),
-					fig(s, "throughput_hz"), fig(s, "handover_p99_us"));
+			row = json_pack("[s, f, f, f, f, f, f, f]", name, rt_json_num(s, "produced_count"),
+					rt_json_num(s, "consumed_count"), rt_json_num(s, "lost_count"),
+					rt_json_num(s, "duplicated_count"), rt_json_num(s, "fairness_jain_ratio"),
+					rt_json_num(s, "throughput_hz"), rt_json_num(s, "handover_p99_us"));
 		if (!row || json_array_append_new(!strncmp(name, "replay-", 7) ? rrows :
 						  json_object_get(s, "high_waits_count") ? prows :
 						  rows, row))
@@ -494,28 +491,28 @@ static int cookie_grade(const struct lab_result *r, struct grade_report *rep)
 		if (!s)
 			continue;
 		any = true;
-		if (fig(s, "lost_count") || fig(s, "duplicated_count"))
+		if (rt_json_num(s, "lost_count") || rt_json_num(s, "duplicated_count"))
 			exact = false;
 	}
 	ret = add(rep, "correct-protocols-exact", !any ? GRADE_FAIL : exact ? GRADE_PASS :
 		  GRADE_FAIL, "uni-directional, ticket and greedy lose and duplicate no cookie "
 		  "(rtlab lab run cookie)");
 	if (!ret)
-		ret = add(rep, "uni-fair", uni && fig(uni, "diners_count") >= 4 &&
-			  fig(uni, "fairness_jain_ratio") >= 0.99 ? GRADE_PASS : GRADE_FAIL,
+		ret = add(rep, "uni-fair", uni && rt_json_num(uni, "diners_count") >= 4 &&
+			  rt_json_num(uni, "fairness_jain_ratio") >= 0.99 ? GRADE_PASS : GRADE_FAIL,
 			  "the uni-directional plate with at least 4 diners has a Jain fairness "
 			  "of 0.99 or more");
 	if (!ret)
 		ret = add(rep, "replay-catches-broken",
-			  fig(rt_result_scenario(res, "replay-broken"), "lost_count") > 0 &&
-			  fig(rt_result_scenario(res, "replay-uni"), "lost_count") == 0 &&
-			  fig(rt_result_scenario(res, "replay-uni"), "duplicated_count") == 0 ?
+			  rt_json_num(rt_result_scenario(res, "replay-broken"), "lost_count") > 0 &&
+			  rt_json_num(rt_result_scenario(res, "replay-uni"), "lost_count") == 0 &&
+			  rt_json_num(rt_result_scenario(res, "replay-uni"), "duplicated_count") == 0 ?
 			  GRADE_PASS : GRADE_FAIL,
 			  "the replay's schedule loses a cookie on the broken plate and none on "
 			  "the uni-directional one");
 	if (!ret)
 		ret = add(rep, "inheritance-bounds-wait", !pi || !plain ? GRADE_SKIP :
-			  fig(pi, "wait_max_us") < fig(plain, "wait_max_us") ? GRADE_PASS :
+			  rt_json_num(pi, "wait_max_us") < rt_json_num(plain, "wait_max_us") ? GRADE_PASS :
 			  GRADE_FAIL, !pi || !plain ?
 			  "not run: the priority protocols need SCHED_FIFO (run as root)" :
 			  "with priority inheritance the high diner's longest wait is shorter "
@@ -543,6 +540,50 @@ static bool cookie_scenario(size_t i, struct lab_scenario *out)
 	return false;
 }
 
+/* ---- Declared keys ---------------------------------------------------------------- */
+
+/*
+ * Its document's own keys (lab_ops.params_keys, .scenario_keys; the replay
+ * model's counters follow): a table protocol's figures, a priority
+ * protocol's, and a replay's, each scenario holding its kind's.
+ */
+static const struct rt_key cookie_params_keys[] = {
+	RT_RESULT_SEED_KEY,
+	RT_KEY("protocol", RT_T_STRING, NULL, "the protocol asked for, or all", false),
+	RT_KEY("diners", RT_T_INTEGER, "count", "diners at the table (threads)", false),
+	RT_KEY("duration_ms", RT_T_INTEGER, "ms", "how long each protocol runs", false),
+	RT_KEY("cookies", RT_T_INTEGER, "count", "cookies baked at most", false),
+	RT_KEY_END,
+};
+static const struct rt_keys cookie_params_table = { .keys = cookie_params_keys };
+static const struct rt_key cookie_scenario_keys[] = {
+	RT_RESULT_SCENARIO_NAME_KEYS,
+	RT_KEY("protocol", RT_T_STRING, NULL, "a replay: the protocol replayed", false),
+	RT_KEY("schedule", RT_T_STRING, NULL, "a replay: the schedule replayed", false),
+	RT_KEY("diners_count", RT_T_INTEGER, "count", "diners at the table", false),
+	RT_KEY("left_count", RT_T_INTEGER, "count", "cookies left on the plate", false),
+	RT_KEY("eaten", RT_T_ARRAY, "count", "each diner's share", false, .items = RT_T_INTEGER),
+	RT_KEY("elapsed_s", RT_T_NUMBER, "s", "how long it ran", false),
+	RT_KEY("fairness_jain_ratio", RT_T_NUMBER, "ratio", "Jain's fairness of the shares",
+	       false),
+	RT_KEY("throughput_hz", RT_T_NUMBER, "hz", "cookies eaten per second", false),
+	RT_KEY("handovers_count", RT_T_INTEGER, "count", "the plate changed hands", false),
+	RT_KEY("handover_p50_us", RT_T_NUMBER, "us", "median hand-over time", false),
+	RT_KEY("handover_p99_us", RT_T_NUMBER, "us", "99th percentile hand-over time", false),
+	RT_KEY("wait_max_us", RT_T_NUMBER, "us", "longest wait for the plate or the lock", false),
+	RT_KEY("wait_avg_us", RT_T_NUMBER, "us", "the high task's mean wait", false),
+	RT_KEY("wait_p99_us", RT_T_NUMBER, "us", "its 99th percentile wait", false),
+	RT_KEY("cpu_count", RT_T_INTEGER, "count", "the CPU the priority protocols share",
+	       false),
+	RT_KEY("high_waits_count", RT_T_INTEGER, "count", "the high task's waits", false),
+	RT_KEY("hog_bursts_count", RT_T_INTEGER, "count", "the medium hog's bursts", false),
+	RT_KEY("low_holds_count", RT_T_INTEGER, "count", "the low holder's holds", false),
+	RT_KEY("watchdog", RT_T_BOOL, NULL, "the watchdog ended the protocol", false),
+	RT_KEY("watchdog_after_ms", RT_T_NUMBER, "ms", "when", false),
+	RT_KEY_END,
+};
+static const struct rt_keys cookie_scenario_table = { .keys = cookie_scenario_keys };
+
 const struct lab_ops lab_cookie = {
 	.name = "cookie",
 	.title = "Cookie protocols (an allegory)",
@@ -569,4 +610,6 @@ const struct lab_ops lab_cookie = {
 			"CAP_SYS_NICE) and use the last online CPU.",
 	.params_size = sizeof(struct cookie_params),
 	.params_init = params_default,
+	.params_keys = &cookie_params_table,
+	.scenario_keys = &cookie_scenario_table,
 };

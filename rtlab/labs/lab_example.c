@@ -30,9 +30,11 @@
 #include <string.h>
 
 #include "core/rt_err.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
+#include "core/rt_keys.h"
 #include "lab_example.h"
 #include "sim/sim.h"
 #include "sim/sim_example.h"
@@ -222,11 +224,6 @@ out:
 
 /* ---- Views and grade -------------------------------------------------------------- */
 
-static double num(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
 static int example_views(const struct rt_result *res, json_t *views, char **cause)
 {
 	json_t *rows = json_array(), *s;
@@ -236,15 +233,15 @@ static int example_views(const struct rt_result *res, json_t *views, char **caus
 	if (!rows)
 		return -ENOMEM;
 	json_array_foreach(rt_result_scenarios(res), i, s) {
-		double jobs = num(s, "releases_count");
+		double jobs = rt_json_num(s, "releases_count");
 
 		if (json_array_append_new(rows, json_pack("[s, f, f, f, f, f, f]",
 				json_string_value(json_object_get(s, "name")) ?: "", jobs,
-				num(s, "misses_count"), jobs > 0 ? 100.0 *
-				num(s, "misses_count") / jobs : 0.0,
-				jobs > 0 ? num(s, "delay_sum_ns") / jobs / 1000.0 : 0.0,
-				num(s, "delay_max_ns") / 1000.0,
-				num(s, "response_max_ns") / 1000.0))) {
+				rt_json_num(s, "misses_count"), jobs > 0 ? 100.0 *
+				rt_json_num(s, "misses_count") / jobs : 0.0,
+				jobs > 0 ? rt_json_num(s, "delay_sum_ns") / jobs / 1000.0 : 0.0,
+				rt_json_num(s, "delay_max_ns") / 1000.0,
+				rt_json_num(s, "response_max_ns") / 1000.0))) {
 			json_decref(rows);
 			return -ENOMEM;
 		}
@@ -298,6 +295,19 @@ static bool example_scenario(size_t i, struct lab_scenario *out)
 
 static const char *const example_questions[] = { "why-misses", NULL };
 
+/* ---- Declared keys ---------------------------------------------------------------- */
+
+/* Its document's own keys (lab_ops.params_keys, .scenario_keys; the model's counters follow). */
+static const struct rt_key example_params_keys[] = { RT_RESULT_SEED_KEY, RT_KEY_END };
+static const struct rt_keys example_params_table = { .keys = example_params_keys };
+static const struct rt_key example_scenario_keys[] = {
+	RT_RESULT_SCENARIO_NAME_KEYS,
+	RT_KEY("interrupted", RT_T_BOOL, NULL, "the run was stopped before the scenario's end",
+	       true),
+	RT_KEY_END,
+};
+static const struct rt_keys example_scenario_table = { .keys = example_scenario_keys };
+
 const struct lab_ops lab_example = {
 	.name = "example",
 	.title = "Deadline misses from non-preemptible sections (example)",
@@ -319,4 +329,6 @@ const struct lab_ops lab_example = {
 	.params_size = sizeof(struct example_params),
 	.params_init = example_params_default,
 	.questions = example_questions,
+	.params_keys = &example_params_table,
+	.scenario_keys = &example_scenario_table,
 };

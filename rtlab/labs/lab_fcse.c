@@ -29,9 +29,11 @@
 #include "core/rt_buf.h"
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
+#include "core/rt_keys.h"
 #include "lab_fcse.h"
 #include "sim/sim.h"
 
@@ -480,11 +482,6 @@ out:
 	return ret;
 }
 
-static double fig(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
 /* The summary: the first mode's figures plain, every mode's with its prefix. */
 static int set_summary(struct rt_result *res, json_t *const per_mode[SIM_FCSE_NMODES])
 {
@@ -507,20 +504,20 @@ static int set_summary(struct rt_result *res, json_t *const per_mode[SIM_FCSE_NM
 			first = per_mode[m];
 		for (int k = 0; !ret && prefixed[k]; k++) {
 			snprintf(key, sizeof(key), "%s_%s", mode_keys[m], prefixed[k]);
-			ret = rt_result_set_summary(res, key, fig(per_mode[m], prefixed[k]));
+			ret = rt_result_set_summary(res, key, rt_json_num(per_mode[m], prefixed[k]));
 		}
 	}
 	for (int k = 0; !ret && first && plain[k]; k++)
-		ret = rt_result_set_summary(res, plain[k], fig(first, plain[k]));
+		ret = rt_result_set_summary(res, plain[k], rt_json_num(first, plain[k]));
 	if (!ret && per_mode[SIM_FCSE_MODE_FLUSH]) {
-		double f = fig(per_mode[SIM_FCSE_MODE_FLUSH], "latency_avg_us");
+		double f = rt_json_num(per_mode[SIM_FCSE_MODE_FLUSH], "latency_avg_us");
 
 		if (f > 0 && per_mode[SIM_FCSE_MODE_GUARANTEED])
 			ret = rt_result_set_summary(res, "guaranteed_vs_flush_ratio",
-				fig(per_mode[SIM_FCSE_MODE_GUARANTEED], "latency_avg_us") / f);
+				rt_json_num(per_mode[SIM_FCSE_MODE_GUARANTEED], "latency_avg_us") / f);
 		if (!ret && f > 0 && per_mode[SIM_FCSE_MODE_BEST_EFFORT])
 			ret = rt_result_set_summary(res, "best_effort_vs_flush_ratio",
-				fig(per_mode[SIM_FCSE_MODE_BEST_EFFORT], "latency_avg_us") / f);
+				rt_json_num(per_mode[SIM_FCSE_MODE_BEST_EFFORT], "latency_avg_us") / f);
 	}
 	return ret;
 }
@@ -711,7 +708,7 @@ static int fcse_flush_view(const struct rt_result *res, json_t *views)
 		return -ENOMEM;
 	json_array_foreach(rt_result_scenarios(res), i, s) {
 		const char *name = json_string_value(json_object_get(s, "name")) ?: "";
-		double sw = fig(s, "switches_count"), all = 0;
+		double sw = rt_json_num(s, "switches_count"), all = 0;
 
 		for (size_t r = 0; r < sizeof(fcse_flush_reasons) / sizeof(fcse_flush_reasons[0]);
 		     r++) {
@@ -759,14 +756,14 @@ static int fcse_views(const struct rt_result *res, json_t *views, char **cause)
 		const char *name = json_string_value(json_object_get(s, "name")) ?: "";
 
 		if (json_array_append_new(rows, json_pack("[s, f, f, f, f, f, f, f, f]", name,
-				fig(s, "latency_avg_us"), fig(s, "latency_max_us"),
-				fig(s, "switch_avg_us"), fig(s, "switch_max_us"),
-				fig(s, "flushes_count"), 100.0 * fig(s, "i_miss_ratio"),
-				100.0 * fig(s, "d_miss_ratio"), fig(s, "refused_count"))) ||
+				rt_json_num(s, "latency_avg_us"), rt_json_num(s, "latency_max_us"),
+				rt_json_num(s, "switch_avg_us"), rt_json_num(s, "switch_max_us"),
+				rt_json_num(s, "flushes_count"), 100.0 * rt_json_num(s, "i_miss_ratio"),
+				100.0 * rt_json_num(s, "d_miss_ratio"), rt_json_num(s, "refused_count"))) ||
 		    json_array_append_new(prow, json_pack("[s, f, f, f, f, f]", name,
-				fig(s, "processes_count"), fig(s, "refused_fork_count"),
-				fig(s, "refused_mmap_count"), fig(s, "shared_pids_count"),
-				fig(s, "relocations_count"))))
+				rt_json_num(s, "processes_count"), rt_json_num(s, "refused_fork_count"),
+				rt_json_num(s, "refused_mmap_count"), rt_json_num(s, "shared_pids_count"),
+				rt_json_num(s, "relocations_count"))))
 			goto out_nomem;
 	}
 	if (json_object_get(sum, "guaranteed_vs_flush_ratio") &&
@@ -869,9 +866,10 @@ static int fcse_grade(const struct lab_result *r, struct grade_report *rep)
 		if (m < 0)
 			continue;
 		modes |= 1u << m;
-		if (m == SIM_FCSE_MODE_GUARANTEED && fig(s, "flushes_count") != 0)
+		if (m == SIM_FCSE_MODE_GUARANTEED && rt_json_num(s, "flushes_count") != 0)
 			g_ok = false;
-		if (m == SIM_FCSE_MODE_FLUSH && fig(s, "flushes_count") != fig(s, "switches_count"))
+		if (m == SIM_FCSE_MODE_FLUSH &&
+		    rt_json_num(s, "flushes_count") != rt_json_num(s, "switches_count"))
 			f_ok = false;
 	}
 	ret = grade_report_add(rep, "three-modes", modes == 7,
@@ -923,6 +921,60 @@ static const char *const fcse_questions[] = {
 	"why-best-effort-flushes", "when-fcse-no-help", NULL,
 };
 
+/* ---- Declared keys ---------------------------------------------------------------- */
+
+/*
+ * Its document's own keys (lab_ops.params_keys, .scenario_keys; the model's
+ * counters follow). The params not required are newer than some documents
+ * rtlab still reads (tests/data/results/fcse-simulation.json).
+ */
+static const struct rt_key fcse_params_keys[] = {
+	RT_RESULT_SEED_KEY,
+	RT_KEY("modes", RT_T_ARRAY, NULL, "the FCSE modes run, in order", true,
+	       .items = RT_T_STRING),
+	RT_KEY("traces", RT_T_ARRAY, NULL, "the address traces replayed (--trace)", false,
+	       .items = RT_T_STRING),
+	RT_KEY("workload", RT_T_STRING, NULL, "the workload the processes run", false),
+	RT_KEY("cpu", RT_T_STRING, NULL, "the ARMv5 core modelled", true),
+	RT_KEY("replacement", RT_T_STRING, NULL, "the caches' replacement policy", false),
+	RT_KEY("write_allocate", RT_T_BOOL, NULL, "a write miss fills a line", false),
+	RT_KEY("tlb_flush", RT_T_BOOL, NULL, "a context switch flushes the TLB", false),
+	RT_KEY("icache_bytes", RT_T_INTEGER, "bytes", "instruction cache size", false),
+	RT_KEY("dcache_bytes", RT_T_INTEGER, "bytes", "data cache size", false),
+	RT_KEY("ways", RT_T_INTEGER, "count", "cache associativity", false),
+	RT_KEY("tlb_entries", RT_T_INTEGER, "count", "TLB entries", false),
+	RT_KEY("tlb_lock", RT_T_INTEGER, "count", "TLB entries locked down", false),
+	RT_KEY("ticks", RT_T_INTEGER, "count", "scheduler ticks simulated", true),
+	RT_KEY("tick_us", RT_T_INTEGER, "us", "the tick period", false),
+	RT_KEY("rt_accesses", RT_T_INTEGER, "count", "the real-time task's accesses per release",
+	       false),
+	RT_KEY("cpu_mhz", RT_T_INTEGER, NULL, "the core's clock in MHz", false),
+	RT_KEY("fill_ns", RT_T_INTEGER, "ns", "cost of a line fill", false),
+	RT_KEY("writeback_ns", RT_T_INTEGER, "ns", "cost of a line write-back", false),
+	RT_KEY("tlb_refill_ns", RT_T_INTEGER, "ns", "cost of a TLB refill", false),
+	RT_KEY("switch_path_ns", RT_T_INTEGER, "ns", "the switch path's own cost", false),
+	RT_KEY("nr_pids", RT_T_INTEGER, "count", "FCSE process slots", false),
+	RT_KEY_END,
+};
+static const struct rt_keys fcse_params_table = { .keys = fcse_params_keys };
+static const struct rt_key fcse_scenario_keys[] = {
+	RT_RESULT_SCENARIO_NAME_KEYS,
+	RT_KEY("mode", RT_T_STRING, NULL, "the FCSE mode of this scenario", true),
+	RT_KEY("workload", RT_T_STRING, NULL, "the workload", true),
+	RT_KEY("interrupted", RT_T_BOOL, NULL, "the run was stopped before the scenario's end",
+	       true),
+	RT_KEY("switch_avg_us", RT_T_NUMBER, "us", "mean context-switch cost", true),
+	RT_KEY("switch_max_us", RT_T_NUMBER, "us", "worst context-switch cost", true),
+	RT_KEY("latency_avg_us", RT_T_NUMBER, "us", "the real-time task's mean latency", true),
+	RT_KEY("latency_max_us", RT_T_NUMBER, "us", "its worst latency", true),
+	RT_KEY("latency_p99_us", RT_T_NUMBER, "us", "its 99th percentile", true),
+	RT_KEY("i_miss_ratio", RT_T_NUMBER, "ratio", "instruction cache misses per access", true),
+	RT_KEY("d_miss_ratio", RT_T_NUMBER, "ratio", "data cache misses per access", true),
+	RT_KEY("tlb_miss_ratio", RT_T_NUMBER, "ratio", "TLB misses per lookup", true),
+	RT_KEY_END,
+};
+static const struct rt_keys fcse_scenario_table = { .keys = fcse_scenario_keys };
+
 const struct lab_ops lab_fcse = {
 	.name = "fcse",
 	.title = "ARM FCSE: VIVT caches under context switches",
@@ -948,4 +1000,6 @@ const struct lab_ops lab_fcse = {
 	.params_init = params_default,
 	.params_check = params_check,
 	.free_params = params_free,
+	.params_keys = &fcse_params_table,
+	.scenario_keys = &fcse_scenario_table,
 };

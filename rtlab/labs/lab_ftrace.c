@@ -66,6 +66,7 @@
 #include "core/rt_probe.h"
 #include "core/rt_result.h"
 #include "core/rt_text.h"
+#include "core/rt_keys.h"
 #include "labs/lab_ftrace_doc.h"
 #include "trace/trace_ctl.h"
 #include "trace/trace_events.h"
@@ -612,6 +613,42 @@ static bool ft_scenario(size_t i, struct lab_scenario *out)
 	return true;
 }
 
+/* ---- Declared keys ---------------------------------------------------------------- */
+
+/*
+ * Its document's own keys (lab_ops.params_keys, .scenario_keys): what every
+ * kind of run writes is declared; a scenario holds every
+ * figure of the document's summary, which depend on the mode.
+ */
+static const struct rt_key ftrace_params_keys[] = {
+	RT_RESULT_SEED_KEY,
+	RT_KEY("mode", RT_T_STRING, NULL, "`events` or `tracer`", false),
+	RT_KEY("tracer", RT_T_STRING, NULL, "the latency tracer (tracer mode)", false),
+	RT_KEY("hunt", RT_T_BOOL, NULL, "a latency was planted to hunt", false),
+	RT_KEY("scenario", RT_T_STRING, NULL, "the scenario's name", false),
+	RT_KEY("duration_s", RT_T_INTEGER, "s", "how long it traced", false),
+	RT_KEY("interval_us", RT_T_INTEGER, "us", "the probe's period", false),
+	RT_KEY("threshold_us", RT_T_INTEGER, "us", "the tracer's threshold", false),
+	RT_KEY("busy_cpu", RT_T_BOOL, NULL, "a busy loop ran beside it", false),
+	RT_KEY("cross_check", RT_T_BOOL, NULL, "the probe measured beside the events", false),
+	RT_KEY("function_trace", RT_T_BOOL, NULL, "the tracer recorded functions", false),
+	RT_KEY_END,
+};
+static const struct rt_key ftrace_param = RT_KEY(NULL, RT_T_SCALAR | RT_T_ARRAY, NULL,
+						     "a parameter of a mode", false,
+						     .items = RT_T_SCALAR);
+static const struct rt_keys ftrace_params_table = { .keys = ftrace_params_keys,
+						    .others = &ftrace_param };
+static const struct rt_key ftrace_figure = RT_KEY(NULL, RT_T_NUMBER | RT_T_BOOL, NULL,
+						      "a figure of the summary", false);
+static const struct rt_key ftrace_scenario_keys[] = {
+	RT_RESULT_SCENARIO_NAME_KEYS,
+	RT_KEY("interrupted", RT_T_BOOL, NULL, "the run was stopped", false),
+	RT_KEY_END,
+};
+static const struct rt_keys ftrace_scenario_table = { .keys = ftrace_scenario_keys,
+						      .others = &ftrace_figure };
+
 const struct lab_ops lab_ftrace = {
 	.name = "ftrace",
 	.title = "Hunting latencies with ftrace",
@@ -636,4 +673,6 @@ const struct lab_ops lab_ftrace = {
 	.params_size = sizeof(struct ftrace_params),
 	.params_init = ft_params_init,
 	.params_check = ft_params_check,
+	.params_keys = &ftrace_params_table,
+	.scenario_keys = &ftrace_scenario_table,
 };

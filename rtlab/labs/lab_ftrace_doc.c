@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "core/rt_err.h"
+#include "core/rt_json.h"
 #include "core/rt_result.h"
 #include "trace/trace_explain.h"
 
@@ -84,25 +85,10 @@ static json_t *jget(json_t *o, const char *k)
 	return json_object_get(o, k);
 }
 
-static const char *jstr(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
-/* A figure; one beyond what the validator allows for reals (1e15) reads as 0. */
-static double jnum(json_t *o, const char *k)
-{
-	double v = json_number_value(json_object_get(o, k));
-
-	return fabs(v) <= RT_RESULT_MAX_MAGNITUDE ? v : 0;
-}
-
 /* A count: negative, absent or out of range reads as 0. */
 static uint64_t jcount(json_t *o, const char *k)
 {
-	double v = jnum(o, k);
+	double v = rt_json_num_within(o, k, RT_RESULT_MAX_MAGNITUDE);
 
 	return v > 0 ? (uint64_t)v : 0;
 }
@@ -118,7 +104,7 @@ static unsigned int juint(json_t *o, const char *k)
 /* A small integer (CPU, priority, pid), clamped to int. */
 static int jint(json_t *o, const char *k)
 {
-	double v = jnum(o, k);
+	double v = rt_json_num_within(o, k, RT_RESULT_MAX_MAGNITUDE);
 
 	return v < INT_MIN ? INT_MIN : v > INT_MAX ? INT_MAX : (int)v;
 }
@@ -144,26 +130,26 @@ static void read_dist(json_t *o, const char *count_key, struct ftrace_doc_dist *
 {
 	d->present = json_is_object(o);
 	d->count = jcount(o, count_key);
-	d->min_us = jnum(o, "min_us");
-	d->avg_us = jnum(o, "avg_us");
-	d->max_us = jnum(o, "max_us");
-	d->p50_us = jnum(o, "p50_us");
-	d->p90_us = jnum(o, "p90_us");
-	d->p99_us = jnum(o, "p99_us");
-	d->p99_resolution_us = jnum(o, "p99_resolution_us");
+	d->min_us = rt_json_num_within(o, "min_us", RT_RESULT_MAX_MAGNITUDE);
+	d->avg_us = rt_json_num_within(o, "avg_us", RT_RESULT_MAX_MAGNITUDE);
+	d->max_us = rt_json_num_within(o, "max_us", RT_RESULT_MAX_MAGNITUDE);
+	d->p50_us = rt_json_num_within(o, "p50_us", RT_RESULT_MAX_MAGNITUDE);
+	d->p90_us = rt_json_num_within(o, "p90_us", RT_RESULT_MAX_MAGNITUDE);
+	d->p99_us = rt_json_num_within(o, "p99_us", RT_RESULT_MAX_MAGNITUDE);
+	d->p99_resolution_us = rt_json_num_within(o, "p99_resolution_us", RT_RESULT_MAX_MAGNITUDE);
 }
 
 static void read_pair(json_t *o, struct ftrace_doc_pair *p)
 {
-	p->probe_us = jnum(o, "probe_us");
-	p->events_us = jnum(o, "events_us");
-	p->diff_us = jnum(o, "diff_us");
+	p->probe_us = rt_json_num_within(o, "probe_us", RT_RESULT_MAX_MAGNITUDE);
+	p->events_us = rt_json_num_within(o, "events_us", RT_RESULT_MAX_MAGNITUDE);
+	p->diff_us = rt_json_num_within(o, "diff_us", RT_RESULT_MAX_MAGNITUDE);
 }
 
 static void read_tracer(json_t *o, struct ftrace_doc_tracer *t)
 {
 	t->present = json_is_object(o);
-	t->name = jstr(o, "name");
+	t->name = rt_json_text(o, "name");
 	t->top_level = jtrue(o, "top_level");
 	t->function_trace = jtrue(o, "function_trace");
 	t->threshold_us = juint(o, "threshold_us");
@@ -172,8 +158,8 @@ static void read_tracer(json_t *o, struct ftrace_doc_tracer *t)
 	t->latency_us = jcount(o, "latency_us");
 	t->have_max_latency = json_is_number(jget(o, "max_latency_us"));
 	t->max_latency_us = jcount(o, "max_latency_us");
-	t->started_at = jstr(o, "started_at");
-	t->ended_at = jstr(o, "ended_at");
+	t->started_at = rt_json_text(o, "started_at");
+	t->ended_at = rt_json_text(o, "ended_at");
 	t->entries_count = jcount(o, "entries_count");
 	t->nlines = json_array_size(jget(o, "lines"));
 	t->have_text = json_is_string(jget(o, "trace_text"));
@@ -184,17 +170,17 @@ static void read_tool(json_t *o, struct ftrace_doc_tool *t)
 {
 	t->present = json_is_object(o);
 	t->ran = jtrue(o, "ran");
-	t->reason = jstr(o, "reason");
+	t->reason = rt_json_text(o, "reason");
 	if (json_is_number(jget(o, "thread_count"))) {	/* rtla */
 		t->count = jcount(o, "thread_count");
-		t->avg_us = jnum(o, "thread_avg_us");
-		t->max_us = jnum(o, "thread_max_us");
+		t->avg_us = rt_json_num_within(o, "thread_avg_us", RT_RESULT_MAX_MAGNITUDE);
+		t->max_us = rt_json_num_within(o, "thread_max_us", RT_RESULT_MAX_MAGNITUDE);
 		t->duration_s = juint(o, "duration_s");
 	} else {					/* trace-cmd */
 		t->count = jcount(o, "matched_count");
-		t->p50_us = jnum(o, "p50_us");
-		t->max_us = jnum(o, "max_us");
-		t->count_ratio = jnum(o, "count_ratio_to_rtlab");
+		t->p50_us = rt_json_num_within(o, "p50_us", RT_RESULT_MAX_MAGNITUDE);
+		t->max_us = rt_json_num_within(o, "max_us", RT_RESULT_MAX_MAGNITUDE);
+		t->count_ratio = rt_json_num_within(o, "count_ratio_to_rtlab", RT_RESULT_MAX_MAGNITUDE);
 	}
 }
 
@@ -220,20 +206,20 @@ int ftrace_doc_read(const struct rt_result *res, struct ftrace_doc *out)
 	/* Another lab's document (or none) reads as empty, strings "" too, for a caller that draws it. */
 	memset(out, 0, sizeof(*out));
 	extra = ours ? extra_of(res) : NULL;
-	mode = jstr(extra, "mode");
+	mode = rt_json_text(extra, "mode");
 	if (!*mode && ours)
 		rt_result_param_str(res, "mode", &mode);
 	out->mode = mode && !strcmp(mode, "tracer") ? FTRACE_MODE_TRACER : FTRACE_MODE_EVENTS;
 	out->interrupted = jtrue(extra, "interrupted");
-	out->measured_s = jnum(extra, "measured_s");
+	out->measured_s = rt_json_num_within(extra, "measured_s", RT_RESULT_MAX_MAGNITUDE);
 
 	o = jget(extra, "probe");
 	read_dist(o, "count", &out->probe.d);
-	out->probe.policy = jstr(o, "policy");
+	out->probe.policy = rt_json_text(o, "policy");
 	out->probe.priority = jint(o, "priority");
 	out->probe.cpu = jint(o, "cpu");
 	out->probe.tid = jint(o, "tid");
-	out->probe.rt_refused = jstr(o, "rt_refused");
+	out->probe.rt_refused = rt_json_text(o, "rt_refused");
 	out->probe.dropped = jcount(o, "dropped_count");
 	out->probe.overruns = jcount(o, "overruns_count");
 
@@ -246,12 +232,12 @@ int ftrace_doc_read(const struct rt_result *res, struct ftrace_doc *out)
 	out->events.missed_switch_ins = jcount(o, "missed_switch_ins_count");
 	out->events.migrated = jcount(o, "migrated_count");
 	out->events.lost = jcount(o, "lost_count");
-	out->events.instance = jstr(o, "instance");
+	out->events.instance = rt_json_text(o, "instance");
 
 	o = jget(extra, "agreement");
 	out->agreement.present = json_is_object(o);
-	out->agreement.verdict = jstr(o, "verdict");
-	out->agreement.count_ratio = jnum(o, "count_ratio");
+	out->agreement.verdict = rt_json_text(o, "verdict");
+	out->agreement.count_ratio = rt_json_num_within(o, "count_ratio", RT_RESULT_MAX_MAGNITUDE);
 	out->agreement.median_at_or_below = jtrue(o, "events_median_at_or_below_probe");
 	read_pair(jget(o, "p50"), &out->agreement.p50);
 	read_pair(jget(o, "p90"), &out->agreement.p90);
@@ -262,8 +248,8 @@ int ftrace_doc_read(const struct rt_result *res, struct ftrace_doc *out)
 
 	o = jget(extra, "hunt");
 	out->hunt.present = json_is_object(o);
-	out->hunt.seed = jstr(o, "seed");
-	out->hunt.injector = jstr(o, "injector");
+	out->hunt.seed = rt_json_text(o, "seed");
+	out->hunt.injector = rt_json_text(o, "injector");
 	out->hunt.planted = jcount(o, "planted_count");
 	out->hunt.refused = jcount(o, "refused_count");
 	out->hunt.burst_us = juint(o, "burst_us");
@@ -276,7 +262,7 @@ int ftrace_doc_read(const struct rt_result *res, struct ftrace_doc *out)
 	read_tool(jget(o, "rtla"), &out->check.rtla);
 
 	sc = json_array_get(jget(extra, "scenarios"), 0);
-	out->scenario = json_is_string(jget(sc, "name")) ? jstr(sc, "name") :
+	out->scenario = json_is_string(jget(sc, "name")) ? rt_json_text(sc, "name") :
 			ours ? scenario_from_params(res, out->mode) : "";
 	return ours ? 0 : -EINVAL;
 }
@@ -290,19 +276,19 @@ int ftrace_doc_trace_line(const struct rt_result *res, size_t i, struct ftrace_d
 	if (!json_is_object(l))
 		return -ENOENT;
 	out->line = juint(l, "line");
-	out->comm = jstr(l, "comm");
+	out->comm = rt_json_text(l, "comm");
 	out->pid = jint(l, "pid");
 	out->cpu = jint(l, "cpu");
-	out->flags = jstr(l, "flags");
+	out->flags = rt_json_text(l, "flags");
 	out->irqs_off = jtrue(l, "irqs_off");
 	out->need_resched = jtrue(l, "need_resched");
-	out->context = jstr(l, "context");
+	out->context = rt_json_text(l, "context");
 	out->preempt_depth = jint(l, "preempt_depth");
-	out->time_us = jnum(l, "time_us");
-	out->mark = jstr(l, "mark");
-	out->function = jstr(l, "function");
-	out->caller = jstr(l, "caller");
-	out->text = jstr(l, "text");
+	out->time_us = rt_json_num_within(l, "time_us", RT_RESULT_MAX_MAGNITUDE);
+	out->mark = rt_json_text(l, "mark");
+	out->function = rt_json_text(l, "function");
+	out->caller = rt_json_text(l, "caller");
+	out->text = rt_json_text(l, "text");
 	return 0;
 }
 
@@ -315,7 +301,7 @@ int ftrace_doc_scenario_num(const struct rt_result *res, const char *scenario, c
 	if (!is_ftrace(res))
 		return -ENOENT;
 	json_array_foreach(jget(extra_of(res), "scenarios"), i, s) {
-		if (strcmp(jstr(s, "name"), scenario))
+		if (strcmp(rt_json_text(s, "name"), scenario))
 			continue;
 		v = jget(s, metric);
 		if (!json_is_number(v))

@@ -34,6 +34,7 @@
 #include <string.h>
 
 #include "core/rt_buf.h"
+#include "core/rt_json.h"
 #include "core/rt_parse.h"
 #include "core/rt_result.h"
 #include "lab_ftrace.h"
@@ -264,11 +265,6 @@ bool ftrace_hunt_tracer_ok(const char *kind, const char *answer)
 	return sight_of(kind, answer) != NULL;
 }
 
-static const char *jstr(json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k));
-}
-
 /*
  * The truth of the document, checked: 0 with @kind, @function and @tracers set,
  * or -EINVAL with @why saying what is wrong.
@@ -279,7 +275,7 @@ static int hunt_truth(json_t *doc, const char **kind, const char **function, jso
 	json_t *hunt = json_object_get(json_object_get(doc, "extra"), "hunt");
 	json_t *truth = json_object_get(hunt, "truth"), *t;
 	struct ftrace_hunt_truth pick;
-	const char *seed_s = jstr(hunt, "seed"), *inj_s = jstr(hunt, "injector");
+	const char *seed_s = rt_json_str(hunt, "seed"), *inj_s = rt_json_str(hunt, "injector");
 	char sum[24];
 	uint64_t seed = 0;
 	int inj = ftrace_injector_from_name(inj_s);
@@ -290,8 +286,8 @@ static int hunt_truth(json_t *doc, const char **kind, const char **function, jso
 			 "--seed N` (the seed your teacher gave you)");
 		return -EINVAL;
 	}
-	*kind = jstr(truth, "kind");
-	*function = jstr(truth, "function");
+	*kind = rt_json_str(truth, "kind");
+	*function = rt_json_str(truth, "function");
 	*tracers = json_object_get(truth, "tracers");
 	if (rt_parse_u64("seed", seed_s, 0, UINT64_MAX, &seed, NULL) || inj < 0 || !*kind ||
 	    !*function || !json_is_array(*tracers)) {
@@ -313,7 +309,7 @@ static int hunt_truth(json_t *doc, const char **kind, const char **function, jso
 	}
 	ftrace_hunt_checksum(seed, &pick, sum, sizeof(sum));
 	if (n != json_array_size(*tracers) || pick.tracers[n] ||
-	    !jstr(hunt, "checksum") || strcmp(jstr(hunt, "checksum"), sum)) {
+	    !rt_json_str(hunt, "checksum") || strcmp(rt_json_str(hunt, "checksum"), sum)) {
 		snprintf(why, size, "extra.hunt's tracers or checksum do not match seed %s: the "
 			 "document was edited; run the hunt again", seed_s);
 		return -EINVAL;
@@ -325,7 +321,7 @@ static int hunt_truth(json_t *doc, const char **kind, const char **function, jso
 static const char *answer_of(struct grade_report *rep, json_t *answers, const char *id,
 			     bool have_truth, int *ret)
 {
-	const char *a = jstr(answers, id);
+	const char *a = rt_json_str(answers, id);
 
 	*ret = 0;
 	if (!a || !*a) {
@@ -422,7 +418,7 @@ static int check_function(struct grade_report *rep, json_t *answers, bool have_t
 					"names a function of a user-space program: %s", why,
 					W_TOOLS);
 	/* Where the learner's own tracer names the planted code, say that. */
-	mine = sight_of(kind, jstr(answers, "tracer") ? jstr(answers, "tracer") : "");
+	mine = sight_of(kind, rt_json_str(answers, "tracer") ? rt_json_str(answers, "tracer") : "");
 	return grade_report_add(rep, "function", false, "%s. Accepted: a function of the code "
 				"that ran during the planted section, as a trace names it: %s; "
 				"the innermost rtlab_ function there is enough", why,
@@ -538,12 +534,12 @@ int ftrace_grade(const struct lab_result *res, struct grade_report *rep)
 		return ret;
 
 	truth_ok = hunt_truth(doc, &kind, &function, &tracers, why, sizeof(why)) == 0;
-	module = truth_ok && ftrace_injector_from_name(jstr(json_object_get(extra, "hunt"),
+	module = truth_ok && ftrace_injector_from_name(rt_json_str(json_object_get(extra, "hunt"),
 							     "injector")) == FTRACE_INJ_MODULE;
 	ret = truth_ok ? grade_report_add(rep, "hunt", true, "a cause was planted (seed %s, %s "
 					  "injector)",
-					  jstr(json_object_get(extra, "hunt"), "seed"),
-					  jstr(json_object_get(extra, "hunt"), "injector"))
+					  rt_json_str(json_object_get(extra, "hunt"), "seed"),
+					  rt_json_str(json_object_get(extra, "hunt"), "injector"))
 		       : grade_report_add(rep, "hunt", false, "%s", why);
 	ret = ret ? ret : check_cause(rep, answers, truth_ok, kind);
 	ret = ret ? ret : check_function(rep, answers, truth_ok, kind, module);

@@ -29,10 +29,12 @@
 
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
+#include "core/rt_keys.h"
 #include "lab_hypervisor.h"
 #include "lab_hypervisor_live.h"
 #include "lab_hypervisor_stream.h"
@@ -473,16 +475,6 @@ out:
 
 /* ---- Views, grade, scenarios --------------------------------------------------------- */
 
-static double fig(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
-static const char *str(json_t *o, const char *k)
-{
-	return json_string_value(json_object_get(o, k)) ?: "";
-}
-
 static bool is_live_doc(const struct rt_result *res)
 {
 	const char *mode = NULL;
@@ -505,15 +497,15 @@ static int hypervisor_live_views(const struct rt_result *res, json_t *views)
 	if (!rows || !knobs)
 		goto out_nomem;
 	json_array_foreach(rt_result_scenarios(res), i, s) {
-		const char *name = str(s, "name");
+		const char *name = rt_json_text(s, "name");
 		json_t *row;
 
 		if (!json_is_true(json_object_get(s, "available")))
 			row = json_pack("[s, s, s, s, s, s]", name, "-", "-", "-", "-",
 					"not here (notes)");
 		else
-			row = json_pack("[s, f, f, f, f, s]", name, fig(s, "samples_count"),
-					fig(s, "avg_us"), fig(s, "p99_us"), fig(s, "max_us"),
+			row = json_pack("[s, f, f, f, f, s]", name, rt_json_num(s, "samples_count"),
+					rt_json_num(s, "avg_us"), rt_json_num(s, "p99_us"), rt_json_num(s, "max_us"),
 					json_is_true(json_object_get(s, "watchdog_fired")) ? "watchdog" :
 					json_is_true(json_object_get(s, "verified")) ? "verified" :
 					"NOT as asked");
@@ -523,8 +515,8 @@ static int hypervisor_live_views(const struct rt_result *res, json_t *views)
 			json_t *pin = json_object_get(s, "pinned_cpu");
 			char v[48], q[48];
 
-			snprintf(v, sizeof(v), "%s", str(s, "vcpu"));
-			snprintf(q, sizeof(q), "%s", str(s, "qemu_threads"));
+			snprintf(v, sizeof(v), "%s", rt_json_text(s, "vcpu"));
+			snprintf(q, sizeof(q), "%s", rt_json_text(s, "qemu_threads"));
 			if (json_is_integer(pin)) {
 				snprintf(v + strlen(v), sizeof(v) - strlen(v), " cpu%d",
 					 (int)json_integer_value(pin));
@@ -533,7 +525,7 @@ static int hypervisor_live_views(const struct rt_result *res, json_t *views)
 			}
 			if (json_array_append_new(knobs, json_pack("[s, s, s, s, s, s]", name,
 					json_is_true(json_object_get(s, "host_load")) ? "cpu" : "-",
-					v, q, str(s, "guest_probe"), str(s, "guest_load"))))
+					v, q, rt_json_text(s, "guest_probe"), rt_json_text(s, "guest_load"))))
 				goto out_nomem;
 		}
 	}
@@ -583,21 +575,21 @@ static int hv_views(const struct rt_result *res, json_t *views, char **cause)
 		goto out_nomem;
 	json_array_foreach(rt_result_scenarios(res), i, s) {
 		const char *name = json_string_value(json_object_get(s, "name")) ?: "";
-		bool none = fig(s, "jobs_count") == 0;	/* every job dropped: no response */
+		bool none = rt_json_num(s, "jobs_count") == 0;	/* every job dropped: no response */
 
 		if (json_array_append_new(rows, json_pack("[s, f, o, o, o, f, f, f, s]", name,
-				fig(s, "jobs_count"),
-				none ? json_null() : json_real(fig(s, "avg_us")),
-				none ? json_null() : json_real(fig(s, "p99_us")),
-				none ? json_null() : json_real(fig(s, "max_us")),
-				fig(s, "misses_count"), fig(s, "overruns_count"),
-				fig(s, "host_wait_max_us") / 1000.0,
+				rt_json_num(s, "jobs_count"),
+				none ? json_null() : json_real(rt_json_num(s, "avg_us")),
+				none ? json_null() : json_real(rt_json_num(s, "p99_us")),
+				none ? json_null() : json_real(rt_json_num(s, "max_us")),
+				rt_json_num(s, "misses_count"), rt_json_num(s, "overruns_count"),
+				rt_json_num(s, "host_wait_max_us") / 1000.0,
 				json_is_true(json_object_get(s, "within_bound")) ? "yes" : "NO")) ||
 		    json_array_append_new(lock, json_pack("[s, f, f, f, f, f, f]", name,
-				fig(s, "spin_wasted_us"), fig(s, "lock_holder_preempted_count"),
-				fig(s, "lock_waiter_preempted_count"),
-				fig(s, "io_wait_max_us"), fig(s, "boosted_us") / 1000.0,
-				fig(s, "throttled_us") / 1000.0)))
+				rt_json_num(s, "spin_wasted_us"), rt_json_num(s, "lock_holder_preempted_count"),
+				rt_json_num(s, "lock_waiter_preempted_count"),
+				rt_json_num(s, "io_wait_max_us"), rt_json_num(s, "boosted_us") / 1000.0,
+				rt_json_num(s, "throttled_us") / 1000.0)))
 			goto out_nomem;
 	}
 	if (json_array_append_new(views, json_pack(
@@ -666,7 +658,7 @@ static int hypervisor_live_grade(const struct lab_result *r, struct grade_report
 		char check[64];
 
 		snprintf(check, sizeof(check), "live-%s", steps[i]);
-		ret = grade_report_add(rep, check, s && fig(s, "samples_count") > 0 &&
+		ret = grade_report_add(rep, check, s && rt_json_num(s, "samples_count") > 0 &&
 				       json_is_true(json_object_get(s, "verified")),
 				       "%s measured in the guest, with the host threads' policies "
 				       "read back as the scenario asked (rtlab lab run hypervisor "
@@ -675,7 +667,7 @@ static int hypervisor_live_grade(const struct lab_result *r, struct grade_report
 	if (!ret) {
 		json_t *s = rt_result_scenario(r->res, "fifo-stall");
 
-		ret = grade_report_add(rep, "live-fifo-stall", s && fig(s, "samples_count") > 0,
+		ret = grade_report_add(rep, "live-fifo-stall", s && rt_json_num(s, "samples_count") > 0,
 				       "fifo-stall measured: the hazard of a FIFO vCPU that "
 				       "QEMU's own threads must serve");
 	}
@@ -723,10 +715,10 @@ static int hv_grade(const struct lab_result *r, struct grade_report *rep)
 
 		snprintf(check, sizeof(check), "%s-met", name);
 		/* A dropped period (the last job still running) is a miss too. */
-		ret = grade_report_add(rep, check, s && fig(s, "misses_count") == 0 &&
-				       fig(s, "overruns_count") == 0 &&
+		ret = grade_report_add(rep, check, s && rt_json_num(s, "misses_count") == 0 &&
+				       rt_json_num(s, "overruns_count") == 0 &&
 				       json_is_true(json_object_get(s, "within_bound")) &&
-				       fig(s, "jobs_count") > 0, "%s: every RT job within its "
+				       rt_json_num(s, "jobs_count") > 0, "%s: every RT job within its "
 				       "deadline, none dropped, and no host task waiting past "
 				       "the bound", name);
 	}
@@ -768,6 +760,51 @@ static const char *const hv_questions[] = {
 	"why-vcpu-fifo-trap", "what-budget-bounds", "why-fifo-stall", NULL,
 };
 
+/* ---- Declared keys ---------------------------------------------------------------- */
+
+/*
+ * Its document's own keys (lab_ops.params_keys, .scenario_keys): what every
+ * kind of run writes is declared; the live part's scenarios
+ * may hold more.
+ */
+static const struct rt_key hypervisor_param = RT_KEY(NULL, RT_T_SCALAR | RT_T_ARRAY, NULL,
+							 "a parameter of the live part", false,
+							 .items = RT_T_SCALAR);
+static const struct rt_key hypervisor_params_keys[] = {
+	RT_RESULT_SEED_KEY,
+	RT_KEY("mode", RT_T_STRING, NULL, "simulated or live", false),
+	RT_KEY("policy", RT_T_STRING, NULL, "the host's scheduling policy for the vCPU", false),
+	RT_KEY("duration_ms", RT_T_INTEGER, "ms", "time simulated", false),
+	RT_KEY("rt_period_us", RT_T_INTEGER, "us", "the guest's real-time task's period", false),
+	RT_KEY("rt_work_us", RT_T_INTEGER, "us", "its work per period", false),
+	RT_KEY("rt_deadline_us", RT_T_INTEGER, "us", "its deadline", false),
+	RT_KEY("budget_us", RT_T_INTEGER, "us", "the vCPU's budget", false),
+	RT_KEY("window_us", RT_T_INTEGER, "us", "the budget's window", false),
+	RT_KEY("fair_slice_us", RT_T_INTEGER, "us", "the fair scheduler's slice", false),
+	RT_KEY("np_max_us", RT_T_INTEGER, "us", "longest non-preemptible section", false),
+	RT_KEY("bound_us", RT_T_INTEGER, "us", "the latency bound claimed", false),
+	RT_KEY_END,
+};
+static const struct rt_keys hypervisor_params_table = { .keys = hypervisor_params_keys,
+							.others = &hypervisor_param };
+static const struct rt_key hypervisor_any = RT_KEY(NULL, 0, NULL, "a figure of the live part",
+						   false);
+static const struct rt_key hypervisor_scenario_keys[] = {
+	RT_RESULT_SCENARIO_NAME_KEYS,
+	RT_KEY("kind", RT_T_STRING, NULL, "what the scenario shows", false),
+	RT_KEY("policy", RT_T_STRING, NULL, "the host's policy in it", false),
+	RT_KEY("pv", RT_T_BOOL, NULL, "paravirtual locks", false),
+	RT_KEY("interrupted", RT_T_BOOL, NULL, "the run was stopped before its end", false),
+	RT_KEY("avg_us", RT_T_NUMBER, "us", "mean response", false),
+	RT_KEY("p99_us", RT_T_NUMBER, "us", "99th percentile response", false),
+	RT_KEY("max_us", RT_T_NUMBER, "us", "worst response", false),
+	RT_KEY("bound_us", RT_T_NUMBER, "us", "the bound it is held to", false),
+	RT_KEY("within_bound", RT_T_BOOL, NULL, "the worst response is within the bound", false),
+	RT_KEY_END,
+};
+static const struct rt_keys hypervisor_scenario_table = { .keys = hypervisor_scenario_keys,
+							  .others = &hypervisor_any };
+
 const struct lab_ops lab_hypervisor = {
 	.name = "hypervisor",
 	.title = "Linux as a real-time hypervisor",
@@ -801,4 +838,6 @@ const struct lab_ops lab_hypervisor = {
 	.params_size = sizeof(struct hypervisor_params),
 	.params_init = params_default,
 	.params_check = params_check,
+	.params_keys = &hypervisor_params_table,
+	.scenario_keys = &hypervisor_scenario_table,
 };

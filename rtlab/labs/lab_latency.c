@@ -57,6 +57,7 @@
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_hist.h"
+#include "core/rt_json.h"
 #include "core/rt_load.h"
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
@@ -66,6 +67,7 @@
 #include "core/rt_result.h"
 #include "core/rt_text.h"
 #include "core/rt_time.h"
+#include "core/rt_keys.h"
 #include "labs/lab_latency_work.h"
 
 #define POLL_MS 100u			/* consumer cadence: a ring holds 8 s at 1 kHz */
@@ -1167,18 +1169,6 @@ out_free:
 
 /* ---- Description and text report ---------------------------------------------- */
 
-static const char *jstr(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
-
-static double jnum(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
 /* @d limited to +-1e15 (extra is free-form: the validator checks reals, not meanings). */
 static double pct_clamp(double d)
 {
@@ -1205,7 +1195,7 @@ static void p99_text(json_t *o, char *buf, size_t size, bool compact)
 {
 	json_t *res = json_object_get(o, "p99_resolution_us");
 
-	latency_pct_text(buf, size, jnum(o, "p99_us"), json_is_number(res) ?
+	latency_pct_text(buf, size, rt_json_num(o, "p99_us"), json_is_number(res) ?
 			 json_number_value(res) : 1,
 			 json_is_true(json_object_get(o, "p99_above_bound")), compact);
 }
@@ -1290,14 +1280,14 @@ static int alloc_view(json_t *scens, json_t *views)
 		if (!json_is_number(json_object_get(s, "alloc_bytes")))
 			continue;
 		ret |= json_array_append_new(json_object_get(v, "rows"), json_pack(
-			"[s, b, I, I, f, f, f, f, f, f]", jstr(s, "name"),
+			"[s, b, I, I, f, f, f, f, f, f]", rt_json_text(s, "name"),
 			json_is_true(json_object_get(s, "mlock")),
-			(json_int_t)pct_clamp(jnum(s, "alloc_bytes")),
-			(json_int_t)pct_clamp(jnum(s, "alloc_cycles_count")),
-			pct_clamp(jnum(s, "alloc_avg_us")), pct_clamp(jnum(s, "alloc_max_us")),
-			pct_clamp(jnum(s, "touch_avg_us")), pct_clamp(jnum(s, "touch_max_us")),
-			pct_clamp(jnum(s, "alloc_faults_avg_count")),
-			pct_clamp(jnum(s, "touch_faults_avg_count"))));
+			(json_int_t)pct_clamp(rt_json_num(s, "alloc_bytes")),
+			(json_int_t)pct_clamp(rt_json_num(s, "alloc_cycles_count")),
+			pct_clamp(rt_json_num(s, "alloc_avg_us")), pct_clamp(rt_json_num(s, "alloc_max_us")),
+			pct_clamp(rt_json_num(s, "touch_avg_us")), pct_clamp(rt_json_num(s, "touch_max_us")),
+			pct_clamp(rt_json_num(s, "alloc_faults_avg_count")),
+			pct_clamp(rt_json_num(s, "touch_faults_avg_count"))));
 	}
 	if (!ret && json_array_size(json_object_get(v, "rows")))
 		ret = json_array_append(views, v);
@@ -1331,16 +1321,16 @@ static json_t *slack_cell(json_t *s)
 {
 	json_t *v = json_object_get(s, "timer_slack_ns");
 
-	return json_is_integer(v) ? json_integer((json_int_t)pct_clamp(jnum(s,
+	return json_is_integer(v) ? json_integer((json_int_t)pct_clamp(rt_json_num(s,
 						"timer_slack_ns"))) : json_null();
 }
 
 /* The policy a scenario ran under, flagged when the real-time one was refused. */
 static void policy_text(json_t *s, char *buf, size_t size)
 {
-	const char *pol = jstr(s, "policy");
+	const char *pol = rt_json_text(s, "policy");
 
-	snprintf(buf, size, "%s%s", pol, strcmp(pol, jstr(s, "policy_requested")) ?
+	snprintf(buf, size, "%s%s", pol, strcmp(pol, rt_json_text(s, "policy_requested")) ?
 		 " (RT refused)" : "");
 }
 
@@ -1375,34 +1365,34 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 		p99_text(s, p99, sizeof(p99), true);
 		policy_text(s, pol, sizeof(pol));
 		ret |= json_array_append_new(json_object_get(sv, "rows"), json_pack(
-			"[s, s, s, I, f, f, s, f, I, I, i, b, b, s, o, f]", jstr(s, "name"),
+			"[s, s, s, I, f, f, s, f, I, I, i, b, b, s, o, f]", rt_json_text(s, "name"),
 			json_is_true(json_object_get(s, "interrupted")) ? "interrupted" :
 			json_is_true(json_object_get(s, "skipped")) ? "ended early" : "complete",
-			pol, (json_int_t)pct_clamp(jnum(s, "samples_count")),
-			pct_clamp(jnum(s, "min_us")), pct_clamp(jnum(s, "avg_us")), p99,
-			pct_clamp(jnum(s, "max_us")),
-			(json_int_t)pct_clamp(jnum(s, "dropped_count")),
-			(json_int_t)pct_clamp(jnum(s, "overruns_count")),
-			(int)jnum(s, "priority"), json_is_true(json_object_get(s, "mlock")),
-			json_is_true(json_object_get(s, "pinned")), jstr(s, "load"),
-			slack_cell(s), pct_clamp(jnum(s, "measured_s"))));
+			pol, (json_int_t)pct_clamp(rt_json_num(s, "samples_count")),
+			pct_clamp(rt_json_num(s, "min_us")), pct_clamp(rt_json_num(s, "avg_us")), p99,
+			pct_clamp(rt_json_num(s, "max_us")),
+			(json_int_t)pct_clamp(rt_json_num(s, "dropped_count")),
+			(json_int_t)pct_clamp(rt_json_num(s, "overruns_count")),
+			(int)rt_json_num(s, "priority"), json_is_true(json_object_get(s, "mlock")),
+			json_is_true(json_object_get(s, "pinned")), rt_json_text(s, "load"),
+			slack_cell(s), pct_clamp(rt_json_num(s, "measured_s"))));
 		t = json_object_get(s, "percentiles");
 		ret |= json_array_append_new(json_object_get(pv, "rows"), json_pack(
-			"[s, o, o, o, o, o, I]", jstr(s, "name"),
+			"[s, o, o, o, o, o, I]", rt_json_text(s, "name"),
 			pct_cell(json_object_get(t, "p50")), pct_cell(json_object_get(t, "p90")),
 			pct_cell(json_object_get(t, "p99")), pct_cell(json_object_get(t, "p99.9")),
 			pct_cell(json_object_get(t, "p99.99")),
-			(json_int_t)pct_clamp(jnum(s, "overflow_count"))));
+			(json_int_t)pct_clamp(rt_json_num(s, "overflow_count"))));
 		json_array_foreach(json_object_get(s, "threads"), k, t) {
 			p99_text(t, p99, sizeof(p99), true);
 			ret |= json_array_append_new(json_object_get(tv, "rows"), json_pack(
-				"[s, i, i, i, I, I, f, f, f, f, s]", jstr(s, "name"),
-				(int)jnum(t, "index"), (int)jnum(t, "tid"),
-				(int)jnum(s, "priority"),
-				(json_int_t)pct_clamp(jnum(t, "interval_us")),
-				(json_int_t)pct_clamp(jnum(t, "samples_count")),
-				pct_clamp(jnum(t, "min_us")), pct_clamp(jnum(t, "last_us")),
-				pct_clamp(jnum(t, "avg_us")), pct_clamp(jnum(t, "max_us")), p99));
+				"[s, i, i, i, I, I, f, f, f, f, s]", rt_json_text(s, "name"),
+				(int)rt_json_num(t, "index"), (int)rt_json_num(t, "tid"),
+				(int)rt_json_num(s, "priority"),
+				(json_int_t)pct_clamp(rt_json_num(t, "interval_us")),
+				(json_int_t)pct_clamp(rt_json_num(t, "samples_count")),
+				pct_clamp(rt_json_num(t, "min_us")), pct_clamp(rt_json_num(t, "last_us")),
+				pct_clamp(rt_json_num(t, "avg_us")), pct_clamp(rt_json_num(t, "max_us")), p99));
 		}
 	}
 	if (ret) {
@@ -1481,6 +1471,71 @@ static bool lat_scenario(size_t i, struct lab_scenario *out)
 	return true;
 }
 
+/* ---- Declared keys ---------------------------------------------------------------- */
+
+/*
+ * Its document's own keys (lab_ops.params_keys, .scenario_keys): what every
+ * kind of run writes is declared; a thread's and a
+ * percentile's objects, and the figures of options, may hold more.
+ */
+static const struct rt_key latency_param = RT_KEY(NULL, RT_T_SCALAR | RT_T_ARRAY, NULL,
+						      "a parameter of an option", false,
+						      .items = RT_T_SCALAR);
+static const struct rt_key latency_params_keys[] = {
+	RT_RESULT_SEED_KEY,
+	RT_KEY("scenarios", RT_T_ARRAY, NULL, "the scenarios run, in order", false,
+	       .items = RT_T_STRING),
+	RT_KEY("duration_s", RT_T_INTEGER, "s", "each scenario's duration", false),
+	RT_KEY("interval_us", RT_T_INTEGER, "us", "the timer's period", false),
+	RT_KEY("distance_us", RT_T_INTEGER, "us", "added to the period of each further thread",
+	       false),
+	RT_KEY("threads", RT_T_INTEGER, "count", "measuring threads", false),
+	RT_KEY("cpus", RT_T_ARRAY, NULL, "the CPUs they are pinned to", false,
+	       .items = RT_T_INTEGER),
+	RT_KEY("clock", RT_T_STRING, NULL, "the clock slept on", false),
+	RT_KEY("hist_max_us", RT_T_INTEGER, "us", "the histogram's linear bound", false),
+	RT_KEY("spike_us", RT_T_INTEGER, "us", "a sample above this is a spike", false),
+	RT_KEY("trace_marker_us", RT_T_INTEGER, "us", "a sample above this is marked in the trace",
+	       false),
+	RT_KEY("dma_latency", RT_T_BOOL, NULL, "/dev/cpu_dma_latency was held at 0", false),
+	RT_KEY("interrupted", RT_T_BOOL, NULL, "the run was stopped", false),
+	RT_KEY("preempt_model", RT_T_STRING, NULL, "the preemption model switched to (--preempt)",
+	       false),
+	RT_KEY_END,
+};
+static const struct rt_keys latency_params_table = { .keys = latency_params_keys,
+						     .others = &latency_param };
+static const struct rt_key latency_any = RT_KEY(NULL, 0, NULL, "a figure of an option", false);
+static const struct rt_key latency_scenario_keys[] = {
+	RT_RESULT_SCENARIO_NAME_KEYS,
+	RT_KEY("kind", RT_T_STRING, NULL, "`latency` or a throughput workload", false),
+	RT_KEY("load", RT_T_STRING, NULL, "the load beside the measurement", false),
+	RT_KEY("policy", RT_T_STRING, NULL, "the scheduling policy measured", false),
+	RT_KEY("priority", RT_T_INTEGER, NULL, "its priority", false),
+	RT_KEY("samples_count", RT_T_INTEGER, "count", "wake-ups measured", false),
+	RT_KEY("min_us", RT_T_NUMBER, "us", "smallest latency", false),
+	RT_KEY("avg_us", RT_T_NUMBER, "us", "mean latency", false),
+	RT_KEY("max_us", RT_T_NUMBER, "us", "worst latency", false),
+	RT_KEY("p99_us", RT_T_NUMBER, "us", "99th percentile", false),
+	RT_KEY("p99_resolution_us", RT_T_NUMBER, "us", "its resolution", false),
+	RT_KEY("percentiles", RT_T_OBJECT, NULL, "each percentile with its resolution", false),
+	RT_KEY("threads", RT_T_ARRAY, NULL, "each thread's figures", false),
+	RT_KEY("overflow_count", RT_T_INTEGER, "count", "samples beyond the histogram", false),
+	RT_KEY("overruns_count", RT_T_INTEGER, "count", "periods missed whole", false),
+	RT_KEY("dropped_count", RT_T_INTEGER, "count", "samples lost on the way", false),
+	RT_KEY("spikes_count", RT_T_INTEGER, "count", "samples above --spike", false),
+	RT_KEY("interrupted", RT_T_BOOL, NULL, "the scenario was stopped", false),
+	RT_KEY("skipped", RT_T_BOOL, NULL, "the scenario could not run here", false),
+	RT_KEY("alloc_bytes", RT_T_INTEGER, "bytes", "fresh memory taken per cycle", false),
+	RT_KEY("alloc_avg_us", RT_T_NUMBER, "us", "mean time to take it", false),
+	RT_KEY("alloc_max_us", RT_T_NUMBER, "us", "worst time to take it", false),
+	RT_KEY("touch_avg_us", RT_T_NUMBER, "us", "mean time to touch it", false),
+	RT_KEY("touch_max_us", RT_T_NUMBER, "us", "worst time to touch it", false),
+	RT_KEY_END,
+};
+static const struct rt_keys latency_scenario_table = { .keys = latency_scenario_keys,
+						       .others = &latency_any };
+
 const struct lab_ops lab_latency = {
 	.name = "latency",
 	.title = "Timer and scheduling latency",
@@ -1503,4 +1558,6 @@ const struct lab_ops lab_latency = {
 	.params_size = sizeof(struct latency_params),
 	.params_init = lat_params_init,
 	.params_check = lat_params_check,
+	.params_keys = &latency_params_table,
+	.scenario_keys = &latency_scenario_table,
 };

@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/rt_json.h"
 #include "core/rt_sink.h"
 #include "core/rt_time.h"
 
@@ -185,16 +186,6 @@ static const struct latency_col tput_cols[] = {
 	{ "kernel", "in the kernel", "" },
 };
 
-/* @d as a table shows it: limited to +-1e15, as the validator limits reals. */
-static double cell(json_t *o, const char *key)
-{
-	double d = json_number_value(json_object_get(o, key));
-
-	if (!(d > -1e15))
-		return d != d ? 0 : -1e15;
-	return d < 1e15 ? d : 1e15;
-}
-
 int latency_tput_view(json_t *scens, json_t *views)
 {
 	json_t *v = NULL, *s, *w;
@@ -212,18 +203,19 @@ int latency_tput_view(json_t *scens, json_t *views)
 			if (!v)
 				return -ENOMEM;
 		}
-		json_array_foreach(json_object_get(s, "workloads"), k, w)
+		json_array_foreach(json_object_get(s, "workloads"), k, w) {
+			const double lim = 1e15;	/* as the validator limits reals */
+
 			ret |= json_array_append_new(json_object_get(v, "rows"), json_pack(
 				"[s, s, s, I, I, I, I, f, s]",
-				json_string_value(json_object_get(s, "name")) ?: "",
-				json_string_value(json_object_get(w, "name")) ?: "",
-				json_string_value(json_object_get(w, "unit")) ?: "",
-				(json_int_t)cell(w, "runs_count"),
-				(json_int_t)llround(cell(w, "median_per_s")),
-				(json_int_t)llround(cell(w, "min_per_s")),
-				(json_int_t)llround(cell(w, "max_per_s")), cell(w, "cv_pct"),
-				json_is_true(json_object_get(w, "kernel")) ? "yes" :
-									     "no (control)"));
+				rt_json_text(s, "name"), rt_json_text(w, "name"), rt_json_text(w, "unit"),
+				(json_int_t)rt_json_num_clamp(w, "runs_count", lim),
+				(json_int_t)llround(rt_json_num_clamp(w, "median_per_s", lim)),
+				(json_int_t)llround(rt_json_num_clamp(w, "min_per_s", lim)),
+				(json_int_t)llround(rt_json_num_clamp(w, "max_per_s", lim)),
+				rt_json_num_clamp(w, "cv_pct", lim),
+				rt_json_true(w, "kernel") ? "yes" : "no (control)"));
+		}
 	}
 	if (v && (ret || json_array_append(views, v)))
 		ret = -ENOMEM;

@@ -31,9 +31,11 @@
 
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
 #include "core/rt_result.h"
 #include "core/rt_sink.h"
+#include "core/rt_keys.h"
 #include "lab_nop.h"
 #include "lab_nop_int.h"
 #include "sim/sim.h"
@@ -658,19 +660,6 @@ out:
 
 /* ---- Views and grade -------------------------------------------------------------- */
 
-static double num(json_t *o, const char *k)
-{
-	return json_number_value(json_object_get(o, k));
-}
-
-/* A figure for a view's cell: null ("-" on screen) when the run did not measure it. */
-static json_t *cell(json_t *o, const char *k)
-{
-	json_t *v = json_object_get(o, k);
-
-	return json_is_number(v) ? json_copy(v) : json_null();
-}
-
 static int nop_views(const struct rt_result *res, json_t *views, char **cause)
 {
 	json_t *rows = json_array(), *s, *fl;
@@ -684,11 +673,11 @@ static int nop_views(const struct rt_result *res, json_t *views, char **cause)
 	json_array_foreach(rt_result_scenarios(res), i, s) {
 		if (json_array_append_new(rows, json_pack("[s, o, o, o, o, o, o, o, o, o]",
 				json_string_value(json_object_get(s, "name")) ?: "",
-				cell(s, "utilisation_pct"), cell(s, "goodput_pct"),
-				cell(s, "round_max_us"), cell(s, "access_jitter_max_us"),
-				cell(s, "faults_injected_count"), cell(s, "faults_detected_count"),
-				cell(s, "false_positives_count"), cell(s, "detection_max_us"),
-				cell(s, "detection_bound_us")))) {
+				rt_json_num_cell(s, "utilisation_pct"), rt_json_num_cell(s, "goodput_pct"),
+				rt_json_num_cell(s, "round_max_us"), rt_json_num_cell(s, "access_jitter_max_us"),
+				rt_json_num_cell(s, "faults_injected_count"), rt_json_num_cell(s, "faults_detected_count"),
+				rt_json_num_cell(s, "false_positives_count"), rt_json_num_cell(s, "detection_max_us"),
+				rt_json_num_cell(s, "detection_bound_us")))) {
 			json_decref(rows);
 			return -ENOMEM;
 		}
@@ -737,9 +726,10 @@ static int nop_grade(const struct lab_result *r, struct grade_report *rep)
 
 	json_array_foreach(rt_result_scenarios(r->res), i, s) {
 		const char *name = json_string_value(json_object_get(s, "name")) ?: "?";
-		double inj = num(s, "faults_injected_count"), det = num(s, "faults_detected_count");
-		double fp = num(s, "false_positives_count"), max = num(s, "detection_max_us");
-		double bound = num(s, "detection_bound_us");
+		double inj = rt_json_num(s, "faults_injected_count");
+		double det = rt_json_num(s, "faults_detected_count");
+		double fp = rt_json_num(s, "false_positives_count"), max = rt_json_num(s, "detection_max_us");
+		double bound = rt_json_num(s, "detection_bound_us");
 		char id[64];
 
 		snprintf(id, sizeof(id), "%s-all-detected", name);
@@ -784,6 +774,49 @@ static bool nop_scenario_fn(size_t i, struct lab_scenario *out)
 
 static const char *const nop_questions[] = { "why-timeout", "tdma-or-nop", NULL };
 
+/* ---- Declared keys ---------------------------------------------------------------- */
+
+/*
+ * Its document's own keys (lab_ops.params_keys, .scenario_keys; the model's
+ * counters follow). A run on the namespaces' veth medium may add figures of
+ * its own, so a scenario may hold others.
+ */
+static const struct rt_key nop_params_keys[] = {
+	RT_RESULT_SEED_KEY,
+	RT_KEY("medium", RT_T_STRING, NULL, "the bus: simulated, or veth in namespaces", true),
+	RT_KEY("protocol", RT_T_STRING, NULL, "the protocols run", true),
+	RT_KEY("nodes", RT_T_INTEGER, "count", "nodes on the bus", true),
+	RT_KEY("load_pct", RT_T_INTEGER, "pct", "offered load", true),
+	RT_KEY("jitter_us", RT_T_INTEGER, "us", "the nodes' clock jitter", true),
+	RT_KEY("duration_ms", RT_T_INTEGER, "ms", "bus time simulated", true),
+	RT_KEY("bit_rate_mbps", RT_T_INTEGER, NULL, "the bus's bit rate in Mbit/s", true),
+	RT_KEY("gap_us", RT_T_INTEGER, "us", "the gap between frames", true),
+	RT_KEY("faults", RT_T_ARRAY, NULL, "the faults injected (--fault)", true,
+	       .items = RT_T_STRING),
+	RT_KEY_END,
+};
+static const struct rt_keys nop_params_table = { .keys = nop_params_keys };
+static const struct rt_key nop_any = RT_KEY(NULL, 0, NULL, "a figure of the medium", false);
+static const struct rt_key nop_scenario_keys[] = {
+	RT_RESULT_SCENARIO_NAME_KEYS,
+	RT_KEY("interrupted", RT_T_BOOL, NULL, "the run was stopped before the scenario's end",
+	       true),
+	RT_KEY("utilisation_pct", RT_T_NUMBER, "pct", "bus time carrying payload", true),
+	RT_KEY("bus_busy_pct", RT_T_NUMBER, "pct", "bus time carrying any frame", true),
+	RT_KEY("goodput_pct", RT_T_NUMBER, "pct", "payload delivered of payload offered", true),
+	RT_KEY("detection_max_us", RT_T_NUMBER, "us", "slowest fault detection", true),
+	RT_KEY("detection_avg_us", RT_T_NUMBER, "us", "mean fault detection", true),
+	RT_KEY("detection_bound_us", RT_T_NUMBER, "us", "the protocol's detection bound", true),
+	RT_KEY("timeout_us", RT_T_NUMBER, "us", "the silence that excludes a node", true),
+	RT_KEY("round_max_us", RT_T_NUMBER, "us", "longest round", true),
+	RT_KEY("access_max_us", RT_T_NUMBER, "us", "longest wait for the bus", true),
+	RT_KEY("access_jitter_max_us", RT_T_NUMBER, "us", "largest jitter of bus access", true),
+	RT_KEY("agreement_max_us", RT_T_NUMBER, "us", "longest until all nodes agree", true),
+	RT_KEY_END,
+};
+static const struct rt_keys nop_scenario_table = { .keys = nop_scenario_keys,
+						   .others = &nop_any };
+
 const struct lab_ops lab_nop = {
 	.name = "nop",
 	.title = "Node Order Protocol vs TDMA",
@@ -808,4 +841,6 @@ const struct lab_ops lab_nop = {
 	.params_init = params_default,
 	.params_check = params_check,
 	.questions = nop_questions,
+	.params_keys = &nop_params_table,
+	.scenario_keys = &nop_scenario_table,
 };

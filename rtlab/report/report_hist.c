@@ -29,11 +29,17 @@
  */
 #define MAX_CELLS 4000000u
 
-/* A statistic in whole us, limited to 0 .. 1e15 whatever the document says. */
-static unsigned long long stat_us(json_t *sc, const char *key, double fallback)
+/*
+ * Figure @key of scenario @name in whole us, limited to 0 .. 1e15 whatever
+ * the document says; @fallback when the scenario has no such number.
+ */
+static unsigned long long stat_us(const struct rt_result *res, const char *name,
+				  const char *key, double fallback)
 {
-	json_t *v = json_object_get(sc, key);
-	double d = json_is_number(v) ? json_number_value(v) : fallback;
+	double d = rt_result_scenario_num(res, name, key);
+
+	if (isnan(d))
+		d = fallback;
 
 	if (!(d > 0))
 		return 0;
@@ -104,7 +110,6 @@ int report_cyclictest_hist(const struct rt_result *res, struct rt_buf *out)
 		for (size_t k = 0; k < 3; k++) {
 			ret |= rt_buf_puts(out, label[k]);
 			for (size_t c = 0; c < n; c++) {
-				json_t *sc = rt_result_scenario(res, h[c].name);
 				double fb = 0, sum = 0, cnt = 0;
 				size_t first = SIZE_MAX, last = 0;
 
@@ -123,7 +128,7 @@ int report_cyclictest_hist(const struct rt_result *res, struct rt_buf *out)
 					fb = cnt ? sum / cnt : 0;
 				else
 					fb = h[c].overflow_count ? (double)h[c].nbuckets : (double)last;
-				ret |= rt_buf_printf(out, " %05llu", stat_us(sc, key[k], fb));
+				ret |= rt_buf_printf(out, " %05llu", stat_us(res, h[c].name, key[k], fb));
 			}
 			ret |= rt_buf_puts(out, "\n");
 		}

@@ -69,16 +69,14 @@ int report_html_escape(struct rt_buf *out, const char *s)
 }
 
 /* A JSON scalar as text, escaped. */
-static int value(struct rt_buf *out, json_t *v)
+static int value(struct rt_buf *out, const json_t *v)
 {
 	char *s;
 	int ret;
 
 	if (!v)
 		return rt_buf_puts(out, "-");
-	if (json_is_string(v))
-		return esc(out, json_string_value(v));
-	s = json_dumps(v, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(10));
+	s = rt_result_value_text(v);
 	if (!s)
 		return -ENOMEM;
 	ret = esc(out, s);
@@ -86,19 +84,23 @@ static int value(struct rt_buf *out, json_t *v)
 	return ret;
 }
 
-static int kv_table(struct rt_buf *out, const char *title, json_t *obj)
+static int kv_row(const char *key, const json_t *v, void *priv)
 {
-	const char *k;
-	json_t *v;
+	struct rt_buf *out = priv;
+	int ret = rt_buf_puts(out, "<tr><th>");
+
+	ret |= esc(out, key);
+	ret |= rt_buf_puts(out, "</th><td>");
+	ret |= value(out, v);
+	return ret | rt_buf_puts(out, "</td></tr>\n");
+}
+
+static int kv_table(struct rt_buf *out, const char *title, const struct rt_result *res,
+		    enum rt_result_part part)
+{
 	int ret = rt_buf_printf(out, "<h2>%s</h2>\n<table>\n", title);
 
-	json_object_foreach(obj, k, v) {
-		ret |= rt_buf_puts(out, "<tr><th>");
-		ret |= esc(out, k);
-		ret |= rt_buf_puts(out, "</th><td>");
-		ret |= value(out, v);
-		ret |= rt_buf_puts(out, "</td></tr>\n");
-	}
+	ret |= rt_result_foreach(res, part, kv_row, out);
 	return ret | rt_buf_puts(out, "</table>\n");
 }
 
@@ -149,35 +151,37 @@ static int hist_table(struct rt_buf *out, const struct rt_result *res)
 }
 
 /* The lab's views (rtlab.result/2): one table each, columns titled with their unit. */
-static int views(struct rt_buf *out, json_t *list)
+static int views(struct rt_buf *out, const json_t *list)
 {
-	json_t *view, *col, *row, *cell;
-	size_t i, k, c;
 	int ret = 0;
 
-	json_array_foreach(list, i, view) {
-		ret |= rt_buf_puts(out, "<h2>");
-		ret |= esc(out, json_string_value(json_object_get(view, "title")));
-		ret |= rt_buf_puts(out, "</h2>\n<table>\n<tr>");
-		json_array_foreach(json_object_get(view, "columns"), k, col) {
-			json_t *t = json_object_get(col, "title"), *u = json_object_get(col, "unit");
+	for (size_t i = 0; i < rt_result_views_count(list); i++) {
+		const json_t *view = rt_result_views_at(list, i);
 
+		ret |= rt_buf_puts(out, "<h2>");
+		ret |= esc(out, rt_result_view_title(view));
+		ret |= rt_buf_puts(out, "</h2>\n<table>\n<tr>");
+		for (size_t k = 0; k < rt_result_view_ncolumns(view); k++) {
+			struct rt_result_column col;
+
+			rt_result_view_column(view, k, &col);
 			ret |= rt_buf_puts(out, "<th>");
-			ret |= esc(out, json_string_value(t ? t : json_object_get(col, "name")));
-			if (json_is_string(u)) {
+			ret |= esc(out, col.title ? col.title : col.name);
+			if (col.unit) {
 				ret |= rt_buf_puts(out, " (");
-				ret |= esc(out, json_string_value(u));
+				ret |= esc(out, col.unit);
 				ret |= rt_buf_puts(out, ")");
 			}
 			ret |= rt_buf_puts(out, "</th>");
 		}
 		ret |= rt_buf_puts(out, "</tr>\n");
-		json_array_foreach(json_object_get(view, "rows"), k, row) {
+		for (size_t k = 0; k < rt_result_view_nrows(view); k++) {
 			ret |= rt_buf_puts(out, "<tr>");
-			json_array_foreach(row, c, cell) {
+			for (size_t c = 0; c < rt_result_view_row_cells(view, k); c++) {
+				const json_t *cell = rt_result_view_cell(view, k, c);
+				const char *text = rt_result_value_str(cell);
 				/* A percentile on too few samples is drawn weak, as on screen. */
-				bool few = json_is_string(cell) &&
-					   strstr(json_string_value(cell), RT_HIST_FEW_MARK);
+				bool few = text && strstr(text, RT_HIST_FEW_MARK);
 
 				ret |= rt_buf_puts(out, few ? "<td class=\"weak\">" : "<td>");
 				ret |= json_is_null(cell) ? rt_buf_puts(out, "-") : value(out, cell);
@@ -192,9 +196,9 @@ static int views(struct rt_buf *out, json_t *list)
 
 int report_html(const struct rt_result *res, struct rt_buf *out)
 {
-	json_t *doc = rt_result_json(res), *v, *list = NULL;
+	json_t *list = NULL;
 	char *cause = NULL;
-	size_t i, nscen;
+	size_t nscen;
 	int ret = 0, r;
 
 	ret |= rt_buf_puts(out, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
@@ -213,16 +217,16 @@ int report_html(const struct rt_result *res, struct rt_buf *out)
 	ret |= rt_buf_puts(out, "</b>, created ");
 	ret |= esc(out, rt_result_created(res));
 	ret |= rt_buf_puts(out, ", rtlab ");
-	ret |= value(out, json_object_get(doc, "rtlab_version"));
+	ret |= esc(out, rt_result_rtlab_version(res));
 	ret |= rt_buf_puts(out, ".</p>\n");
 	if (rt_result_simulated(res))
 		ret |= rt_buf_puts(out, "<p class=\"sim\">SIMULATED: these numbers come from a "
 				   "model, not from this machine.</p>\n");
-	if (json_array_size(json_object_get(doc, "notes"))) {
+	if (rt_result_note_count(res)) {
 		ret |= rt_buf_puts(out, "<h2>Notes</h2>\n<ul>\n");
-		json_array_foreach(json_object_get(doc, "notes"), i, v) {
+		for (size_t i = 0; i < rt_result_note_count(res); i++) {
 			ret |= rt_buf_puts(out, "<li>");
-			ret |= esc(out, json_string_value(v));
+			ret |= esc(out, rt_result_note(res, i));
 			ret |= rt_buf_puts(out, "</li>\n");
 		}
 		ret |= rt_buf_puts(out, "</ul>\n");
@@ -233,10 +237,10 @@ int report_html(const struct rt_result *res, struct rt_buf *out)
 		ret |= rt_buf_puts(out, "<p>No histogram in this document.</p>\n");
 	else
 		ret |= r;
-	nscen = json_array_size(rt_result_scenarios(res));
+	nscen = rt_result_scenario_count(res);
 	/* One scenario: its summary first. Several: the per-scenario tables first. */
 	if (nscen <= 1)
-		ret |= kv_table(out, "Summary", json_object_get(doc, "summary"));
+		ret |= kv_table(out, "Summary", res, RT_RESULT_SUMMARY);
 	ret |= hist_table(out, res);
 	r = report_views(res, NULL, &list, &cause);
 	if (r == -ENOMEM) {
@@ -255,11 +259,11 @@ int report_html(const struct rt_result *res, struct rt_buf *out)
 		/* A merged average or p99 mixes scenarios that were run to be compared. */
 		snprintf(title, sizeof(title), "Summary of all %zu scenarios merged (compare "
 			 "them in the tables above, not here)", nscen);
-		ret |= kv_table(out, title, json_object_get(doc, "summary"));
+		ret |= kv_table(out, title, res, RT_RESULT_SUMMARY);
 	}
-	ret |= kv_table(out, "Environment", json_object_get(doc, "env"));
-	ret |= kv_table(out, "Parameters", json_object_get(doc, "params"));
-	ret |= kv_table(out, "Answers", json_object_get(doc, "answers"));
+	ret |= kv_table(out, "Environment", res, RT_RESULT_ENV);
+	ret |= kv_table(out, "Parameters", res, RT_RESULT_PARAMS);
+	ret |= kv_table(out, "Answers", res, RT_RESULT_ANSWERS);
 	ret |= rt_buf_puts(out, "</body>\n</html>\n");
 	return ret ? -ENOMEM : 0;
 }

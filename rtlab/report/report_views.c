@@ -23,19 +23,13 @@
 
 #include "core/rt_buf.h"
 #include "core/rt_err.h"
+#include "core/rt_json.h"
 #include "core/rt_result.h"
 #include "core/rt_text.h"
 #include "core/rt_utf8.h"
 #include "labs/lab.h"
 
 #define CELL_MAX 96		/* a text cell is cut here, with "..." */
-
-static const char *jstr(json_t *o, const char *k)
-{
-	const char *s = json_string_value(json_object_get(o, k));
-
-	return s ? s : "";
-}
 
 /*
  * An absolute band for units with a small fixed range: a Jain index lies in
@@ -109,14 +103,14 @@ int report_predictions_view(const struct rt_result *res, json_t **view)
 		return -ENOMEM;
 	json_array_foreach(preds, i, p) {
 		json_t *pv = json_object_get(p, "predicted"), *mv = json_object_get(p, "measured");
-		json_t *row = json_pack("[s, s, o, o, s, s, s, s]", jstr(p, "scenario"),
-					jstr(p, "metric"),
+		json_t *row = json_pack("[s, s, o, o, s, s, s, s]", rt_json_text(p, "scenario"),
+					rt_json_text(p, "metric"),
 					json_is_number(pv) ? json_copy(pv) : json_null(),
 					json_is_number(mv) ? json_copy(mv) : json_null(),
-					jstr(p, "unit"), verdict(pv, mv, jstr(p, "other_run"),
-								 jstr(p, "unit"), buf, sizeof(buf)),
-					jstr(p, "lesson"),
-					jstr(p, "id"));
+					rt_json_text(p, "unit"), verdict(pv, mv, rt_json_text(p, "other_run"),
+								 rt_json_text(p, "unit"), buf, sizeof(buf)),
+					rt_json_text(p, "lesson"),
+					rt_json_text(p, "id"));
 
 		if (!row || json_array_append_new(rows, row)) {
 			json_decref(*view);
@@ -199,9 +193,9 @@ static unsigned int cols_of(const struct rt_buf *b)
 /* The column's heading: its title (else its name), with the unit in parentheses. */
 static void heading(json_t *col, char *buf, size_t size)
 {
-	const char *title = jstr(col, "title"), *unit = jstr(col, "unit");
+	const char *title = rt_json_text(col, "title"), *unit = rt_json_text(col, "unit");
 
-	snprintf(buf, size, "%s%s%s%s", *title ? title : jstr(col, "name"), *unit ? " (" : "",
+	snprintf(buf, size, "%s%s%s%s", *title ? title : rt_json_text(col, "name"), *unit ? " (" : "",
 		 unit, *unit ? ")" : "");
 }
 
@@ -268,7 +262,7 @@ static int view_lines(json_t *view, struct emit *e)
 			if (json_is_string(v) || json_is_boolean(v))
 				right[c] = false;
 		}
-	ret |= cell_escaped(&e->line, jstr(view, "title"));
+	ret |= cell_escaped(&e->line, rt_json_text(view, "title"));
 	ret = ret ? ret : emit_line(e, REPORT_LINE_TITLE);
 	ret |= rt_buf_puts(&e->line, "  ");
 	for (c = 0; c < nc; c++) {

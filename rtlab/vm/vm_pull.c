@@ -21,6 +21,7 @@
 #include "core/rt_buf.h"
 #include "core/rt_err.h"
 #include "core/rt_file.h"
+#include "core/rt_keys.h"
 #include "core/rt_paths.h"
 #include "core/rt_progress.h"
 #include "core/rt_result.h"
@@ -40,6 +41,48 @@ const char *vm_pull_action_name(enum vm_pull_action a)
 	};
 
 	return (unsigned int)a <= VM_PULL_SKIPPED ? names[a] : "?";
+}
+
+/*
+ * rtlab.vm-pull/1, what `rtlab vm pull --json` prints of a report
+ * (doc/cli-json.md), declared once for `rtlab schema`.
+ */
+static const char *const action_names[] = { "copied", "same", "renamed", "skipped", NULL };
+static const struct rt_key item_keys[] = {
+	RT_KEY("guest", RT_T_STRING, NULL, "its path in the VM (non-ASCII shown as `?`)", true),
+	RT_KEY("host", RT_T_STRING | RT_T_NULL, NULL, "where it is on the host; null: skipped",
+	       true),
+	RT_KEY("action", RT_T_STRING, NULL, "what was done with it", true,
+	       .values = action_names),
+	RT_KEY("reason", RT_T_STRING | RT_T_NULL, NULL, "why it was skipped", true),
+	RT_KEY_END,
+};
+static const struct rt_keys item_table = { .keys = item_keys };
+static const struct rt_key progress_keys[] = {
+	RT_KEY("found", RT_T_BOOL, NULL, "the VM had a progress file", true),
+	RT_KEY("path", RT_T_STRING | RT_T_NULL, NULL, "the host's progress file merged into",
+	       true),
+	RT_KEY("kept", RT_T_STRING | RT_T_NULL, NULL,
+	       "a VM progress file that could not be read, kept whole here", true),
+	RT_KEY("changes", RT_T_ARRAY, NULL, "what the merge took from the VM", true,
+	       .items = RT_T_STRING),
+	RT_KEY_END,
+};
+static const struct rt_keys progress_table = { .keys = progress_keys };
+static const struct rt_key pull_keys[] = {
+	RT_KEY("schema", RT_T_STRING, NULL, "`rtlab.vm-pull/1`", true),
+	RT_KEY("state_image", RT_T_STRING | RT_T_NULL, NULL, "the disk image that was read", true),
+	RT_KEY("results", RT_T_ARRAY, NULL, "each `*.json` file the VM had, by name", true,
+	       .of = &item_table),
+	RT_KEY("progress", RT_T_OBJECT, NULL, "the progress merge", true,
+	       .of = &progress_table),
+	RT_KEY_END,
+};
+static const struct rt_keys pull_table = { .keys = pull_keys };
+
+json_t *vm_pull_schema(void)
+{
+	return rt_keys_document(VM_PULL_SCHEMA, "rtlab vm pull --json", &pull_table, 0);
 }
 
 void vm_pull_report_fini(struct vm_pull_report *r)

@@ -26,6 +26,7 @@
 #include <stddef.h>
 
 /* Where the guest keeps what `rtlab vm pull` copies (XDG_STATE_HOME=/state inside). */
+#define VM_PULL_SCHEMA		"rtlab.vm-pull/1"	/* what `rtlab vm pull --json` prints */
 #define VM_PULL_GUEST_STATE	"/state/rtlab"
 /* The guest script that copies them into the share (vm/guest/pull.sh in the image). */
 #define VM_PULL_GUEST_SCRIPT	"/usr/lib/rtlab-vm/pull.sh"
@@ -119,5 +120,11 @@ char *vm_pull_dir_new(char **cause);
 
 /* Remove @dir and everything in it, never following a link. 0 or a negative errno. */
 int vm_pull_dir_remove(const char *dir);
+
+/*
+ * vm_pull_schema - the JSON Schema (2020-12) of rtlab.vm-pull/1, made from
+ * the keys vm_pull.c declares. A new object, or NULL (ENOMEM).
+ */
+json_t *vm_pull_schema(void);
 
 #endif

@@ -13,8 +13,10 @@ set -u
 
 obj=$(dirname "$RTLAB")/obj/rtlab
 getters=' json_(object_get|array_get|string_value|integer_value|real_value|number_value|boolean_value|object_size|array_size|object_iter|object_iter_next|object_iter_key|object_iter_value)$'
-# Still reading documents raw, each until its document has declared keys:
-allowed=" cli/cli_grade.o cli/cli_slides.o report/report_hist.o report/report_html.o report/report_views.o "
+# Still reading documents raw: report_views reads the predictions view's rows
+# (extra.predictions), which the run session writes, until it has an owner's
+# accessor:
+allowed=" report/report_views.o "
 
 found=
 for o in "$obj"/ui/*.o "$obj"/cli/*.o "$obj"/report/*.o; do

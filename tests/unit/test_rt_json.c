@@ -7,7 +7,8 @@
  * as it was; member order (a layout first, then sorted or as inserted);
  * packed and one-per-line arrays; the depth limit; the atomic save; the C
  * locale whatever setlocale() said; and that the default style looks like
- * json_dumps(JSON_INDENT(2)), so the documents on stdout kept their look.
+ * json_dumps(JSON_INDENT(2)), so the documents on stdout kept their look;
+ * and the member getters' defaults for what is missing or of another type.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -401,6 +402,42 @@ static void test_load(void **state)
 	free(cause);
 }
 
+/* The getters: each type's value, and the stated default for anything else. */
+static void test_members(void **state)
+{
+	json_t *o = json_pack("{s:s, s:i, s:f, s:b, s:n, s:f}", "s", "text", "i", 42, "r", 2.5,
+			      "t", 1, "null", "big", 2e15);
+	json_t *c, *n;
+
+	(void)state;
+	assert_non_null(o);
+	assert_string_equal(rt_json_str(o, "s"), "text");
+	assert_null(rt_json_str(o, "i"));
+	assert_null(rt_json_str(o, "absent"));
+	assert_null(rt_json_str(NULL, "s"));
+	assert_string_equal(rt_json_text(o, "s"), "text");
+	assert_string_equal(rt_json_text(o, "null"), "");
+	assert_true(rt_json_num(o, "i") == 42);
+	assert_true(rt_json_num(o, "r") == 2.5);
+	assert_true(rt_json_num(o, "s") == 0);
+	assert_true(rt_json_num_or(o, "absent", -1) == -1);
+	assert_true(rt_json_num_or(o, "i", -1) == 42);
+	assert_true(isnan(rt_json_num_or(o, "s", NAN)));
+	assert_true(rt_json_num_within(o, "big", 1e15) == 0);
+	assert_true(rt_json_num_within(o, "r", 1e15) == 2.5);
+	assert_true(rt_json_num_clamp(o, "big", 1e15) == 1e15);
+	assert_true(rt_json_num_clamp(o, "absent", 1e15) == 0);
+	assert_true(rt_json_true(o, "t"));
+	assert_false(rt_json_true(o, "i"));
+	c = rt_json_num_cell(o, "r");
+	n = rt_json_num_cell(o, "s");
+	assert_true(json_is_real(c) && json_real_value(c) == 2.5);
+	assert_true(json_is_null(n));
+	json_decref(c);
+	json_decref(n);
+	json_decref(o);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -416,6 +453,7 @@ int main(void)
 		cmocka_unit_test(test_locale),
 		cmocka_unit_test(test_like_jansson),
 		cmocka_unit_test(test_load),
+		cmocka_unit_test(test_members),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
