@@ -472,9 +472,8 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 			 e->in_vm && e->vm_type ? e->vm_type : "");
 		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
 		if (e->virtual_time)
-			ui_frame_put(win, row++, x + 1, "VIRTUAL TIME: the clock counts this "
-				     "guest's instructions; figures are the kernel's code paths",
-				     cols - 2, UI_ROLE_WARN);
+			ui_frame_put(win, row++, x + 1, "VIRTUAL TIME: clock counts instructions; "
+				     "figures are the kernel's", cols - 2, UI_ROLE_WARN);
 	}
 	permitted = rt_permitted(s, why, sizeof(why));
 	ui_frame_put(win, row, x + 1, "Real-time: ", cols - 2, UI_ROLE_LABEL);
