@@ -27,6 +27,7 @@
 #include "grade/grade_manifest.h"
 #include "grade/grade_outcome.h"
 #include "labs/lab.h"
+#include "qemu/qemu_kvm.h"
 #include "vm/vm_pull.h"
 
 /* rtlab.result/@version with every lab's own params and scenario keys. */
@@ -76,6 +77,7 @@ static const struct {
 	{ CLI_PROGRESS_SCHEMA, "rtlab.progress-report-1.json", cli_progress_schema },
 	{ CLI_TRACE_SCHEMA, "rtlab.trace-explain-1.json", cli_trace_schema },
 	{ VM_PULL_SCHEMA, "rtlab.vm-pull-1.json", vm_pull_schema },
+	{ QEMU_KVM_VERDICT_SCHEMA, "rtlab.kvm-verdict-1.json", qemu_kvm_verdict_schema },
 };
 
 #define NSCHEMAS (sizeof(schemas) / sizeof(schemas[0]))

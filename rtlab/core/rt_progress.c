@@ -159,6 +159,17 @@ static const struct rt_key lesson_entry = RT_KEY(NULL, RT_T_OBJECT, NULL, "a les
 static const struct rt_keys lesson_map = { .keys = no_keys, .others = &lesson_entry,
 					   .others_pattern = ID_PATTERN };
 
+static const struct rt_key answer_keys[] = {
+	RT_KEY("text", RT_T_STRING, NULL, "the answer as the learner wrote it", true),
+	RT_KEY("time", RT_T_STRING, NULL, "RFC 3339 UTC time it was saved", false),
+	RT_KEY_END,
+};
+static const struct rt_keys answer_table = { .keys = answer_keys, .others = &kept };
+static const struct rt_key answer_entry = RT_KEY(NULL, RT_T_OBJECT, NULL, "a written answer",
+						 false, .of = &answer_table);
+static const struct rt_keys answer_map = { .keys = no_keys, .others = &answer_entry,
+					   .others_pattern = ID_PATTERN };
+
 static const struct rt_key lab_keys[] = {
 	RT_KEY("status", RT_T_STRING, NULL, "`started`, `done`, `passed`, `failed`...", true),
 	RT_KEY("result", RT_T_STRING, NULL, "path of the last results document", false),
@@ -166,6 +177,8 @@ static const struct rt_key lab_keys[] = {
 	RT_KEY("documents", RT_T_ARRAY, NULL,
 	       "the last documents written with --json FILE, oldest first", false,
 	       .items = RT_T_STRING),
+	RT_KEY("answers", RT_T_OBJECT, NULL, "question id -> the learner's written answer",
+	       false, .of = &answer_map),
 	RT_KEY_END,
 };
 static const struct rt_keys lab_table = { .keys = lab_keys, .others = &kept };
@@ -917,6 +930,43 @@ int rt_progress_lab_get(const struct rt_progress *p, const char *lab,
 	     i < json_array_size(docs); i++)
 		out->documents[out->ndocuments++] = json_string_value(json_array_get(docs, i));
 	return 0;
+}
+
+int rt_progress_lab_answer_set(struct rt_progress *p, const char *lab, const char *qid,
+			       const char *text)
+{
+	json_t *l, *answers, *a;
+
+	if (!id_valid(lab) || !id_valid(qid) || strlen(text) > RT_PROGRESS_MAX_TEXT)
+		return -EINVAL;
+	l = child(child(p->doc, "labs", false), lab, false);
+	if (!l) {
+		/* A lab entry needs a status; answering means the lab was started. */
+		if (rt_progress_lab_set(p, lab, "started", NULL))
+			return -ENOMEM;
+		l = child(child(p->doc, "labs", false), lab, false);
+	}
+	answers = child(l, "answers", true);
+	if (!answers)
+		return -ENOMEM;
+	if (!*text) {
+		json_object_del(answers, qid);
+		return 0;
+	}
+	a = json_object();
+	if (!a || json_object_set_new(answers, qid, a))
+		return -ENOMEM;
+	return put_text(a, "text", text) ?: put(a, "time", now_stamp());
+}
+
+const char *rt_progress_lab_answer(const struct rt_progress *p, const char *lab,
+				   const char *qid)
+{
+	json_t *l = lab ? child(child(p->doc, "labs", false), lab, false) : NULL;
+	json_t *a = qid ? child(child(l, "answers", false), qid, false) : NULL;
+	const char *text = json_string_value(json_object_get(a, "text"));
+
+	return text && *text ? text : NULL;
 }
 
 int rt_progress_lab_add_document(struct rt_progress *p, const char *lab, const char *path)

@@ -235,6 +235,45 @@ int rt_progress_lab_get(const struct rt_progress *p, const char *lab,
 int rt_progress_lab_add_document(struct rt_progress *p, const char *lab, const char *path);
 
 /*
+ * The learner's written answer to question @qid of @lab's handout
+ * (labs.<lab>.answers.<qid> = {text, time}). _set() records @text with the
+ * time now, or forgets the answer when @text is empty; a lab not yet
+ * recorded is marked "started". Returns 0, -EINVAL (bad id, text over
+ * RT_PROGRESS_MAX_TEXT or not UTF-8) or -ENOMEM. _get() returns the text,
+ * borrowed, or NULL when there is none (or it is empty).
+ */
+int rt_progress_lab_answer_set(struct rt_progress *p, const char *lab, const char *qid,
+			       const char *text);
+const char *rt_progress_lab_answer(const struct rt_progress *p, const char *lab,
+				   const char *qid);
+
+/*
+ * rt_progress_merge - merge progress document @guest into @host
+ * @host: an rtlab.progress/1 document, changed in place
+ * @guest: another, valid rtlab.progress/1 (the classroom VM's)
+ * @ops: result_path() gives where a lab result the guest names now is on the
+ *       host side (NULL: drop it); note() takes over one line describing a
+ *       change (its ids escaped for a terminal) and returns 0 or -ENOMEM
+ *
+ * The rules, each keeping both sides' entries:
+ *   - a lesson, question, prediction, lab or unknown member only one side has is kept;
+ *   - a lesson is read when either side read it; its position is the further one;
+ *   - a question, prediction or lab both have: the entry with the later "time" wins
+ *     whole (an entry with a time beats one without; on a tie the host's stays), and a
+ *     question keeps the larger attempt count;
+ *   - any other member both have keeps the host's value;
+ *   - a lab taken from the guest names only a result result_path() maps, so a guest
+ *     cannot make a host file the latest result `rtlab grade` reads.
+ * Merging the same guest twice changes nothing the second time. Returns 0 or -ENOMEM.
+ */
+struct rt_progress_merge_ops {
+	const char *(*result_path)(void *priv, const char *guest_path);
+	int (*note)(void *priv, char *line);
+	void *priv;
+};
+int rt_progress_merge(json_t *host, const json_t *guest, const struct rt_progress_merge_ops *ops);
+
+/*
  * rt_progress_schema - the JSON Schema (2020-12) of rtlab.progress/1, made
  * from the keys the checks walk. Returns a new object, or NULL (ENOMEM).
  */

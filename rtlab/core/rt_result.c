@@ -294,6 +294,24 @@ json_t *rt_result_extra(struct rt_result *res)
 	return o;
 }
 
+const json_t *rt_result_extra_of(const struct rt_result *res)
+{
+	json_t *o = json_object_get(rt_result_json(res), "extra");
+
+	return json_is_object(o) ? o : NULL;
+}
+
+bool rt_result_env_bool(const struct rt_result *res, const char *key)
+{
+	return json_is_true(json_object_get(json_object_get(rt_result_json(res), "env"), key));
+}
+
+const char *rt_result_env_str(const struct rt_result *res, const char *key)
+{
+	return json_string_value(json_object_get(json_object_get(rt_result_json(res), "env"),
+						 key));
+}
+
 /* JSON array of @v; with @total, each and their sum must stay within 1e15 samples. */
 static json_t *count_array(const uint64_t *v, size_t n, uint64_t *total)
 {

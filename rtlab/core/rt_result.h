@@ -224,6 +224,16 @@ const char *rt_result_note(const struct rt_result *res, size_t i);
  */
 json_t *rt_result_extra(struct rt_result *res);
 
+/*
+ * The "extra" object of a document being read (a lab reading what it wrote),
+ * borrowed, or NULL when it has none; never creates it.
+ */
+const json_t *rt_result_extra_of(const struct rt_result *res);
+
+/* Boolean @key of "env" (false when absent), and string @key of "env" (NULL). */
+bool rt_result_env_bool(const struct rt_result *res, const char *key);
+const char *rt_result_env_str(const struct rt_result *res, const char *key);
+
 /* ---- Writing ----------------------------------------------------------- */
 
 /**
@@ -339,6 +349,10 @@ int rt_result_param_str(const struct rt_result *res, const char *key, const char
 int rt_result_param_bool(const struct rt_result *res, const char *key, bool *out);
 int rt_result_answer_num(const struct rt_result *res, const char *id, double *out);
 int rt_result_answer_str(const struct rt_result *res, const char *id, const char **out);
+/* Answer @id if it is text, else NULL (a grade's "to read" line). */
+const char *rt_result_answer_text(const struct rt_result *res, const char *id);
+/* The "answers" object (question id -> answer), borrowed, or NULL. */
+const json_t *rt_result_answers(const struct rt_result *res);
 
 /* Number of histograms. */
 size_t rt_result_hist_count(const struct rt_result *res);
@@ -413,6 +427,9 @@ struct rt_result_column {
 	const char *unit;	/* NULL: none */
 };
 
+/* The views saved in @res (borrowed), or NULL when it has none. */
+const json_t *rt_result_saved_views(const struct rt_result *res);
+
 size_t rt_result_views_count(const json_t *views);
 const json_t *rt_result_views_at(const json_t *views, size_t i);
 const char *rt_result_view_title(const json_t *view);
@@ -423,6 +440,23 @@ size_t rt_result_view_nrows(const json_t *view);
 size_t rt_result_view_row_cells(const json_t *view, size_t r);
 /* Cell (@r, @c): a string, a number, a boolean or null (NULL past the end). */
 const json_t *rt_result_view_cell(const json_t *view, size_t r, size_t c);
+/*
+ * A cell as text into @buf for a plain-text table: a string as it is, a
+ * whole number without decimals, another number with two, yes/no, and "-"
+ * for null or nothing.
+ */
+void rt_result_cell_text(const json_t *cell, char *buf, size_t size);
+
+/*
+ * Building a view (a lab's views function): a new view with no columns and
+ * no rows (NULL: ENOMEM), a column (@title, @unit may be NULL), a row of
+ * one cell per column (@row's reference is taken; a NULL @row, from a
+ * failed json_pack, gives -ENOMEM). 0, -ENOMEM or -EINVAL (not a view).
+ */
+json_t *rt_result_view_new(const char *name, const char *title);
+int rt_result_view_add_column(json_t *view, const char *name, const char *title,
+			      const char *unit);
+int rt_result_view_add_row(json_t *view, json_t *row);
 
 /* ---- Declared keys (rt_result_keys.c) ---------------------------------- */
 
@@ -458,6 +492,34 @@ struct rt_result_lab_keys {
  */
 json_t *rt_result_schema(unsigned int version, const struct rt_result_lab_keys *labs,
 			 size_t nlabs);
+
+/* ---- The learner's predictions (rt_result_predict.c) ------------------ */
+
+/*
+ * extra.predictions: one entry per predict question of the lessons about
+ * the lab, written by the run session and read by the views and the grade.
+ * Strings are borrowed from the document ("" where absent); a missing or
+ * non-numeric figure reads as NAN.
+ */
+struct rt_result_prediction {
+	const char *answer_key;	/* "predict.<lesson>.<id>", its key in "answers" */
+	const char *lesson, *id;	/* the question */
+	const char *scenario, *metric, *unit;	/* what it asks about */
+	const char *other_run;	/* NULL, or why this run is not the one it means */
+	double predicted;	/* the learner's guess; NAN: none yet */
+	double measured;	/* NAN: not measured here */
+};
+
+/* Make extra.predictions empty (the run session's first step). 0 or -ENOMEM. */
+int rt_result_reset_predictions(struct rt_result *res);
+
+/* Append @p to extra.predictions. 0 or -ENOMEM. */
+int rt_result_add_prediction(struct rt_result *res, const struct rt_result_prediction *p);
+
+/* How many predictions @res holds, and prediction @i (-ENOENT past the last or not one). */
+size_t rt_result_prediction_count(const struct rt_result *res);
+int rt_result_prediction(const struct rt_result *res, size_t i,
+			 struct rt_result_prediction *out);
 
 /* ---- Scenarios (rt_result_scenario.c) --------------------------------- */
 

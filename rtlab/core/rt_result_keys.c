@@ -145,9 +145,31 @@ const struct rt_keys rt_result_scenario_keys = {
 	.keys = scenario_keys, .others = &any_figure,
 };
 
+static const struct rt_key prediction_keys[] = {
+	RT_KEY("answer_key", RT_T_STRING, NULL, "`predict.<lesson>.<id>`, its key in `answers`",
+	  true),
+	RT_KEY("lesson", RT_T_STRING, NULL, "the lesson the question is in", true),
+	RT_KEY("id", RT_T_STRING, NULL, "the question's id in its lesson", true),
+	RT_KEY("scenario", RT_T_STRING, NULL, "the scenario it asks about", true),
+	RT_KEY("metric", RT_T_STRING, NULL, "the scenario's figure it asks about", true),
+	RT_KEY("unit", RT_T_STRING, NULL, "the figure's unit, empty for none", true),
+	RT_KEY("predicted", RT_T_NUMBER | RT_T_NULL, NULL, "the learner's guess; null: none yet",
+	  true),
+	RT_KEY("measured", RT_T_NUMBER | RT_T_NULL, NULL,
+	  "the run's figure; null: not measured, or not the run the question means", true),
+	RT_KEY("other_run", RT_T_STRING, NULL,
+	  "why this run is not the one the question means (its `when:` does not hold)", false),
+	RT_KEY_END,
+};
+
+static const struct rt_keys prediction_table = { .keys = prediction_keys };
+
 static const struct rt_key extra_keys[] = {
 	RT_KEY("scenarios", RT_T_ARRAY, NULL, "the lab's named scenarios and their figures", false,
 	  .of = &rt_result_scenario_keys),
+	RT_KEY("predictions", RT_T_ARRAY, NULL,
+	  "the learner's predictions about this lab, from the lessons", false,
+	  .of = &prediction_table),
 	RT_KEY_END,
 };
 static const struct rt_key any_extra = RT_KEY(NULL, 0, NULL, "lab-specific detail", false);

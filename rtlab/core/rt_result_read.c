@@ -253,6 +253,20 @@ int rt_result_answer_str(const struct rt_result *res, const char *id, const char
 	return get_str(res, "answers", id, out);
 }
 
+const json_t *rt_result_answers(const struct rt_result *res)
+{
+	json_t *a = json_object_get(res->doc, "answers");
+
+	return json_is_object(a) ? a : NULL;
+}
+
+const char *rt_result_answer_text(const struct rt_result *res, const char *id)
+{
+	const char *s = NULL;
+
+	return get_str(res, "answers", id, &s) ? NULL : s;
+}
+
 size_t rt_result_hist_count(const struct rt_result *res)
 {
 	return json_array_size(json_object_get(res->doc, "histograms"));

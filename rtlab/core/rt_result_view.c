@@ -9,6 +9,8 @@
 #include "rt_result.h"
 
 #include <errno.h>
+#include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -97,4 +99,63 @@ size_t rt_result_view_row_cells(const json_t *view, size_t r)
 const json_t *rt_result_view_cell(const json_t *view, size_t r, size_t c)
 {
 	return json_array_get(json_array_get(json_object_get(view, "rows"), r), c);
+}
+
+const json_t *rt_result_saved_views(const struct rt_result *res)
+{
+	json_t *v = json_object_get(res->doc, "views");
+
+	return json_array_size(v) ? v : NULL;
+}
+
+void rt_result_cell_text(const json_t *c, char *buf, size_t size)
+{
+	double d;
+
+	if (json_is_string(c)) {
+		snprintf(buf, size, "%s", json_string_value(c));
+	} else if (json_is_integer(c)) {
+		snprintf(buf, size, "%lld", (long long)json_integer_value(c));
+	} else if (json_is_real(c)) {
+		d = json_real_value(c);
+		if (isfinite(d) && fabs(d) < 1e15 && d == floor(d))
+			snprintf(buf, size, "%.0f", d);
+		else
+			snprintf(buf, size, "%.2f", d);
+	} else if (json_is_boolean(c)) {
+		snprintf(buf, size, "%s", json_is_true(c) ? "yes" : "no");
+	} else {
+		snprintf(buf, size, "-");
+	}
+}
+
+json_t *rt_result_view_new(const char *name, const char *title)
+{
+	return json_pack("{s:s, s:s, s:[], s:[]}", "name", name, "title", title, "columns",
+			 "rows");
+}
+
+int rt_result_view_add_column(json_t *view, const char *name, const char *title,
+			      const char *unit)
+{
+	json_t *c = json_pack("{s:s}", "name", name);
+
+	if (!c || (title && json_object_set_new(c, "title", json_string(title))) ||
+	    (unit && json_object_set_new(c, "unit", json_string(unit))) ||
+	    json_array_append_new(json_object_get(view, "columns"), c))
+		return -ENOMEM;
+	return 0;
+}
+
+int rt_result_view_add_row(json_t *view, json_t *row)
+{
+	json_t *rows = json_object_get(view, "rows");
+
+	if (!row)
+		return -ENOMEM;
+	if (!json_is_array(rows)) {
+		json_decref(row);
+		return -EINVAL;
+	}
+	return json_array_append_new(rows, row) ? -ENOMEM : 0;
 }

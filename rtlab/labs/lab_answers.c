@@ -30,43 +30,8 @@ struct answer_change {
 static int answer_apply(struct rt_progress *p, void *priv)
 {
 	const struct answer_change *c = priv;
-	json_t *doc = rt_progress_json(p), *labs, *lab, *answers, *a;
-	char stamp[32];
 
-	labs = json_object_get(doc, "labs");
-	if (!labs) {
-		labs = json_object();
-		if (!labs || json_object_set_new(doc, "labs", labs))
-			return -ENOMEM;
-	}
-	lab = json_object_get(labs, c->lab);
-	if (!lab) {
-		/* A lab entry needs a status; answering means the lab was started. */
-		if (rt_progress_lab_set(p, c->lab, "started", NULL))
-			return -ENOMEM;
-		lab = json_object_get(labs, c->lab);
-		if (!lab)
-			return -ENOMEM;
-	}
-	answers = json_object_get(lab, "answers");
-	if (answers && !json_is_object(answers))
-		json_object_del(lab, "answers");
-	answers = json_object_get(lab, "answers");
-	if (!answers) {
-		answers = json_object();
-		if (!answers || json_object_set_new(lab, "answers", answers))
-			return -ENOMEM;
-	}
-	if (!*c->text) {
-		json_object_del(answers, c->qid);
-		return 0;
-	}
-	if (rt_result_format_time(time(NULL), stamp, sizeof(stamp)))
-		return -EINVAL;
-	a = json_pack("{s:s, s:s}", "text", c->text, "time", stamp);
-	if (!a || json_object_set_new(answers, c->qid, a))
-		return -ENOMEM;
-	return 0;
+	return rt_progress_lab_answer_set(p, c->lab, c->qid, c->text);
 }
 
 int lab_answer_set(const char *path, const char *lab, const char *qid, const char *text,
@@ -90,11 +55,7 @@ int lab_answer_set(const char *path, const char *lab, const char *qid, const cha
 
 const char *lab_answer_text(const struct rt_progress *p, const char *lab, const char *qid)
 {
-	json_t *a = json_object_get(json_object_get(json_object_get(json_object_get(
-		rt_progress_json(p), "labs"), lab), "answers"), qid);
-	const char *text = json_string_value(json_object_get(a, "text"));
-
-	return text && *text ? text : NULL;
+	return rt_progress_lab_answer(p, lab, qid);
 }
 
 int lab_answer_get(const char *path, const char *lab, const char *qid, char **out,

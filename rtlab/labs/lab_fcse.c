@@ -854,7 +854,6 @@ static int fcse_grade_lacks(const struct rt_result *res, struct rt_buf *missing)
 static int fcse_grade(const struct lab_result *r, struct grade_report *rep)
 {
 	json_t *scens = rt_result_scenarios(r->res), *s;
-	json_t *ans = json_object_get(rt_result_json(r->res), "answers");
 	unsigned int modes = 0;
 	bool g_ok = true, f_ok = true;
 	size_t i;
@@ -882,12 +881,10 @@ static int fcse_grade(const struct lab_result *r, struct grade_report *rep)
 		ret = grade_report_add(rep, "flush-every-switch", f_ok && (modes & 1),
 				       "without FCSE every switch between address spaces flushes");
 	if (!ret)
-		ret = grade_report_review(rep, "why-best-effort-flushes", json_string_value(
-						  json_object_get(ans, "why-best-effort-flushes")),
+		ret = grade_report_review(rep, "why-best-effort-flushes", rt_result_answer_text(r->res, "why-best-effort-flushes"),
 					  "fcse");
 	if (!ret)
-		ret = grade_report_review(rep, "when-fcse-no-help", json_string_value(
-						  json_object_get(ans, "when-fcse-no-help")), "fcse");
+		ret = grade_report_review(rep, "when-fcse-no-help", rt_result_answer_text(r->res, "when-fcse-no-help"), "fcse");
 	return ret;
 }
 

@@ -269,10 +269,10 @@ bool ftrace_hunt_tracer_ok(const char *kind, const char *answer)
  * The truth of the document, checked: 0 with @kind, @function and @tracers set,
  * or -EINVAL with @why saying what is wrong.
  */
-static int hunt_truth(json_t *doc, const char **kind, const char **function, json_t **tracers,
+static int hunt_truth(const struct rt_result *res, const char **kind, const char **function, json_t **tracers,
 		      char *why, size_t size)
 {
-	json_t *hunt = json_object_get(json_object_get(doc, "extra"), "hunt");
+	json_t *hunt = json_object_get(rt_result_extra_of(res), "hunt");
 	json_t *truth = json_object_get(hunt, "truth"), *t;
 	struct ftrace_hunt_truth pick;
 	const char *seed_s = rt_json_str(hunt, "seed"), *inj_s = rt_json_str(hunt, "injector");
@@ -281,7 +281,9 @@ static int hunt_truth(json_t *doc, const char **kind, const char **function, jso
 	int inj = ftrace_injector_from_name(inj_s);
 	size_t i, n = 0;
 
-	if (!json_is_true(json_object_get(json_object_get(doc, "params"), "hunt")) || !hunt) {
+	bool planted = false;
+
+	if (rt_result_param_bool(res, "hunt", &planted) || !planted || !hunt) {
 		snprintf(why, size, "this run planted no cause: run `rtlab lab run ftrace --hunt "
 			 "--seed N` (the seed your teacher gave you)");
 		return -EINVAL;
@@ -318,7 +320,7 @@ static int hunt_truth(json_t *doc, const char **kind, const char **function, jso
 }
 
 /* The answer @id, or a failed check saying how to give one (returns NULL then). */
-static const char *answer_of(struct grade_report *rep, json_t *answers, const char *id,
+static const char *answer_of(struct grade_report *rep, const json_t *answers, const char *id,
 			     bool have_truth, int *ret)
 {
 	const char *a = rt_json_str(answers, id);
@@ -337,7 +339,7 @@ static const char *answer_of(struct grade_report *rep, json_t *answers, const ch
 	return a;
 }
 
-static int check_cause(struct grade_report *rep, json_t *answers, bool have_truth,
+static int check_cause(struct grade_report *rep, const json_t *answers, bool have_truth,
 		       const char *kind)
 {
 	char na[NORM_MAX], nt[NORM_MAX];
@@ -397,7 +399,7 @@ static void function_why(const char *kind, bool module, const char *a, const cha
 		snprintf(buf, size, "\"%s\" is not a function of the planted code", a);
 }
 
-static int check_function(struct grade_report *rep, json_t *answers, bool have_truth,
+static int check_function(struct grade_report *rep, const json_t *answers, bool have_truth,
 			  const char *kind, bool module)
 {
 	const struct ftrace_hunt_sight *mine;
@@ -427,7 +429,7 @@ static int check_function(struct grade_report *rep, json_t *answers, bool have_t
 				"of a <stack trace>");
 }
 
-static int check_tracer(struct grade_report *rep, json_t *answers, bool have_truth,
+static int check_tracer(struct grade_report *rep, const json_t *answers, bool have_truth,
 			const char *kind)
 {
 	const struct ftrace_hunt_sight *row;
@@ -479,11 +481,11 @@ int ftrace_grade_lacks(const struct rt_result *res, struct rt_buf *missing)
 
 int ftrace_grade(const struct lab_result *res, struct grade_report *rep)
 {
-	json_t *doc = rt_result_json(res->res);
-	json_t *extra = json_object_get(doc, "extra");
+	const json_t *extra = rt_result_extra_of(res->res);
 	json_t *events = json_object_get(extra, "events");
 	json_t *agr = json_object_get(extra, "agreement");
-	json_t *answers = json_object_get(doc, "answers"), *tracers = NULL;
+	const json_t *answers = rt_result_answers(res->res);
+	json_t *tracers = NULL;
 	const char *tier = rt_result_tier(res->res), *kind = NULL, *function = NULL;
 	json_int_t matched = json_integer_value(json_object_get(events, "matched_count"));
 	json_int_t probe = json_integer_value(json_object_get(json_object_get(extra, "probe"),
@@ -493,7 +495,7 @@ int ftrace_grade(const struct lab_result *res, struct grade_report *rep)
 	bool truth_ok, module;
 	int ret;
 
-	if (!doc)
+	if (!res->res)
 		return -EINVAL;
 	if (!live)
 		ret = grade_report_add(rep, "run", false, "the run was not measured live (tier "
@@ -533,7 +535,7 @@ int ftrace_grade(const struct lab_result *res, struct grade_report *rep)
 	if (ret)
 		return ret;
 
-	truth_ok = hunt_truth(doc, &kind, &function, &tracers, why, sizeof(why)) == 0;
+	truth_ok = hunt_truth(res->res, &kind, &function, &tracers, why, sizeof(why)) == 0;
 	module = truth_ok && ftrace_injector_from_name(rt_json_str(json_object_get(extra, "hunt"),
 							     "injector")) == FTRACE_INJ_MODULE;
 	ret = truth_ok ? grade_report_add(rep, "hunt", true, "a cause was planted (seed %s, %s "

@@ -103,36 +103,32 @@ static const char *tracer_reading(const struct ftrace_doc_tracer *t)
  */
 struct view {
 	json_t *o;		/* owned until handed to the array */
-	json_t *cols, *rows;	/* borrowed from o */
 	bool err;
 };
 
 static void view_begin(struct view *v, const char *name, const char *title)
 {
-	v->o = json_pack("{s:s, s:o, s:[], s:[]}", "name", name, "title", str_max(title, 256),
-			 "columns", "rows");
-	v->cols = json_object_get(v->o, "columns");
-	v->rows = json_object_get(v->o, "rows");
+	json_t *t = str_max(title, 256);
+
+	v->o = rt_result_view_new(name, json_string_value(t));
+	json_decref(t);
 	v->err = !v->o;
 }
 
 static void view_col(struct view *v, const char *name, const char *title, const char *unit)
 {
-	json_t *c;
-
-	if (v->err)
-		return;
-	c = json_pack("{s:s}", "name", name);
-	if (!c || (title && json_object_set_new(c, "title", json_string(title))) ||
-	    (unit && json_object_set_new(c, "unit", json_string(unit))) ||
-	    json_array_append_new(v->cols, c))
+	if (!v->err && rt_result_view_add_column(v->o, name, title, unit))
 		v->err = true;
 }
 
 /* Append a row; @row's reference is taken (NULL from a failed json_pack marks the error). */
 static void view_row(struct view *v, json_t *row)
 {
-	if (v->err || !row || json_array_append_new(v->rows, row))
+	if (v->err) {
+		json_decref(row);
+		return;
+	}
+	if (rt_result_view_add_row(v->o, row))
 		v->err = true;
 }
 

@@ -650,7 +650,6 @@ static int hypervisor_live_grade(const struct lab_result *r, struct grade_report
 {
 	const char *const *steps = hypervisor_live_steps;
 	static const char *const questions[] = { "why-vcpu-fifo-trap", "why-fifo-stall", NULL };
-	json_t *ans = json_object_get(rt_result_json(r->res), "answers");
 	int ret = 0;
 
 	for (int i = 0; !ret && steps[i]; i++) {
@@ -672,8 +671,7 @@ static int hypervisor_live_grade(const struct lab_result *r, struct grade_report
 				       "QEMU's own threads must serve");
 	}
 	for (int i = 0; !ret && questions[i]; i++)
-		ret = grade_report_review(rep, questions[i], json_string_value(
-						  json_object_get(ans, questions[i])), "hypervisor");
+		ret = grade_report_review(rep, questions[i], rt_result_answer_text(r->res, questions[i]), "hypervisor");
 	return ret;
 }
 
@@ -696,7 +694,6 @@ static int hv_grade_lacks(const struct rt_result *res, struct rt_buf *missing)
 static int hv_grade(const struct lab_result *r, struct grade_report *rep)
 {
 	const char *const *steps = hv_model_steps;
-	json_t *ans = json_object_get(rt_result_json(r->res), "answers");
 	bool have = true;
 	int ret = 0;
 
@@ -723,12 +720,10 @@ static int hv_grade(const struct lab_result *r, struct grade_report *rep)
 				       "the bound", name);
 	}
 	if (!ret)
-		ret = grade_report_review(rep, "why-vcpu-fifo-trap", json_string_value(
-						  json_object_get(ans, "why-vcpu-fifo-trap")),
+		ret = grade_report_review(rep, "why-vcpu-fifo-trap", rt_result_answer_text(r->res, "why-vcpu-fifo-trap"),
 					  "hypervisor");
 	if (!ret)
-		ret = grade_report_review(rep, "what-budget-bounds", json_string_value(
-						  json_object_get(ans, "what-budget-bounds")),
+		ret = grade_report_review(rep, "what-budget-bounds", rt_result_answer_text(r->res, "what-budget-bounds"),
 					  "hypervisor");
 	return ret;
 }
@@ -795,6 +790,7 @@ static const struct rt_key hypervisor_scenario_keys[] = {
 	RT_KEY("policy", RT_T_STRING, NULL, "the host's policy in it", false),
 	RT_KEY("pv", RT_T_BOOL, NULL, "paravirtual locks", false),
 	RT_KEY("interrupted", RT_T_BOOL, NULL, "the run was stopped before its end", false),
+	RT_KEY("samples_count", RT_T_INTEGER, "count", "the live part's probe samples", false),
 	RT_KEY("avg_us", RT_T_NUMBER, "us", "mean response", false),
 	RT_KEY("p99_us", RT_T_NUMBER, "us", "99th percentile response", false),
 	RT_KEY("max_us", RT_T_NUMBER, "us", "worst response", false),

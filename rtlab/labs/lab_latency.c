@@ -1279,7 +1279,7 @@ static int alloc_view(json_t *scens, json_t *views)
 	json_array_foreach(scens, i, s) {
 		if (!json_is_number(json_object_get(s, "alloc_bytes")))
 			continue;
-		ret |= json_array_append_new(json_object_get(v, "rows"), json_pack(
+		ret |= rt_result_view_add_row(v, json_pack(
 			"[s, b, I, I, f, f, f, f, f, f]", rt_json_text(s, "name"),
 			json_is_true(json_object_get(s, "mlock")),
 			(json_int_t)pct_clamp(rt_json_num(s, "alloc_bytes")),
@@ -1289,7 +1289,7 @@ static int alloc_view(json_t *scens, json_t *views)
 			pct_clamp(rt_json_num(s, "alloc_faults_avg_count")),
 			pct_clamp(rt_json_num(s, "touch_faults_avg_count"))));
 	}
-	if (!ret && json_array_size(json_object_get(v, "rows")))
+	if (!ret && rt_result_view_nrows(v))
 		ret = json_array_append(views, v);
 	json_decref(v);
 	return ret ? -ENOMEM : 0;
@@ -1364,7 +1364,7 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 		}
 		p99_text(s, p99, sizeof(p99), true);
 		policy_text(s, pol, sizeof(pol));
-		ret |= json_array_append_new(json_object_get(sv, "rows"), json_pack(
+		ret |= rt_result_view_add_row(sv, json_pack(
 			"[s, s, s, I, f, f, s, f, I, I, i, b, b, s, o, f]", rt_json_text(s, "name"),
 			json_is_true(json_object_get(s, "interrupted")) ? "interrupted" :
 			json_is_true(json_object_get(s, "skipped")) ? "ended early" : "complete",
@@ -1377,7 +1377,7 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 			json_is_true(json_object_get(s, "pinned")), rt_json_text(s, "load"),
 			slack_cell(s), pct_clamp(rt_json_num(s, "measured_s"))));
 		t = json_object_get(s, "percentiles");
-		ret |= json_array_append_new(json_object_get(pv, "rows"), json_pack(
+		ret |= rt_result_view_add_row(pv, json_pack(
 			"[s, o, o, o, o, o, I]", rt_json_text(s, "name"),
 			pct_cell(json_object_get(t, "p50")), pct_cell(json_object_get(t, "p90")),
 			pct_cell(json_object_get(t, "p99")), pct_cell(json_object_get(t, "p99.9")),
@@ -1385,7 +1385,7 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 			(json_int_t)pct_clamp(rt_json_num(s, "overflow_count"))));
 		json_array_foreach(json_object_get(s, "threads"), k, t) {
 			p99_text(t, p99, sizeof(p99), true);
-			ret |= json_array_append_new(json_object_get(tv, "rows"), json_pack(
+			ret |= rt_result_view_add_row(tv, json_pack(
 				"[s, i, i, i, I, I, f, f, f, f, s]", rt_json_text(s, "name"),
 				(int)rt_json_num(t, "index"), (int)rt_json_num(t, "tid"),
 				(int)rt_json_num(s, "priority"),
@@ -1400,7 +1400,7 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 		goto out;
 	}
 	/* A run of throughput alone has no latency to show. */
-	if ((json_array_size(json_object_get(sv, "rows")) || !ntput) &&
+	if ((rt_result_view_nrows(sv) || !ntput) &&
 	    (json_array_append(views, sv) || json_array_append(views, pv) ||
 	     json_array_append(views, tv)))
 		ret = -ENOMEM;

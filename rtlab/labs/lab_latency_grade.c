@@ -27,20 +27,10 @@
 
 #include "core/rt_result.h"
 
-static json_t *find_scenario(json_t *doc, const char *name)
+static int check_present(const struct rt_result *res, const char *name,
+			 struct grade_report *rep)
 {
-	json_t *scens = json_object_get(json_object_get(doc, "extra"), "scenarios"), *s;
-	size_t i;
-
-	json_array_foreach(scens, i, s)
-		if (!strcmp(json_string_value(json_object_get(s, "name")) ?: "", name))
-			return s;
-	return NULL;
-}
-
-static int check_present(json_t *doc, const char *name, struct grade_report *rep)
-{
-	json_t *s = find_scenario(doc, name);
+	json_t *s = rt_result_scenario(res, name);
 	char id[64];
 	json_int_t n;
 
@@ -84,10 +74,11 @@ static bool p99_of(json_t *s, double *out)
 	return true;
 }
 
-static int check_fifo_tail(const struct rt_result *res, json_t *doc, struct grade_report *rep)
+static int check_fifo_tail(const struct rt_result *res, struct grade_report *rep)
 {
 	static const char id[] = "fifo-tail";
-	json_t *fifo = find_scenario(doc, "load-fifo"), *other = find_scenario(doc, "load-other");
+	json_t *fifo = rt_result_scenario(res, "load-fifo");
+	json_t *other = rt_result_scenario(res, "load-other");
 	const char *tier = rt_result_tier(res), *pol;
 	double pf, po;
 
@@ -122,41 +113,42 @@ static int check_fifo_tail(const struct rt_result *res, json_t *doc, struct grad
 				json_number_value(json_object_get(other, "p99_us")));
 }
 
-static int check_predictions(json_t *doc, struct grade_report *rep)
+static int count_predict_answer(const char *key, const json_t *v, void *priv)
+{
+	size_t *have = priv;
+
+	*have += !strncmp(key, "predict.", 8) && json_is_number(v);
+	return 0;
+}
+
+static int check_predictions(const struct rt_result *res, struct grade_report *rep)
 {
 	static const char id[] = "predictions";
-	json_t *answers = json_object_get(doc, "answers"), *preds, *p;
-	const char *key;
-	size_t i, have = 0, total = 0;
+	size_t have = 0, total = 0, n = rt_result_prediction_count(res);
+	struct rt_result_prediction p;
 	char missing[256] = "";
-	json_t *v;
+	double v;
 
-	preds = json_object_get(json_object_get(doc, "extra"), "predictions");
-	json_array_foreach(preds, i, p)
-		if (find_scenario(doc, json_string_value(json_object_get(p, "scenario")) ?: ""))
+	for (size_t i = 0; i < n; i++)
+		if (!rt_result_prediction(res, i, &p) && rt_result_scenario(res, p.scenario))
 			total++;
 	if (total == 0) {
-		json_object_foreach(answers, key, v)
-			if (!strncmp(key, "predict.", 8) && json_is_number(v))
-				have++;
+		rt_result_foreach(res, RT_RESULT_ANSWERS, count_predict_answer, &have);
 		return grade_report_add(rep, id, have > 0, have ? "%zu prediction(s) recorded" :
 					"no prediction recorded: answer the lessons' predict "
 					"questions for this lab (lesson 03) before running",
 					have);
 	}
 	total = 0;
-	json_array_foreach(preds, i, p) {
-		const char *k = json_string_value(json_object_get(p, "answer_key")) ?: "";
-		const char *sc = json_string_value(json_object_get(p, "scenario")) ?: "";
-
-		if (!find_scenario(doc, sc))
+	for (size_t i = 0; i < n; i++) {
+		if (rt_result_prediction(res, i, &p) || !rt_result_scenario(res, p.scenario))
 			continue;	/* about a scenario this run did not measure */
 		total++;
-		if (json_is_number(json_object_get(answers, k)))
+		if (!rt_result_answer_num(res, p.answer_key, &v))
 			have++;
-		else if (strlen(missing) + strlen(k) + 3 < sizeof(missing))
+		else if (strlen(missing) + strlen(p.answer_key) + 3 < sizeof(missing))
 			snprintf(missing + strlen(missing), sizeof(missing) - strlen(missing),
-				 "%s%s", *missing ? ", " : "", k);
+				 "%s%s", *missing ? ", " : "", p.answer_key);
 	}
 	if (have < total)
 		return grade_report_add(rep, id, false, "%zu of %zu predictions recorded; missing: "
@@ -166,14 +158,12 @@ static int check_predictions(json_t *doc, struct grade_report *rep)
 }
 
 /* The written answers: each one for the teacher to read, none scored for being there. */
-static int check_answers(json_t *doc, struct grade_report *rep)
+static int check_answers(const struct rt_result *res, struct grade_report *rep)
 {
-	json_t *answers = json_object_get(doc, "answers");
 	int ret = 0;
 
 	for (const char *const *q = latency_questions; !ret && *q; q++)
-		ret = grade_report_review(rep, *q, json_string_value(json_object_get(answers, *q)),
-					  "latency");
+		ret = grade_report_review(rep, *q, rt_result_answer_text(res, *q), "latency");
 	return ret;
 }
 
@@ -187,28 +177,27 @@ int latency_grade_lacks(const struct rt_result *res, struct rt_buf *missing)
 
 int latency_grade(const struct lab_result *lr, struct grade_report *rep)
 {
-	json_t *doc;
+	bool intr = false;
 	int ret = 0;
 
 	if (!lr || !lr->res)
 		return -EINVAL;
 	if (strcmp(rt_result_lab(lr->res), "latency"))
 		return -EINVAL;
-	doc = rt_result_json(lr->res);
 	for (size_t i = 0; !ret && latency_required[i]; i++)
-		ret = check_present(doc, latency_required[i], rep);
+		ret = check_present(lr->res, latency_required[i], rep);
 	if (!ret) {
-		bool intr = json_is_true(json_object_get(json_object_get(doc, "extra"),
-							 "interrupted"));
+		/* The lab's own key (lab_latency.c writes it beside params.interrupted). */
+		intr = json_is_true(json_object_get(rt_result_extra_of(lr->res), "interrupted"));
 
 		ret = grade_report_add(rep, "complete", !intr, intr ? "the run was interrupted: "
 				       "run it to the end" : "the run ended normally");
 	}
 	if (!ret)
-		ret = check_fifo_tail(lr->res, doc, rep);
+		ret = check_fifo_tail(lr->res, rep);
 	if (!ret)
-		ret = check_predictions(doc, rep);
+		ret = check_predictions(lr->res, rep);
 	if (!ret)
-		ret = check_answers(doc, rep);
+		ret = check_answers(lr->res, rep);
 	return ret;
 }

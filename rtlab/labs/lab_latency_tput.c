@@ -23,6 +23,7 @@
 #include <string.h>
 
 #include "core/rt_json.h"
+#include "core/rt_result.h"
 #include "core/rt_sink.h"
 #include "core/rt_time.h"
 
@@ -206,7 +207,7 @@ int latency_tput_view(json_t *scens, json_t *views)
 		json_array_foreach(json_object_get(s, "workloads"), k, w) {
 			const double lim = 1e15;	/* as the validator limits reals */
 
-			ret |= json_array_append_new(json_object_get(v, "rows"), json_pack(
+			ret |= rt_result_view_add_row(v, json_pack(
 				"[s, s, s, I, I, I, I, f, s]",
 				rt_json_text(s, "name"), rt_json_text(w, "name"), rt_json_text(w, "unit"),
 				(json_int_t)rt_json_num_clamp(w, "runs_count", lim),

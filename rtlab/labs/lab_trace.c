@@ -34,10 +34,8 @@ static void trace_labs(struct rt_buf *b)
 
 enum trace_emu_env lab_trace_env(const struct rt_result *res)
 {
-	json_t *env = json_object_get(rt_result_json(res), "env");
-
-	return trace_emu_env_from_vm(json_is_true(json_object_get(env, "in_vm")),
-				     json_string_value(json_object_get(env, "vm_type")));
+	return trace_emu_env_from_vm(rt_result_env_bool(res, "in_vm"),
+				     rt_result_env_str(res, "vm_type"));
 }
 
 int lab_trace_load(const char *text, size_t len, const char *name,

@@ -23,6 +23,7 @@
 #include "core/rt_child.h"
 #include "core/rt_err.h"
 #include "core/rt_file.h"
+#include "core/rt_keys.h"
 #include "core/rt_log.h"
 #include "core/rt_parse.h"
 #include "core/rt_paths.h"
@@ -151,6 +152,37 @@ static int qemu_kvm_read(const char *path, char **text)
 	buf[used] = '\0';
 	*text = buf;
 	return 0;
+}
+
+/*
+ * The verdict file's keys, declared once: the reader below knows exactly these (it
+ * skips others, a later version's), and `rtlab schema rtlab.kvm-verdict/1` publishes
+ * them as the JSON object the file's lines make (the first line is the schema's name).
+ */
+static const char *const verdict_states[] = { "booted", "failed", NULL };
+static const struct rt_key verdict_keys[] = {
+	RT_KEY("schema", RT_T_STRING, NULL, "`rtlab.kvm-verdict/1`, the file's first line", true),
+	RT_KEY("boot_id", RT_T_STRING, NULL, "the host boot it holds for "
+	       "(/proc/sys/kernel/random/boot_id)", true),
+	RT_KEY("qemu", RT_T_STRING, NULL, "the first line of `qemu-system-x86_64 --version`",
+	       true),
+	RT_KEY("state", RT_T_STRING, NULL, "whether a Linux guest booted under KVM", true,
+	       .values = verdict_states),
+	RT_KEY("kernel", RT_T_STRING, NULL, "the image tried: `lab`, `rt` or `stock`", false),
+	RT_KEY("cpu", RT_T_STRING, NULL, "the CPU model that booted (required when booted)",
+	       false),
+	RT_KEY("release", RT_T_STRING, NULL, "the guest's `uname -r`", false),
+	RT_KEY("boot_ms", RT_T_INTEGER, "ms", "QEMU's start to the guest's ready line", false,
+	       .min = 0),
+	RT_KEY("detail", RT_T_STRING, NULL, "each CPU model's failure, on one line", false),
+	RT_KEY_END,
+};
+static const struct rt_keys verdict_table = { .keys = verdict_keys };
+
+json_t *qemu_kvm_verdict_schema(void)
+{
+	return rt_keys_document(QEMU_KVM_VERDICT_SCHEMA, "the KVM verdict kept per host boot "
+				"(one key=value line each)", &verdict_table, 0);
 }
 
 int qemu_kvm_verdict_load(const char *path, const char *boot_id, const char *qemu_version,

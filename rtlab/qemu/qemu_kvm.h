@@ -24,6 +24,7 @@
 #define RTLAB_QEMU_QEMU_KVM_H
 
 #include <signal.h>
+#include <jansson.h>
 #include <stdbool.h>
 
 /* The whole probe's cap; $RTLAB_KVM_PROBE_TIMEOUT (seconds, 1..600) overrides it. */
@@ -73,6 +74,12 @@ struct qemu_kvm_verdict {
 	char *boot_id;		/* owned; the host boot the verdict holds for */
 	char *qemu_version;	/* owned; the first line of qemu-system-x86_64 --version */
 };
+
+/*
+ * The JSON Schema (2020-12) of the verdict file read as an object: its first line is
+ * "schema", each other line key=value. A new object, or NULL (ENOMEM).
+ */
+json_t *qemu_kvm_verdict_schema(void);
 
 /* Free what @v owns and zero it (boot_ms -1). */
 void qemu_kvm_verdict_fini(struct qemu_kvm_verdict *v);

@@ -45,17 +45,15 @@ static const struct {
 	{ "pct", 10, "%.0f points" },
 };
 
-/* How a measurement compares with the learner's guess, into @buf. */
-static const char *verdict(json_t *predicted, json_t *measured, const char *other_run,
-			   const char *unit, char *buf, size_t size)
+/* How a measurement @m compares with the learner's guess @p (NAN: none), into @buf. */
+static const char *verdict(double p, double m, const char *other_run, const char *unit,
+			   char *buf, size_t size)
 {
-	double p = json_number_value(predicted), m = json_number_value(measured);
-
-	if (*other_run)
+	if (other_run)
 		return other_run;
-	if (!json_is_number(measured))
+	if (isnan(m))
 		return "scenario not run";
-	if (!json_is_number(predicted))
+	if (isnan(p))
 		return "no prediction yet";
 	for (size_t i = 0; i < sizeof(verdict_bands) / sizeof(verdict_bands[0]); i++) {
 		const char *side = m >= p ? "above" : "below";
@@ -78,17 +76,21 @@ static const char *verdict(json_t *predicted, json_t *measured, const char *othe
 	       "close to your guess";
 }
 
+static json_t *number_or_null(double v)
+{
+	return isnan(v) ? json_null() : json_real(v);
+}
+
 int report_predictions_view(const struct rt_result *res, json_t **view)
 {
-	json_t *preds = json_object_get(json_object_get(rt_result_json(res), "extra"),
-					"predictions");
+	size_t n = rt_result_prediction_count(res);
 	bool sim = rt_result_simulated(res);
-	json_t *rows, *p;
+	struct rt_result_prediction p;
+	json_t *rows;
 	char buf[96];
-	size_t i;
 
 	*view = NULL;
-	if (!json_array_size(preds))
+	if (!n)
 		return 0;
 	rows = json_array();
 	/* A simulated lab's figure is the model's, not a measurement of this machine. */
@@ -101,17 +103,16 @@ int report_predictions_view(const struct rt_result *res, json_t **view)
 			  "name", "question", "rows", rows);
 	if (!*view)
 		return -ENOMEM;
-	json_array_foreach(preds, i, p) {
-		json_t *pv = json_object_get(p, "predicted"), *mv = json_object_get(p, "measured");
-		json_t *row = json_pack("[s, s, o, o, s, s, s, s]", rt_json_text(p, "scenario"),
-					rt_json_text(p, "metric"),
-					json_is_number(pv) ? json_copy(pv) : json_null(),
-					json_is_number(mv) ? json_copy(mv) : json_null(),
-					rt_json_text(p, "unit"), verdict(pv, mv, rt_json_text(p, "other_run"),
-								 rt_json_text(p, "unit"), buf, sizeof(buf)),
-					rt_json_text(p, "lesson"),
-					rt_json_text(p, "id"));
+	for (size_t i = 0; i < n; i++) {
+		json_t *row;
 
+		if (rt_result_prediction(res, i, &p))
+			continue;
+		row = json_pack("[s, s, o, o, s, s, s, s]", p.scenario, p.metric,
+				number_or_null(p.predicted), number_or_null(p.measured), p.unit,
+				verdict(p.predicted, p.measured, p.other_run, p.unit, buf,
+					sizeof(buf)),
+				p.lesson, p.id);
 		if (!row || json_array_append_new(rows, row)) {
 			json_decref(*view);
 			*view = NULL;
@@ -124,13 +125,13 @@ int report_predictions_view(const struct rt_result *res, json_t **view)
 int report_views(const struct rt_result *res, const struct lab_ops *lab, json_t **out,
 		 char **cause)
 {
-	json_t *saved = json_object_get(rt_result_json(res), "views");
+	const json_t *saved = rt_result_saved_views(res);
 	json_t *views, *pv = NULL;
 	int ret = 0;
 
 	*out = NULL;
-	if (json_array_size(saved)) {
-		*out = json_incref(saved);
+	if (saved) {
+		*out = json_incref((json_t *)saved);
 		return 0;
 	}
 	views = json_array();
@@ -154,28 +155,6 @@ int report_views(const struct rt_result *res, const struct lab_ops *lab, json_t 
 
 /* ---- Plain text ------------------------------------------------------------------- */
 
-/* One cell as text into @buf: numbers right-aligned by the caller, "-" for no value. */
-static void cell_text(json_t *c, char *buf, size_t size)
-{
-	double d;
-
-	if (json_is_string(c)) {
-		snprintf(buf, size, "%s", json_string_value(c));
-	} else if (json_is_integer(c)) {
-		snprintf(buf, size, "%lld", (long long)json_integer_value(c));
-	} else if (json_is_real(c)) {
-		d = json_real_value(c);
-		if (isfinite(d) && fabs(d) < 1e15 && d == floor(d))
-			snprintf(buf, size, "%.0f", d);
-		else
-			snprintf(buf, size, "%.2f", d);
-	} else if (json_is_boolean(c)) {
-		snprintf(buf, size, "%s", json_is_true(c) ? "yes" : "no");
-	} else {
-		snprintf(buf, size, "-");
-	}
-}
-
 /* @s escaped for a terminal and cut to CELL_MAX columns, into @b (reset first). */
 static int cell_escaped(struct rt_buf *b, const char *s)
 {
@@ -191,12 +170,15 @@ static unsigned int cols_of(const struct rt_buf *b)
 }
 
 /* The column's heading: its title (else its name), with the unit in parentheses. */
-static void heading(json_t *col, char *buf, size_t size)
+static void heading(const json_t *view, size_t c, char *buf, size_t size)
 {
-	const char *title = rt_json_text(col, "title"), *unit = rt_json_text(col, "unit");
+	struct rt_result_column col;
+	bool unit;
 
-	snprintf(buf, size, "%s%s%s%s", *title ? title : rt_json_text(col, "name"), *unit ? " (" : "",
-		 unit, *unit ? ")" : "");
+	rt_result_view_column(view, c, &col);
+	unit = col.unit && *col.unit;
+	snprintf(buf, size, "%s%s%s%s", col.title && *col.title ? col.title :
+		 col.name ? col.name : "", unit ? " (" : "", unit ? col.unit : "", unit ? ")" : "");
 }
 
 /* The line being built, and where finished lines go. */
@@ -231,10 +213,9 @@ static int put_cell(struct rt_buf *out, const struct rt_buf *cell, unsigned int 
 	return ret;
 }
 
-static int view_lines(json_t *view, struct emit *e)
+static int view_lines(const json_t *view, struct emit *e)
 {
-	json_t *cols = json_object_get(view, "columns"), *rows = json_object_get(view, "rows");
-	size_t nc = json_array_size(cols), r, c;
+	size_t nc = rt_result_view_ncolumns(view), nr = rt_result_view_nrows(view), r, c;
 	unsigned int *width = calloc(nc ? nc : 1, sizeof(*width));
 	bool *right = calloc(nc ? nc : 1, sizeof(*right));
 	struct rt_buf cell = RT_BUF_INIT;
@@ -246,35 +227,35 @@ static int view_lines(json_t *view, struct emit *e)
 		goto out;
 	}
 	for (c = 0; c < nc; c++) {
-		heading(json_array_get(cols, c), text, sizeof(text));
+		heading(view, c, text, sizeof(text));
 		ret |= cell_escaped(&cell, text);
 		width[c] = cols_of(&cell);
 		right[c] = true;
 	}
-	for (r = 0; r < json_array_size(rows); r++)
+	for (r = 0; r < nr; r++)
 		for (c = 0; c < nc; c++) {
-			json_t *v = json_array_get(json_array_get(rows, r), c);
+			const json_t *v = rt_result_view_cell(view, r, c);
 
-			cell_text(v, text, sizeof(text));
+			rt_result_cell_text(v, text, sizeof(text));
 			ret |= cell_escaped(&cell, text);
 			if (cols_of(&cell) > width[c])
 				width[c] = cols_of(&cell);
 			if (json_is_string(v) || json_is_boolean(v))
 				right[c] = false;
 		}
-	ret |= cell_escaped(&e->line, rt_json_text(view, "title"));
+	ret |= cell_escaped(&e->line, rt_result_view_title(view) ?: "");
 	ret = ret ? ret : emit_line(e, REPORT_LINE_TITLE);
 	ret |= rt_buf_puts(&e->line, "  ");
 	for (c = 0; c < nc; c++) {
-		heading(json_array_get(cols, c), text, sizeof(text));
+		heading(view, c, text, sizeof(text));
 		ret |= cell_escaped(&cell, text);
 		ret |= put_cell(&e->line, &cell, width[c], right[c], c + 1 == nc);
 	}
 	ret = ret ? ret : emit_line(e, REPORT_LINE_HEADING);
-	for (r = 0; r < json_array_size(rows) && !ret; r++) {
+	for (r = 0; r < nr && !ret; r++) {
 		ret |= rt_buf_puts(&e->line, "  ");
 		for (c = 0; c < nc; c++) {
-			cell_text(json_array_get(json_array_get(rows, r), c), text, sizeof(text));
+			rt_result_cell_text(rt_result_view_cell(view, r, c), text, sizeof(text));
 			ret |= cell_escaped(&cell, text);
 			ret |= put_cell(&e->line, &cell, width[c], right[c], c + 1 == nc);
 		}
@@ -290,7 +271,7 @@ out:
 
 int report_lines(const struct rt_result *res, report_line_fn fn, void *priv)
 {
-	json_t *views = NULL, *v, *notes = json_object_get(rt_result_json(res), "notes");
+	json_t *views = NULL;
 	struct emit e = { .line = RT_BUF_INIT, .fn = fn, .priv = priv };
 	char *cause = NULL;
 	size_t i;
@@ -303,16 +284,11 @@ int report_lines(const struct rt_result *res, report_line_fn fn, void *priv)
 		ret = ret ? ret : emit_line(&e, REPORT_LINE_NOTE);
 		free(cause);
 	}
-	json_array_foreach(views, i, v) {
-		if (ret)
-			break;
-		ret = view_lines(v, &e);
-	}
+	for (i = 0; !ret && i < rt_result_views_count(views); i++)
+		ret = view_lines(rt_result_views_at(views, i), &e);
 	json_decref(views);
-	json_array_foreach(notes, i, v) {
-		if (ret)
-			break;
-		ret = rt_text_printf(&e.line, "note: %s", json_string_value(v) ?: "");
+	for (i = 0; !ret && i < rt_result_note_count(res); i++) {
+		ret = rt_text_printf(&e.line, "note: %s", rt_result_note(res, i) ?: "");
 		ret = ret ? ret : emit_line(&e, REPORT_LINE_NOTE);
 	}
 	rt_buf_fini(&e.line);

@@ -92,41 +92,35 @@ static bool when_holds(const struct rt_result *res, const struct lesson_predict_
 }
 
 /* One predict question's line in extra.predictions, and its answer key. */
-static int add_prediction(struct rt_result *res, json_t *preds,
-			  const struct rt_progress *prog, const struct lesson_predict_q *q)
+static int add_prediction(struct rt_result *res, const struct rt_progress *prog,
+			  const struct lesson_predict_q *q)
 {
 	struct rt_progress_prediction pr;
 	char key[RT_RESULT_MAX_KEY + 1], why[400];
-	double measured;
+	struct rt_result_prediction p = {
+		.answer_key = key, .lesson = q->lesson, .id = q->id, .scenario = q->scenario,
+		.metric = q->metric, .unit = q->unit ? q->unit : "", .predicted = NAN,
+	};
 	bool have;
-	int ret = 0;
-	json_t *o;
+	int ret;
 
 	have = prog && rt_progress_prediction_get(prog, q->lesson, q->id, &pr) == 0;
+	if (have)
+		p.predicted = pr.value;
 	snprintf(key, sizeof(key), "predict.%s.%s", q->lesson, q->id);
-	measured = rt_result_scenario_num(res, q->scenario, q->metric);
-	o = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s}", "answer_key", key, "lesson", q->lesson,
-		      "id", q->id, "scenario", q->scenario, "metric", q->metric, "unit",
-		      q->unit ? q->unit : "");
-	if (!o)
-		return -ENOMEM;
-	if (q->when && !isnan(measured) && !when_holds(res, q, why, sizeof(why))) {
-		measured = NAN;
-		ret = json_object_set_new(o, "other_run", json_string(why));
+	p.measured = rt_result_scenario_num(res, q->scenario, q->metric);
+	if (q->when && !isnan(p.measured) && !when_holds(res, q, why, sizeof(why))) {
+		p.measured = NAN;
+		p.other_run = why;
 	}
-	if (ret || json_object_set_new(o, "predicted", have ? json_real(pr.value) : json_null()) ||
-	    json_object_set_new(o, "measured", isnan(measured) ? json_null() :
-				json_real(measured))) {
-		json_decref(o);
-		return -ENOMEM;
-	}
-	if (json_array_append_new(preds, o))
-		return -ENOMEM;
+	ret = rt_result_add_prediction(res, &p);
+	if (ret)
+		return ret;
 	return have ? rt_result_set_answer_num(res, key, pr.value) : 0;
 }
 
-/* Every predict question about @lab in the lessons into @preds. */
-static int add_predictions(struct rt_result *res, const char *lab, json_t *preds,
+/* Every predict question about @lab in the lessons into extra.predictions. */
+static int add_predictions(struct rt_result *res, const char *lab,
 			   const struct rt_progress *prog)
 {
 	struct lesson_predict_q *qs = NULL;
@@ -141,7 +135,7 @@ static int add_predictions(struct rt_result *res, const char *lab, json_t *preds
 	}
 	for (size_t i = 0; !ret && i < n; i++)
 		if (qs[i].scenario && qs[i].metric)
-			ret = add_prediction(res, preds, prog, &qs[i]);
+			ret = add_prediction(res, prog, &qs[i]);
 	lesson_predict_list_free(qs, n);
 	return ret;
 }
@@ -165,14 +159,12 @@ int run_copy_progress(struct rt_result *res, const struct lab_ops *lab,
 		      const char *progress_path)
 {
 	struct rt_progress *prog = NULL;
-	json_t *extra = rt_result_extra(res), *preds = json_array();
 	char *cause = NULL;
 	int ret;
 
-	if (!extra || !preds) {
-		json_decref(preds);
-		return -ENOMEM;
-	}
+	ret = rt_result_reset_predictions(res);
+	if (ret)
+		return ret;
 	if (rt_progress_load(progress_path, &prog, &cause) < 0) {
 		rt_log(RT_LOG_WARN, "%s: progress not read, predictions and answers not copied: "
 		       "%s", lab->name, cause ? cause : "unknown error");
@@ -183,13 +175,10 @@ int run_copy_progress(struct rt_result *res, const struct lab_ops *lab,
 		if (ret)
 			goto out;
 	}
-	ret = add_predictions(res, lab->name, preds, prog);
+	ret = add_predictions(res, lab->name, prog);
 	if (!ret && prog)
 		ret = add_answers(res, lab, prog);
-	if (!ret && json_object_set(extra, "predictions", preds))
-		ret = -ENOMEM;
 out:
-	json_decref(preds);
 	rt_progress_free(prog);
 	return ret;
 }
@@ -200,7 +189,7 @@ int run_add_views(struct rt_result *res, const struct lab_ops *lab, char **cause
 	size_t i;
 	int ret;
 
-	if (json_array_size(json_object_get(rt_result_json(res), "views")))
+	if (rt_result_saved_views(res))
 		return 0;
 	ret = report_views(res, lab, &views, cause);
 	json_array_foreach(views, i, v) {

@@ -101,6 +101,21 @@ void vm_pull_report_fini(struct vm_pull_report *r)
 	memset(r, 0, sizeof(*r));
 }
 
+/* Take over @line (escaped already) as one of r->changes. */
+static int vm_pull_take_note(void *priv, char *line)
+{
+	struct vm_pull_report *r = priv;
+	char **v = realloc(r->changes, (r->nchanges + 1) * sizeof(*v));
+
+	if (!v) {
+		free(line);
+		return -ENOMEM;
+	}
+	r->changes = v;
+	r->changes[r->nchanges++] = line;
+	return 0;
+}
+
 static int vm_pull_note(struct vm_pull_report *r, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
@@ -112,8 +127,8 @@ static int vm_pull_note(struct vm_pull_report *r, const char *fmt, ...)
 static int vm_pull_note(struct vm_pull_report *r, const char *fmt, ...)
 {
 	struct rt_buf b = RT_BUF_INIT;
-	char **v, *s;
 	va_list ap;
+	char *s;
 	int ret;
 
 	va_start(ap, fmt);
@@ -123,14 +138,7 @@ static int vm_pull_note(struct vm_pull_report *r, const char *fmt, ...)
 	rt_buf_fini(&b);
 	if (!s)
 		return -ENOMEM;
-	v = realloc(r->changes, (r->nchanges + 1) * sizeof(*v));
-	if (!v) {
-		free(s);
-		return -ENOMEM;
-	}
-	r->changes = v;
-	r->changes[r->nchanges++] = s;
-	return 0;
+	return vm_pull_take_note(r, s);
 }
 
 /* Append an item; takes nothing over (copies the strings). 0 or -ENOMEM. */
@@ -296,17 +304,6 @@ out:
 
 /* ---- Merging progress ---------------------------------------------------- */
 
-/* RFC 3339 UTC times compare as strings; a missing time is older than any. */
-static int vm_time_cmp(const json_t *a, const json_t *b)
-{
-	const char *ta = json_string_value(json_object_get(a, "time"));
-	const char *tb = json_string_value(json_object_get(b, "time"));
-
-	if (!ta || !tb)
-		return !!ta - !!tb;
-	return strcmp(ta, tb);
-}
-
 /* The host path a guest path was pulled to, or NULL. */
 static const char *vm_pull_mapped(const struct vm_pull_report *r, const char *guest)
 {
@@ -316,175 +313,18 @@ static const char *vm_pull_mapped(const struct vm_pull_report *r, const char *gu
 	return NULL;
 }
 
-/*
- * A copy of the guest's lab entry @g, its result rewritten to the host's copy.
- * A result this pull did not take in (a path on the host such as /etc/shadow,
- * or a document that was skipped) is dropped: only what was pulled may be named,
- * or the guest would choose what `rtlab grade` reads on the host.
- */
-static json_t *vm_pull_lab_copy(const json_t *g, const struct vm_pull_report *r)
+static const char *vm_pull_result_path(void *priv, const char *guest)
 {
-	json_t *c = json_deep_copy(g);
-	const char *to = vm_pull_mapped(r, json_string_value(json_object_get(g, "result")));
-
-	if (!c)
-		return NULL;
-	if (to ? json_object_set_new(c, "result", json_string(to)) :
-	    json_object_get(c, "result") && json_object_del(c, "result")) {
-		json_decref(c);
-		return NULL;
-	}
-	return c;
-}
-
-/* Members of @g that @h lacks are copied into @h. 0 or -ENOMEM. */
-static int vm_pull_add_missing(json_t *h, const json_t *g)
-{
-	const char *key;
-	json_t *v;
-
-	json_object_foreach((json_t *)g, key, v)
-		if (!json_object_get(h, key) && json_object_set_new(h, key, json_deep_copy(v)))
-			return -ENOMEM;
-	return 0;
-}
-
-/*
- * Timed entries (quiz answers, predictions, labs) of one object: the later one wins.
- * @what names them in the notes ("lesson 03: question q1"), @lab rewrites result paths.
- */
-static int vm_pull_merge_timed(json_t *h, const json_t *g, const char *what, bool quiz,
-			       bool lab, struct vm_pull_report *r)
-{
-	const char *key;
-	json_t *gv;
-
-	json_object_foreach((json_t *)g, key, gv) {
-		json_t *hv = json_object_get(h, key), *c;
-		json_int_t ha, ga;
-
-		if (!json_is_object(gv))
-			continue;
-		if (hv && (!json_is_object(hv) || vm_time_cmp(gv, hv) <= 0)) {
-			if (hv && json_is_object(hv) && !json_equal(hv, gv) && vm_time_cmp(gv, hv) < 0 &&
-			    vm_pull_note(r, "%s %s: kept the host's (newer than the VM's)", what, key))
-				return -ENOMEM;
-			if (quiz && json_is_object(hv)) {
-				ha = json_integer_value(json_object_get(hv, "attempts"));
-				ga = json_integer_value(json_object_get(gv, "attempts"));
-				if (ga > ha && json_object_set_new(hv, "attempts", json_integer(ga)))
-					return -ENOMEM;
-			}
-			continue;
-		}
-		c = lab ? vm_pull_lab_copy(gv, r) : json_deep_copy(gv);
-		if (!c)
-			return -ENOMEM;
-		if (quiz && hv) {
-			ha = json_integer_value(json_object_get(hv, "attempts"));
-			ga = json_integer_value(json_object_get(gv, "attempts"));
-			if (ha > ga && json_object_set_new(c, "attempts", json_integer(ha))) {
-				json_decref(c);
-				return -ENOMEM;
-			}
-		}
-		if (vm_pull_note(r, "%s %s: %s", what, key, hv ? "the VM's (newer than the host's)" :
-				 "from the VM")) {
-			json_decref(c);
-			return -ENOMEM;
-		}
-		if (json_object_set_new(h, key, c))
-			return -ENOMEM;
-	}
-	return 0;
-}
-
-/* Get @key of @parent as an object, creating an empty one. NULL: not an object, or ENOMEM. */
-static json_t *vm_pull_obj(json_t *parent, const char *key)
-{
-	json_t *o = json_object_get(parent, key);
-
-	if (o)
-		return json_is_object(o) ? o : NULL;
-	o = json_object();
-	if (!o || json_object_set_new(parent, key, o))
-		return NULL;
-	return o;
-}
-
-static int vm_pull_merge_lesson(json_t *h, const json_t *g, const char *id,
-				struct vm_pull_report *r)
-{
-	json_t *gr = json_object_get(g, "read"), *gp = json_object_get(g, "position");
-	json_t *hp = json_object_get(h, "position");
-	char what[RT_PROGRESS_MAX_ID + 32];
-	int ret;
-
-	if (json_is_true(gr) && !json_is_true(json_object_get(h, "read"))) {
-		if (json_object_set_new(h, "read", json_true()) ||
-		    vm_pull_note(r, "lesson %s: read (in the VM)", id))
-			return -ENOMEM;
-	}
-	if (json_is_integer(gp) && (!json_is_integer(hp) ||
-				    json_integer_value(gp) > json_integer_value(hp))) {
-		if (json_object_set_new(h, "position", json_integer(json_integer_value(gp))) ||
-		    vm_pull_note(r, "lesson %s: reading position %lld (the VM's, further on)", id,
-				 (long long)json_integer_value(gp)))
-			return -ENOMEM;
-	}
-	for (int i = 0; i < 2; i++) {
-		const char *k = i ? "predictions" : "quiz";
-		json_t *gs = json_object_get(g, k), *hs;
-
-		if (!json_is_object(gs))
-			continue;
-		hs = vm_pull_obj(h, k);
-		if (!hs)
-			continue;
-		snprintf(what, sizeof(what), "lesson %s: %s", id, i ? "prediction" : "question");
-		ret = vm_pull_merge_timed(hs, gs, what, !i, false, r);
-		if (ret)
-			return ret;
-	}
-	return vm_pull_add_missing(h, g);
+	return vm_pull_mapped(priv, guest);
 }
 
 int vm_pull_merge_progress(json_t *host, const json_t *guest, struct vm_pull_report *r)
 {
-	json_t *gl = json_object_get(guest, "lessons"), *hl, *glabs, *hlabs, *v;
-	const char *key;
-	int ret;
+	const struct rt_progress_merge_ops ops = {
+		.result_path = vm_pull_result_path, .note = vm_pull_take_note, .priv = r,
+	};
 
-	if (json_is_object(gl) && (hl = vm_pull_obj(host, "lessons"))) {
-		json_object_foreach(gl, key, v) {
-			json_t *hv = json_object_get(hl, key);
-
-			if (!json_is_object(v))
-				continue;
-			if (!hv) {
-				if (json_object_set_new(hl, key, json_deep_copy(v)) ||
-				    vm_pull_note(r, "lesson %s: from the VM", key))
-					return -ENOMEM;
-				continue;
-			}
-			if (!json_is_object(hv))
-				continue;
-			ret = vm_pull_merge_lesson(hv, v, key, r);
-			if (ret)
-				return ret;
-		}
-	}
-	glabs = json_object_get(guest, "labs");
-	if (json_is_object(glabs) && (hlabs = vm_pull_obj(host, "labs"))) {
-		ret = vm_pull_merge_timed(hlabs, glabs, "lab", false, true, r);
-		if (ret)
-			return ret;
-	}
-	json_object_foreach((json_t *)guest, key, v)
-		if (strcmp(key, "updated") && !json_object_get(host, key) &&
-		    json_object_set_new(host, key, json_deep_copy(v)))
-			return -ENOMEM;
-	return 0;
+	return rt_progress_merge(host, guest, &ops);
 }
 
 /* ---- Collecting what the guest copied ------------------------------------ */

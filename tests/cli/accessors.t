@@ -4,19 +4,15 @@
 # #define'd key would slip past a grep): no object of the front ends (ui/,
 # cli/) or of the renderers (report/) calls a jansson getter; documents are
 # read through their owners' typed functions (core's rt_result_* and
-# rt_progress_*, a lab's accessors, qemu_qmp_*). The objects still on the
-# list below are the ones left for the declared-schema work; the list only
-# shrinks: an object that no longer needs its entry fails the test too.
+# rt_progress_*, a lab's accessors, qemu_qmp_*). The list below is empty and
+# only shrinks: an object that no longer needs its entry fails the test too.
 set -u
 : "${RTLAB:?}" "${SRCDIR:?}"
 . "$SRCDIR/tests/cli/lib/tap.bash"
 
 obj=$(dirname "$RTLAB")/obj/rtlab
 getters=' json_(object_get|array_get|string_value|integer_value|real_value|number_value|boolean_value|object_size|array_size|object_iter|object_iter_next|object_iter_key|object_iter_value)$'
-# Still reading documents raw: report_views reads the predictions view's rows
-# (extra.predictions), which the run session writes, until it has an owner's
-# accessor:
-allowed=" report/report_views.o "
+allowed=" "
 
 found=
 for o in "$obj"/ui/*.o "$obj"/cli/*.o "$obj"/report/*.o; do

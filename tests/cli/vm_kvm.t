@@ -43,7 +43,7 @@ export RTLAB_VM_DIR=$tmp/images
 verdict=$XDG_STATE_HOME/rtlab/kvm-verdict
 : > "$FAKE_QEMU_LOG"
 
-echo "1..20"
+echo "1..21"
 
 # ---- no image yet: the test guest ran, but that proves nothing ----
 "$RTLAB" doctor >"$tmp/d.txt" 2>"$tmp/d.err"
@@ -78,6 +78,15 @@ ok $? "the CPU models were tried in order: host, host without the MSR features, 
 [ "$took" -lt 20000 ] && grep -q '^state=failed$' "$verdict" &&
 	grep -qx "boot_id=$(cat /proc/sys/kernel/random/boot_id)" "$verdict"
 ok $? "one cap on the whole probe (9 s here); the verdict is kept for this boot"
+# The kept file, read as the object its lines make, is what its published schema says.
+jq -Rn '[inputs] as $l | {schema: $l[0]} + ($l[1:] | map(capture("^(?<k>[^=]+)=(?<v>.*)$") |
+	{(.k): (if .k == "boot_ms" then (.v | tonumber) else .v end)}) | add)' \
+	<"$verdict" >"$tmp/verdict.json" &&
+	"$SRCDIR/scripts/validate-json" "$SRCDIR/doc/schema" "$tmp/verdict.json" >"$tmp/vv" 2>&1 &&
+	sed 's/"failed"/"maybe"/' "$tmp/verdict.json" >"$tmp/verdict-bad.json" &&
+	"$SRCDIR/scripts/validate-json" --invalid "$SRCDIR/doc/schema" "$tmp/verdict-bad.json" \
+		>>"$tmp/vv" 2>&1
+ok $? "the kept verdict validates against rtlab.kvm-verdict/1; state=maybe does not ($(tr '\n' ' ' <"$tmp/vv"))"
 
 : > "$FAKE_QEMU_LOG"
 "$RTLAB" doctor --json >"$tmp/d3.json" 2>"$tmp/d3.err"

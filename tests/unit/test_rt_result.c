@@ -266,6 +266,50 @@ static void test_set_scenarios(void **state)
 	rt_result_free(res);
 }
 
+/* extra.predictions written and read back only through the typed functions. */
+static void test_predictions(void **state)
+{
+	struct rt_result *res = rt_result_new("example", "simulation", &test_env);
+	struct rt_result_prediction in = {
+		.answer_key = "predict.03.p1", .lesson = "03", .id = "p1", .scenario = "a",
+		.metric = "max_us", .unit = "us", .predicted = 40, .measured = NAN,
+		.other_run = "not the run it means",
+	}, out;
+	char *err = NULL;
+
+	(void)state;
+	assert_non_null(res);
+	assert_int_equal(rt_result_prediction_count(res), 0);
+	assert_int_equal(rt_result_prediction(res, 0, &out), -ENOENT);
+	assert_int_equal(rt_result_add_prediction(res, &in), 0);
+	in.predicted = NAN;
+	in.measured = 12.5;
+	in.other_run = NULL;
+	assert_int_equal(rt_result_add_prediction(res, &in), 0);
+	assert_int_equal(rt_result_prediction_count(res), 2);
+	assert_int_equal(rt_result_prediction(res, 0, &out), 0);
+	assert_string_equal(out.answer_key, "predict.03.p1");
+	assert_string_equal(out.scenario, "a");
+	assert_string_equal(out.unit, "us");
+	assert_true(out.predicted == 40);
+	assert_true(isnan(out.measured));
+	assert_string_equal(out.other_run, "not the run it means");
+	assert_int_equal(rt_result_prediction(res, 1, &out), 0);
+	assert_true(isnan(out.predicted));
+	assert_true(out.measured == 12.5);
+	assert_null(out.other_run);
+	/* The declared keys: the document with both validates. */
+	if (rt_result_validate(rt_result_json(res), NULL, &err))
+		fail_msg("%s", err);
+	/* A hostile entry that is not an object reads as absent; reset empties. */
+	assert_int_equal(json_array_append_new(json_object_get(rt_result_extra(res),
+						   "predictions"), json_integer(1)), 0);
+	assert_int_equal(rt_result_prediction(res, 2, &out), -ENOENT);
+	assert_int_equal(rt_result_reset_predictions(res), 0);
+	assert_int_equal(rt_result_prediction_count(res), 0);
+	rt_result_free(res);
+}
+
 static void test_stable_order(void **state)
 {
 	struct rt_result *a = rt_result_new("ftrace", "vm", &test_env);
@@ -1199,6 +1243,7 @@ int main(void)
 		cmocka_unit_test(test_hist_percentile),
 		cmocka_unit_test(test_put_percentiles),
 		cmocka_unit_test(test_set_scenarios),
+		cmocka_unit_test(test_predictions),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
