@@ -268,7 +268,7 @@ lint-slides: $(RTLAB)
 
 cli-test: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM) $(TEST_TOOLS)
 	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) TOOLS=$(abspath $(BUILD)/tests/tools) \
-		ACTION_VALIDATOR=$(abspath $(ACTION_VALIDATOR)) prove tests/cli/
+		ACTION_VALIDATOR=$(abspath $(ACTION_VALIDATOR)) scripts/cli-tests
 
 fuzz: $(FUZZ_BINS)
 	@echo "libFuzzer targets are in $(BUILD)/fuzz; run e.g.:"
