@@ -962,6 +962,8 @@ const struct cli_cmd cli_cmd_vm = {
 		"  --boot-timeout S    give up when rtlab is not up after S seconds (default\n"
 		"                      120 under TCG, 30 under KVM)\n"
 		"  --timeout S         exec, pull: give up after S seconds (default 900, 300)\n"
+		"                      (in virtual time both count the CPU QEMU got, so load\n"
+		"                      slows a VM down but does not time it out sooner)\n"
 		"  --json              pull: print rtlab.vm-pull/1 (doc/cli-json.md)\n"
 		"  --stream FILE       exec: give the guest the virtio-serial port rtlab.probe\n"
 		"                      and write what it sends there (rtlab vm stream) to FILE\n"

@@ -57,11 +57,13 @@ int rt_task_stat_parse(const char *text, size_t len, struct rt_task_sched *out)
 			return -EINVAL;
 		p++;
 		field++;
-		if (field != 39 && field != 40 && field != 41)
+		if (field != 14 && field != 15 && field != 39 && field != 40 && field != 41)
 			continue;
 		if (field_num(p, end, &v))
 			return -EINVAL;
-		if (field == 39)
+		if (field == 14 || field == 15)
+			*(field == 14 ? &out->utime : &out->stime) = v < 0 ? 0 : (unsigned long long)v;
+		else if (field == 39)
 			out->processor = (int)v;
 		else if (field == 40)
 			out->rt_priority = v < 0 || v > 99 ? 0 : (unsigned int)v;
@@ -78,7 +80,10 @@ static ssize_t task_file(pid_t pid, pid_t tid, const char *name, char *buf, size
 	ssize_t n;
 	int fd;
 
-	snprintf(path, path_size, "/proc/%d/task/%d/%s", (int)pid, (int)tid, name);
+	if (tid > 0)
+		snprintf(path, path_size, "/proc/%d/task/%d/%s", (int)pid, (int)tid, name);
+	else	/* the whole process */
+		snprintf(path, path_size, "/proc/%d/%s", (int)pid, name);
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return rt_err(cause, -errno, "%s: %s", path, strerror(errno));
@@ -99,6 +104,18 @@ int rt_task_sched_read(pid_t pid, pid_t tid, struct rt_task_sched *out, char **c
 		return (int)n;
 	if (rt_task_stat_parse(buf, (size_t)n, out))
 		return rt_err(cause, -EINVAL, "%s: not a stat line", path);
+	return 0;
+}
+
+int rt_task_process_cpu_ms(pid_t pid, unsigned long long *ms, char **cause)
+{
+	struct rt_task_sched t;
+	long hz = sysconf(_SC_CLK_TCK);
+	int ret = rt_task_sched_read(pid, 0, &t, cause);
+
+	if (ret)
+		return ret;
+	*ms = (t.utime + t.stime) * 1000ull / (unsigned long long)(hz > 0 ? hz : 100);
 	return 0;
 }
 

@@ -18,6 +18,8 @@ struct rt_task_sched {
 	int policy;		/* SCHED_OTHER, SCHED_FIFO, ... (field 41) */
 	unsigned int rt_priority;	/* 0, or 1..99 for the RT policies (field 40) */
 	int processor;		/* the CPU it last ran on (field 39) */
+	unsigned long long utime, stime;	/* clock ticks in user and kernel mode
+						 * (fields 14, 15; a process's: all its threads') */
 };
 
 /**
@@ -31,12 +33,21 @@ struct rt_task_sched {
 int rt_task_stat_parse(const char *text, size_t len, struct rt_task_sched *out);
 
 /**
- * rt_task_sched_read - rt_task_stat_parse() of /proc/@pid/task/@tid/stat
+ * rt_task_sched_read - rt_task_stat_parse() of /proc/@pid/task/@tid/stat (of
+ * /proc/@pid/stat, the whole process, when @tid is 0)
  *
  * Returns 0, -ENOENT with @cause when the thread is gone, or another
  * negative errno with @cause.
  */
 int rt_task_sched_read(pid_t pid, pid_t tid, struct rt_task_sched *out, char **cause);
+
+/**
+ * rt_task_process_cpu_ms - the CPU time process @pid has used, all its threads
+ * together (/proc/@pid/stat, user plus system), in milliseconds
+ *
+ * Returns 0, -ENOENT with @cause when it is gone, or another negative errno.
+ */
+int rt_task_process_cpu_ms(pid_t pid, unsigned long long *ms, char **cause);
 
 /**
  * rt_task_schedstat_parse - a /proc/.../schedstat line "exec_ns wait_ns slices"

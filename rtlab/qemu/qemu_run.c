@@ -27,6 +27,7 @@
 #include "core/rt_err.h"
 #include "core/rt_file.h"
 #include "core/rt_paths.h"
+#include "core/rt_task.h"
 #include "core/rt_time.h"
 #include "qemu/qemu_kvm.h"
 #include "qemu/qemu_kvm_guest.h"
@@ -654,6 +655,67 @@ out_fail:
 	return NULL;
 }
 
+/*
+ * A wait's budget. In virtual time the guest moves only while QEMU runs on a host CPU,
+ * and by a fixed amount of its own time per instruction: on a loaded machine the same
+ * boot or command takes longer in wall time, by as much as QEMU is kept off the CPUs
+ * (33 times, seen at load 14 on two cores). So a virtual-time budget is counted in the
+ * CPU time QEMU got, and load changes how long a wait takes, never whether it times
+ * out; QEMU_LOAD_STRETCH times the budget in wall time ends it all the same (a QEMU
+ * that no longer runs). Other guests' budgets are wall time, as their clocks are.
+ */
+#define QEMU_LOAD_STRETCH 16
+
+struct qemu_budget {
+	uint64_t t0_ms;			/* wall time at the start */
+	unsigned long long cpu0_ms;	/* QEMU's CPU time then */
+	unsigned int ms;
+	bool cpu;			/* counted in QEMU's CPU time */
+};
+
+static unsigned long long qemu_cpu_ms(const struct qemu_session *s, bool *ok)
+{
+	unsigned long long ms = 0;
+
+	*ok = s->qemu_child && rt_task_process_cpu_ms(rt_child_pid(s->qemu_child), &ms,
+						       NULL) == 0;
+	return ms;
+}
+
+static void qemu_budget_start(const struct qemu_session *s, struct qemu_budget *b,
+			      uint64_t t0_ms, bool from_start, unsigned int ms)
+{
+	bool ok;
+
+	b->t0_ms = t0_ms;
+	b->ms = ms;
+	b->cpu = s->cfg.virtual_time;
+	b->cpu0_ms = from_start ? 0 : qemu_cpu_ms(s, &ok);
+}
+
+/*
+ * Has @b run out? If so and QEMU got less CPU than wall time, @note says how much
+ * (", with 120 s of CPU in 310 s: the machine is loaded"), else it is "".
+ */
+static bool qemu_budget_over(const struct qemu_session *s, const struct qemu_budget *b,
+			     char *note, size_t size)
+{
+	uint64_t wall = rt_time_now_ms() - b->t0_ms;
+	unsigned long long cpu = 0;
+	bool ok = false, over;
+
+	*note = '\0';
+	if (b->cpu)
+		cpu = qemu_cpu_ms(s, &ok);
+	cpu = ok && cpu >= b->cpu0_ms ? cpu - b->cpu0_ms : wall;
+	over = (cpu < wall ? cpu : wall) >= b->ms ||
+	       wall >= (uint64_t)b->ms * QEMU_LOAD_STRETCH;
+	if (over && b->cpu && ok && cpu + 1000 < wall)
+		snprintf(note, size, ", with %.0f s of CPU in %.0f s: the machine is loaded",
+			 cpu / 1000.0, wall / 1000.0);
+	return over;
+}
+
 /* Has the front end asked us to give up waiting? */
 static bool qemu_should_stop(struct qemu_session *s)
 {
@@ -662,11 +724,12 @@ static bool qemu_should_stop(struct qemu_session *s)
 
 int qemu_session_wait_ready(struct qemu_session *s, struct qemu_ready *r, char **cause)
 {
-	uint64_t deadline = s->t0_ms + s->boot_timeout_ms;
-	char what[160];
+	struct qemu_budget b;
+	char what[240], load[96];
 	int ret;
 
 	memset(r, 0, sizeof(*r));
+	qemu_budget_start(s, &b, s->t0_ms, true, s->boot_timeout_ms);
 	for (;;) {
 		qemu_pump_console(s);
 		ret = qemu_console_ready(rt_buf_str(&s->console), s->console.len, r);
@@ -690,15 +753,15 @@ int qemu_session_wait_ready(struct qemu_session *s, struct qemu_ready *r, char *
 				 s->silence_ms / 1000.0, qemu_accel_name(s->accel));
 			return qemu_fail(s, cause, -ETIMEDOUT, what);
 		}
-		if (rt_time_now_ms() >= deadline) {
+		if (qemu_budget_over(s, &b, load, sizeof(load))) {
 			if (s->boot_timeout_ms % 1000)
 				snprintf(what, sizeof(what), "the VM did not reach rtlab within "
-					 "%.1f s (%s)", s->boot_timeout_ms / 1000.0,
-					 qemu_accel_name(s->accel));
+					 "%.1f s (%s%s)", s->boot_timeout_ms / 1000.0,
+					 qemu_accel_name(s->accel), load);
 			else
 				snprintf(what, sizeof(what), "the VM did not reach rtlab within "
-					 "%u s (%s)", s->boot_timeout_ms / 1000,
-					 qemu_accel_name(s->accel));
+					 "%u s (%s%s)", s->boot_timeout_ms / 1000,
+					 qemu_accel_name(s->accel), load);
 			return qemu_fail(s, cause, -ETIMEDOUT, what);
 		}
 		rt_time_sleep_ms(QEMU_POLL_MS, s->stop);
@@ -760,9 +823,10 @@ const char *qemu_session_brief(const struct qemu_session *s)
 int qemu_session_wait_exit(struct qemu_session *s, unsigned int timeout_ms, int *status,
 			 char **cause)
 {
-	uint64_t deadline = rt_time_now_ms() + timeout_ms;
-	char what[120];
+	struct qemu_budget b;
+	char what[200], load[96];
 
+	qemu_budget_start(s, &b, rt_time_now_ms(), false, timeout_ms);
 	for (;;) {
 		qemu_pump_console(s);
 		if (qemu_reaped(s)) {
@@ -772,9 +836,9 @@ int qemu_session_wait_exit(struct qemu_session *s, unsigned int timeout_ms, int 
 		}
 		if (qemu_should_stop(s))
 			return rt_err(cause, -EINTR, "interrupted");
-		if (timeout_ms && rt_time_now_ms() >= deadline) {
-			snprintf(what, sizeof(what), "the VM was still running after %u s",
-				 timeout_ms / 1000);
+		if (timeout_ms && qemu_budget_over(s, &b, load, sizeof(load))) {
+			snprintf(what, sizeof(what), "the VM was still running after %u s%s",
+				 timeout_ms / 1000, load);
 			return qemu_fail(s, cause, -ETIMEDOUT, what);
 		}
 		rt_time_sleep_ms(QEMU_POLL_MS, s->stop);

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/rt_task.h"
@@ -26,7 +27,8 @@ static void line(char *buf, size_t size, const char *comm, int cpu, int prio, in
 
 	for (int f = 4; f <= 52; f++)
 		n += (size_t)snprintf(buf + n, size - n, " %d",
-				      f == 39 ? cpu : f == 40 ? prio : f == 41 ? policy : 0);
+				      f == 39 ? cpu : f == 40 ? prio : f == 41 ? policy :
+				      f == 14 ? 700 : f == 15 ? 42 : 0);
 	snprintf(buf + n, size - n, "\n");
 }
 
@@ -42,6 +44,8 @@ static void test_parse(void **state)
 	assert_int_equal(s.processor, 1);
 	assert_int_equal(s.rt_priority, 0);
 	assert_int_equal(s.policy, SCHED_OTHER);
+	assert_int_equal(s.utime, 700);	/* fields 14 and 15: QEMU's CPU time */
+	assert_int_equal(s.stime, 42);
 	/* A vCPU thread's name has spaces and a ')' of its own. */
 	line(buf, sizeof(buf), "CPU 0/TCG) x", 0, 80, SCHED_FIFO);
 	assert_int_equal(rt_task_stat_parse(buf, strlen(buf), &s), 0);
@@ -82,6 +86,28 @@ static void test_read_self(void **state)
 	free(cause);
 }
 
+/* The whole process's CPU time: it grows as this process spins, all threads counted. */
+static void test_process_cpu(void **state)
+{
+	unsigned long long before, after;
+	char *cause = NULL;
+	volatile unsigned long x = 0;
+	struct timespec t0, t;
+
+	(void)state;
+	assert_int_equal(rt_task_process_cpu_ms(getpid(), &before, &cause), 0);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	do {	/* 50 ms of our own CPU, however loaded the machine */
+		for (int i = 0; i < 100000; i++)
+			x += (unsigned long)i;
+		clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+	} while ((t.tv_sec - t0.tv_sec) * 1000 + (t.tv_nsec - t0.tv_nsec) / 1000000 < 50);
+	assert_int_equal(rt_task_process_cpu_ms(getpid(), &after, &cause), 0);
+	assert_true(after >= before + 30);	/* ticks are 10 ms coarse */
+	assert_int_equal(rt_task_process_cpu_ms(0x7ffffff0, &after, &cause), -ENOENT);
+	free(cause);
+}
+
 static void test_schedstat(void **state)
 {
 	unsigned long long exec_ns = 0, wait_ns = 0;
@@ -110,6 +136,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_read_self),
+		cmocka_unit_test(test_process_cpu),
 		cmocka_unit_test(test_schedstat),
 	};
 
