@@ -10,8 +10,12 @@
  * (the holder is lifted to 30 while the high diner waits, so the hog
  * cannot hold it up: the wait stays near hold_ns), a plain mutex (the hog
  * runs while the holder waits under it: the high diner's wait grows to the
- * hog's burst) or ck_spinlock_ticket (the high diner spins on the CPU the
- * preempted holder needs: it would spin for ever).
+ * hog's burst), ck_spinlock_ticket (the high diner spins on the CPU the
+ * preempted holder needs: it would spin for ever) or a PTHREAD_PRIO_PROTECT
+ * mutex with its ceiling at 30 (the holder runs at 30 from the moment it
+ * takes the plate, so the hog never preempts it inside: the wait stays
+ * near hold_ns, and the hog is held up by each hold even when the high
+ * diner does not want the plate).
  *
  * A watchdog at SCHED_FIFO 40 on the same CPU wakes every 10 ms; when the
  * high diner has waited longer than watchdog_ns it ends the run: it puts
@@ -305,6 +309,11 @@ int cookie_prio_run(const struct cookie_prio_opts *opts, struct cookie_prio_resu
 	pthread_mutexattr_init(&ma);
 	if (o.protocol == COOKIE_PRIO_INHERIT)
 		pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	if (o.protocol == COOKIE_PRIO_CEILING) {
+		/* Whoever holds the plate runs at the high diner's priority at once. */
+		pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_PROTECT);
+		pthread_mutexattr_setprioceiling(&ma, PRIO_HIGH);
+	}
 	pthread_mutex_init(&p->mutex, &ma);
 	pthread_mutexattr_destroy(&ma);
 	ck_spinlock_ticket_init(&p->ticket);
