@@ -41,9 +41,9 @@
 
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
-#include "core/rt_journal.h"
 #include "core/rt_sink.h"
 #include "core/rt_time.h"
+#include "lab_thread.h"
 
 #define PRIO_LOW 10
 #define PRIO_HOG 20
@@ -101,23 +101,10 @@ static void plate_unlock(struct prio_run *p)
 /* The calling thread on the run's CPU at SCHED_FIFO @prio, through the journal. */
 static int become_rt(struct prio_run *p, int who, int prio)
 {
-	struct sched_param sp = { .sched_priority = prio };
-	cpu_set_t set;
-	char *cause = NULL;
 	int ret;
 
 	p->tid[who] = (pid_t)syscall(SYS_gettid);
-	CPU_ZERO(&set);
-	CPU_SET(p->o->cpu, &set);
-	if (p->o->journal) {
-		ret = rt_journal_set_affinity(p->o->journal, 0, &set, &cause) ?:
-		      rt_journal_set_sched(p->o->journal, 0, SCHED_FIFO, prio, &cause);
-		free(cause);
-	} else {
-		ret = sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
-		if (!ret && sched_setscheduler(0, SCHED_FIFO, &sp))
-			ret = -errno;
-	}
+	ret = lab_thread_fifo(p->o->journal, p->o->cpu, prio);
 	if (ret)
 		__atomic_store_n(&p->failed, ret, __ATOMIC_RELAXED);
 	return ret;

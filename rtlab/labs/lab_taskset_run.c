@@ -35,8 +35,8 @@
 #include <unistd.h>
 
 #include "core/rt_err.h"
-#include "core/rt_journal.h"
 #include "core/rt_time.h"
+#include "lab_thread.h"
 
 #define START_AHEAD_NS 20000000ull	/* t0 is this far after the threads are ready */
 
@@ -76,22 +76,8 @@ static void spin_cpu_until(uint64_t until)
 
 static int become_rt(struct run *r, int prio)
 {
-	struct sched_param sp = { .sched_priority = prio };
-	cpu_set_t set;
-	char *cause = NULL;
-	int ret;
+	int ret = lab_thread_fifo(r->o->journal, r->cpu, prio);
 
-	CPU_ZERO(&set);
-	CPU_SET(r->cpu, &set);
-	if (r->o->journal) {
-		ret = rt_journal_set_affinity(r->o->journal, 0, &set, &cause) ?:
-		      rt_journal_set_sched(r->o->journal, 0, SCHED_FIFO, prio, &cause);
-		free(cause);
-	} else {
-		ret = sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
-		if (!ret && sched_setscheduler(0, SCHED_FIFO, &sp))
-			ret = -errno;
-	}
 	if (ret)
 		__atomic_store_n(&r->failed, ret, __ATOMIC_RELAXED);
 	return ret;
