@@ -62,7 +62,7 @@ else
 	run lab run taskset --scenario ll-above,rta-miss --duration 300ms --json "$tmp/two.json"
 	check "ll-above and rta-miss run (exit $rc)" [ "$rc" -eq 0 ]
 	check "the text shows the computed-vs-measured table" \
-		bash -c "grep -q '^Each task: computed worst response (RTA) against measured' '$tmp/out' && grep -qE '^  rta-miss +3 .* misses ' '$tmp/out'"
+		bash -c "grep -q '^Each task (ms): computed worst response R (RTA) against the measured max' '$tmp/out' && grep -qE '^  rta-miss +3 .* misses ' '$tmp/out'"
 	check "ll-above: utilisation above the Liu & Layland bound, RTA says schedulable" \
 		[ "$(json_get "$tmp/two.json" 'sc("ll-above")["utilisation_pct"] > sc("ll-above")["ll_bound_pct"] and sc("ll-above")["rta_schedulable"]')" = True ]
 	check "ll-above: RTA's R are 2, 6 and 20 ms" \
