@@ -162,8 +162,9 @@ static const struct lab_option taskset_options[] = {
 
 static int taskset_check_caps(struct lab_ctx *ctx, char **cause)
 {
-	(void)ctx;
-	return taskset_can(3, cause);
+	const struct taskset_params *p = ctx->params;
+
+	return taskset_can(p && p->tasks_given ? p->custom.n : 3, cause);
 }
 
 /* ---- Figures ------------------------------------------------------------------------ */
