@@ -8,7 +8,7 @@
  * replays them against the uni-directional plate.
  *
  * A run without --protocol runs the four table protocols one after the
- * other (uni-directional, ticket, greedy, broken), then the three priority
+ * other (uni-directional, ticket, greedy, broken), then the four priority
  * protocols when SCHED_FIFO is allowed (a note says what is missing
  * otherwise); --protocol runs one. Each protocol run is a named scenario
  * of extra.scenarios, named like the protocol, with its figures; the two
@@ -70,8 +70,8 @@ static int set_protocol(void *params, const char *value, char **cause)
 		}
 	}
 	return rt_err(cause, -EINVAL, "--protocol: no protocol called '%s' (uni-directional, "
-		      "ticket, greedy, broken, priority-inherit, priority-plain or "
-		      "priority-ticket)", value);
+		      "ticket, greedy, broken, priority-inherit, priority-plain, "
+		      "priority-ticket or priority-ceiling)", value);
 }
 
 #define P(f) LAB_OPT_AT(struct cookie_params, f)
@@ -79,13 +79,13 @@ static const struct lab_option cookie_options[] = {
 	{ .name = "protocol", .kind = LAB_OPT_STRING, .set = set_protocol,
 	  .metavar = "NAME",
 	  .help = "Run this protocol only: uni-directional, ticket, greedy, broken, "
-		  "priority-inherit, priority-plain or priority-ticket (default: the four table protocols, then the "
-		  "three priority ones when SCHED_FIFO is allowed). uni-directional passes "
+		  "priority-inherit, priority-plain, priority-ticket or priority-ceiling (default: the four "
+		  "table protocols, then the four priority ones when SCHED_FIFO is allowed). uni-directional passes "
 		  "the plate round in seat order through a wait-free SPSC ring; ticket and "
 		  "greedy lock the plate with ck_spinlock_ticket and ck_spinlock_fas; broken "
 		  "locks nothing; the priority protocols put a low holder, a medium hog and a "
-		  "high waiter at SCHED_FIFO on one CPU around a PI mutex, a plain mutex or "
-		  "the ticket lock (root)." },
+		  "high waiter at SCHED_FIFO on one CPU around a PI mutex, a plain mutex, "
+		  "the ticket lock or a priority-ceiling mutex (root)." },
 	{ .name = "diners", .kind = LAB_OPT_UINT, .metavar = "N", P(diners), .min = 2,
 	  .max = COOKIE_DINERS_MAX,
 	  .help = "Diners at the table (threads); fairness needs at least 4.", .defval = "4" },
@@ -126,6 +126,7 @@ static const char *const protocol_summaries[COOKIE_NPROTOCOLS] = {
 	"low holder, medium hog, high waiter at SCHED_FIFO on one CPU, a PI mutex",
 	"the same with a plain mutex: the hog holds the high waiter up",
 	"the same with the ticket lock: the high waiter spins until the watchdog",
+	"the same with a PTHREAD_PRIO_PROTECT mutex, ceiling = the high waiter's priority",
 };
 
 static json_t *table_scenario(enum cookie_protocol proto, const struct cookie_table_result *r,

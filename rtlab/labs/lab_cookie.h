@@ -14,8 +14,9 @@
  * and the three priority protocols, which are a different experiment: a
  * low-priority holder, a medium-priority CPU hog and a high-priority
  * waiter at SCHED_FIFO, pinned to one CPU, sharing the plate through a
- * PTHREAD_PRIO_INHERIT mutex, a plain mutex or the ticket lock (which
- * spins for ever behind a preempted holder until the watchdog ends it).
+ * PTHREAD_PRIO_INHERIT mutex, a plain mutex, the ticket lock (which
+ * spins for ever behind a preempted holder until the watchdog ends it) or a
+ * PTHREAD_PRIO_PROTECT mutex whose ceiling is the high diner's priority.
  *
  * Counting is exact: every cookie has a serial, every take is tallied,
  * and after the diners are joined the tally says which cookies were eaten
@@ -45,6 +46,7 @@ enum cookie_protocol {
 	COOKIE_PRIO_INHERIT,
 	COOKIE_PRIO_PLAIN,
 	COOKIE_PRIO_TICKET,
+	COOKIE_PRIO_CEILING,
 	COOKIE_NPROTOCOLS
 };
 
@@ -111,7 +113,7 @@ void cookie_table_result_fini(struct cookie_table_result *r);
 double cookie_jain(const uint64_t *x, unsigned int n);
 
 struct cookie_prio_opts {
-	enum cookie_protocol protocol;	/* COOKIE_PRIO_INHERIT .. COOKIE_PRIO_TICKET */
+	enum cookie_protocol protocol;	/* COOKIE_PRIO_INHERIT .. COOKIE_PRIO_CEILING */
 	uint64_t duration_ns;		/* how long the three threads run */
 	int cpu;			/* the CPU all of them share; -1: the last one online */
 	uint64_t watchdog_ns;		/* the high waiter spun this long: end the run */

@@ -10,8 +10,12 @@
  * (the holder is lifted to 30 while the high diner waits, so the hog
  * cannot hold it up: the wait stays near hold_ns), a plain mutex (the hog
  * runs while the holder waits under it: the high diner's wait grows to the
- * hog's burst) or ck_spinlock_ticket (the high diner spins on the CPU the
- * preempted holder needs: it would spin for ever).
+ * hog's burst), ck_spinlock_ticket (the high diner spins on the CPU the
+ * preempted holder needs: it would spin for ever) or a PTHREAD_PRIO_PROTECT
+ * mutex with its ceiling at 30 (the holder runs at 30 from the moment it
+ * takes the plate, so the hog never preempts it inside: the wait stays
+ * near hold_ns, and the hog is held up by each hold even when the high
+ * diner does not want the plate).
  *
  * A watchdog at SCHED_FIFO 40 on the same CPU wakes every 10 ms; when the
  * high diner has waited longer than watchdog_ns it ends the run: it puts
@@ -37,9 +41,9 @@
 
 #include "core/rt_err.h"
 #include "core/rt_hist.h"
-#include "core/rt_journal.h"
 #include "core/rt_sink.h"
 #include "core/rt_time.h"
+#include "lab_thread.h"
 
 #define PRIO_LOW 10
 #define PRIO_HOG 20
@@ -97,23 +101,10 @@ static void plate_unlock(struct prio_run *p)
 /* The calling thread on the run's CPU at SCHED_FIFO @prio, through the journal. */
 static int become_rt(struct prio_run *p, int who, int prio)
 {
-	struct sched_param sp = { .sched_priority = prio };
-	cpu_set_t set;
-	char *cause = NULL;
 	int ret;
 
 	p->tid[who] = (pid_t)syscall(SYS_gettid);
-	CPU_ZERO(&set);
-	CPU_SET(p->o->cpu, &set);
-	if (p->o->journal) {
-		ret = rt_journal_set_affinity(p->o->journal, 0, &set, &cause) ?:
-		      rt_journal_set_sched(p->o->journal, 0, SCHED_FIFO, prio, &cause);
-		free(cause);
-	} else {
-		ret = sched_setaffinity(0, sizeof(set), &set) ? -errno : 0;
-		if (!ret && sched_setscheduler(0, SCHED_FIFO, &sp))
-			ret = -errno;
-	}
+	ret = lab_thread_fifo(p->o->journal, p->o->cpu, prio);
 	if (ret)
 		__atomic_store_n(&p->failed, ret, __ATOMIC_RELAXED);
 	return ret;
@@ -305,6 +296,11 @@ int cookie_prio_run(const struct cookie_prio_opts *opts, struct cookie_prio_resu
 	pthread_mutexattr_init(&ma);
 	if (o.protocol == COOKIE_PRIO_INHERIT)
 		pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_INHERIT);
+	if (o.protocol == COOKIE_PRIO_CEILING) {
+		/* Whoever holds the plate runs at the high diner's priority at once. */
+		pthread_mutexattr_setprotocol(&ma, PTHREAD_PRIO_PROTECT);
+		pthread_mutexattr_setprioceiling(&ma, PRIO_HIGH);
+	}
 	pthread_mutex_init(&p->mutex, &ma);
 	pthread_mutexattr_destroy(&ma);
 	ck_spinlock_ticket_init(&p->ticket);

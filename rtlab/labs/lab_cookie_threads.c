@@ -43,6 +43,7 @@ const char *const cookie_protocol_names[COOKIE_NPROTOCOLS + 1] = {
 	[COOKIE_PRIO_INHERIT] = "priority-inherit",
 	[COOKIE_PRIO_PLAIN] = "priority-plain",
 	[COOKIE_PRIO_TICKET] = "priority-ticket",
+	[COOKIE_PRIO_CEILING] = "priority-ceiling",
 	[COOKIE_NPROTOCOLS] = NULL,
 };
 

@@ -28,6 +28,7 @@
 	X(fcse) \
 	X(nop) \
 	X(cookie) \
+	X(taskset) \
 	X(example)
 
 #define LAB_DECLARE(name) extern const struct lab_ops lab_##name;

@@ -18,6 +18,7 @@
 	X(hypervisor) \
 	X(nop) \
 	X(cookie) \
+	X(taskset) \
 	X(example)
 
 #define UI_LAB_SCREEN_DECLARE(name) extern const struct ui_lab_screen_ops ui_lab_##name##_screen;

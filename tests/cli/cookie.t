@@ -33,7 +33,7 @@ run lab run cookie --help
 check "--help lists --protocol, --diners, --duration, --cookies" \
 	bash -c "grep -q -- '--protocol NAME' '$tmp/out' && grep -q -- '--diners N' '$tmp/out' && grep -q -- '--duration D' '$tmp/out' && grep -q -- '--cookies N' '$tmp/out'"
 check "and the scenarios, the protocols and the replays" \
-	bash -c "grep -qE '^  priority-ticket ' '$tmp/out' && grep -qE '^  replay-broken ' '$tmp/out'"
+	bash -c "grep -qE '^  priority-ticket ' '$tmp/out' && grep -qE '^  priority-ceiling ' '$tmp/out' && grep -qE '^  replay-broken ' '$tmp/out'"
 
 run lab run cookie --protocol polite
 check "an unknown protocol is a usage error (exit 2) that names it" \
@@ -64,6 +64,25 @@ check "its tally adds up: produced + eaten twice = eaten + lost + left" \
 run grade "$tmp/uni.json"
 check "grading the document: the exact and fair checks pass" \
 	bash -c "grep -qE 'correct-protocols-exact' '$tmp/out' && grep -qE 'uni-fair' '$tmp/out'"
+
+# The priority ceiling (root): the holder runs at the high diner's priority from the moment
+# it takes the plate, so the high diner never waits behind the hog, as it does with the plain
+# mutex; its blocking moves before it runs (lesson 15, labs/cookie/README.md).
+if [ "$(id -u)" -eq 0 ]; then
+	run lab run cookie --protocol priority-ceiling --duration 500ms --json "$tmp/ceil.json"
+	check "priority-ceiling runs (exit $rc)" [ "$rc" -eq 0 ]
+	run lab run cookie --protocol priority-plain --duration 500ms --json "$tmp/plain.json"
+	c=$(scen "$tmp/ceil.json" priority-ceiling wait_max_us)
+	p=$(scen "$tmp/plain.json" priority-plain wait_max_us)
+	echo "# wait_max_us: ceiling $c, plain $p"
+	check "its high diner waited, at most, a tenth of the plain mutex's longest wait" \
+		awk -v c="$c" -v p="$p" 'BEGIN { exit !(c > 0 && c * 10 < p) }'
+	check "without the watchdog" [ "$(scen "$tmp/ceil.json" priority-ceiling watchdog)" = False ]
+else
+	skip "priority-ceiling needs root"
+	skip "(the same)"
+	skip "(the same)"
+fi
 
 # Without SCHED_FIFO (as nobody), a priority protocol is refused with the reason.
 if [ "$(id -u)" -eq 0 ] && command -v setpriv >/dev/null; then

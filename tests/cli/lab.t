@@ -56,8 +56,8 @@ else
 fi
 run lab list --json
 check "lab list --json exits 0" [ "$rc" -eq 0 ]
-check "lab list --json: latency ready, seven labs" \
-	[ "$(json_get "$tmp/out" '[l["state"] for l in d["labs"] if l["name"]=="latency"][0], len(d["labs"])')" = "('ready', 7)" ]
+check "lab list --json: latency ready, eight labs" \
+	[ "$(json_get "$tmp/out" '[l["state"] for l in d["labs"] if l["name"]=="latency"][0], len(d["labs"])')" = "('ready', 8)" ]
 
 # ---- usage errors and planned labs -----------------------------------------------
 for args in "lab" "lab frob" "lab run" "lab run nosuch" "lab run latency --bogus" \

@@ -84,8 +84,14 @@ for lab in $labs; do
 	ftrace) args="--mode events --duration 1s --no-cross-check" ;;
 	fcse) args="--ticks 40" ;;
 	cookie) args="--duration 100ms" ;;
+	taskset) args="--scenario ll-above,lock-inherit --duration 100ms" ;;
 	*) args= ;;
 	esac
+	if [ "$lab" = taskset ] && [ "$(id -u)" -ne 0 ]; then
+		skip "lab run taskset: needs SCHED_FIFO (root)"
+		skip "(the same)"
+		continue
+	fi
 	# shellcheck disable=SC2086
 	run lab run "$lab" --seed 7 $args --json "$tmp/$lab.json"
 	check "lab run $lab $args: exit 0" [ "$rc" -eq 0 ]
