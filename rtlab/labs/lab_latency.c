@@ -38,6 +38,7 @@
  */
 #include "lab_latency.h"
 #include "lab_latency_int.h"
+#include "lab_latency_kside.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -154,6 +155,7 @@ struct scen_run {
 	double measured_s;
 	double cpu_s;					/* process CPU time while measuring */
 	long peak_rss_kb;				/* this process's peak RSS so far */
+	struct latency_kside_run kside;			/* rtlab_inject beside the probe */
 	const struct rt_sink *outer;			/* borrowed */
 };
 
@@ -438,6 +440,9 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 		r->interrupted = true;
 		goto out_load;
 	}
+	ret = latency_kside_start(ctx, &r->kside, plan, p->sys_root, cause);
+	if (ret)
+		goto out_load;
 
 	rt_probe_config_init(&cfg);
 	cfg.nthreads = p->threads;
@@ -536,6 +541,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	rt_sink_progress(sink, 100, what);
 
 out_load:
+	latency_kside_stop(&r->kside);
 	rt_probe_free(probe);
 	housekeeping_restore(&hk);
 	free(sets);
@@ -702,6 +708,7 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 						json_real(latency_share_pct(spikes, loops)))) ||
 	    (pl->policy == SCHED_DEADLINE && add_dl(o, p)) ||
 	    (pl->alloc_kib && add_alloc(o, r)) ||
+	    latency_kside_record(o, &r->kside) ||
 	    add_summary(o, r->merged))
 		goto out;
 	{
@@ -812,6 +819,12 @@ static int lat_check_caps(struct lab_ctx *ctx, char **cause)
 			return ret;
 	}
 
+	for (unsigned int i = 0; i < p->nplans; i++) {
+		int ret = latency_kside_check(&p->plan[i], p->sys_root, cause);
+
+		if (ret)
+			return ret;
+	}
 	for (unsigned int i = 0; i < p->nplans; i++)
 		if (p->plan[i].needs_preempt_rt && !(ctx->env && ctx->env->realtime))
 			return rt_err(cause, -ENOTSUP,
