@@ -87,7 +87,7 @@ const struct latency_scenario latency_scenarios[] = {
 	  "second at SCHED_FIFO 95, above the probe", .policy = FIFO,
 	  .kside = LATENCY_KSIDE_IRQ_THREAD, .irq_priority = 95 },
 	{ .name = "irqthread-below", .summary = "irqthread-above with the interrupt's thread at "
-	  "SCHED_FIFO 80, below the probe: the probe preempts the handler",
+	  "SCHED_FIFO 80, below the probe: on PREEMPT_RT the probe preempts the handler",
 	  .policy = FIFO, .kside = LATENCY_KSIDE_IRQ_THREAD, .irq_priority = 80 },
 	{ .name = "hardirq", .summary = "idle-fifo while an interrupt handler registered without "
 	  "a thread runs 2 ms 8 times a second: in hard-irq context on stock, forced into a "
