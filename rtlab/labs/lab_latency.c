@@ -1420,6 +1420,8 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 	if (!ret)
 		ret = alloc_view(scens, views);
 	if (!ret)
+		ret = latency_kside_view(scens, views);
+	if (!ret)
 		ret = latency_tput_view(scens, views);
 out:
 	json_decref(sv);
@@ -1544,6 +1546,17 @@ static const struct rt_key latency_scenario_keys[] = {
 	RT_KEY("alloc_max_us", RT_T_NUMBER, "us", "worst time to take it", false),
 	RT_KEY("touch_avg_us", RT_T_NUMBER, "us", "mean time to touch it", false),
 	RT_KEY("touch_max_us", RT_T_NUMBER, "us", "worst time to touch it", false),
+	RT_KEY("kside", RT_T_STRING, NULL, "what rtlab_inject did beside the probe (lesson 16)",
+	       false),
+	RT_KEY("inject_section_us", RT_T_INTEGER, "us", "each section's length", false),
+	RT_KEY("inject_sections_count", RT_T_INTEGER, "count", "sections run", false),
+	RT_KEY("inject_refused_count", RT_T_INTEGER, "count", "requests the module refused",
+	       false),
+	RT_KEY("irq_thread_priority", RT_T_INTEGER, NULL, "SCHED_FIFO priority of irq/N-rtlab_inject",
+	       false),
+	RT_KEY("irq_thread_delay_max_us", RT_T_NUMBER, "us",
+	       "longest wait from the interrupt to its thread", false),
+	RT_KEY("irq_thread_delay_avg_us", RT_T_NUMBER, "us", "mean wait", false),
 	RT_KEY_END,
 };
 static const struct rt_keys latency_scenario_table = { .keys = latency_scenario_keys,

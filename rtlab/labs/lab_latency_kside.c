@@ -23,7 +23,9 @@
 
 #include "core/rt_err.h"
 #include "core/rt_journal.h"
+#include "core/rt_json.h"
 #include "core/rt_log.h"
+#include "lab_latency_int.h"
 
 #define NS_PER_MS 1000000ll
 
@@ -451,15 +453,15 @@ int latency_kside_record(json_t *o, const struct latency_kside_run *r)
 	err |= json_object_set_new(o, "inject_refused_count", json_integer((json_int_t)r->refused));
 	if (r->write_errno)
 		err |= json_object_set_new(o, "inject_error", json_string(strerror(r->write_errno)));
-	if (pl->kside == LATENCY_KSIDE_IRQ_THREAD) {
-		err |= json_object_set_new(o, "irq_thread_priority", r->irq_priority >= 0 ?
-					   json_integer(r->irq_priority) : json_null());
-		err |= json_object_set_new(o, "irq_thread_delay_max_us", r->delays ?
-					   json_real((double)r->delay_max_ns / 1000.0) :
-					   json_null());
-		err |= json_object_set_new(o, "irq_thread_delay_avg_us", r->delays ?
+	/* Figures that were not measured are left out, not null: the keys are numbers. */
+	if (pl->kside == LATENCY_KSIDE_IRQ_THREAD && r->irq_priority >= 0)
+		err |= json_object_set_new(o, "irq_thread_priority", json_integer(r->irq_priority));
+	if (pl->kside == LATENCY_KSIDE_IRQ_THREAD && r->delays) {
+		err |= json_object_set_new(o, "irq_thread_delay_max_us",
+					   json_real((double)r->delay_max_ns / 1000.0));
+		err |= json_object_set_new(o, "irq_thread_delay_avg_us",
 					   json_real((double)r->delay_sum_ns / 1000.0 /
-						     (double)r->delays) : json_null());
+						     (double)r->delays));
 	}
 	if (pl->spinner) {
 		err |= json_object_set_new(o, "spinner_priority",
@@ -470,4 +472,38 @@ int latency_kside_record(json_t *o, const struct latency_kside_run *r)
 		err |= json_object_set_new(o, "machine_guard", json_string(r->throttle));
 	}
 	return err ? -ENOMEM : 0;
+}
+
+static const struct latency_col kside_cols[] = {
+	{ "scenario", "scenario", "" }, { "kside", "kernel side", "" },
+	{ "section", "section", "us" }, { "sections", "sections", "" },
+	{ "irq_prio", "irq thread prio", "" }, { "irq_wait_max", "irq thread wait max", "us" },
+	{ "max", "probe max", "us" },
+};
+
+int latency_kside_view(json_t *scens, json_t *views)
+{
+	json_t *v = latency_view_new("kernel-side", "The kernel side: the probe beside the "
+				     "injector's interrupt thread or lock (lesson 16)", kside_cols,
+				     sizeof(kside_cols) / sizeof(kside_cols[0]));
+	json_t *s;
+	size_t i;
+	int ret = 0;
+
+	if (!v)
+		return -ENOMEM;
+	json_array_foreach(scens, i, s) {
+		if (!json_is_string(json_object_get(s, "kside")))
+			continue;
+		ret |= json_array_append_new(json_object_get(v, "rows"), json_pack(
+			"[s, s, o, o, o, o, o]", rt_json_text(s, "name"), rt_json_text(s, "kside"),
+			rt_json_num_cell(s, "inject_section_us"),
+			rt_json_num_cell(s, "inject_sections_count"),
+			rt_json_num_cell(s, "irq_thread_priority"),
+			rt_json_num_cell(s, "irq_thread_delay_max_us"), rt_json_num_cell(s, "max_us")));
+	}
+	if (!ret && json_array_size(json_object_get(v, "rows")))
+		ret = json_array_append(views, v);
+	json_decref(v);
+	return ret ? -ENOMEM : 0;
 }

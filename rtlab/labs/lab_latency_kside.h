@@ -90,4 +90,12 @@ void latency_kside_stop(struct latency_kside_run *r);
 /* latency_kside_record - the kernel side's figures into the scenario object @o. */
 int latency_kside_record(json_t *o, const struct latency_kside_run *r);
 
+/**
+ * latency_kside_view - the view "kernel-side" of @scens' kernel-side scenarios
+ * @views: appended to; nothing when there is none
+ *
+ * Returns 0 or -ENOMEM.
+ */
+int latency_kside_view(json_t *scens, json_t *views);
+
 #endif

@@ -179,6 +179,45 @@ static void test_spinner_guard(void **state)
 	rmroot(root);
 }
 
+/* The view "kernel-side": a row per kernel-side scenario, none for the others. */
+static void test_view(void **state)
+{
+	json_t *scens = json_pack("[{s:s, s:f}, {s:s, s:s, s:i, s:i, s:i, s:f, s:f}, "
+				  "{s:s, s:s, s:i, s:i, s:f}]",
+				  "name", "idle-fifo", "max_us", 5.0,
+				  "name", "irqthread-above", "kside", "irq_thread",
+				  "inject_section_us", 2000, "inject_sections_count", 40,
+				  "irq_thread_priority", 95, "irq_thread_delay_max_us", 3.0,
+				  "max_us", 1120.5,
+				  "name", "lock-raw", "kside", "raw_spinlock",
+				  "inject_section_us", 2000, "inject_sections_count", 40,
+				  "max_us", 1101.0);
+	json_t *views = json_array(), *rows, *row;
+
+	(void)state;
+	assert_int_equal(latency_kside_view(scens, views), 0);
+	assert_int_equal(json_array_size(views), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(views, 0), "name")),
+			    "kernel-side");
+	rows = json_object_get(json_array_get(views, 0), "rows");
+	assert_int_equal(json_array_size(rows), 2);
+	row = json_array_get(rows, 0);
+	assert_string_equal(json_string_value(json_array_get(row, 0)), "irqthread-above");
+	assert_int_equal(json_integer_value(json_array_get(row, 4)), 95);
+	row = json_array_get(rows, 1);
+	assert_true(json_is_null(json_array_get(row, 4)));	/* no interrupt thread */
+	assert_true(json_real_value(json_array_get(row, 6)) > 1100);
+	json_decref(views);
+	/* Without a kernel-side scenario there is no view. */
+	views = json_array();
+	json_array_remove(scens, 2);
+	json_array_remove(scens, 1);
+	assert_int_equal(latency_kside_view(scens, views), 0);
+	assert_int_equal(json_array_size(views), 0);
+	json_decref(views);
+	json_decref(scens);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +225,7 @@ int main(void)
 		cmocka_unit_test(test_missing),
 		cmocka_unit_test(test_writer),
 		cmocka_unit_test(test_spinner_guard),
+		cmocka_unit_test(test_view),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -73,6 +73,9 @@ common() { # common KERNEL: what every kernel shows
 	check "$k: every scenario's sections ran, none refused" \
 		bash -c "jq -e '[.extra.scenarios[] | .inject_sections_count > 10 and
 			.inject_refused_count == 0] | all' '$tmp/$k.json' >/dev/null"
+	check "$k: the document's view kernel-side has a row per scenario" \
+		bash -c "[ \"\$(jq '[.views[] | select(.name == \"kernel-side\") | .rows[]] | length' \
+			'$tmp/$k.json')\" = 6 ]"
 	check "$k: behind the FIFO 99 spinner the interrupt thread waited > 15 ms" \
 		above "$(fig "$k" fifo99-spinner irq_thread_delay_max_us)" 15000
 	check "$k: without the spinner it waited < 100 us" \
