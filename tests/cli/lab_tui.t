@@ -131,7 +131,7 @@ check "nothing leaked onto stderr" test ! -s "$tmp/run.err"
 # More scenarios than rows: the list is a window that follows the cursor, and says so.
 
 tui_start tiny 80x24
-wait_for tiny "Timer and scheduling latency" >/dev/null
+wait_for tiny "learn real-time Linux by measuring it" >/dev/null
 menu_open tiny "Timer and scheduling latency"
 wait_for tiny "choose the scenarios" >/dev/null
 check "at 80x24 the list says which part of it shows" wait_match tiny 'Scenarios 1-[0-9]+ of [0-9]+'
