@@ -10,6 +10,14 @@
  *   preemptoff_us  with preemption disabled        (rtlab_inject_preemptoff_section)
  *   softirq_us     inside a tasklet (softirq)      (rtlab_inject_softirq_section)
  *   fifo_spin_us   in a SCHED_FIFO kthread         (rtlab_inject_fifo_spin_section)
+ *   irq_thread_us  in the thread of a threaded interrupt (rtlab_inject_irq_thread_section)
+ *   hardirq_us     in an interrupt handler registered without a thread
+ *                  (rtlab_inject_hardirq_section): hard-irq context, unless the
+ *                  kernel forces threading (PREEMPT_RT, or the threadirqs parameter)
+ *   raw_spinlock_us  holding a raw_spinlock_t, interrupts off (rtlab_inject_raw_lock_section)
+ *   spinlock_us    holding a spinlock_t, with spin_lock_irqsave (rtlab_inject_spinlock_section):
+ *                  the same as the raw lock on other kernels, a sleeping lock with
+ *                  priority inheritance and interrupts on under PREEMPT_RT
  *
  * Each section lives in its own noinline function so the irqsoff/preemptoff tracers'
  * "started at"/"ended at" lines and the function trace name it. The write returns
@@ -19,6 +27,10 @@
  * No lab may hang a machine: a section is at most RTLAB_INJECT_MAX_US (10 ms), one
  * section runs at a time, and at most RTLAB_INJECT_MAX_PER_SEC requests are accepted
  * per second; others fail with EINVAL (too long) or EBUSY (too often).
+ *
+ * The two interrupts are real ones, in /proc/interrupts, with the IRQ core's threads
+ * (irq/N-rtlab_inject, and irq/M-rtlab_hardirq where threading is forced) whose
+ * priority chrt -p can change; see "The interrupts" below.
  *
  * The same file builds out of tree (kernel-patches/rtlab_inject/Kbuild) against
  * Debian's 6.1 headers and in the lab kernel as drivers/misc/rtlab_inject.c.
@@ -37,6 +49,9 @@
 #include <linux/completion.h>
 #include <linux/err.h>
 #include <linux/seq_file.h>
+#include <linux/irq.h>
+#include <linux/hrtimer.h>
+#include <linux/spinlock.h>
 
 #define RTLAB_INJECT_MAX_US	10000U
 #define RTLAB_INJECT_MAX_PER_SEC	10U
@@ -46,6 +61,10 @@ enum rtlab_inject_kind {
 	RTLAB_INJECT_PREEMPTOFF,
 	RTLAB_INJECT_SOFTIRQ,
 	RTLAB_INJECT_FIFO_SPIN,
+	RTLAB_INJECT_IRQ_THREAD,
+	RTLAB_INJECT_HARDIRQ,
+	RTLAB_INJECT_RAW_LOCK,
+	RTLAB_INJECT_SPINLOCK,
 	RTLAB_INJECT_NKINDS,
 };
 
@@ -54,6 +73,10 @@ static const char *const rtlab_inject_names[RTLAB_INJECT_NKINDS] = {
 	[RTLAB_INJECT_PREEMPTOFF] = "preemptoff_us",
 	[RTLAB_INJECT_SOFTIRQ] = "softirq_us",
 	[RTLAB_INJECT_FIFO_SPIN] = "fifo_spin_us",
+	[RTLAB_INJECT_IRQ_THREAD] = "irq_thread_us",
+	[RTLAB_INJECT_HARDIRQ] = "hardirq_us",
+	[RTLAB_INJECT_RAW_LOCK] = "raw_spinlock_us",
+	[RTLAB_INJECT_SPINLOCK] = "spinlock_us",
 };
 
 /* One trigger at a time; the counters and the rate window are under this lock. */
@@ -145,6 +168,167 @@ static int rtlab_inject_fifo_spin(unsigned int us)
 	return 0;
 }
 
+/*
+ * The lock sections. Both take their lock with interrupts saved and disabled, the
+ * usual form for data an interrupt handler also touches. On a kernel without
+ * PREEMPT_RT the two are the same: a spinning lock, preemption and interrupts off.
+ * Under PREEMPT_RT a spinlock_t is an rt_mutex: spin_lock_irqsave() neither disables
+ * interrupts nor preemption, the holder can be preempted and a waiter lends it its
+ * priority; a raw_spinlock_t still spins with interrupts off.
+ */
+static DEFINE_RAW_SPINLOCK(rtlab_inject_raw_lock);
+static DEFINE_SPINLOCK(rtlab_inject_spinlock);
+
+static noinline void rtlab_inject_raw_lock_section(unsigned int us)
+{
+	unsigned long flags;
+
+	raw_spin_lock_irqsave(&rtlab_inject_raw_lock, flags);
+	rtlab_inject_busy(us);
+	raw_spin_unlock_irqrestore(&rtlab_inject_raw_lock, flags);
+}
+
+static noinline void rtlab_inject_spinlock_section(unsigned int us)
+{
+	unsigned long flags;
+
+	spin_lock_irqsave(&rtlab_inject_spinlock, flags);
+	rtlab_inject_busy(us);
+	spin_unlock_irqrestore(&rtlab_inject_spinlock, flags);
+}
+
+/*
+ * The interrupts. There is no device, so the interrupts come from software, in the
+ * way a device's would arrive: two interrupt descriptors of our own
+ * (irq_alloc_descs()) driven by dummy_irq_chip with handle_simple_irq, and raised by
+ * generic_handle_irq() from an hrtimer that expires in hard-irq context
+ * (HRTIMER_MODE_REL_HARD; a plain hrtimer expires in a softirq thread on PREEMPT_RT).
+ * Everything used here exists in 6.1 and 6.12, and the out-of-tree module's calls
+ * are exported there (GPL): __irq_alloc_descs, irq_free_descs, irq_modify_status,
+ * irq_set_chip_and_handler_name, dummy_irq_chip, handle_simple_irq,
+ * generic_handle_irq, hrtimer_init. (hrtimer_setup(), which replaces hrtimer_init()
+ * in later kernels, is not in 6.1; irq_work would not give a descriptor, so neither
+ * /proc/interrupts nor an IRQ thread.)
+ *
+ * irq_thread_us: registered with request_threaded_irq() and IRQF_ONESHOT. The primary
+ * handler only notes the time and returns IRQ_WAKE_THREAD; the IRQ core's thread
+ * irq/N-rtlab_inject (SCHED_FIFO 50 by default, on every kernel) runs the section.
+ * IRQF_ONESHOT keeps forced threading away from it, so the primary stays in hard-irq
+ * context on PREEMPT_RT too. The delay from the primary to the thread's start is kept
+ * (stats: irq_thread_delay_last_ns, irq_thread_delay_max_ns).
+ *
+ * hardirq_us: registered with request_irq(), no thread. Its handler runs the section
+ * in hard-irq context, unless the kernel forces interrupt threading (PREEMPT_RT, or
+ * the threadirqs parameter), which moves it into irq/M-rtlab_hardirq.
+ */
+#define RTLAB_INJECT_NIRQS	2
+#define RTLAB_INJECT_RAISE_NS	1000
+
+static int rtlab_inject_irq_base = -1;
+static struct hrtimer rtlab_inject_timer;
+static unsigned int rtlab_inject_irq_len;
+static int rtlab_inject_irq_target;
+static u64 rtlab_inject_irq_raised_ns;
+static u64 rtlab_inject_irq_delay_last_ns, rtlab_inject_irq_delay_max_ns;
+static DECLARE_COMPLETION(rtlab_inject_irq_done);
+static char rtlab_inject_dev;	/* the dev_id of both actions */
+
+static enum hrtimer_restart rtlab_inject_timer_fn(struct hrtimer *t)
+{
+	generic_handle_irq(READ_ONCE(rtlab_inject_irq_target));
+	return HRTIMER_NORESTART;
+}
+
+static irqreturn_t rtlab_inject_irq_primary(int irq, void *dev)
+{
+	WRITE_ONCE(rtlab_inject_irq_raised_ns, local_clock());
+	return IRQ_WAKE_THREAD;
+}
+
+static noinline void rtlab_inject_irq_thread_section(unsigned int us)
+{
+	rtlab_inject_busy(us);
+}
+
+static irqreturn_t rtlab_inject_irq_thread(int irq, void *dev)
+{
+	u64 delay = local_clock() - READ_ONCE(rtlab_inject_irq_raised_ns);
+
+	WRITE_ONCE(rtlab_inject_irq_delay_last_ns, delay);
+	if (delay > READ_ONCE(rtlab_inject_irq_delay_max_ns))
+		WRITE_ONCE(rtlab_inject_irq_delay_max_ns, delay);
+	rtlab_inject_irq_thread_section(READ_ONCE(rtlab_inject_irq_len));
+	complete(&rtlab_inject_irq_done);
+	return IRQ_HANDLED;
+}
+
+static noinline void rtlab_inject_hardirq_section(unsigned int us)
+{
+	rtlab_inject_busy(us);
+}
+
+static irqreturn_t rtlab_inject_hardirq(int irq, void *dev)
+{
+	rtlab_inject_hardirq_section(READ_ONCE(rtlab_inject_irq_len));
+	complete(&rtlab_inject_irq_done);
+	return IRQ_HANDLED;
+}
+
+/* Raise interrupt @irq in RTLAB_INJECT_RAISE_NS; return once its section ran. */
+static void rtlab_inject_raise(int irq, unsigned int us)
+{
+	reinit_completion(&rtlab_inject_irq_done);
+	WRITE_ONCE(rtlab_inject_irq_len, us);
+	WRITE_ONCE(rtlab_inject_irq_target, irq);
+	hrtimer_start(&rtlab_inject_timer, ns_to_ktime(RTLAB_INJECT_RAISE_NS),
+		      HRTIMER_MODE_REL_HARD);
+	wait_for_completion(&rtlab_inject_irq_done);
+}
+
+static int rtlab_inject_irqs_init(void)
+{
+	int base, i, ret;
+
+	base = irq_alloc_descs(-1, 1, RTLAB_INJECT_NIRQS, NUMA_NO_NODE);
+	if (base < 0)
+		return base;
+	for (i = 0; i < RTLAB_INJECT_NIRQS; i++) {
+		irq_set_chip_and_handler(base + i, &dummy_irq_chip, handle_simple_irq);
+		irq_modify_status(base + i, IRQ_NOREQUEST | IRQ_NOAUTOEN, IRQ_NOPROBE);
+	}
+	ret = request_threaded_irq(base, rtlab_inject_irq_primary, rtlab_inject_irq_thread,
+				   IRQF_ONESHOT, "rtlab_inject", &rtlab_inject_dev);
+	if (ret)
+		goto out_descs;
+	ret = request_irq(base + 1, rtlab_inject_hardirq, 0, "rtlab_hardirq", &rtlab_inject_dev);
+	if (ret)
+		goto out_irq;
+	hrtimer_init(&rtlab_inject_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL_HARD);
+	rtlab_inject_timer.function = rtlab_inject_timer_fn;
+	rtlab_inject_irq_base = base;
+	return 0;
+
+out_irq:
+	free_irq(base, &rtlab_inject_dev);
+out_descs:
+	irq_free_descs(base, RTLAB_INJECT_NIRQS);
+	return ret;
+}
+
+static void rtlab_inject_irqs_exit(void)
+{
+	int i;
+
+	if (rtlab_inject_irq_base < 0)
+		return;
+	hrtimer_cancel(&rtlab_inject_timer);
+	for (i = 0; i < RTLAB_INJECT_NIRQS; i++) {
+		free_irq(rtlab_inject_irq_base + i, &rtlab_inject_dev);
+		irq_set_chip_and_handler(rtlab_inject_irq_base + i, NULL, NULL);
+	}
+	irq_free_descs(rtlab_inject_irq_base, RTLAB_INJECT_NIRQS);
+}
+
 /* Admit one request: 0, or -EBUSY past the per-second budget. Called locked. */
 static int rtlab_inject_admit(void)
 {
@@ -192,6 +376,20 @@ static ssize_t rtlab_inject_write(struct file *file, const char __user *ubuf, si
 	case RTLAB_INJECT_FIFO_SPIN:
 		ret = rtlab_inject_fifo_spin(us);
 		break;
+	case RTLAB_INJECT_IRQ_THREAD:
+	case RTLAB_INJECT_HARDIRQ:
+		if (rtlab_inject_irq_base < 0) {
+			ret = -ENODEV;
+			break;
+		}
+		rtlab_inject_raise(rtlab_inject_irq_base + (kind == RTLAB_INJECT_HARDIRQ), us);
+		break;
+	case RTLAB_INJECT_RAW_LOCK:
+		rtlab_inject_raw_lock_section(us);
+		break;
+	case RTLAB_INJECT_SPINLOCK:
+		rtlab_inject_spinlock_section(us);
+		break;
 	default:
 		ret = -EINVAL;
 	}
@@ -224,6 +422,12 @@ static int rtlab_inject_stats_show(struct seq_file *m, void *v)
 	seq_printf(m, "refused %lu\n", rtlab_inject_refused);
 	seq_printf(m, "max_us %u\n", RTLAB_INJECT_MAX_US);
 	seq_printf(m, "max_per_sec %u\n", RTLAB_INJECT_MAX_PER_SEC);
+	seq_printf(m, "irq %d\n", rtlab_inject_irq_base);
+	seq_printf(m, "hardirq %d\n", rtlab_inject_irq_base < 0 ? -1 : rtlab_inject_irq_base + 1);
+	seq_printf(m, "irq_thread_delay_last_ns %llu\n",
+		   (unsigned long long)READ_ONCE(rtlab_inject_irq_delay_last_ns));
+	seq_printf(m, "irq_thread_delay_max_ns %llu\n",
+		   (unsigned long long)READ_ONCE(rtlab_inject_irq_delay_max_ns));
 	mutex_unlock(&rtlab_inject_lock);
 	return 0;
 }
@@ -232,10 +436,18 @@ DEFINE_SHOW_ATTRIBUTE(rtlab_inject_stats);
 static int __init rtlab_inject_init(void)
 {
 	uintptr_t i;
+	int ret;
 
+	/* Without its interrupts the injector still offers every other section. */
+	ret = rtlab_inject_irqs_init();
+	if (ret)
+		pr_warn("rtlab_inject: no interrupts (%d): irq_thread_us and hardirq_us fail with ENODEV\n",
+			ret);
 	rtlab_inject_dir = debugfs_create_dir("rtlab_inject", NULL);
-	if (IS_ERR(rtlab_inject_dir))
+	if (IS_ERR(rtlab_inject_dir)) {
+		rtlab_inject_irqs_exit();
 		return PTR_ERR(rtlab_inject_dir);
+	}
 	for (i = 0; i < RTLAB_INJECT_NKINDS; i++)
 		debugfs_create_file(rtlab_inject_names[i], 0200, rtlab_inject_dir, (void *)i,
 				    &rtlab_inject_fops);
@@ -248,11 +460,12 @@ static void __exit rtlab_inject_exit(void)
 	debugfs_remove_recursive(rtlab_inject_dir);
 	/* A write in progress holds a reference on the module, so no section is running. */
 	tasklet_kill(&rtlab_inject_tasklet);
+	rtlab_inject_irqs_exit();
 }
 
 module_init(rtlab_inject_init);
 module_exit(rtlab_inject_exit);
 
-MODULE_DESCRIPTION("rtlab latency injector: irqs-off, preempt-off, softirq and SCHED_FIFO sections");
+MODULE_DESCRIPTION("rtlab latency injector: irqs-off, preempt-off, softirq, SCHED_FIFO, interrupt and lock sections");
 MODULE_AUTHOR("rtlab");
 MODULE_LICENSE("GPL");

@@ -34,9 +34,11 @@ awk '
 	print "\thelp"
 	print "\t  Debugfs files under rtlab_inject/ that run one busy section of a"
 	print "\t  requested length with interrupts off, with preemption off, in a"
-	print "\t  tasklet or in a SCHED_FIFO kthread, so tracing labs have a known"
-	print "\t  cause of latency to find. Sections are capped at 10 ms and at"
-	print "\t  10 requests per second. Only for teaching and testing kernels."
+	print "\t  tasklet, in a SCHED_FIFO kthread, in a threaded or a plain"
+	print "\t  interrupt handler, or under a raw or a sleeping spinlock, so"
+	print "\t  tracing and latency labs have a known cause of latency to find."
+	print "\t  Sections are capped at 10 ms and at 10 requests per second. Only"
+	print "\t  for teaching and testing kernels."
 	print ""
 	print "\t  If unsure, say N."
 	print ""
@@ -53,8 +55,12 @@ misc: add rtlab_inject, a latency injector for tracing labs
 Teaching the irqsoff, preemptoff and wakeup tracers needs a latency whose
 cause is known. rtlab_inject adds debugfs files that run one busy section
 of N microseconds with interrupts disabled, with preemption disabled, in a
-tasklet, or in a SCHED_FIFO kthread. Each section is a distinctly named
-noinline function, so the tracers' "started at" lines point at it.
+tasklet, in a SCHED_FIFO kthread, in the thread of an interrupt requested
+with request_threaded_irq() and IRQF_ONESHOT, in a handler requested
+without a thread (force-threaded on PREEMPT_RT), or under a raw_spinlock_t
+or a spinlock_t. The interrupts are raised from a hard-irq hrtimer on
+descriptors of their own. Each section is a distinctly named noinline
+function, so the tracers' "started at" lines point at it.
 
 Sections are capped at 10 ms, run one at a time and are limited to 10
 requests per second, so a lab cannot hang the machine.

@@ -38,6 +38,7 @@
  */
 #include "lab_latency.h"
 #include "lab_latency_int.h"
+#include "lab_latency_kside.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -154,6 +155,7 @@ struct scen_run {
 	double measured_s;
 	double cpu_s;					/* process CPU time while measuring */
 	long peak_rss_kb;				/* this process's peak RSS so far */
+	struct latency_kside_run kside;			/* rtlab_inject beside the probe */
 	const struct rt_sink *outer;			/* borrowed */
 };
 
@@ -438,6 +440,9 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 		r->interrupted = true;
 		goto out_load;
 	}
+	ret = latency_kside_start(ctx, &r->kside, plan, p->sys_root, cause);
+	if (ret)
+		goto out_load;
 
 	rt_probe_config_init(&cfg);
 	cfg.nthreads = p->threads;
@@ -536,6 +541,7 @@ static int run_scenario(struct lab_ctx *ctx, const struct latency_params *p,
 	rt_sink_progress(sink, 100, what);
 
 out_load:
+	latency_kside_stop(&r->kside);
 	rt_probe_free(probe);
 	housekeeping_restore(&hk);
 	free(sets);
@@ -702,6 +708,7 @@ static int record_scenario(struct rt_result *res, json_t *scens, const struct la
 						json_real(latency_share_pct(spikes, loops)))) ||
 	    (pl->policy == SCHED_DEADLINE && add_dl(o, p)) ||
 	    (pl->alloc_kib && add_alloc(o, r)) ||
+	    latency_kside_record(o, &r->kside) ||
 	    add_summary(o, r->merged))
 		goto out;
 	{
@@ -812,6 +819,12 @@ static int lat_check_caps(struct lab_ctx *ctx, char **cause)
 			return ret;
 	}
 
+	for (unsigned int i = 0; i < p->nplans; i++) {
+		int ret = latency_kside_check(&p->plan[i], p->sys_root, cause);
+
+		if (ret)
+			return ret;
+	}
 	for (unsigned int i = 0; i < p->nplans; i++)
 		if (p->plan[i].needs_preempt_rt && !(ctx->env && ctx->env->realtime))
 			return rt_err(cause, -ENOTSUP,
@@ -1407,6 +1420,8 @@ static int lat_views(const struct rt_result *res, json_t *views, char **cause)
 	if (!ret)
 		ret = alloc_view(scens, views);
 	if (!ret)
+		ret = latency_kside_view(scens, views);
+	if (!ret)
 		ret = latency_tput_view(scens, views);
 out:
 	json_decref(sv);
@@ -1531,6 +1546,17 @@ static const struct rt_key latency_scenario_keys[] = {
 	RT_KEY("alloc_max_us", RT_T_NUMBER, "us", "worst time to take it", false),
 	RT_KEY("touch_avg_us", RT_T_NUMBER, "us", "mean time to touch it", false),
 	RT_KEY("touch_max_us", RT_T_NUMBER, "us", "worst time to touch it", false),
+	RT_KEY("kside", RT_T_STRING, NULL, "what rtlab_inject did beside the probe (lesson 16)",
+	       false),
+	RT_KEY("inject_section_us", RT_T_INTEGER, "us", "each section's length", false),
+	RT_KEY("inject_sections_count", RT_T_INTEGER, "count", "sections run", false),
+	RT_KEY("inject_refused_count", RT_T_INTEGER, "count", "requests the module refused",
+	       false),
+	RT_KEY("irq_thread_priority", RT_T_INTEGER, NULL, "SCHED_FIFO priority of irq/N-rtlab_inject",
+	       false),
+	RT_KEY("irq_thread_delay_max_us", RT_T_NUMBER, "us",
+	       "longest wait from the interrupt to its thread", false),
+	RT_KEY("irq_thread_delay_avg_us", RT_T_NUMBER, "us", "mean wait", false),
 	RT_KEY_END,
 };
 static const struct rt_keys latency_scenario_table = { .keys = latency_scenario_keys,

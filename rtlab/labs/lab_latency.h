@@ -29,7 +29,7 @@
 #define SCHED_DEADLINE 6	/* <linux/sched.h>; glibc's <sched.h> may lack it */
 #endif
 
-#define LATENCY_MAX_SCENARIOS 16u
+#define LATENCY_MAX_SCENARIOS 24u
 #define LATENCY_MAX_THREADS 64u
 #define LATENCY_MAX_CPUS 1024u
 #define LATENCY_NAME_MAX 32u
@@ -52,6 +52,18 @@
 /* Grading: each required scenario needs at least this many samples. */
 #define LATENCY_GRADE_MIN_SAMPLES 10000u
 
+/*
+ * The kernel-side scenarios (lesson 16): what the rtlab_inject module does beside
+ * the probe. Each needs the module's debugfs file named in lab_latency_kside.c.
+ */
+enum latency_kside {
+	LATENCY_KSIDE_NONE,
+	LATENCY_KSIDE_IRQ_THREAD,	/* irq_thread_us: the threaded interrupt's thread */
+	LATENCY_KSIDE_HARDIRQ,		/* hardirq_us: a handler without a thread */
+	LATENCY_KSIDE_LOCK_RAW,		/* raw_spinlock_us */
+	LATENCY_KSIDE_LOCK_SLEEPING,	/* spinlock_us */
+};
+
 /* A named scenario as documented in the handout. */
 struct latency_scenario {
 	const char *name;
@@ -65,6 +77,9 @@ struct latency_scenario {
 	uint64_t timer_slack_ns;	/* the probe's PR_SET_TIMERSLACK; 0: the kernel's default */
 	bool throughput;		/* no probe: the lab_latency_work workloads, counted (ops/s) */
 	unsigned int alloc_kib;		/* fresh memory mapped and touched every cycle; 0 none */
+	enum latency_kside kside;	/* what rtlab_inject does beside the probe */
+	int irq_priority;		/* SCHED_FIFO priority of irq/N-rtlab_inject; 0 leave it */
+	bool spinner;			/* a SCHED_FIFO 99 thread spins in bursts (Myth 7) */
 };
 
 /* The scenario table, in teaching order, and its length. */
@@ -86,6 +101,9 @@ struct latency_plan {
 	uint64_t timer_slack_ns;	/* 0: the kernel's default (50 us for SCHED_OTHER) */
 	bool throughput;		/* the throughput workloads instead of the probe */
 	unsigned int alloc_kib;		/* rt_probe_config.alloc_bytes / 1024; 0 none */
+	enum latency_kside kside;
+	int irq_priority;
+	bool spinner;
 };
 
 /* The parsed options of one `rtlab lab run latency`. */

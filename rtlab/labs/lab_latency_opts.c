@@ -82,6 +82,27 @@ const struct latency_scenario latency_scenarios[] = {
 	  "| MCL_FUTURE): the lock does not remove the faults of fresh memory, it moves them "
 	  "into mmap, which populates every page before it returns", .policy = FIFO,
 	  .mlock = true, .load = DEFAULT_LOAD, .alloc_kib = LATENCY_ALLOC_KIB },
+	{ .name = "irqthread-above", .summary = "idle-fifo while a real interrupt's thread "
+	  "(irq/N-rtlab_inject, from the rtlab_inject module) runs a 2 ms handler 8 times a "
+	  "second at SCHED_FIFO 95, above the probe", .policy = FIFO,
+	  .kside = LATENCY_KSIDE_IRQ_THREAD, .irq_priority = 95 },
+	{ .name = "irqthread-below", .summary = "irqthread-above with the interrupt's thread at "
+	  "SCHED_FIFO 80, below the probe: on PREEMPT_RT the probe preempts the handler",
+	  .policy = FIFO, .kside = LATENCY_KSIDE_IRQ_THREAD, .irq_priority = 80 },
+	{ .name = "hardirq", .summary = "idle-fifo while an interrupt handler registered without "
+	  "a thread runs 2 ms 8 times a second: in hard-irq context on stock, forced into a "
+	  "thread at SCHED_FIFO 50 on PREEMPT_RT", .policy = FIFO,
+	  .kside = LATENCY_KSIDE_HARDIRQ },
+	{ .name = "lock-raw", .summary = "idle-fifo while a SCHED_OTHER thread holds a "
+	  "raw_spinlock_t (interrupts off) for 2 ms 8 times a second", .policy = FIFO,
+	  .kside = LATENCY_KSIDE_LOCK_RAW },
+	{ .name = "lock-sleeping", .summary = "lock-raw with a spinlock_t: the same on stock, "
+	  "a preemptible lock with interrupts on under PREEMPT_RT", .policy = FIFO,
+	  .kside = LATENCY_KSIDE_LOCK_SLEEPING },
+	{ .name = "fifo99-spinner", .summary = "Myth 7: a SCHED_FIFO 99 thread spins 20 ms of "
+	  "every 125 ms while interrupts arrive; their thread (SCHED_FIFO 50) waits for the "
+	  "spinner, and so does the probe", .policy = FIFO,
+	  .kside = LATENCY_KSIDE_IRQ_THREAD, .spinner = true },
 	{ .name = "throughput", .summary = "no latency probe: how much work the kernel gets "
 	  "done per second (messages, pipe round trips, forks, and a CPU loop as the control), "
 	  "each run --repeats times, interleaved, on one CPU; compare it on two kernels",
@@ -137,6 +158,9 @@ static void plan_from(struct latency_plan *pl, const struct latency_scenario *s)
 	pl->timer_slack_ns = s->timer_slack_ns;
 	pl->throughput = s->throughput;
 	pl->alloc_kib = s->alloc_kib;
+	pl->kside = s->kside;
+	pl->irq_priority = s->irq_priority;
+	pl->spinner = s->spinner;
 }
 
 void latency_params_init(struct latency_params *p)
@@ -298,8 +322,9 @@ const struct lab_option latency_options[] = {
 		  "load-fifo-mlock, load-fifo-mlock-pinned, load-fifo-rt (PREEMPT_RT kernels "
 		  "only), idle-deadline, load-deadline (SCHED_DEADLINE), load-fifo-faults (the deliberately bad one), "
 		  "load-fifo-alloc and load-fifo-alloc-mlock (fresh memory every cycle, without and "
-		  "with mlockall: where the page faults go), throughput (work per second instead of "
-		  "latency).",
+		  "with mlockall: where the page faults go), irqthread-above, irqthread-below, "
+		  "hardirq, lock-raw, lock-sleeping and fifo99-spinner (the kernel side, with "
+		  "the rtlab_inject module), throughput (work per second instead of latency).",
 	  .defval = "idle-other,load-other,idle-fifo,load-fifo" },
 	{ .name = "duration", .kind = LAB_OPT_DURATION, .metavar = "D", AT(duration_ms),
 	  .min = MS, .max = LATENCY_MAX_DURATION_MS * MS, .unit_ns = MS,

@@ -479,19 +479,37 @@ static void draw_setup(struct ui_lab_latency *s, WINDOW *win, int y, int x, int 
 	ui_frame_put(win, row, x + 1, "Real-time: ", cols - 2, UI_ROLE_LABEL);
 	ui_frame_put(win, row++, x + 12, why, cols - 13, permitted ? UI_ROLE_READY : UI_ROLE_WARN);
 	row++;
-	ui_frame_put(win, row++, x + 1, "Scenarios", cols - 2, UI_ROLE_SECTION);
-	for (unsigned int i = 0; i < latency_nscenarios && row < bottom; i++, row++) {
-		const struct latency_scenario *sc = &latency_scenarios[i];
-		bool sel = i == s->cursor, ok = scenario_allowed(s, i);
-		enum ui_role role = sel ? UI_ROLE_SELECTED : ok ? UI_ROLE_NORMAL : UI_ROLE_DIM;
-
-		if (sel)
-			ui_frame_bar(win, row, x, cols, UI_ROLE_SELECTED);
-		snprintf(line, sizeof(line), "[%c] %-24s %s%s", s->chosen[i] ? 'x' : ' ', sc->name,
-			 ok ? "" : "(needs PREEMPT_RT) ", sc->summary);
-		ui_frame_put(win, row, x + 2, line, cols - 3, role);
+	for (unsigned int i = 0; i < latency_nscenarios; i++) {
 		total += s->chosen[i];
-		probes += s->chosen[i] && !sc->throughput;
+		probes += s->chosen[i] && !latency_scenarios[i].throughput;
+	}
+	{
+		/*
+		 * More scenarios than rows: a window that follows the cursor, with room
+		 * left below it for the duration lines and a few predictions.
+		 */
+		unsigned int n = (unsigned int)latency_nscenarios;
+		unsigned int avail = bottom - row > 11 ? (unsigned int)(bottom - row - 8) : 3;
+		unsigned int first = s->cursor >= avail ? s->cursor - avail + 1 : 0;
+
+		if (avail >= n)
+			snprintf(line, sizeof(line), "Scenarios");
+		else
+			snprintf(line, sizeof(line), "Scenarios %u-%u of %u (Up/Down scroll)",
+				 first + 1, first + avail < n ? first + avail : n, n);
+		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_SECTION);
+		for (unsigned int i = first; i < n && i < first + avail && row < bottom; i++, row++) {
+			const struct latency_scenario *sc = &latency_scenarios[i];
+			bool sel = i == s->cursor, ok = scenario_allowed(s, i);
+			enum ui_role role = sel ? UI_ROLE_SELECTED : ok ? UI_ROLE_NORMAL :
+					    UI_ROLE_DIM;
+
+			if (sel)
+				ui_frame_bar(win, row, x, cols, UI_ROLE_SELECTED);
+			snprintf(line, sizeof(line), "[%c] %-24s %s%s", s->chosen[i] ? 'x' : ' ',
+				 sc->name, ok ? "" : "(needs PREEMPT_RT) ", sc->summary);
+			ui_frame_put(win, row, x + 2, line, cols - 3, role);
+		}
 	}
 	row++;
 	snprintf(line, sizeof(line), "Duration per scenario: %u s (+/- to change); %u scenario%s, "

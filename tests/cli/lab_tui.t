@@ -127,6 +127,22 @@ tm send-keys -t run y
 check "q then y exits with status 0" wait_status run 0
 check "nothing leaked onto stderr" test ! -s "$tmp/run.err"
 
+# ---- 80x24: the scenario list scrolls -----------------------------------------------
+# More scenarios than rows: the list is a window that follows the cursor, and says so.
+
+tui_start tiny 80x24
+wait_for tiny "learn real-time Linux by measuring it" >/dev/null
+menu_open tiny "Timer and scheduling latency"
+wait_for tiny "choose the scenarios" >/dev/null
+check "at 80x24 the list says which part of it shows" wait_match tiny 'Scenarios 1-[0-9]+ of [0-9]+'
+tm send-keys -t tiny End
+check "End scrolls to the last scenario (throughput)" wait_for tiny "throughput"
+check "and the kernel-side ones come before it" wait_for tiny "fifo99-spinner"
+tm send-keys -t tiny Home
+check "Home scrolls back to idle-other" wait_for tiny "idle-other"
+tm send-keys -t tiny q
+tm kill-session -t tiny 2>/dev/null
+
 # ---- Too small during a run -----------------------------------------------------
 # A 10 s run, shrunk as soon as it measures. No document exists until the run
 # ends, so "no document yet" on the too-small screen says the run was still on

@@ -1,7 +1,8 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # inject-trace.sh TRACER KIND US: inside the classroom VM, arm a latency tracer, make the
-# rtlab_inject driver run one KIND section (irqsoff, preemptoff, softirq, fifo_spin) of US
+# rtlab_inject driver run one KIND section (irqsoff, preemptoff, softirq, fifo_spin,
+# irq_thread, hardirq, raw_spinlock, spinlock) of US
 # microseconds, and print what the tracer kept:
 #   max_latency_us=N
 #   the trace header lines ("# latency: ...", "=> started at: ...", "=> ended at: ...")
