@@ -24,6 +24,7 @@
 #include "core/rt_err.h"
 #include "core/rt_journal.h"
 #include "core/rt_json.h"
+#include "core/rt_result.h"
 #include "core/rt_log.h"
 #include "lab_latency_int.h"
 
@@ -495,14 +496,14 @@ int latency_kside_view(json_t *scens, json_t *views)
 	json_array_foreach(scens, i, s) {
 		if (!json_is_string(json_object_get(s, "kside")))
 			continue;
-		ret |= json_array_append_new(json_object_get(v, "rows"), json_pack(
+		ret |= rt_result_view_add_row(v, json_pack(
 			"[s, s, o, o, o, o, o]", rt_json_text(s, "name"), rt_json_text(s, "kside"),
 			rt_json_num_cell(s, "inject_section_us"),
 			rt_json_num_cell(s, "inject_sections_count"),
 			rt_json_num_cell(s, "irq_thread_priority"),
 			rt_json_num_cell(s, "irq_thread_delay_max_us"), rt_json_num_cell(s, "max_us")));
 	}
-	if (!ret && json_array_size(json_object_get(v, "rows")))
+	if (!ret && rt_result_view_nrows(v))
 		ret = json_array_append(views, v);
 	json_decref(v);
 	return ret ? -ENOMEM : 0;
