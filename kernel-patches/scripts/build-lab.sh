@@ -34,6 +34,7 @@ lab)
 	patches=("$here"/lab/*.patch)
 	kmake=(make)
 	target=bzImage image=arch/x86/boot/bzImage dtb=
+	eta="about 4 minutes on 2 idle cores"
 	;;
 fcse)
 	frag=$here/arm-fcse/rtlab-fcse.config
@@ -44,6 +45,7 @@ fcse)
 	}
 	kmake=(make ARCH=arm CROSS_COMPILE=arm-linux-gnueabi-)
 	target=zImage image=arch/arm/boot/zImage dtb=arm/versatile-pb.dtb
+	eta="about 6 CPU-minutes: 3 on 2 idle cores"
 	;;
 *) log "$usage"; exit 2 ;;
 esac
@@ -111,7 +113,7 @@ else
 	done < "$frag"
 	[ "$missing" = 0 ] || exit 1
 
-	log "make -j$jobs $target $dtb (about 4 minutes on 2 cores)"
+	log "make -j$jobs $target $dtb ($eta)"
 	start=$(date +%s)
 	"${kmake[@]}" -j"$jobs" $target $dtb > "$work/build.log" 2>&1 ||
 		{ tail -n 40 "$work/build.log" >&2; exit 1; }

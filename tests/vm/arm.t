@@ -14,7 +14,11 @@
 #     restart;
 #   - the channel on the second PL011 (ttyAMA1): what the guest writes there reaches the
 #     host's --stream file;
-#   - what the board has no virtio for (--share) is refused before booting.
+#   - what the board has no virtio for (--share) is refused before booting;
+#   - the FCSE patch (kernel-patches/arm-fcse/0001): /proc/fcse says mode flush without a
+#     boot parameter, guaranteed and best-effort with fcse=..., keeps flush for an unknown
+#     mode (with a warning), and after the probe's pipe round trips counts switches, every
+#     one a flush (no PID but 0 is handed out yet), with c13 and the reader's PID both 0.
 # Skips, with the reason, where qemu-system-arm or the fcse image (make vm-arm) is missing.
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -40,10 +44,10 @@ vmexec() {
 rc() { cat "$tmp/$1.rc"; }
 val() { sed -n "s/^$2=//p" "$tmp/$1.out" | head -n1; }
 
-echo "1..11"
+echo "1..16"
 
 # ---- boot, the probe, the board ----
-vmexec probe -- 'rtlab-probe 2000 && echo model=$(tr -d \\000 < /proc/device-tree/model) && sed s/^/cmdline=/ /proc/cmdline && zcat /proc/config.gz | sed s/^/config:/'
+vmexec probe -- 'rtlab-probe 2000 && echo model=$(tr -d \\000 < /proc/device-tree/model) && sed s/^/cmdline=/ /proc/cmdline && zcat /proc/config.gz | sed s/^/config:/ && sed s/^/proc-fcse:/ /proc/fcse'
 ok "$(rc probe)" "fcse: boots under TCG and runs rtlab-probe"
 ms=$(sed -n 's/.* ready after \([0-9]*\) ms.*/\1/p' "$tmp/probe.err")
 echo "# boot-to-ready fcse: ${ms:-?} ms (TCG, host clock)"
@@ -93,3 +97,21 @@ mkdir -p "$tmp/share"
 r=$?
 [ $r = 1 ] && grep -q 'versatilepb machine has no virtio for a shared directory' "$tmp/share.err"
 ok $? "fcse: --share is refused before booting (exit $r: $(tail -n1 "$tmp/share.err"))"
+
+# ---- the FCSE patch: /proc/fcse, the mode from the command line ----
+pf() { sed -n "s/^proc-fcse:$2 //p" "$tmp/$1.out"; }
+sed -n 's/^proc-fcse:/# \/proc\/fcse: /p' "$tmp/probe.out"
+[ "$(pf probe mode)" = flush ] && [ "$(pf probe pid_register)" = 0 ] && [ "$(pf probe pid_mm)" = 0 ]
+ok $? "fcse: /proc/fcse: mode flush by default, c13 and the reader's PID 0"
+sw=$(pf probe switches)
+[ -n "$sw" ] && [ "$sw" -ge 4000 ] && [ "$(pf probe flushes)" = "$sw" ] &&
+	[ "$(pf probe flushes_avoided)" = 0 ]
+ok $? "fcse: 2000 pipe round trips: at least 4000 switches, each a flush ($sw, $(pf probe flushes))"
+for m in guaranteed best-effort; do
+	vmexec "mode-$m" --append "fcse=$m" -- 'sed s/^/proc-fcse:/ /proc/fcse'
+	[ "$(rc "mode-$m")" = 0 ] && [ "$(pf "mode-$m" mode)" = "$m" ]
+	ok $? "fcse: fcse=$m on the kernel command line: /proc/fcse says $(pf "mode-$m" mode)"
+done
+vmexec mode-bad --append fcse=fast -- 'sed s/^/proc-fcse:/ /proc/fcse; dmesg | grep fcse:'
+[ "$(pf mode-bad mode)" = flush ] && grep -q "unknown mode 'fast'" "$tmp/mode-bad.out"
+ok $? "fcse: an unknown mode keeps flush, with a warning ($(grep -o "fcse: unknown.*" "$tmp/mode-bad.out"))"
