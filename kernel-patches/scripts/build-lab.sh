@@ -45,7 +45,7 @@ fcse)
 	}
 	kmake=(make ARCH=arm CROSS_COMPILE=arm-linux-gnueabi-)
 	target=zImage image=arch/arm/boot/zImage dtb=arm/versatile-pb.dtb
-	eta="about 6 CPU-minutes: 3 on 2 idle cores"
+	eta="about 6 CPU-minutes: 3 to 4 minutes on 2 idle cores"
 	;;
 *) log "$usage"; exit 2 ;;
 esac
