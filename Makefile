@@ -13,8 +13,10 @@
 #   make install   PREFIX=/usr/local DESTDIR= (binary, data, man page; the labs'
 #                  reference solutions only with WITH_SOLUTIONS=1)
 #   make man       regenerate the LAB OPTIONS section of doc/rtlab.1 from the option tables
-#   make vm        classroom VM images for the stock, rt and lab kernels ($(BUILD)/vm/images)
+#   make vm        classroom VM images for the stock, rt and lab kernels and the ARM image
+#                  (kernel fcse: versatilepb, cross-compiled) ($(BUILD)/vm/images)
 #   make vm-test   build them, boot each under TCG and test inside (tests/vm/)
+#   make vm-arm    the ARM image alone; make vm-test-arm: it and tests/vm/arm.t alone
 #   make kmod      the latency injector module against Debian's 6.1 stock and rt headers
 #   make bench     rtlab's latency probe against cyclictest, then against the latency
 #                  exercise's loop (root; calls bench-deps), after bench-sim, bench-fcse,
@@ -69,7 +71,8 @@ RT_CFLAGS = -std=gnu11 $(WARN) -MMD -MP -pthread
 SAN_FLAGS = -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 # Goals that need no compiler and no libraries (checked before any build).
-NOBUILD_GOALS = deps deps-grade bench-deps clean uninstall run check help vm-test bench kmod bench-grade
+NOBUILD_GOALS = deps deps-grade bench-deps clean uninstall run check help vm-test vm-test-arm \
+	bench kmod bench-grade
 ifneq ($(filter-out $(NOBUILD_GOALS),$(or $(MAKECMDGOALS),all)),)
   missing = $(foreach p,$(1),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p)))
   MISSING := $(strip $(call missing,$(PKGS)))
@@ -342,15 +345,24 @@ clean:
 RTLAB_CACHE ?= $(or $(XDG_CACHE_HOME),$(HOME)/.cache)/rtlab/vm-cache
 VM_IMAGES = $(BUILD)/vm/images
 
-.PHONY: vm vm-test kmod
+.PHONY: vm vm-test vm-arm vm-test-arm kmod
 vm: $(RTLAB)
 	$(Q)RTLAB_CACHE=$(RTLAB_CACHE) WITH_SOLUTIONS=$(WITH_SOLUTIONS) vm/build.sh $(VM_IMAGES) \
-		$(RTLAB)
+		$(RTLAB) stock rt lab fcse
 
 vm-test:
 	$(Q)$(MAKE) --no-print-directory vm $(TEST_TOOLS)
 	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) RTLAB_VM_DIR=$(abspath $(VM_IMAGES)) \
 		TOOLS=$(abspath $(BUILD)/tests/tools) prove -v tests/vm/
+
+# The ARM image alone (kernel fcse: versatilepb, cross-compiled), and its test alone.
+vm-arm: $(RTLAB)
+	$(Q)RTLAB_CACHE=$(RTLAB_CACHE) vm/build.sh $(VM_IMAGES) $(RTLAB) fcse
+
+vm-test-arm:
+	$(Q)$(MAKE) --no-print-directory vm-arm
+	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) RTLAB_VM_DIR=$(abspath $(VM_IMAGES)) \
+		TOOLS=$(abspath $(BUILD)/tests/tools) prove -v tests/vm/arm.t
 
 # The running kernel's headers too, when installed (a Debian host kernel).
 kmod:

@@ -52,7 +52,8 @@ fi
 PKGS=${RTLAB_DEPS_PKGS:-"make gcc libc6-dev pkg-config
 libncurses-dev libtracefs-dev libtraceevent-dev libck-dev libcmark-dev libjansson-dev
 libcmocka-dev libseccomp-dev clang libclang-rt-14-dev perl tmux valgrind ncurses-term stress-ng
-qemu-system-x86 qemu-utils qemu-system-arm gcc-arm-none-eabi iproute2 kmod jq procps util-linux
+qemu-system-x86 qemu-utils qemu-system-arm gcc-arm-none-eabi gcc-arm-linux-gnueabi iproute2 kmod
+jq procps util-linux
 flex bison bc libelf-dev libssl-dev cpio rtla trace-cmd e2fsprogs
 libxml2-utils file chromium reuse python3-yaml python3-jsonschema"}
 

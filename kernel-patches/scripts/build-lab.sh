@@ -1,26 +1,55 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0-only
-# Build the lab kernel: Debian's linux-source-6.12, `make tinyconfig`, our config fragment
-# (kernel-patches/lab/rtlab-lab.config) and our patch series (kernel-patches/lab/*.patch).
+# Build one of our kernels from Debian's linux-source-6.12: `make tinyconfig`, a config
+# fragment and a patch series.
 #
-#   build-lab.sh CACHE_DIR OUT_DIR
+#   build-lab.sh CACHE_DIR OUT_DIR [lab|fcse]
+#
+# lab (the default): x86-64, kernel-patches/lab/rtlab-lab.config and lab/*.patch.
+# fcse: ARM (versatilepb, ARM926EJ-S) with the cross compiler arm-linux-gnueabi-gcc,
+# kernel-patches/arm-fcse/rtlab-fcse.config and arm-fcse/*.patch; it also writes
+# OUT_DIR/versatile-pb.dtb, the board's device tree from the same tree.
 #
 # Writes OUT_DIR/vmlinuz, OUT_DIR/config and OUT_DIR/release. The result is cached in
-# CACHE_DIR/lab/<key>/, where key hashes the source package version, the fragment, the
-# patches and this script, so a second run with the same inputs costs nothing. The build
+# CACHE_DIR/<flavour>/<key>/, where key hashes the source package version, the flavour,
+# the fragment and the patches, so a second run with the same inputs costs nothing. The build
 # is reproducible: timestamp, user, host and build version are fixed. The source package
 # comes from `apt-get download` into CACHE_DIR/debs (reused when present); nothing is
 # installed on the host. Set JOBS to override the make -j count.
 set -euo pipefail
 
-cache=$(mkdir -p "${1:?usage: build-lab.sh CACHE_DIR OUT_DIR}" && cd "$1" && pwd)
-out=$(mkdir -p "${2:?usage: build-lab.sh CACHE_DIR OUT_DIR}" && cd "$2" && pwd)
+usage="usage: build-lab.sh CACHE_DIR OUT_DIR [lab|fcse]"
+cache=$(mkdir -p "${1:?$usage}" && cd "$1" && pwd)
+out=$(mkdir -p "${2:?$usage}" && cd "$2" && pwd)
+flavour=${3:-lab}
 here=$(cd "$(dirname "$0")/.." && pwd)
-frag=$here/lab/rtlab-lab.config
-patches=("$here"/lab/*.patch)
 jobs=${JOBS:-$(($(nproc) + 1))}
 
 log() { printf 'build-lab: %s\n' "$*" >&2; }
+
+shopt -s nullglob
+case "$flavour" in
+lab)
+	frag=$here/lab/rtlab-lab.config
+	patches=("$here"/lab/*.patch)
+	kmake=(make)
+	target=bzImage image=arch/x86/boot/bzImage dtb=
+	eta="about 4 minutes on 2 idle cores"
+	;;
+fcse)
+	frag=$here/arm-fcse/rtlab-fcse.config
+	patches=("$here"/arm-fcse/*.patch)
+	command -v arm-linux-gnueabi-gcc >/dev/null || {
+		log "missing arm-linux-gnueabi-gcc (Debian: apt-get install gcc-arm-linux-gnueabi)"
+		exit 1
+	}
+	kmake=(make ARCH=arm CROSS_COMPILE=arm-linux-gnueabi-)
+	target=zImage image=arch/arm/boot/zImage dtb=arm/versatile-pb.dtb
+	eta="about 6 CPU-minutes: 3 to 4 minutes on 2 idle cores"
+	;;
+*) log "$usage"; exit 2 ;;
+esac
+shopt -u nullglob
 
 mkdir -p "$cache/debs" "$out"
 deb=$(ls "$cache"/debs/linux-source-6.12_*.deb 2>/dev/null | sort -V | tail -n1 || true)
@@ -32,23 +61,27 @@ if [ -z "$deb" ]; then
 fi
 srcver=$(dpkg-deb -f "$deb" Version)
 
-key=$( { echo "linux-source-6.12 $srcver"; cat "$frag" "${patches[@]}"; } |
-	sha256sum | cut -c1-16)
-dest=$cache/lab/$key
+key=$( { echo "linux-source-6.12 $srcver"; [ "$flavour" = lab ] || echo "$flavour"
+	cat "$frag" "${patches[@]}"; } | sha256sum | cut -c1-16)
+dest=$cache/$flavour/$key
 if [ -s "$dest/vmlinuz" ]; then
 	log "cached: $dest (source $srcver)"
 else
 	# The driver in the patch must be the module source, byte for byte.
-	tmpd=$(mktemp -d)
-	trap 'rm -rf "$tmpd"' EXIT
-	mkdir -p "$tmpd/chk/drivers/misc"
-	(cd "$tmpd/chk" && git apply --include='drivers/misc/rtlab_inject.c' "${patches[@]}")
-	if ! cmp -s "$tmpd/chk/drivers/misc/rtlab_inject.c" "$here/rtlab_inject/rtlab_inject.c"; then
-		log "the patch series is stale: run kernel-patches/scripts/mkpatch.sh"
-		exit 1
+	if [ "$flavour" = lab ]; then
+		tmpd=$(mktemp -d)
+		trap 'rm -rf "$tmpd"' EXIT
+		mkdir -p "$tmpd/chk/drivers/misc"
+		(cd "$tmpd/chk" &&
+			git apply --include='drivers/misc/rtlab_inject.c' "${patches[@]}")
+		if ! cmp -s "$tmpd/chk/drivers/misc/rtlab_inject.c" \
+			"$here/rtlab_inject/rtlab_inject.c"; then
+			log "the patch series is stale: run kernel-patches/scripts/mkpatch.sh"
+			exit 1
+		fi
 	fi
 
-	work=$cache/lab/work-$key
+	work=$cache/$flavour/work-$key
 	rm -rf "$work"
 	mkdir -p "$work"
 	log "unpacking linux-source-6.12 $srcver"
@@ -64,9 +97,9 @@ else
 	export KBUILD_BUILD_USER=rtlab KBUILD_BUILD_HOST=rtlab KBUILD_BUILD_VERSION=1
 	export KCFLAGS="-ffile-prefix-map=$src/=linux-6.12/"
 	cd "$src"
-	make -s tinyconfig
+	"${kmake[@]}" -s tinyconfig
 	scripts/kconfig/merge_config.sh -m -O . .config "$frag" >/dev/null
-	make -s olddefconfig
+	"${kmake[@]}" -s olddefconfig
 	# A fragment line whose dependencies are missing silently vanishes: refuse that.
 	missing=0
 	while IFS= read -r line; do
@@ -80,18 +113,21 @@ else
 	done < "$frag"
 	[ "$missing" = 0 ] || exit 1
 
-	log "make -j$jobs bzImage (about 4 minutes on 2 cores)"
+	log "make -j$jobs $target $dtb ($eta)"
 	start=$(date +%s)
-	make -j"$jobs" bzImage > "$work/build.log" 2>&1 || { tail -n 40 "$work/build.log" >&2; exit 1; }
+	"${kmake[@]}" -j"$jobs" $target $dtb > "$work/build.log" 2>&1 ||
+		{ tail -n 40 "$work/build.log" >&2; exit 1; }
 	log "built in $(($(date +%s) - start)) s"
 	mkdir -p "$dest.tmp"
-	cp arch/x86/boot/bzImage "$dest.tmp/vmlinuz"
+	cp "$image" "$dest.tmp/vmlinuz"
+	[ -z "$dtb" ] || cp "arch/arm/boot/dts/$dtb" "$dest.tmp/"
 	cp .config "$dest.tmp/config"
-	make -s kernelrelease > "$dest.tmp/release"
+	"${kmake[@]}" -s kernelrelease > "$dest.tmp/release"
 	echo "$srcver" > "$dest.tmp/source-version"
 	cd /
 	rm -rf "$dest" && mv "$dest.tmp" "$dest"
 	[ -n "${KEEP_TREE:-}" ] || rm -rf "$work"
 fi
 cp "$dest/vmlinuz" "$dest/config" "$dest/release" "$out/"
-log "lab kernel $(cat "$out/release") -> $out/vmlinuz ($(stat -c %s "$out/vmlinuz") bytes)"
+[ -z "$dtb" ] || cp "$dest/$(basename "$dtb")" "$out/"
+log "$flavour kernel $(cat "$out/release") -> $out/vmlinuz ($(stat -c %s "$out/vmlinuz") bytes)"

@@ -133,7 +133,7 @@ static int vm_parse(const struct cli_cmd *cmd, int argc, char **argv, struct vm_
 		switch (c) {
 		case OPT_KERNEL:
 			if (qemu_kernel_parse(optarg, &v->o.kernel) < 0)
-				return cli_usage_error(cmd, "--kernel must be stock, rt or lab");
+				return cli_usage_error(cmd, "--kernel must be stock, rt, lab or fcse");
 			break;
 		case OPT_ACCEL:
 			if (qemu_accel_parse(optarg, &v->o.accel) < 0)
@@ -693,7 +693,7 @@ static int vm_build_main(const struct cli_cmd *cmd, int argc, char **argv)
 			return CLI_EXIT_OK;
 		}
 		if (qemu_kernel_parse(argv[i], &k) < 0)
-			return cli_usage_error(cmd, "build takes kernel names: stock, rt, lab");
+			return cli_usage_error(cmd, "build takes kernel names: stock, rt, lab, fcse");
 	}
 	data = rt_paths_data_dir();
 	images = qemu_image_dir();
@@ -875,12 +875,12 @@ static int vm_main(const struct cli_cmd *cmd, int argc, char **argv)
 
 const struct cli_cmd cli_cmd_vm = {
 	.name = "vm",
-	.usage = "run [--kernel stock|rt|lab] [--accel auto|kvm|tcg] [--time auto|real|virtual]\n"
+	.usage = "run [--kernel stock|rt|lab|fcse] [--accel auto|kvm|tcg] [--time auto|real|virtual]\n"
 		 "          [--smp N] [--mem MIB] [--shell] [--share DIR] [--append PARAMS]\n"
 		 "   or: rtlab vm exec [--kernel K] [--accel A] [--time T] [--share DIR]\n"
 		 "          [--append PARAMS] [--timeout S] [--stream FILE] -- COMMAND...\n"
 		 "   or: rtlab vm pull [--kernel K] [--accel A] [--state FILE] [--json]\n"
-		 "   or: rtlab vm build [stock|rt|lab]...\n"
+		 "   or: rtlab vm build [stock|rt|lab|fcse]...\n"
 		 "   or: rtlab vm stream [--port NAME | --out FILE] [--policy fifo|rr|other]\n"
 		 "          [--prio N] [--period US] [--duration S]\n"
 		 "   or: rtlab vm stream --serve [--port NAME]",
@@ -923,9 +923,13 @@ const struct cli_cmd cli_cmd_vm = {
 		"losing neither side. It never replaces a host file: a document the host has\n"
 		"under the same name with other content is kept beside it as NAME-vm.json.\n"
 		"\n"
-		"build builds the images of the given kernels (default all three) into the\n"
-		"image directory: Debian's stock and rt kernels are fetched with apt-get\n"
-		"download; the lab kernel is compiled (about 4 minutes on 2 cores).\n"
+		"build builds the images of the given kernels (default stock, rt and lab) into\n"
+		"the image directory: Debian's stock and rt kernels are fetched with apt-get\n"
+		"download; the lab kernel is compiled (about 4 minutes on 2 cores). fcse is\n"
+		"the ARM image (QEMU's versatilepb board, an ARM926EJ-S): our 6.12 kernel\n"
+		"cross-compiled with arm-linux-gnueabi-gcc, Debian's armel busybox and the\n"
+		"static ARM probe rtlab-probe; `--kernel fcse` boots it under TCG with a\n"
+		"shell (no rtlab inside), its channel on the second serial port, no --share.\n"
 		"\n"
 		"stream is the guest's side of the hypervisor lab's live part: inside the VM it\n"
 		"runs the latency probe (default SCHED_FIFO 80, 1000 us, 10 s) and sends its\n"
@@ -938,15 +942,16 @@ const struct cli_cmd cli_cmd_vm = {
 		"(batch) and O_DIRECT writes to the scratch disk rtlab-scratch (disk).\n"
 		"\n"
 		"Options:\n"
-		"  --kernel K          stock (Debian 6.1), rt (Debian 6.1 PREEMPT_RT) or lab\n"
-		"                      (6.12 PREEMPT_RT with the latency tracers); run and\n"
-		"                      pull: lab, exec: rt\n"
+		"  --kernel K          stock (Debian 6.1), rt (Debian 6.1 PREEMPT_RT), lab\n"
+		"                      (6.12 PREEMPT_RT with the latency tracers) or fcse\n"
+		"                      (6.12 on ARM versatilepb, TCG only, one CPU, at most\n"
+		"                      256 MiB); run and pull: lab, exec: rt\n"
 		"  --accel A           auto (default), kvm or tcg\n"
 		"  --time T            run, exec: the guest's clock: auto (default: virtual\n"
 		"                      under TCG unless --smp is above 1, real under KVM),\n"
 		"                      real, or virtual (TCG, one vCPU)\n"
-		"  --smp N             virtual CPUs (default 2; 1 in virtual time)\n"
-		"  --mem MIB           memory in MiB (default 1024)\n"
+		"  --smp N             virtual CPUs (default 2; 1 in virtual time and on fcse)\n"
+		"  --mem MIB           memory in MiB (default 1024; 256 on fcse)\n"
 		"  --shell             run: start a shell instead of rtlab\n"
 		"  --share DIR         run, exec: the host directory DIR at /work in the VM,\n"
 		"                      read-write over virtio-9p (what the VM creates there is\n"

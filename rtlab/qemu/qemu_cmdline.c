@@ -21,6 +21,7 @@ static const char *const qemu_kernel_names[QEMU_KERNEL_COUNT] = {
 	[QEMU_KERNEL_STOCK] = "stock",
 	[QEMU_KERNEL_RT] = "rt",
 	[QEMU_KERNEL_LAB] = "lab",
+	[QEMU_KERNEL_FCSE] = "fcse",
 };
 
 static const char *const qemu_accel_names[] = {
@@ -32,6 +33,11 @@ static const char *const qemu_accel_names[] = {
 const char *qemu_kernel_name(enum qemu_kernel k)
 {
 	return (unsigned int)k < QEMU_KERNEL_COUNT ? qemu_kernel_names[k] : NULL;
+}
+
+const struct qemu_machine *qemu_kernel_machine(enum qemu_kernel k)
+{
+	return k == QEMU_KERNEL_FCSE ? &qemu_machine_versatilepb : &qemu_machine_pc;
 }
 
 int qemu_kernel_parse(const char *s, enum qemu_kernel *k)

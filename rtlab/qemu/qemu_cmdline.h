@@ -33,6 +33,8 @@ enum qemu_kernel {
 	QEMU_KERNEL_STOCK,	/* Debian linux-image-amd64 */
 	QEMU_KERNEL_RT,		/* Debian linux-image-rt-amd64 (PREEMPT_RT) */
 	QEMU_KERNEL_LAB,		/* our 6.12 PREEMPT_RT build with the latency tracers */
+	QEMU_KERNEL_FCSE,	/* our 6.12 build for ARM versatilepb (ARM926EJ-S), the
+				 * FCSE lab's: the only one on another board than pc */
 	QEMU_KERNEL_COUNT
 };
 
@@ -65,8 +67,10 @@ const char *qemu_time_name(enum qemu_time t);
 /* Returns 0, or -EINVAL for an unknown name. */
 int qemu_time_parse(const char *s, enum qemu_time *t);
 
-/* "stock", "rt", "lab"; NULL out of range. */
+/* "stock", "rt", "lab", "fcse"; NULL out of range. */
 const char *qemu_kernel_name(enum qemu_kernel k);
+/* The board kernel @k boots on: versatilepb for fcse, else pc. */
+const struct qemu_machine *qemu_kernel_machine(enum qemu_kernel k);
 /* Returns 0, or -EINVAL for an unknown name. */
 int qemu_kernel_parse(const char *s, enum qemu_kernel *k);
 /* "auto", "kvm", "tcg". */

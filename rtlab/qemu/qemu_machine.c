@@ -29,6 +29,7 @@ const struct qemu_machine qemu_machine_versatilepb = {
 	.name = "versatilepb",
 	.qemu = "qemu-system-arm",
 	.console = "ttyAMA0",
+	.cpu_tcg = "arm926",
 	.max_smp = 1,
 	.default_smp = 1,
 	.max_mem_mb = 256,

@@ -151,6 +151,12 @@ out_free:
 	"boots slower, and its clock counts its instructions, so its latencies show the " \
 	"kernel's code paths, not this machine's (doc/vm.md)"
 
+/* The board of @o: the one it names, else its kernel's. */
+static const struct qemu_machine *qemu_run_machine(const struct qemu_run_opts *o)
+{
+	return o->machine ? o->machine : qemu_kernel_machine(o->kernel);
+}
+
 bool qemu_run_time_virtual(const struct qemu_run_opts *o, enum qemu_accel accel)
 {
 	return accel == QEMU_ACCEL_TCG &&
@@ -168,12 +174,12 @@ int qemu_accel_resolve(const struct qemu_run_opts *o, enum qemu_accel *got, char
 
 	*why = NULL;
 	*cpu = NULL;
-	if (o->machine && !o->machine->cpu_kvm && o->accel != QEMU_ACCEL_TCG) {
+	if (!qemu_run_machine(o)->cpu_kvm && o->accel != QEMU_ACCEL_TCG) {
 		/* A board of another architecture: KVM never applies, AUTO says nothing. */
 		*got = QEMU_ACCEL_TCG;
 		return o->accel == QEMU_ACCEL_KVM ?
 		       rt_err(why, -ENODEV, "the %s machine runs under TCG only",
-			      o->machine->name) : 0;
+			      qemu_run_machine(o)->name) : 0;
 	}
 	if (o->time == QEMU_TIME_VIRTUAL && o->accel == QEMU_ACCEL_KVM)
 		return rt_err(why, -EINVAL, "virtual time needs TCG: KVM runs the guest on the "
@@ -467,7 +473,7 @@ static int qemu_dup(char **dst, const char *src)
 
 struct qemu_session *qemu_session_start(const struct qemu_run_opts *o, char **notice, char **cause)
 {
-	const struct qemu_machine *m = o->machine ? o->machine : &qemu_machine_pc;
+	const struct qemu_machine *m = qemu_run_machine(o);
 	struct qemu_session *s = NULL;
 	char *dir = NULL, *tmpl = NULL;
 	char nonce[17] = "";
@@ -862,7 +868,11 @@ bool qemu_session_virtual_time(const struct qemu_session *s)
 
 const char *qemu_session_cpu(const struct qemu_session *s)
 {
-	return s->cfg.cpu ? s->cfg.cpu : s->accel == QEMU_ACCEL_KVM ? "host" : "max";
+	const struct qemu_machine *m = s->cfg.machine;
+	const char *cpu = s->cfg.cpu ? s->cfg.cpu :
+			  s->accel == QEMU_ACCEL_KVM ? m->cpu_kvm : m->cpu_tcg;
+
+	return cpu ? cpu : "the board's";
 }
 
 const char *qemu_session_probe_path(const struct qemu_session *s)

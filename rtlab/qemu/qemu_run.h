@@ -14,7 +14,8 @@
  *
  * Images live in <dir>/<kernel>/{vmlinuz,initrd.img} (and <machine>.dtb for a board that
  * boots with a device tree); qemu_image_dir() says where <dir> is. The board is the
- * caller's (qemu_machine.h); the classroom VM is the x86 `pc`.
+ * caller's (qemu_machine.h), by default the kernel's (qemu_kernel_machine(): the x86 `pc`
+ * of the classroom VM, the ARM `versatilepb` of the fcse kernel).
  * The state disk is locked (flock) for as long as QEMU has it, so a second VM, or
  * `rtlab vm pull`, on the same disk is refused while one runs.
  */
@@ -43,7 +44,8 @@ struct qemu_qmp;
 #define QEMU_SILENCE_KVM_MS 10000
 
 struct qemu_run_opts {
-	const struct qemu_machine *machine; /* borrowed; the board, NULL = qemu_machine_pc */
+	const struct qemu_machine *machine; /* borrowed; the board, NULL = the kernel's
+					     * (qemu_kernel_machine()) */
 	enum qemu_kernel kernel;
 	enum qemu_accel accel;		/* AUTO: KVM when proven (qemu_accel_resolve()) */
 	bool accel_fixed;		/* use @accel (KVM or TCG) and @cpu as they are, with

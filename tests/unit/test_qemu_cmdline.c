@@ -52,7 +52,14 @@ static void test_names(void **state)
 	assert_int_equal(k, QEMU_KERNEL_RT);
 	assert_int_equal(qemu_kernel_parse("RT", &k), -EINVAL);
 	assert_string_equal(qemu_kernel_name(QEMU_KERNEL_LAB), "lab");
+	assert_int_equal(qemu_kernel_parse("fcse", &k), 0);
+	assert_int_equal(k, QEMU_KERNEL_FCSE);
+	assert_string_equal(qemu_kernel_name(QEMU_KERNEL_FCSE), "fcse");
 	assert_null(qemu_kernel_name(QEMU_KERNEL_COUNT));
+	/* Each kernel's board: only fcse is ARM. */
+	assert_ptr_equal(qemu_kernel_machine(QEMU_KERNEL_FCSE), &qemu_machine_versatilepb);
+	assert_ptr_equal(qemu_kernel_machine(QEMU_KERNEL_LAB), &qemu_machine_pc);
+	assert_ptr_equal(qemu_kernel_machine(QEMU_KERNEL_STOCK), &qemu_machine_pc);
 	assert_int_equal(qemu_accel_parse("kvm", &a), 0);
 	assert_int_equal(a, QEMU_ACCEL_KVM);
 	assert_int_equal(qemu_accel_parse("xen", &a), -EINVAL);
@@ -465,7 +472,7 @@ static void test_versatilepb(void **state)
 	assert_string_equal(argv[0], "qemu-system-arm");
 	assert_string_equal(arg_after(argv, "-machine"), "versatilepb");
 	assert_string_equal(arg_after(argv, "-accel"), "tcg");
-	assert_null(arg_after(argv, "-cpu"));
+	assert_string_equal(arg_after(argv, "-cpu"), "arm926");
 	assert_string_equal(arg_after(argv, "-smp"), "1");
 	assert_string_equal(arg_after(argv, "-m"), "256");
 	assert_string_equal(arg_after(argv, "-dtb"), "/img/fcse/versatilepb.dtb");

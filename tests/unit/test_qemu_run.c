@@ -32,6 +32,8 @@ static const char fake_qemu[] =
 	"echo \"[    0.5] Run /init as init process\" >> \"$log\"\n"
 	"case \"$FAKE_MODE\" in\n"
 	"ready) echo 'rtlab-vm: ready kernel=lab release=6.12-fake uptime_s=0.50; x' >> \"$log\";;\n"
+	"args) echo \"fake args: $*\" >> \"$log\"\n"
+	"      echo 'rtlab-vm: ready kernel=fcse release=6.12-fake uptime_s=0.50; x' >> \"$log\";;\n"
 	"die) echo 'fake qemu: cannot boot' >&2; exit 3;;\n"
 	"esac\n"
 	"exec sleep 30\n";
@@ -225,6 +227,63 @@ static void test_stop_flag_and_missing_image(void **state)
 	assert_int_equal(leftovers(f), 0);
 }
 
+/*
+ * The fcse kernel boots on its own board without the caller naming it: versatilepb, whose
+ * device tree must be beside the kernel as versatilepb.dtb, under TCG with -cpu arm926.
+ */
+static void test_fcse_kernel_board(void **state)
+{
+	struct fx *f = *state;
+	struct qemu_run_opts o;
+	struct qemu_session *s;
+	struct qemu_ready r;
+	char *notice = NULL, *cause = NULL, dtb[200];
+	const char *con;
+	size_t len;
+
+	qemu_fx_image(f->images, "fcse");
+	opts(f, &o);
+	o.kernel = QEMU_KERNEL_FCSE;
+	o.accel = QEMU_ACCEL_AUTO;
+	o.time = QEMU_TIME_AUTO;
+	assert_null(qemu_session_start(&o, &notice, &cause));
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(cause, "no fcse image"));
+	free(cause);
+	cause = NULL;
+
+	snprintf(dtb, sizeof(dtb), "%s/fcse/versatilepb.dtb", f->images);
+	qemu_fx_put(dtb, "dtb", 0644);
+	setenv("FAKE_MODE", "args", 1);
+	s = qemu_session_start(&o, &notice, &cause);
+	assert_non_null(s);
+	/* Another architecture's board: TCG without a word about KVM. */
+	assert_null(notice);
+	assert_int_equal(qemu_session_accel(s), QEMU_ACCEL_TCG);
+	assert_string_equal(qemu_session_cpu(s), "arm926");
+	assert_true(qemu_session_virtual_time(s));
+	assert_int_equal(qemu_session_wait_ready(s, &r, &cause), 0);
+	assert_string_equal(r.kernel, "fcse");
+	qemu_ready_fini(&r);
+	con = qemu_session_console(s, &len);
+	assert_non_null(strstr(con, "-machine versatilepb "));
+	assert_non_null(strstr(con, "-cpu arm926 "));
+	assert_non_null(strstr(con, "-smp 1 -m 256 "));
+	assert_non_null(strstr(con, "-dtb "));
+	assert_non_null(strstr(con, "/fcse/versatilepb.dtb "));
+	assert_non_null(strstr(con, "console=ttyAMA0,115200"));
+	qemu_session_free(s);
+
+	/* KVM asked for by name is refused with the reason. */
+	opts(f, &o);
+	o.kernel = QEMU_KERNEL_FCSE;
+	o.accel = QEMU_ACCEL_KVM;
+	assert_null(qemu_session_start(&o, &notice, &cause));
+	assert_non_null(strstr(cause, "the versatilepb machine runs under TCG only"));
+	free(cause);
+	assert_int_equal(leftovers(f), 0);
+}
+
 /* A second VM on a state disk that a running one holds is refused; then it is free. */
 static void test_state_disk_locked(void **state)
 {
@@ -306,6 +365,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_timeout_shows_console, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_early_exit, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_stop_flag_and_missing_image, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fcse_kernel_board, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_state_disk_locked, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_share_check, setup, teardown),
 		cmocka_unit_test(test_image_dir),
