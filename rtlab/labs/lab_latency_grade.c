@@ -25,6 +25,7 @@
 #include <jansson.h>
 #include <string.h>
 
+#include "core/rt_json.h"
 #include "core/rt_result.h"
 
 static int check_present(const struct rt_result *res, const char *name,
@@ -167,6 +168,55 @@ static int check_answers(const struct rt_result *res, struct grade_report *rep)
 	return ret;
 }
 
+/*
+ * Lesson 16's kernel-side scenarios, graded only in a document that holds
+ * some: each must have had the injector's sections (else it measured an
+ * idle module), and each contrast needs both of its sides from one run.
+ */
+static int check_kside(const struct rt_result *res, struct grade_report *rep)
+{
+	static const char *const pairs[][2] = {
+		{ "irqthread-above", "irqthread-below" }, { "lock-raw", "lock-sleeping" },
+	};
+	json_t *scens = rt_result_scenarios(res), *s;
+	size_t i;
+	int ret = 0;
+
+	json_array_foreach(scens, i, s) {
+		const char *name = rt_json_text(s, "name");
+		double n = rt_json_num(s, "inject_sections_count");
+		char id[80];
+
+		if (!json_is_string(json_object_get(s, "kside")) || ret)
+			continue;
+		snprintf(id, sizeof(id), "kside-%s", name);
+		ret = n > 0 ? grade_report_add(rep, id, true, "scenario %s: the injector ran %.0f "
+					       "sections during it", name, n) :
+		      grade_report_add(rep, id, false, "scenario %s: the injector ran no section "
+				       "(%s), so it measured an idle module: run it where "
+				       "rtlab_inject is loaded (the classroom VM's rt or lab kernel)",
+				       name, *rt_json_text(s, "inject_error") ?
+				       rt_json_text(s, "inject_error") : "refused or not loaded");
+	}
+	for (size_t p = 0; !ret && p < sizeof(pairs) / sizeof(pairs[0]); p++) {
+		bool a = rt_result_scenario(res, pairs[p][0]), b = rt_result_scenario(res, pairs[p][1]);
+		char id[80];
+
+		if (!a && !b)
+			continue;
+		snprintf(id, sizeof(id), "kside-%s-and-%s", pairs[p][0], pairs[p][1]);
+		if (a && b)
+			ret = grade_report_add(rep, id, true, "%s and %s come from one run, so they "
+					       "can be compared", pairs[p][0], pairs[p][1]);
+		else
+			ret = grade_report_add(rep, id, false, "only %s: run %s and %s in one run "
+					       "(`--scenario %s,%s`) to compare them",
+					       a ? pairs[p][0] : pairs[p][1], pairs[p][0],
+					       pairs[p][1], pairs[p][0], pairs[p][1]);
+	}
+	return ret;
+}
+
 /* The scenarios every latency grade needs (lesson 03's three). */
 static const char *const latency_required[] = { "idle-other", "load-other", "load-fifo", NULL };
 
@@ -195,6 +245,8 @@ int latency_grade(const struct lab_result *lr, struct grade_report *rep)
 	}
 	if (!ret)
 		ret = check_fifo_tail(lr->res, rep);
+	if (!ret)
+		ret = check_kside(lr->res, rep);
 	if (!ret)
 		ret = check_predictions(lr->res, rep);
 	if (!ret)

@@ -493,6 +493,48 @@ static void test_grade_samples_say_duration(void **state)
 	lab_result_fini(&lr);
 }
 
+/* The status of check @name in @rep: 1 passed, 0 failed, -1 absent. */
+static int check_in(const struct grade_report *rep, const char *name)
+{
+	for (size_t i = 0; i < rep->nchecks; i++)
+		if (!strcmp(rep->checks[i].name, name))
+			return rep->checks[i].passed;
+	return -1;
+}
+
+/* Lesson 16's scenarios: graded only when present, an idle module and a lone side fail. */
+static void test_grade_kside(void **state)
+{
+	struct lab_result lr = { .res = make_doc(&good) };
+	struct grade_report rep = { 0 };
+	json_t *scens;
+
+	(void)state;
+	assert_int_equal(lab_latency.grade(&lr, &rep), 0);
+	for (size_t i = 0; i < rep.nchecks; i++)
+		assert_null(strstr(rep.checks[i].name, "kside"));	/* none without them */
+	grade_report_fini(&rep);
+	scens = rt_result_scenarios(lr.res);
+	assert_int_equal(json_array_append_new(scens, json_pack("{s:s, s:s, s:i}", "name",
+		"irqthread-above", "kside", "irq_thread", "inject_sections_count", 50)), 0);
+	assert_int_equal(json_array_append_new(scens, json_pack("{s:s, s:s, s:i, s:s}", "name",
+		"lock-raw", "kside", "raw_lock", "inject_sections_count", 0, "inject_error",
+		"No such file or directory")), 0);
+	assert_int_equal(lab_latency.grade(&lr, &rep), 0);
+	assert_int_equal(check_in(&rep, "kside-irqthread-above"), 1);
+	assert_int_equal(check_in(&rep, "kside-lock-raw"), 0);
+	assert_int_equal(check_in(&rep, "kside-irqthread-above-and-irqthread-below"), 0);
+	assert_int_equal(check_in(&rep, "kside-lock-raw-and-lock-sleeping"), 0);
+	assert_false(grade_report_passed(&rep));
+	grade_report_fini(&rep);
+	assert_int_equal(json_array_append_new(scens, json_pack("{s:s, s:s, s:i}", "name",
+		"irqthread-below", "kside", "irq_thread", "inject_sections_count", 50)), 0);
+	assert_int_equal(lab_latency.grade(&lr, &rep), 0);
+	assert_int_equal(check_in(&rep, "kside-irqthread-above-and-irqthread-below"), 1);
+	grade_report_fini(&rep);
+	lab_result_fini(&lr);
+}
+
 static size_t nquestions(void)
 {
 	size_t n = 0;
@@ -1141,6 +1183,7 @@ int main(void)
 		cmocka_unit_test(test_grade_all_pass),
 		cmocka_unit_test(test_grade_samples_say_duration),
 		cmocka_unit_test(test_grade_each_fails),
+		cmocka_unit_test(test_grade_kside),
 		cmocka_unit_test(test_grade_answers_for_review),
 		cmocka_unit_test(test_grade_rule_is_the_hist_rule),
 		cmocka_unit_test(test_grade_ignores_throughput),
