@@ -109,8 +109,11 @@ for k in $kernels; do
 		echo versatilepb > "$kdir/machine"
 		rm -rf "${kdir:?}/bin"
 		mkdir -p "$kdir/bin"
-		arm-linux-gnueabi-gcc -static -std=gnu11 -O2 -Wall -Wextra -Werror \
-			-o "$kdir/bin/rtlab-probe" "$root/vm/arm/probe.c"
+		# Every program of vm/arm/ (probe.c -> /usr/bin/rtlab-probe), static.
+		for c in "$root"/vm/arm/*.c; do
+			arm-linux-gnueabi-gcc -static -std=gnu11 -O2 -Wall -Wextra -Werror \
+				-o "$kdir/bin/rtlab-$(basename "$c" .c)" "$c"
+		done
 		;;
 	*) log "unknown kernel $k (stock, rt, lab or fcse)"; exit 2 ;;
 	esac
