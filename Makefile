@@ -192,6 +192,14 @@ $(BUILD)/tests/tools/%: $(BUILD)/obj/tests/tools/%.o $(BUILD)/librtlab.a
 	@mkdir -p $(@D)
 	$(Q)$(CC) $(RT_CFLAGS) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
+# The ARM image's workload program (vm/arm/fcse-work.c) built for the host: tests run its
+# logic against a fixture in /proc/fcse's format (tests/cli/fcse_live.t).
+FCSE_WORK_HOST := $(BUILD)/tests/tools/rtlab-fcse-work
+$(FCSE_WORK_HOST): vm/arm/fcse-work.c
+	$(say) CC $@
+	@mkdir -p $(@D)
+	$(Q)$(CC) -std=gnu11 $(WARN) $(CFLAGS) $(LDFLAGS) -o $@ $<
+
 # A test's extra link flags (e.g. -Wl,--wrap=...) go in LDFLAGS_<test name>.
 LDFLAGS_test_rt_hist = -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
 LDFLAGS_test_lab_common = -Wl,--wrap=renameat2
@@ -269,7 +277,7 @@ lint-lessons: $(RTLAB)
 lint-slides: $(RTLAB)
 	$(Q)$(RTLAB) slides lint slides
 
-cli-test: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM) $(TEST_TOOLS)
+cli-test: $(RTLAB) $(FCSE_TRACE) $(FCSE_ARM) $(TEST_TOOLS) $(FCSE_WORK_HOST)
 	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) TOOLS=$(abspath $(BUILD)/tests/tools) \
 		ACTION_VALIDATOR=$(abspath $(ACTION_VALIDATOR)) scripts/cli-tests
 
@@ -351,7 +359,7 @@ vm: $(RTLAB)
 		$(RTLAB) stock rt lab fcse
 
 vm-test:
-	$(Q)$(MAKE) --no-print-directory vm $(TEST_TOOLS)
+	$(Q)$(MAKE) --no-print-directory vm $(TEST_TOOLS) $(FCSE_WORK_HOST)
 	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) RTLAB_VM_DIR=$(abspath $(VM_IMAGES)) \
 		TOOLS=$(abspath $(BUILD)/tests/tools) prove -v tests/vm/
 
