@@ -32,10 +32,29 @@ struct fcse_params {
 	unsigned int tlb_lock;		/* lockdown entries holding the RT task's pages, 0..8 */
 	unsigned int ticks;		/* scheduler ticks to simulate per mode */
 	unsigned int icache_kb, dcache_kb, ways;	/* 0: the core's */
+	bool live;			/* --live: the FCSE kernel in QEMU (lab_fcse_live.h) */
+	unsigned int switches;		/* --live: the ring's switches measured */
 };
 
 /* How many cells of a cache the live picture keeps (a cell: one or more lines). */
 #define FCSE_LIVE_CELLS 512u
+
+/* The processes whose PIDs the live form keeps (kernel's and model's). */
+#define FCSE_LIVE_PIDS 128u
+
+/* One mode of a live run (--live): the kernel's counts beside the model's. */
+struct fcse_live_kmode {
+	char state[16];			/* "", booting, done */
+	bool done;
+	uint64_t k_switches, k_flushes, k_avoided;	/* the kernel's, over the ring */
+	uint64_t m_switches, m_flushes;			/* the model's, same ring */
+	uint32_t k_refused_fork, k_refused_mmap, m_refused_fork, m_refused_mmap;
+	uint32_t nprocs;				/* in k_pid and m_pid */
+	int16_t k_pid[FCSE_LIVE_PIDS], m_pid[FCSE_LIVE_PIDS];	/* -1 refused */
+	uint32_t limit_forked;		/* the fork limit: children that ran, */
+	int limit_in_use;		/* pids_in_use at the refusal (-1 unknown), */
+	char limit_errno[16];		/* and fork's errno ("0": none) */
+};
 
 /*
  * What the run keeps current between chunks for a screen. The run writes
@@ -59,6 +78,8 @@ struct fcse_live {
 	uint16_t slot_count[SIM_FCSE_SLOTS];	/* how many hold it */
 	uint16_t icell[FCSE_LIVE_CELLS], dcell[FCSE_LIVE_CELLS];	/* owner, 0xffff empty */
 	uint32_t icells, dcells;	/* cells in use */
+	bool kernel;			/* a live run (--live): @km, not the cache picture */
+	struct fcse_live_kmode km[SIM_FCSE_NMODES];
 };
 
 /* The defaults: all three modes, the mixed workload on an ARM926, 200 ticks. */
