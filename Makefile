@@ -370,7 +370,7 @@ vm-arm: $(RTLAB)
 vm-test-arm:
 	$(Q)$(MAKE) --no-print-directory vm-arm
 	$(Q)RTLAB=$(abspath $(RTLAB)) SRCDIR=$(CURDIR) RTLAB_VM_DIR=$(abspath $(VM_IMAGES)) \
-		TOOLS=$(abspath $(BUILD)/tests/tools) prove -v tests/vm/arm.t
+		TOOLS=$(abspath $(BUILD)/tests/tools) prove -v tests/vm/arm.t tests/vm/fcse_live.t
 
 # The running kernel's headers too, when installed (a Debian host kernel).
 kmod:

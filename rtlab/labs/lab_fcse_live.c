@@ -325,18 +325,22 @@ out:
 
 /* ---- The boots ------------------------------------------------------------------------- */
 
-/* What --live needs before it boots anything: the emulator and the image. */
+/*
+ * What --live needs before it boots anything: the emulator, as the runner will start it
+ * (from PATH), and the image.
+ */
 static int live_check(char **image_dir, char **cause)
 {
 	const struct qemu_machine *mach = qemu_kernel_machine(QEMU_KERNEL_FCSE);
-	char *qemu = rt_which(mach->qemu), *vmlinuz = NULL;
+	char *qemu = rt_which_in(mach->qemu, NULL), *vmlinuz = NULL;
 	int ret = 0;
 
 	*image_dir = qemu_image_dir();
 	if (!qemu) {
 		ret = rt_err(cause, -ENOENT, "--live boots the ARM FCSE kernel under %s, which is "
-			     "not installed (Debian: apt-get install qemu-system-arm); without "
-			     "--live the lab runs the simulator", mach->qemu);
+			     "not installed or not in PATH (Debian: apt-get install "
+			     "qemu-system-arm); without --live the lab runs the simulator",
+			     mach->qemu);
 		goto out;
 	}
 	if (!*image_dir || asprintf(&vmlinuz, "%s/fcse/vmlinuz", *image_dir) < 0) {
