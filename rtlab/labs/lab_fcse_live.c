@@ -738,63 +738,94 @@ static json_t *cell(const json_t *s, const char *key)
 	return json_is_number(v) ? json_real(json_number_value(v)) : json_null();
 }
 
+/* A scenario's PID array as "4 5 6 -", the first 32 of them. */
+static json_t *pid_cell(const json_t *s, const char *key)
+{
+	char buf[192];
+	size_t len = 0, i;
+	json_t *v;
+
+	buf[0] = '\0';
+	json_array_foreach(json_object_get(s, key), i, v) {
+		long long p = json_integer_value(v);
+
+		if (i == 32) {
+			snprintf(buf + len, sizeof(buf) - len, " ... (%zu)",
+				 json_array_size(json_object_get(s, key)));
+			break;
+		}
+		len += (size_t)snprintf(buf + len, sizeof(buf) - len, p < 0 ? "%s-" : "%s%lld",
+					len ? " " : "", p);
+		if (len >= sizeof(buf))
+			break;
+	}
+	return json_string(buf);
+}
+
 int fcse_live_views(const struct rt_result *res, json_t *views)
 {
-	json_t *rows = json_array(), *lrows = json_array(), *s;
+	json_t *rows = json_array(), *lrows = json_array(), *prows = json_array(), *s;
 	size_t i;
 
-	if (!rows || !lrows)
+	if (!rows || !lrows || !prows)
 		goto nomem;
 	json_array_foreach(rt_result_scenarios(res), i, s) {
-		const char *name = json_string_value(json_object_get(s, "name")) ?: "";
-		bool agree = json_is_true(json_object_get(s, "flushes_agree"));
+		const char *name = json_string_value(json_object_get(s, "mode")) ?: "";
+		const char *agree = json_is_true(json_object_get(s, "flushes_agree")) ? "yes" : "no";
 
-		if (json_array_append_new(rows, json_pack("[s, o, o, o, o, o, o, o, o, o, o, s]",
-				name, cell(s, "kernel_switches_count"), cell(s, "switches_count"),
-				cell(s, "kernel_flushes_count"), cell(s, "flushes_count"),
+		/* Two rows a mode, the kernel's then the model's, to fit 80 columns. */
+		if (json_array_append_new(rows, json_pack("[s, s, o, o, o, o, o, s]", name, "kernel",
+				cell(s, "kernel_switches_count"), cell(s, "kernel_flushes_count"),
 				cell(s, "kernel_flushes_avoided_count"),
-				cell(s, "model_flushes_avoided_count"),
-				cell(s, "kernel_refused_fork_count"), cell(s, "refused_fork_count"),
-				cell(s, "kernel_refused_mmap_count"), cell(s, "refused_mmap_count"),
-				agree ? "yes" : "no")) ||
+				cell(s, "kernel_refused_fork_count"),
+				cell(s, "kernel_refused_mmap_count"), agree)) ||
+		    json_array_append_new(rows, json_pack("[s, s, o, o, o, o, o, s]", "", "model",
+				cell(s, "switches_count"), cell(s, "flushes_count"),
+				cell(s, "model_flushes_avoided_count"), cell(s, "refused_fork_count"),
+				cell(s, "refused_mmap_count"), "")) ||
 		    json_array_append_new(lrows, json_pack("[s, o, s, o, o]", name,
 				cell(s, "kernel_limit_forked_count"),
 				json_string_value(json_object_get(s, "kernel_limit_errno")) ?: "-",
 				cell(s, "kernel_limit_pids_in_use_count"),
-				cell(s, "kernel_base_pids_in_use_count"))))
+				cell(s, "kernel_base_pids_in_use_count"))) ||
+		    json_array_append_new(prows, json_pack("[s, o, o]", name,
+				pid_cell(s, "kernel_pids"), pid_cell(s, "model_pids"))))
 			goto nomem;
 	}
 	if (json_array_append_new(views, json_pack(
-		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, "
-		"{s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s}], s:o}",
+		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s}, {s:s}, {s:s}, {s:s, s:s}, {s:s, s:s}, "
+		"{s:s}], s:o}",
 		"name", "live", "title", "LIVE: the FCSE kernel's counts beside the model's, same "
 		"processes and switches (times are the model's: QEMU models no cache)",
-		"columns", "name", "scenario", "name", "k_switches", "title", "kernel switches",
-		"name", "m_switches", "title", "model switches",
-		"name", "k_flushes", "title", "kernel flushes",
-		"name", "m_flushes", "title", "model flushes",
-		"name", "k_avoided", "title", "kernel avoided",
-		"name", "m_avoided", "title", "model avoided",
-		"name", "k_fork", "title", "kernel fork EAGAIN",
-		"name", "m_fork", "title", "model fork EAGAIN",
-		"name", "k_mmap", "title", "kernel mmap ENOMEM",
-		"name", "m_mmap", "title", "model mmap ENOMEM",
-		"name", "agree", "rows", rows)))
+		"columns", "name", "mode", "name", "counted_by", "title", "by", "name", "switches",
+		"name", "flushes", "name", "avoided", "name", "fork", "title", "EAGAIN",
+		"name", "mmap", "title", "ENOMEM", "name", "agree", "rows", rows)))
 		goto nomem_views;
 	rows = NULL;
 	if (json_array_append_new(views, json_pack(
 		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}], s:o}",
 		"name", "limit", "title", "LIVE: fork until the kernel refuses (every user "
 		"address space holds a PID: init, the shell and the parent too)",
-		"columns", "name", "scenario", "name", "forked", "title", "children forked",
+		"columns", "name", "mode", "name", "forked", "title", "children forked",
 		"name", "errno", "title", "fork's errno", "name", "in_use",
 		"title", "PIDs in use then", "name", "base", "title", "in use before",
-		"rows", lrows)))
-		return -ENOMEM;	/* json_pack took lrows */
+		"rows", lrows))) {
+		lrows = NULL;	/* json_pack took it */
+		goto nomem_views;
+	}
+	lrows = NULL;
+	if (json_array_append_new(views, json_pack(
+		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s, s:s}], s:o}",
+		"name", "pids", "title", "LIVE: the FCSE PID of each process in fork order "
+		"(- refused); the kernel's PIDs also go to init, the shell and the parent",
+		"columns", "name", "mode", "name", "kernel", "title", "kernel's PIDs",
+		"name", "model", "title", "model's PIDs", "rows", prows)))
+		return -ENOMEM;	/* json_pack took prows */
 	return 0;
 nomem:
 	json_decref(rows);
 nomem_views:
 	json_decref(lrows);
+	json_decref(prows);
 	return -ENOMEM;
 }

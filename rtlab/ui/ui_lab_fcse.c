@@ -8,6 +8,11 @@
  * by the PID that filled them, the counters so far; m switches to the next
  * mode (the lab starts a new simulation in it). The summary is the
  * document's views. It fits 80x24; everything says SIMULATED.
+ *
+ * The live form (l in the setup: --live) boots the FCSE kernel in QEMU once per mode and
+ * shows, per mode as it finishes, the kernel's switches, flushes done and avoided and
+ * refusals beside the model's for the same processes and switches, the PIDs each gave
+ * and the fork limit; times stay the model's (QEMU models no cache), and it says so.
  */
 #include "ui_lab_screen.h"
 
@@ -39,6 +44,7 @@ struct ui_lab_fcse {
 	struct fcse_params params;
 	int choice;			/* index into mode_choice */
 	int workload;			/* index into workloads */
+	bool live_on;			/* the live form: the FCSE kernel too (--live) */
 	struct fcse_live live;		/* the lab writes it under live.lock */
 	struct fcse_live snap;		/* what the last draw copied */
 	struct ui_views views;
@@ -92,8 +98,11 @@ static void start_run(void *owner)
 	s->params.workload = s->workload;
 	s->params.workload_given = true;
 	s->params.ticks = 1000;		/* a few seconds a mode: time to watch, and to press m */
+	s->params.live = s->live_on;
 	pthread_mutex_lock(&s->live.lock);
 	s->live.mode = -1;
+	s->live.kernel = false;
+	memset(s->live.km, 0, sizeof(s->live.km));
 	s->live.nprocs = 0;
 	s->live.icells = s->live.dcells = 0;
 	pthread_mutex_unlock(&s->live.lock);
@@ -104,7 +113,8 @@ static void start_run(void *owner)
 			       (uint64_t)time(NULL)))
 		return;
 	if (ui_lab_run_start(&s->run, false) == 0)
-		ui_lab_run_say(&s->run, false, "simulating: m switches to the next mode");
+		ui_lab_run_say(&s->run, false, s->live_on ? "booting the FCSE kernel once per mode "
+			       "(a few seconds each)" : "simulating: m switches to the next mode");
 }
 
 static void run_ended(void *owner, int ret)
@@ -146,7 +156,8 @@ static void title(struct ui_lab_fcse *s, WINDOW *win, int y, int x, int cols, co
 {
 	char line[160];
 
-	snprintf(line, sizeof(line), "%s: SIMULATED%s%s", s->run.lab->title, what ? " - " : "",
+	snprintf(line, sizeof(line), "%s: %s%s%s", s->run.lab->title,
+		 s->live_on ? "LIVE kernel + model" : "SIMULATED", what ? " - " : "",
 		 what ? what : "");
 	ui_frame_bar(win, y, x, cols, UI_ROLE_TITLE);
 	ui_frame_put(win, y, x + 1, line, cols - 2, UI_ROLE_TITLE);
@@ -155,7 +166,7 @@ static void title(struct ui_lab_fcse *s, WINDOW *win, int y, int x, int cols, co
 static void draw_setup(struct ui_lab_fcse *s, WINDOW *win, int y, int x, int h, int cols)
 {
 	static const char *const keys[] = {
-		"Enter", "run", "m", "mode", "w", "workload", "?", "help", "q", "back",
+		"Enter", "run", "m", "mode", "w", "workload", "l", "live", "?", "help", "q", "back",
 	};
 	int row = y + 2;
 	char line[256];
@@ -172,6 +183,9 @@ static void draw_setup(struct ui_lab_fcse *s, WINDOW *win, int y, int x, int h, 
 	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_LABEL);
 	ui_frame_put(win, row++, x + 11, sim_fcse_workload_summary(workloads[s->workload]),
 		     cols - 12, UI_ROLE_DIM);
+	snprintf(line, sizeof(line), "Live      %s", s->live_on ? "on: the FCSE kernel in QEMU "
+		 "too (make vm-arm, qemu-system-arm)" : "off: the model alone");
+	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_LABEL);
 	row++;
 	snprintf(line, sizeof(line), "Here: %s. No ARMv5 core is needed: it is a model.",
 		 s->dlab ? doctor_tier_name(s->dlab->tier) : "not probed");
@@ -251,6 +265,75 @@ static double pct(uint64_t a, uint64_t b)
 	return b ? 100.0 * (double)a / (double)b : 0.0;
 }
 
+/* Up to @cols characters of PIDs ("-" refused) after @label. */
+static void pid_line(WINDOW *win, int row, int x, int cols, const char *label,
+		     const int16_t *pid, uint32_t n)
+{
+	char line[512];
+	int len = snprintf(line, sizeof(line), "%s", label);
+
+	for (uint32_t i = 0; i < n && len < (int)sizeof(line) - 8 && len < cols; i++)
+		len += pid[i] < 0 ? snprintf(line + len, sizeof(line) - (size_t)len, " -") :
+		       snprintf(line + len, sizeof(line) - (size_t)len, " %d", pid[i]);
+	ui_frame_put(win, row, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+}
+
+/* The live form: per mode the kernel's counts beside the model's, the PIDs, the limit. */
+static void draw_live(struct ui_lab_fcse *s, WINDOW *win, int y, int x, int h, int cols)
+{
+	static const char *const keys[] = { "q", "stop" };
+	const struct fcse_live *l = &s->snap;
+	const struct fcse_live_kmode *last = NULL;
+	int row = y + 1;
+	char line[256];
+
+	title(s, win, y, x, cols, "running");
+	snprintf(line, sizeof(line), "FCSE kernel (QEMU versatilepb) beside the model, workload "
+		 "%s, %u switches", workloads[s->workload], s->params.switches);
+	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+	row++;
+	ui_frame_put(win, row++, x + 1, "mode         kernel: switches flushes avoided  "
+		     "model: flushes avoided", cols - 2, UI_ROLE_LABEL);
+	for (int m = 0; m < SIM_FCSE_NMODES; m++) {
+		const struct fcse_live_kmode *k = &l->km[m];
+
+		if (!(s->params.modes & (1u << m)))
+			continue;
+		if (k->done) {
+			snprintf(line, sizeof(line), "%-12s %16llu %7llu %7llu  %14llu %7llu",
+				 sim_fcse_mode_names[m], (unsigned long long)k->k_switches,
+				 (unsigned long long)k->k_flushes, (unsigned long long)k->k_avoided,
+				 (unsigned long long)k->m_flushes,
+				 (unsigned long long)(k->m_switches - k->m_flushes));
+			last = k;
+		} else {
+			snprintf(line, sizeof(line), "%-12s %s", sim_fcse_mode_names[m],
+				 k->state[0] ? k->state : "waiting");
+		}
+		ui_frame_put(win, row++, x + 1, line, cols - 2,
+			     k->done ? UI_ROLE_NUMBER : UI_ROLE_DIM);
+	}
+	row++;
+	if (last) {
+		snprintf(line, sizeof(line), "%s: refused by the kernel %u fork, %u mmap; "
+			 "by the model %u fork, %u mmap", sim_fcse_mode_names[last - l->km],
+			 last->k_refused_fork, last->k_refused_mmap, last->m_refused_fork,
+			 last->m_refused_mmap);
+		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+		pid_line(win, row++, x, cols, "PIDs, kernel:", last->k_pid, last->nprocs);
+		pid_line(win, row++, x, cols, "PIDs, model: ", last->m_pid, last->nprocs);
+		snprintf(line, sizeof(line), "Fork until refused: %u forked, errno %s, %d PIDs in "
+			 "use then", last->limit_forked, last->limit_errno, last->limit_in_use);
+		ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
+	}
+	if (row < y + h - 3)
+		ui_frame_put(win, y + h - 3, x + 1, "Times: the model's (QEMU models no cache). "
+			     "Kernel PIDs: init, sh, parent too.", cols - 2,
+			     UI_ROLE_DIM);
+	status_line(s, win, y + h - 2, x, cols);
+	ui_frame_footer(win, y + h - 1, x, cols, keys, sizeof(keys) / sizeof(keys[0]));
+}
+
 static void draw_running(struct ui_lab_fcse *s, WINDOW *win, int y, int x, int h, int cols)
 {
 	static const char *const keys[] = { "m", "next mode", "q", "stop" };
@@ -261,6 +344,10 @@ static void draw_running(struct ui_lab_fcse *s, WINDOW *win, int y, int x, int h
 	pthread_mutex_lock(&s->live.lock);
 	s->snap = s->live;
 	pthread_mutex_unlock(&s->live.lock);
+	if (s->params.live) {
+		draw_live(s, win, y, x, h, cols);
+		return;
+	}
 	title(s, win, y, x, cols, "running");
 	snprintf(line, sizeof(line), "Mode %-11s workload %-7s  %.1f simulated ms",
 		 l->mode >= 0 ? sim_fcse_mode_names[l->mode] : "starting", l->workload,
@@ -346,9 +433,11 @@ static enum ui_lab_action ui_lab_fcse_key(struct ui_lab_fcse *s, int key)
 			s->choice = (s->choice + 1) % NCHOICE;
 		else if (key == 'w')
 			s->workload = (s->workload + 1) % NWORKLOADS;
+		else if (key == 'l')
+			s->live_on = !s->live_on;
 		break;
 	case UI_LAB_RUNNING:
-		if (key == 'm') {
+		if (key == 'm' && !s->params.live) {
 			int now = s->snap.mode < 0 ? 0 : s->snap.mode;
 			int next = (now + 1) % SIM_FCSE_NMODES;
 
@@ -370,9 +459,10 @@ static const struct ui_help_line fcse_help[] = {
 	{ NULL, "FCSE lab (a simulation): setup" },
 	{ "m", "modes: all three, or flush, guaranteed or best-effort alone" },
 	{ "w", "workload: mixed, small, thrash or many" },
+	{ "l", "live: boot the FCSE kernel in QEMU too, its counts beside the model's" },
 	{ "Enter, r", "run" },
 	{ NULL, "While it runs" },
-	{ "m", "switch to the next mode: a new simulation in it" },
+	{ "m", "switch to the next mode: a new simulation in it (not live)" },
 	{ "q, Esc", "stop, save what was simulated, back" },
 	{ NULL, "Summary" },
 	{ "arrows, PgUp/PgDn", "scroll the tables" },
