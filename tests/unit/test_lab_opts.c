@@ -553,6 +553,51 @@ static void test_ftrace_refused(void **state)
 
 /* ---- --help and the man page ------------------------------------------------------ */
 
+/* lab_opts_names: a list of names as a bit set, every refusal named. */
+static void test_names(void **state)
+{
+	static const char *const names[] = { "flush", "guaranteed", "best-effort", NULL };
+	uint32_t mask = 99;
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(lab_opts_names("--mode", "mode", "best-effort,flush", names, true,
+					&mask, &cause), 0);
+	assert_int_equal(mask, 5);
+	assert_int_equal(lab_opts_names("--mode", "mode", "all", names, true, &mask, &cause), 0);
+	assert_int_equal(mask, 7);
+	assert_int_equal(lab_opts_names("--mode", "mode", "guaranteed,guaranteed", names, false,
+					&mask, &cause), 0);
+	assert_int_equal(mask, 2);
+
+	assert_int_equal(lab_opts_names("--mode", "mode", "all", names, false, &mask, &cause),
+			 -EINVAL);
+	assert_string_equal(cause, "--mode: no mode called 'all' (flush, guaranteed or "
+			    "best-effort)");
+	free(cause);
+	cause = NULL;
+	assert_int_equal(lab_opts_names("--mode", "mode", "flush,fast", names, true, &mask,
+					&cause), -EINVAL);
+	assert_string_equal(cause, "--mode: no mode called 'fast' (flush, guaranteed, "
+			    "best-effort or all)");
+	free(cause);
+	cause = NULL;
+	/* a prefix of a name is not the name */
+	assert_int_equal(lab_opts_names("--mode", "mode", "guarantee", names, true, &mask,
+					&cause), -EINVAL);
+	free(cause);
+	cause = NULL;
+	assert_int_equal(lab_opts_names("--mode", "mode", "flush,,guaranteed", names, true, &mask,
+					&cause), -EINVAL);
+	assert_string_equal(cause, "--mode: an empty name in the list 'flush,,guaranteed'");
+	free(cause);
+	cause = NULL;
+	assert_int_equal(lab_opts_names("--mode", "mode", "", names, true, &mask, &cause),
+			 -EINVAL);
+	assert_string_equal(cause, "--mode: name at least one mode");
+	free(cause);
+}
+
 static void test_help(void **state)
 {
 	struct rt_buf b = RT_BUF_INIT;
@@ -667,6 +712,7 @@ int main(void)
 		cmocka_unit_test(test_latency_refused),
 		cmocka_unit_test(test_ftrace_every_option),
 		cmocka_unit_test(test_ftrace_refused),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_help_names_every_choice),
 		cmocka_unit_test(test_man),
