@@ -303,9 +303,15 @@ int fcse_live_model(const char *workload, unsigned int processes, enum sim_fcse_
 		ret = rt_err(cause, -EINVAL, "the model runs %u of the processes: no ring", ring);
 		goto out;
 	}
-	/* A round of warm-up (the first switch comes from nothing), then the switches. */
-	ret = model_run(&sc, ring, seed, &warm, cause) ?:
-	      model_run(&sc, ring + switches, seed, &all, cause);
+	/*
+	 * The kernel's warm-up round starts with the token at the first process, already
+	 * running, and ends with it there again: ring switches. The model's first switch comes
+	 * from no process, so its warm-up is one switch longer and ends at the first process
+	 * too; the switches measured then pair one for one (best-effort's flushes depend on
+	 * which pairs they are).
+	 */
+	ret = model_run(&sc, ring + 1, seed, &warm, cause) ?:
+	      model_run(&sc, ring + 1 + switches, seed, &all, cause);
 	if (ret)
 		goto out;
 	a = sim_counters(warm)->v;
@@ -527,7 +533,10 @@ static json_t *live_scenario(const char *wl, enum sim_fcse_mode mode, const char
 		      json_object_set_new(o, "kernel_limit_errno", json_string(w->limit_errno)) ||
 		      set_opt(o, "kernel_limit_pids_in_use_count",
 			      has(&w->limit_at, FCSE_WK_PIDS_IN_USE),
-			      w->limit_at.v[FCSE_WK_PIDS_IN_USE]);
+			      w->limit_at.v[FCSE_WK_PIDS_IN_USE]) ||
+		      set_opt(o, "kernel_limit_base_pids_in_use_count",
+			      has(&w->limit_base, FCSE_WK_PIDS_IN_USE),
+			      w->limit_base.v[FCSE_WK_PIDS_IN_USE]);
 	if (err) {
 		json_decref(o);
 		return NULL;
@@ -565,10 +574,11 @@ static int live_notes(struct rt_result *res, const struct fcse_params *p, bool l
 				 "figure of time here is the kernel's (switch_avg_us is the "
 				 "simulator's cost model)") ?:
 	      rt_result_add_note(res, "the kernel gives a PID to every user address space "
-				 "(init, the shell and rtlab-fcse-work's parent too), the model "
-				 "only to the workload's processes: kernel_pids are model_pids "
-				 "shifted by those, and past 95 processes the kernel refuses that "
-				 "many more forks (kernel_base_pids_in_use_count says how many)") ?:
+				 "(init, the shell and rtlab-fcse-work's parent too, and an exec "
+				 "holds two for a moment), the model only to the workload's "
+				 "processes: the lowest free PID a process gets differs, and past "
+				 "95 processes the kernel refuses as many more forks as it has "
+				 "other address spaces (kernel_base_pids_in_use_count)") ?:
 	      rt_result_add_note(res, "the ring has no RT task: the model's runs as an ordinary "
 				 "member, so the document has no latency");
 	if (!ret && lacks)
@@ -577,10 +587,11 @@ static int live_notes(struct rt_result *res, const struct fcse_params *p, bool l
 					 "none, and a kernel without PIDs (patch 0001) flushes at every "
 					 "switch in every mode");
 	if (!ret && (p->modes & (1u << SIM_FCSE_MODE_BEST_EFFORT)))
-		ret = rt_result_add_note(res, "best-effort: the kernel's rules are the patch "
-					 "series' (kernel-patches/arm-fcse/README.md), the model's "
-					 "sim/sim_fcse.c's; their flush counts are compared, not "
-					 "required to agree");
+		ret = rt_result_add_note(res, "best-effort: the model's rules (sim/sim_fcse.c) "
+					 "follow the patch series' (kernel-patches/arm-fcse/README.md): "
+					 "a flush after a process that touched shared writable memory, to "
+					 "or from one above 32 MB (moved to PID 0: a relocation), to a PID "
+					 "another process used last");
 	return ret;
 }
 
@@ -787,7 +798,7 @@ int fcse_live_views(const struct rt_result *res, json_t *views)
 				cell(s, "kernel_limit_forked_count"),
 				json_string_value(json_object_get(s, "kernel_limit_errno")) ?: "-",
 				cell(s, "kernel_limit_pids_in_use_count"),
-				cell(s, "kernel_base_pids_in_use_count"))) ||
+				cell(s, "kernel_limit_base_pids_in_use_count"))) ||
 		    json_array_append_new(prows, json_pack("[s, o, o]", name,
 				pid_cell(s, "kernel_pids"), pid_cell(s, "model_pids"))))
 			goto nomem;

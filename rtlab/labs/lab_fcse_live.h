@@ -147,7 +147,9 @@ int fcse_live_views(const struct rt_result *res, json_t *views);
 	RT_KEY("kernel_limit_errno", RT_T_STRING, NULL, "the failing fork's errno (0: none " \
 	       "failed)", false), \
 	RT_KEY("kernel_limit_pids_in_use_count", RT_T_INTEGER, "count", "pids_in_use at " \
-	       "that fork", false)
+	       "that fork", false), \
+	RT_KEY("kernel_limit_base_pids_in_use_count", RT_T_INTEGER, "count", "pids_in_use " \
+	       "before the fork limit's first fork", false)
 
 /**
  * lab_fcse_live_run - the whole live run (fcse_params.live) into @out
