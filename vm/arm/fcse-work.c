@@ -227,12 +227,13 @@ static int fw_status(int ok, const char *fmt, ...)
 	return fflush(stdout) == 0 && ok ? 0 : 1;
 }
 
-static int fw_write_all(int fd, const void *buf, size_t len)
+/* All of @len bytes written (@out) or read, through EINTR; 0, or -1 on an error or EOF. */
+static int fw_io_all(int fd, void *buf, size_t len, int out)
 {
-	const char *p = buf;
+	char *p = buf;
 
 	while (len) {
-		ssize_t n = write(fd, p, len);
+		ssize_t n = out ? write(fd, p, len) : read(fd, p, len);
 
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -244,21 +245,14 @@ static int fw_write_all(int fd, const void *buf, size_t len)
 	return 0;
 }
 
+static int fw_write_all(int fd, const void *buf, size_t len)
+{
+	return fw_io_all(fd, (void *)buf, len, 1);
+}
+
 static int fw_read_all(int fd, void *buf, size_t len)
 {
-	char *p = buf;
-
-	while (len) {
-		ssize_t n = read(fd, p, len);
-
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return -1;
-		p += n;
-		len -= (size_t)n;
-	}
-	return 0;
+	return fw_io_all(fd, buf, len, 0);
 }
 
 /* ---- The ring ---------------------------------------------------------------------- */
