@@ -1035,7 +1035,10 @@ const struct lab_ops lab_fcse = {
 	.options_note = "A simulation: no ARMv5 core is needed or used. The seed (--seed) "
 			"decides the synthetic programs' data accesses and the random "
 			"replacement; the same seed and options give the same document. "
-			"Scenarios are named WORKLOAD-MODE.",
+			"Scenarios are named WORKLOAD-MODE. With --live the FCSE kernel "
+			"(the ARM image, make vm-arm) runs the workload's processes under "
+			"qemu-system-arm too, the model beside it over the same switches: "
+			"scenarios live-WORKLOAD-MODE, tier vm, times still the model's.",
 	.params_size = sizeof(struct fcse_params),
 	.params_init = params_default,
 	.params_check = params_check,
