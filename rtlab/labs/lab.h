@@ -257,6 +257,20 @@ int lab_args_parse(const struct lab_ops *lab, int argc, char **argv, struct lab_
 void lab_args_fini(const struct lab_ops *lab, struct lab_args *a);
 
 /**
+ * lab_opts_names - read a comma-separated list of names as a bit set
+ * @opt:	the option, as messages name it ("--mode")
+ * @noun:	what a name is ("mode"), for "no mode called 'x'"
+ * @value:	the option's value, e.g. "flush,guaranteed"
+ * @names:	the names, NULL-terminated; name i is bit i of *@mask (at most 32)
+ * @all:	true when the word "all" names every one of them
+ *
+ * Returns 0 with *@mask set, or -EINVAL with @cause naming the stray word
+ * and every name there is (an empty list is one).
+ */
+int lab_opts_names(const char *opt, const char *noun, const char *value,
+		   const char *const *names, bool all, uint32_t *mask, char **cause);
+
+/**
  * lab_opts_apply - apply @argv's options to @params by @opts only
  * @a: receives --seed, --json and --help; NULL refuses them as unknown
  *
@@ -394,6 +408,24 @@ enum trace_emu_env lab_trace_env(const struct rt_result *res);
 
 /* lab_result_fini - free what @r owns; @r is zeroed and may be reused. */
 void lab_result_fini(struct lab_result *r);
+
+/**
+ * lab_result_finish - the end of a run that measured scenarios
+ * @out:	where a document that is complete goes (out->interrupted already set)
+ * @res:	the run's document, taken: handed to @out->res, or freed; NULL
+ *		when the run put its document in @out itself (nothing to finish)
+ * @scens:	the scenarios' array, taken (set in @res unless @ret is an error)
+ * @ret:	0, or the run's error so far
+ * @cause:	what the error was, taken (may be NULL)
+ * @lab:	the lab's name, for the log line an error gets
+ * @stopped:	the note an interrupted run's document carries
+ *
+ * Every lab's run ends the same way: a note when it was interrupted, the
+ * scenarios set, the document handed over, and an error logged with its
+ * cause. Returns @ret, or the error of those steps.
+ */
+int lab_result_finish(struct lab_result *out, struct rt_result *res, struct json_t *scens,
+		      int ret, char *cause, const char *lab, const char *stopped);
 
 /* lab_ctx_stopped - true when the front end asked the run to stop. */
 bool lab_ctx_stopped(const struct lab_ctx *ctx);

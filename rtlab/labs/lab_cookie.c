@@ -367,21 +367,9 @@ static int cookie_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct la
 	 */
 	out->interrupted = done < nruns || lab_ctx_stopped(ctx);
 	ret = replay_scenarios(scens, p->diners) ?: set_summary(res, scens);
-	if (!ret && out->interrupted)
-		ret = rt_result_add_note(res, "interrupted: the protocols run until then are kept");
-	if (!ret)
-		ret = rt_result_set_scenarios(res, scens);
-	if (!ret) {
-		out->res = res;
-		res = NULL;
-	}
 out:
-	if (ret)
-		rt_log(RT_LOG_ERR, "cookie: %s", cause ? cause : strerror(-ret));
-	free(cause);
-	json_decref(scens);
-	rt_result_free(res);
-	return ret;
+	return lab_result_finish(out, res, scens, ret, cause, "cookie",
+				 "interrupted: the protocols run until then are kept");
 }
 
 /* ---- Views, grade, scenarios ----------------------------------------------------------- */

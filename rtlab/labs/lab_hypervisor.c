@@ -455,22 +455,10 @@ static int hv_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_re
 	      rt_result_add_note(res, "the same steps measured on this machine, a QEMU guest "
 				 "whose host threads rtlab reprioritises: rtlab lab run "
 				 "hypervisor --live");
-	if (!ret && out->interrupted)
-		ret = rt_result_add_note(res, "interrupted: the last scenario holds the time "
-					 "simulated until then");
-	if (!ret)
-		ret = rt_result_set_scenarios(res, scens);
-	if (!ret) {
-		out->res = res;
-		res = NULL;
-	}
 out:
-	if (ret)
-		rt_log(RT_LOG_ERR, "hypervisor: %s", cause ? cause : strerror(-ret));
-	free(cause);
-	json_decref(scens);
-	rt_result_free(res);
-	return ret;
+	return lab_result_finish(out, res, scens, ret, cause, "hypervisor",
+				 "interrupted: the last scenario holds the time simulated "
+				 "until then");
 }
 
 /* ---- Views, grade, scenarios --------------------------------------------------------- */

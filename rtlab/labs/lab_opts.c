@@ -194,6 +194,50 @@ static int apply_common(const struct lab_option *o, const char *v, struct lab_ar
 
 /* ---- Parsing ----------------------------------------------------------------------- */
 
+/* "a, b or c" (", or all" when @all) of @names, for a message. */
+static int names_list(struct rt_buf *b, const char *const *names, bool all)
+{
+	int ret = 0;
+
+	for (size_t i = 0; names[i] && !ret; i++)
+		ret = rt_buf_printf(b, "%s%s", i == 0 ? "" : names[i + 1] || all ? ", " : " or ",
+				    names[i]);
+	return ret ?: all ? rt_buf_puts(b, " or all") : 0;
+}
+
+int lab_opts_names(const char *opt, const char *noun, const char *value,
+		   const char *const *names, bool all, uint32_t *mask, char **cause)
+{
+	struct rt_buf known = RT_BUF_INIT;
+	const char *w = value;
+	int ret = 0;
+
+	*mask = 0;
+	while (*w && !ret) {
+		size_t len = strcspn(w, ","), i;
+
+		for (i = 0; names[i] && (strlen(names[i]) != len || strncmp(w, names[i], len)); i++)
+			;
+		if (!len)
+			ret = rt_err(cause, -EINVAL, "%s: an empty name in the list '%s'", opt,
+				     value);
+		else if (names[i])
+			*mask |= 1u << i;
+		else if (all && len == 3 && !strncmp(w, "all", 3))
+			for (i = 0; names[i]; i++)
+				*mask |= 1u << i;
+		else
+			ret = names_list(&known, names, all) ?:
+			      rt_err(cause, -EINVAL, "%s: no %s called '%.*s' (%s)", opt, noun,
+				     (int)len, w, known.data);
+		w += len + (w[len] == ',');
+	}
+	if (!ret && !*mask)
+		ret = rt_err(cause, -EINVAL, "%s: name at least one %s", opt, noun);
+	rt_buf_fini(&known);
+	return ret;
+}
+
 int lab_opts_apply(const struct lab_option *opts, int argc, char **argv, void *params,
 		   struct lab_args *a, char **cause)
 {

@@ -91,25 +91,16 @@ static void params_default(void *params)
 static int set_scenarios(void *params, const char *value, char **cause)
 {
 	struct taskset_params *p = params;
-	char buf[256], *save = NULL, *name;
+	const char *names[NPRESETS + 1] = { NULL };
+	uint32_t mask;
+	int ret;
 
-	if (strlen(value) >= sizeof(buf))
-		return rt_err(cause, -EINVAL, "--scenario: the list is too long");
-	strcpy(buf, value);
-	p->scenarios = 0;
-	for (name = strtok_r(buf, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-		size_t i;
-
-		for (i = 0; i < NPRESETS && strcmp(name, presets[i].name); i++)
-			;
-		if (i == NPRESETS)
-			return rt_err(cause, -EINVAL, "--scenario: no scenario called '%s' "
-				      "(ll-above, rta-miss, lock-plain, lock-inherit or "
-				      "lock-ceiling)", name);
-		p->scenarios |= 1u << i;
-	}
-	p->scenarios_given = true;
-	return p->scenarios ? 0 : rt_err(cause, -EINVAL, "--scenario: name at least one");
+	for (size_t i = 0; i < NPRESETS; i++)
+		names[i] = presets[i].name;
+	ret = lab_opts_names("--scenario", "scenario", value, names, false, &mask, cause);
+	p->scenarios = mask;
+	p->scenarios_given = !ret;
+	return ret;
 }
 
 static int set_tasks(void *params, const char *value, char **cause)
@@ -370,21 +361,9 @@ static int taskset_run_lab(struct lab_ctx *ctx, const struct rt_sink *sink,
 				 "the kernel's work for the job (wake-up, switches)");
 	if (!ret && !(ctx->env && ctx->env->virtual_time))
 		ret = noise_note(res, scens);
-	if (!ret && out->interrupted)
-		ret = rt_result_add_note(res, "interrupted: the scenarios run until then are kept");
-	if (!ret)
-		ret = rt_result_set_scenarios(res, scens);
-	if (!ret) {
-		out->res = res;
-		res = NULL;
-	}
 out:
-	if (ret)
-		rt_log(RT_LOG_ERR, "taskset: %s", cause ? cause : strerror(-ret));
-	free(cause);
-	json_decref(scens);
-	rt_result_free(res);
-	return ret;
+	return lab_result_finish(out, res, scens, ret, cause, "taskset",
+				 "interrupted: the scenarios run until then are kept");
 }
 
 /* ---- Views and grade -------------------------------------------------------------- */

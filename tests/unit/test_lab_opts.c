@@ -553,6 +553,50 @@ static void test_ftrace_refused(void **state)
 
 /* ---- --help and the man page ------------------------------------------------------ */
 
+static const char *const test_mode_names[] = { "flush", "guaranteed", "best-effort", NULL };
+
+/* lab_opts_names() refuses @value; @want is its message, or NULL for any. */
+static void names_refused(const char *value, bool all, const char *want)
+{
+	uint32_t mask = 99;
+	char *cause = NULL;
+
+	assert_int_equal(lab_opts_names("--mode", "mode", value, test_mode_names, all, &mask,
+					&cause), -EINVAL);
+	assert_non_null(cause);
+	if (want)
+		assert_string_equal(cause, want);
+	free(cause);
+}
+
+/* lab_opts_names: a list of names as a bit set, every refusal named. */
+static void test_names(void **state)
+{
+	uint32_t mask = 99;
+	char *cause = NULL;
+
+	(void)state;
+	assert_int_equal(lab_opts_names("--mode", "mode", "best-effort,flush", test_mode_names,
+					true, &mask, &cause), 0);
+	assert_int_equal(mask, 5);
+	assert_int_equal(lab_opts_names("--mode", "mode", "all", test_mode_names, true, &mask,
+					&cause), 0);
+	assert_int_equal(mask, 7);
+	assert_int_equal(lab_opts_names("--mode", "mode", "guaranteed,guaranteed",
+					test_mode_names, false, &mask, &cause), 0);
+	assert_int_equal(mask, 2);
+	assert_null(cause);
+
+	names_refused("all", false, "--mode: no mode called 'all' (flush, guaranteed or "
+		      "best-effort)");
+	names_refused("flush,fast", true, "--mode: no mode called 'fast' (flush, guaranteed, "
+		      "best-effort or all)");
+	names_refused("guarantee", true, NULL);	/* a prefix of a name is not the name */
+	names_refused("flush,,guaranteed", true,
+		      "--mode: an empty name in the list 'flush,,guaranteed'");
+	names_refused("", true, "--mode: name at least one mode");
+}
+
 static void test_help(void **state)
 {
 	struct rt_buf b = RT_BUF_INIT;
@@ -667,6 +711,7 @@ int main(void)
 		cmocka_unit_test(test_latency_refused),
 		cmocka_unit_test(test_ftrace_every_option),
 		cmocka_unit_test(test_ftrace_refused),
+		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_help),
 		cmocka_unit_test(test_help_names_every_choice),
 		cmocka_unit_test(test_man),

@@ -15,10 +15,12 @@
 #   - the channel on the second PL011 (ttyAMA1): what the guest writes there reaches the
 #     host's --stream file;
 #   - what the board has no virtio for (--share) is refused before booting;
-#   - the FCSE patch (kernel-patches/arm-fcse/0001): /proc/fcse says mode flush without a
+#   - the FCSE patches (kernel-patches/arm-fcse/): /proc/fcse says mode flush without a
 #     boot parameter, guaranteed and best-effort with fcse=..., keeps flush for an unknown
 #     mode (with a warning), and after the probe's pipe round trips counts switches, every
-#     one a flush (no PID but 0 is handed out yet), with c13 and the reader's PID both 0.
+#     one a flush in flush mode (every space at PID 0), with c13 and the reader's PID both
+#     0; it shows all eleven counters, and in guaranteed mode the reader has a PID of its
+#     own, in c13. (The rules of the modes: tests/vm/fcse_live.t.)
 # Skips, with the reason, where qemu-system-arm or the fcse image (make vm-arm) is missing.
 set -u
 . "$(dirname "$0")/lib.bash"
@@ -44,7 +46,7 @@ vmexec() {
 rc() { cat "$tmp/$1.rc"; }
 val() { sed -n "s/^$2=//p" "$tmp/$1.out" | head -n1; }
 
-echo "1..16"
+echo "1..17"
 
 # ---- boot, the probe, the board ----
 vmexec probe -- 'rtlab-probe 2000 && echo model=$(tr -d \\000 < /proc/device-tree/model) && sed s/^/cmdline=/ /proc/cmdline && zcat /proc/config.gz | sed s/^/config:/ && sed s/^/proc-fcse:/ /proc/fcse'
@@ -112,6 +114,12 @@ for m in guaranteed best-effort; do
 	[ "$(rc "mode-$m")" = 0 ] && [ "$(pf "mode-$m" mode)" = "$m" ]
 	ok $? "fcse: fcse=$m on the kernel command line: /proc/fcse says $(pf "mode-$m" mode)"
 done
+keys=$(sed -n 's/^proc-fcse:\([a-z_]*\) .*/\1/p' "$tmp/mode-guaranteed.out" | tr '\n' ' ')
+pid=$(pf mode-guaranteed pid_mm)
+[ "$keys" = "mode pid_register pid_mm pids_total pids_in_use switches flushes flushes_avoided forks_refused mappings_refused relocations " ] &&
+	[ "$(pf mode-guaranteed pids_total)" = 95 ] && [ -n "$pid" ] && [ "$pid" -ge 1 ] &&
+	[ "$(pf mode-guaranteed pid_register)" = "$pid" ]
+ok $? "fcse: guaranteed: all eleven counters, 95 PIDs, the reader at PID $pid, in c13 ($keys)"
 vmexec mode-bad --append fcse=fast -- 'sed s/^/proc-fcse:/ /proc/fcse; dmesg | grep fcse:'
 [ "$(pf mode-bad mode)" = flush ] && grep -q "unknown mode 'fast'" "$tmp/mode-bad.out"
 ok $? "fcse: an unknown mode keeps flush, with a warning ($(grep -o "fcse: unknown.*" "$tmp/mode-bad.out"))"
