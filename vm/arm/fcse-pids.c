@@ -14,7 +14,8 @@
  *   fork 5 children (#1..#5); end #2 and #4; fork 3 more (#6..#8);
  *   with --seed N (N > 0): 4 rounds, each ending 1 to 3 children and forking 1 to 3,
  *   chosen from N;
- *   fork until fork() fails (at most pids_total + 8 children, 136 without the key);
+ *   fork until fork() fails (at most pids_total + 8 children running, 136 without the
+ *   key);
  *   then end every child.
  *
  * Output, one "key=value" line each (the pattern's events in the order they happened):
@@ -27,10 +28,11 @@
  *   fork=K pid_mm=P              child #K got PID P
  *   exit=K pid_mm=P pids_in_use=N   child #K ended (and waited for); N after it
  *   refused=K errno=E name=NAME  the fork of child #K failed with errno E
- *   refused=none forks=N         no fork failed up to the cap (not guaranteed mode?)
+ *   refused=none forks=N running=M   no fork failed up to the cap (not guaranteed mode?)
  *   pids_in_use_at_refusal=N     read right after the failed fork
  *   forks_refused_delta=N        the kernel's counter after the pattern minus before
- *   missing=KEY[,KEY...]         the keys /proc/fcse lacks (a kernel before patch 0002)
+ *   missing=KEY[,KEY...]         the keys /proc/fcse lacks (a kernel without the FCSE
+ *                                allocator: patch 0001 alone)
  *   done=1                       the pattern ran to its end
  * A value the kernel does not give is printed as "missing" (pids_in_use=missing).
  *
@@ -45,8 +47,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#define FP_CAP_UNKNOWN 136	/* children at most when pids_total is missing */
-#define FP_MAX (FP_CAP_UNKNOWN + 8)
+#define FP_CAP_UNKNOWN 136	/* children running at most when pids_total is missing */
+#define FP_MAX 200		/* children forked in all, ended ones included */
 #define FP_ROUNDS 4
 
 static const char *fp_proc = "/proc/fcse";
@@ -233,7 +235,7 @@ int main(int argc, char **argv)
 	fp_print("pids_in_use_before", "pids_in_use", missing, sizeof(missing));
 	fp_print("self_pid_mm", "pid_mm", missing, sizeof(missing));
 	refused0 = fp_print("forks_refused_before", "forks_refused", missing, sizeof(missing));
-	cap = total > 0 && total + 8 <= FP_MAX ? (unsigned int)total + 8 : FP_CAP_UNKNOWN;
+	cap = total > 0 && total + 8 <= FP_CAP_UNKNOWN ? (unsigned int)total + 8 : FP_CAP_UNKNOWN;
 
 	/* The fixed part: 5 forks, #2 and #4 end, 3 forks. */
 	for (i = 0; i < 5 && (r = fp_fork()) == 1; i++)
@@ -253,7 +255,7 @@ int main(int argc, char **argv)
 			;
 	}
 	/* Fork until refused. */
-	while (r == 1 && fp_nkids < cap)
+	while (r == 1 && fp_nalive() < cap && fp_nkids < FP_MAX)
 		r = fp_fork();
 	if (r < 0)
 		return fp_fail("a child's report");
@@ -266,7 +268,7 @@ int main(int argc, char **argv)
 		       e == EAGAIN ? "EAGAIN" : e == ENOMEM ? "ENOMEM" : "other");
 		printf("pids_in_use_at_refusal=%s\n", in_use[0] ? in_use : "missing");
 	} else {
-		printf("refused=none forks=%u\n", fp_nkids);
+		printf("refused=none forks=%u running=%u\n", fp_nkids, fp_nalive());
 	}
 	refused1 = fp_read("forks_refused", NULL, 0);
 	if (refused0 >= 0 && refused1 >= 0)
@@ -276,7 +278,7 @@ int main(int argc, char **argv)
 	fp_end_all();
 	if (missing[0]) {
 		printf("missing=%s\n", missing);
-		fprintf(stderr, "rtlab-fcse-pids: %s lacks %s (a kernel before patch 0002 of "
+		fprintf(stderr, "rtlab-fcse-pids: %s lacks %s (a kernel without the FCSE allocator of "
 			"kernel-patches/arm-fcse)\n", fp_proc, missing);
 	}
 	printf("done=1\n");

@@ -497,7 +497,7 @@ static const char *krec_read(const char *path, struct krec *k, char *why, size_t
 		snprintf(why, size, "the record at %s is of mode '%s', not guaranteed", path, mode);
 	else if (!total || !before || !n || n > 128)
 		snprintf(why, size, "the record at %s lacks pids_total or pids_in_use_before "
-			 "(a kernel before patch 0002?)", path);
+			 "(a kernel without the FCSE allocator?)", path);
 	else if (!done || !k->refused_errno)
 		snprintf(why, size, "the record at %s is %s", path,
 			 done ? "without a refused fork" : "cut short (no done=1)");
