@@ -438,6 +438,136 @@ static void task_size(void **state)
 	talk_expect(&t, what);
 }
 
+/*
+ * kernel-pids: the learner's allocator against the FCSE kernel's own, from a record
+ * of vm/arm/fcse-pids.c run in guaranteed mode (checks/data/kernel-pids.txt: the VM
+ * test tests/vm/fcse_pids.t, or a teacher, puts it there; without it the check is
+ * skipped). The record lists the forks and exits of its children, the PID each got,
+ * and the fork that was refused. At the refusal every PID was taken, by the children
+ * still running and by the address spaces that held one before the pattern (init, the
+ * shell, the program itself): those are the PIDs no running child holds. The subject
+ * gets them first (allocated from 1 up, then the ones that were free in the guest
+ * freed again), then the record's forks and exits; each fork must get the kernel's PID.
+ */
+#define KREC_MAX 256
+
+struct krec {
+	unsigned int nr, before, nops;
+	int refused_errno;		/* 0: no refusal recorded */
+	struct { bool fork; unsigned int child; int pid; } op[KREC_MAX];
+};
+
+/* Read the record at @path into @k; NULL, or why it cannot grade (into @why). */
+static const char *krec_read(const char *path, struct krec *k, char *why, size_t size)
+{
+	char line[160], mode[32] = "", name[16];
+	unsigned int c, n = 0, pid, at = 0;
+	bool done = false, total = false, before = false;
+	FILE *f = fopen(path, "r");
+	int e;
+
+	memset(k, 0, sizeof(*k));
+	if (!f) {
+		snprintf(why, size, "no record of the FCSE kernel's allocator (%s: %s): "
+			 "rtlab-fcse-pids in the fcse image makes one (tests/vm/fcse_pids.t, "
+			 "or see the handout)",
+			 path, strerror(errno));
+		return why;
+	}
+	while (fgets(line, sizeof(line), f) && !done) {
+		if (sscanf(line, "mode=%31s", mode) == 1)
+			continue;
+		if (sscanf(line, "pids_total=%u", &n) == 1)
+			total = true;
+		else if (sscanf(line, "pids_in_use_before=%u", &k->before) == 1)
+			before = true;
+		else if ((sscanf(line, "fork=%u pid_mm=%u", &c, &pid) == 2 ||
+			  sscanf(line, "exit=%u pid_mm=%u", &c, &pid) == 2) && k->nops < KREC_MAX) {
+			k->op[k->nops].fork = line[0] == 'f';
+			k->op[k->nops].child = c;
+			k->op[k->nops++].pid = (int)pid;
+		} else if (sscanf(line, "refused=%u errno=%d name=%15s", &at, &e, name) == 3)
+			k->refused_errno = e;
+		else if (!strncmp(line, "done=1", 6))
+			done = true;
+	}
+	fclose(f);
+	k->nr = n;
+	if (strcmp(mode, "guaranteed"))
+		snprintf(why, size, "the record at %s is of mode '%s', not guaranteed", path, mode);
+	else if (!total || !before || !n || n > 128)
+		snprintf(why, size, "the record at %s lacks pids_total or pids_in_use_before "
+			 "(a kernel without the FCSE allocator?)", path);
+	else if (!done || !k->refused_errno)
+		snprintf(why, size, "the record at %s is %s", path,
+			 done ? "without a refused fork" : "cut short (no done=1)");
+	else
+		return NULL;
+	return why;
+}
+
+static void kernel_pids(void **state)
+{
+	bool held[128], alive[KREC_MAX + 1] = { false };
+	unsigned int top = 0, nheld = 0, nforks = 0, nexits = 0;
+	char why[512], what[200];
+	struct krec *k = calloc(1, sizeof(*k));
+	struct talk t;
+
+	(void)state;
+	assert_non_null(k);
+	if (krec_read(rtlab_check_data("kernel-pids.txt"), k, why, sizeof(why))) {
+		free(k);
+		rtlab_check_reason("%s", why);
+		skip();
+	}
+	/* Held before the pattern: every PID no child held at the refusal. */
+	memset(held, true, sizeof(held));
+	for (unsigned int i = 0; i < k->nops; i++)
+		alive[k->op[i].child <= KREC_MAX ? k->op[i].child : 0] = k->op[i].fork;
+	for (unsigned int i = 0; i < k->nops; i++)
+		if (k->op[i].fork && alive[k->op[i].child] && (unsigned int)k->op[i].pid < k->nr)
+			held[k->op[i].pid] = false;
+	for (unsigned int pid = 0; pid < k->nr; pid++)
+		if (held[pid]) {
+			nheld++;
+			top = pid;
+		}
+	if (nheld != k->before || held[0]) {
+		snprintf(why, sizeof(why), "the record is not of a quiet guest: %u PIDs held by "
+			 "others at the refusal, %u before the pattern%s", nheld, k->before,
+			 held[0] ? ", PID 0 among them" : "");
+		free(k);
+		rtlab_check_reason("%s", why);
+		skip();
+	}
+	talk_open(&t, false);
+	ask_init(&t, k->nr * MB32);
+	for (unsigned int pid = 1; pid <= top; pid++)
+		ask_alloc(&t);
+	for (unsigned int pid = 1; pid <= top; pid++)
+		if (!held[pid])
+			ask_free(&t, pid);
+	for (unsigned int i = 0; i < k->nops; i++) {
+		if (k->op[i].fork) {
+			fprintf(t.req, "alloc\n");
+			fprintf(t.ans, "%d\n", k->op[i].pid);
+			nforks++;
+		} else {
+			fprintf(t.req, "free %d\n", k->op[i].pid);
+			fprintf(t.ans, "ok\n");
+			nexits++;
+		}
+	}
+	fprintf(t.req, "alloc\n");
+	fprintf(t.ans, "%d\n", -k->refused_errno);
+	snprintf(what, sizeof(what), "as the FCSE kernel handed out PIDs (%u held before by "
+		 "others, then %u forks and %u exits, the next fork refused)", nheld, nforks,
+		 nexits);
+	free(k);
+	talk_expect(&t, what);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -449,6 +579,7 @@ int main(void)
 		cmocka_unit_test(alloc_96th),
 		cmocka_unit_test(free_reuse),
 		cmocka_unit_test(task_size),
+		cmocka_unit_test(kernel_pids),
 	};
 
 	seed = pick_seed();
