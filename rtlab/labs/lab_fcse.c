@@ -941,8 +941,33 @@ static bool fcse_scenario(size_t i, struct lab_scenario *out)
 		"121 processes, FCSE best effort: PIDs shared",
 	};
 
-	if (i >= sim_fcse_model.npresets)
-		return false;
+	/* --live: each workload in each mode on the FCSE kernel, beside the model. */
+	static const char *const live[][2] = {
+		{ "live-mixed-flush", "--live, mixed, on the kernel: every switch flushes" },
+		{ "live-mixed-guaranteed", "--live, mixed, on the kernel: no switch flushes, "
+		  "the mapping above 32 MB refused" },
+		{ "live-mixed-best-effort", "--live, mixed, on the kernel: flushes around two "
+		  "of the processes" },
+		{ "live-small-flush", "--live, small, on the kernel: every switch flushes" },
+		{ "live-small-guaranteed", "--live, small, on the kernel: no switch flushes" },
+		{ "live-small-best-effort", "--live, small, on the kernel: nothing to flush for" },
+		{ "live-thrash-flush", "--live, thrash, on the kernel: every switch flushes" },
+		{ "live-thrash-guaranteed", "--live, thrash, on the kernel: no switch flushes" },
+		{ "live-thrash-best-effort", "--live, thrash, on the kernel, best effort" },
+		{ "live-many-flush", "--live, many, on the kernel: every switch flushes" },
+		{ "live-many-guaranteed", "--live, many, on the kernel: the forks past 95 "
+		  "address spaces refused" },
+		{ "live-many-best-effort", "--live, many, on the kernel: PIDs shared" },
+	};
+
+	if (i >= sim_fcse_model.npresets) {
+		i -= sim_fcse_model.npresets;
+		if (i >= sizeof(live) / sizeof(live[0]))
+			return false;
+		out->name = live[i][0];
+		out->summary = live[i][1];
+		return true;
+	}
 	out->name = sim_fcse_model.presets[i].name;
 	out->summary = summaries[i];
 	return true;
