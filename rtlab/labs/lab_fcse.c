@@ -66,29 +66,18 @@ static void params_default(void *params)
 
 static int set_modes(void *params, const char *value, char **cause)
 {
+	/* the modes' names, and "off": the word for flush, which a learner may type */
+	static const char *const names[] = { "flush", "guaranteed", "best-effort", "off", NULL };
 	struct fcse_params *p = params;
-	char buf[128], *save = NULL, *w;
+	uint32_t mask;
+	int ret;
 
-	if (strlen(value) >= sizeof(buf))
-		return rt_err(cause, -EINVAL, "--mode: the list is too long");
-	strcpy(buf, value);
-	p->modes = 0;
-	for (w = strtok_r(buf, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
-		int m = sim_fcse_mode_find(w);
-
-		if (!strcmp(w, "all")) {
-			p->modes = (1u << SIM_FCSE_NMODES) - 1;
-			continue;
-		}
-		/* The word for the mode without FCSE, which a learner may type. */
-		if (!strcmp(w, "off"))
-			m = SIM_FCSE_MODE_FLUSH;
-		if (m < 0)
-			return rt_err(cause, -EINVAL, "--mode: no mode called '%s' (flush or off, "
-				      "guaranteed, best-effort or all)", w);
-		p->modes |= 1u << m;
-	}
-	return p->modes ? 0 : rt_err(cause, -EINVAL, "--mode: name at least one mode");
+	_Static_assert(SIM_FCSE_MODE_FLUSH == 0 && SIM_FCSE_MODE_GUARANTEED == 1 &&
+		       SIM_FCSE_MODE_BEST_EFFORT == 2 && SIM_FCSE_NMODES == 3,
+		       "set_modes' names follow enum sim_fcse_mode");
+	ret = lab_opts_names("--mode", "mode", value, names, true, &mask, cause);
+	p->modes = (mask & 7u) | (mask >> 3 & 1u);
+	return ret;
 }
 
 static int set_trace(void *params, const char *value, char **cause)
@@ -621,13 +610,9 @@ static int fcse_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_
 		p = &defaults;
 	}
 	if (p->live) {
-		free(su);
-		json_decref(scens);
+		/* the live run puts its own document in @out */
 		ret = lab_fcse_live_run(ctx, sink, p, out, &cause);
-		if (ret)
-			rt_log(RT_LOG_ERR, "fcse: %s", cause ? cause : strerror(-ret));
-		free(cause);
-		return ret;
+		goto out;
 	}
 	if (!su || !scens) {
 		ret = -ENOMEM;
@@ -675,9 +660,6 @@ static int fcse_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_
 				 "guaranteed mode about halved the average latency, best effort "
 				 "cut it by about a quarter; guaranteed_vs_flush_ratio and "
 				 "best_effort_vs_flush_ratio are this simulation's");
-	if (!ret && out->interrupted)
-		ret = rt_result_add_note(res, "interrupted: the document holds the accesses "
-					 "simulated until then");
 	if (!ret && p->ntraces) {
 		char *n = NULL;
 
@@ -690,26 +672,17 @@ static int fcse_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_
 			ret = rt_result_add_note(res, n);
 		free(n);
 	}
-	if (!ret)
-		ret = rt_result_set_scenarios(res, scens);
-	if (!ret) {
-		out->res = res;
-		res = NULL;
-	}
 out:
-	if (ret)
-		rt_log(RT_LOG_ERR, "fcse: %s", cause ? cause : strerror(-ret));
-	free(cause);
 	for (m = 0; m < SIM_FCSE_NMODES; m++) {
 		json_decref(per_mode[m]);
 		rt_hist_free(hist[m]);
 	}
-	json_decref(scens);
-	rt_result_free(res);
 	if (su)
 		setup_fini(su);
 	free(su);
-	return ret;
+	return lab_result_finish(out, res, scens, ret, cause, "fcse",
+				 "interrupted: the document holds the accesses simulated until "
+				 "then");
 }
 
 /* ---- Views, grade, scenarios --------------------------------------------------------- */

@@ -228,9 +228,19 @@ static void test_scenarios(void **state)
 		assert_non_null(sc.summary);
 		n++;
 	}
-	assert_int_equal(n, 12);
+	/* the model's twelve presets, then each of them live on the kernel */
+	assert_int_equal(n, 24);
 	assert_true(lab->scenario(1, &sc));
 	assert_string_equal(sc.name, "mixed-guaranteed");
+	for (size_t i = 0; i < 12; i++) {
+		struct lab_scenario live;
+		char want[64];
+
+		assert_true(lab->scenario(i, &sc));
+		assert_true(lab->scenario(12 + i, &live));
+		snprintf(want, sizeof(want), "live-%s", sc.name);
+		assert_string_equal(live.name, want);
+	}
 }
 
 int main(void)
