@@ -610,9 +610,9 @@ static int fcse_run(struct lab_ctx *ctx, const struct rt_sink *sink, struct lab_
 		p = &defaults;
 	}
 	if (p->live) {
-		/* the live run puts its own document in @out */
-		ret = lab_fcse_live_run(ctx, sink, p, out, &cause);
-		goto out;
+		free(su);
+		json_decref(scens);
+		return lab_fcse_live_run(ctx, sink, p, out);
 	}
 	if (!su || !scens) {
 		ret = -ENOMEM;

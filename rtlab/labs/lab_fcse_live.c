@@ -627,7 +627,7 @@ static int set_summary_of(struct rt_result *res, const json_t *s, const char *pr
 }
 
 int lab_fcse_live_run(struct lab_ctx *ctx, const struct rt_sink *sink,
-		      const struct fcse_params *p, struct lab_result *out, char **cause)
+		      const struct fcse_params *p, struct lab_result *out)
 {
 	const char *wl = sim_fcse_workloads[p->workload];
 	struct fcse_live *live = ctx->live;
@@ -636,12 +636,13 @@ int lab_fcse_live_run(struct lab_ctx *ctx, const struct rt_sink *sink,
 	char *image_dir = NULL, *cmd = NULL, release[96] = "unknown", procs[32] = "";
 	struct rt_env env;
 	bool lacks = false;
+	char *cause = NULL;
 	int ret, done = 0, total = 0;
 
 	memset(out, 0, sizeof(*out));
 	for (int m = 0; m < SIM_FCSE_NMODES; m++)
 		total += !!(p->modes & (1u << m));
-	ret = scens ? live_check(&image_dir, cause) : -ENOMEM;
+	ret = scens ? live_check(&image_dir, &cause) : -ENOMEM;
 	if (ret)
 		goto out;
 	if (p->processes)
@@ -668,18 +669,18 @@ int lab_fcse_live_run(struct lab_ctx *ctx, const struct rt_sink *sink,
 		rt_sink_progress(sink, (unsigned int)(100 * done / total), what);
 		publish(live, (enum sim_fcse_mode)m, "booting", NULL, NULL);
 		ret = live_boot(ctx, image_dir, (enum sim_fcse_mode)m, cmd, &text, release,
-				sizeof(release), cause);
+				sizeof(release), &cause);
 		if (ret == -EINTR) {
 			out->interrupted = true;
 			ret = 0;
 			break;
 		}
-		ret = ret ?: fcse_work_parse(text, &w, cause);
+		ret = ret ?: fcse_work_parse(text, &w, &cause);
 		if (!ret && !w.ring_ok)
-			ret = rt_err(cause, -EIO, "rtlab-fcse-work failed in fcse=%s: %s",
+			ret = rt_err(&cause, -EIO, "rtlab-fcse-work failed in fcse=%s: %s",
 				     sim_fcse_mode_names[m], w.error[0] ? w.error : "no reason");
 		ret = ret ?: fcse_live_model(wl, p->processes, (enum sim_fcse_mode)m, p->switches,
-					     ctx->seed, &model, cause);
+					     ctx->seed, &model, &cause);
 		if (!ret) {
 			lacks = lacks || w.missing[0];
 			o = live_scenario(wl, (enum sim_fcse_mode)m, release, &w, &model);
@@ -716,20 +717,11 @@ int lab_fcse_live_run(struct lab_ctx *ctx, const struct rt_sink *sink,
 		      set_summary_of(res, s, prefix[mi], "kernel_flushes_avoided_count",
 				     "kernel_flushes_avoided_count");
 	}
-	if (!ret && out->interrupted)
-		ret = rt_result_add_note(res, "interrupted: the modes not booted are left out");
-	if (!ret)
-		ret = rt_result_set_scenarios(res, scens);
-	if (!ret) {
-		out->res = res;
-		res = NULL;
-	}
 out:
-	json_decref(scens);
-	rt_result_free(res);
 	free(image_dir);
 	free(cmd);
-	return ret;
+	return lab_result_finish(out, res, scens, ret, cause, "fcse",
+				 "interrupted: the modes not booted are left out");
 }
 
 /* ---- Views ----------------------------------------------------------------------------- */

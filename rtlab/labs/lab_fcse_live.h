@@ -154,10 +154,11 @@ int fcse_live_views(const struct rt_result *res, json_t *views);
 /**
  * lab_fcse_live_run - the whole live run (fcse_params.live) into @out
  *
- * Says precisely what is missing (qemu-system-arm, the fcse image) with -ENOENT and @cause
- * before booting anything. Returns 0 or a negative errno with @cause.
+ * Says precisely what is missing (qemu-system-arm, the fcse image) with -ENOENT before
+ * booting anything. Ends as every lab's run does (lab_result_finish(): an error is logged
+ * with its cause). Returns 0 or a negative errno.
  */
 int lab_fcse_live_run(struct lab_ctx *ctx, const struct rt_sink *sink,
-		      const struct fcse_params *p, struct lab_result *out, char **cause);
+		      const struct fcse_params *p, struct lab_result *out);
 
 #endif
