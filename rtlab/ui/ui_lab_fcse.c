@@ -187,8 +187,12 @@ static void draw_setup(struct ui_lab_fcse *s, WINDOW *win, int y, int x, int h, 
 		 "too (make vm-arm, qemu-system-arm)" : "off: the model alone");
 	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_LABEL);
 	row++;
-	snprintf(line, sizeof(line), "Here: %s. No ARMv5 core is needed: it is a model.",
-		 s->dlab ? doctor_tier_name(s->dlab->tier) : "not probed");
+	if (s->live_on)
+		snprintf(line, sizeof(line), "Here: the ARM kernel's counts (QEMU, one boot a "
+			 "mode) beside the model's; times are the model's.");
+	else
+		snprintf(line, sizeof(line), "Here: %s. No ARMv5 core is needed: it is a model.",
+			 s->dlab ? doctor_tier_name(s->dlab->tier) : "not probed");
 	ui_frame_put(win, row++, x + 1, line, cols - 2, UI_ROLE_NORMAL);
 	if (row < y + h - 3)
 		ui_frame_put(win, row++, x + 1, "rtlab lab run fcse --help: traces, caches, "

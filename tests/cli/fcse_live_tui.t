@@ -28,6 +28,7 @@ check "the FCSE lab's setup says live is off" wait_for live "Live      off: the 
 tm send-keys -t live l
 check "l turns the live form on" wait_for live "Live      on: the FCSE kernel in QEMU"
 check "the title says kernel + model" wait_for live "LIVE kernel + model"
+check "and what the run measures here" wait_for live "Here: the ARM kernel's counts (QEMU, one boot a"
 tm send-keys -t live Enter
 check "running: the kernel's columns beside the model's" \
 	wait_for live "kernel: switches flushes avoided  model: flushes avoided"
