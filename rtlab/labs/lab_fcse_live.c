@@ -765,70 +765,80 @@ static json_t *pid_cell(const json_t *s, const char *key)
 	return json_string(buf);
 }
 
+#define LIVE_NCOLS(c) (sizeof(c) / sizeof((c)[0]))
+
+/* A view of @ncols columns ({name, title} pairs, title NULL: the name), or NULL. */
+static json_t *live_view(const char *name, const char *title, const char *const (*cols)[2],
+			 size_t ncols)
+{
+	json_t *v = rt_result_view_new(name, title);
+
+	for (size_t c = 0; v && c < ncols; c++) {
+		if (rt_result_view_add_column(v, cols[c][0], cols[c][1], NULL)) {
+			json_decref(v);
+			return NULL;
+		}
+	}
+	return v;
+}
+
 int fcse_live_views(const struct rt_result *res, json_t *views)
 {
-	json_t *rows = json_array(), *lrows = json_array(), *prows = json_array(), *s;
+	static const char *const live_cols[][2] = {
+		{ "mode", NULL }, { "counted_by", "by" }, { "switches", NULL },
+		{ "flushes", NULL }, { "avoided", NULL }, { "fork", "EAGAIN" },
+		{ "mmap", "ENOMEM" }, { "agree", NULL },
+	};
+	static const char *const limit_cols[][2] = {
+		{ "mode", NULL }, { "forked", "children forked" }, { "errno", "fork's errno" },
+		{ "in_use", "PIDs in use then" }, { "base", "in use before" },
+	};
+	static const char *const pid_cols[][2] = {
+		{ "mode", NULL }, { "kernel", "kernel's PIDs" }, { "model", "model's PIDs" },
+	};
+	json_t *live = live_view("live", "LIVE: the FCSE kernel's counts beside the model's, "
+				 "same processes and switches (times are the model's: QEMU "
+				 "models no cache)", live_cols, LIVE_NCOLS(live_cols));
+	json_t *limit = live_view("limit", "LIVE: fork until the kernel refuses (every user "
+				  "address space holds a PID: init, the shell and the parent too)",
+				  limit_cols, LIVE_NCOLS(limit_cols));
+	json_t *pids = live_view("pids", "LIVE: the FCSE PID of each process in fork order "
+				 "(- refused); the kernel's PIDs also go to init, the shell and "
+				 "the parent", pid_cols, LIVE_NCOLS(pid_cols));
+	int ret = live && limit && pids ? 0 : -ENOMEM;
+	json_t *s;
 	size_t i;
 
-	if (!rows || !lrows || !prows)
-		goto nomem;
 	json_array_foreach(rt_result_scenarios(res), i, s) {
 		const char *name = json_string_value(json_object_get(s, "mode")) ?: "";
 		const char *agree = json_is_true(json_object_get(s, "flushes_agree")) ? "yes" : "no";
 
+		if (ret)
+			break;
 		/* Two rows a mode, the kernel's then the model's, to fit 80 columns. */
-		if (json_array_append_new(rows, json_pack("[s, s, o, o, o, o, o, s]", name, "kernel",
-				cell(s, "kernel_switches_count"), cell(s, "kernel_flushes_count"),
+		ret = rt_result_view_add_row(live, json_pack("[s, s, o, o, o, o, o, s]", name,
+				"kernel", cell(s, "kernel_switches_count"),
+				cell(s, "kernel_flushes_count"),
 				cell(s, "kernel_flushes_avoided_count"),
 				cell(s, "kernel_refused_fork_count"),
-				cell(s, "kernel_refused_mmap_count"), agree)) ||
-		    json_array_append_new(rows, json_pack("[s, s, o, o, o, o, o, s]", "", "model",
-				cell(s, "switches_count"), cell(s, "flushes_count"),
+				cell(s, "kernel_refused_mmap_count"), agree)) ?:
+		      rt_result_view_add_row(live, json_pack("[s, s, o, o, o, o, o, s]", "",
+				"model", cell(s, "switches_count"), cell(s, "flushes_count"),
 				cell(s, "model_flushes_avoided_count"), cell(s, "refused_fork_count"),
-				cell(s, "refused_mmap_count"), "")) ||
-		    json_array_append_new(lrows, json_pack("[s, o, s, o, o]", name,
+				cell(s, "refused_mmap_count"), "")) ?:
+		      rt_result_view_add_row(limit, json_pack("[s, o, s, o, o]", name,
 				cell(s, "kernel_limit_forked_count"),
 				json_string_value(json_object_get(s, "kernel_limit_errno")) ?: "-",
 				cell(s, "kernel_limit_pids_in_use_count"),
-				cell(s, "kernel_limit_base_pids_in_use_count"))) ||
-		    json_array_append_new(prows, json_pack("[s, o, o]", name,
-				pid_cell(s, "kernel_pids"), pid_cell(s, "model_pids"))))
-			goto nomem;
+				cell(s, "kernel_limit_base_pids_in_use_count"))) ?:
+		      rt_result_view_add_row(pids, json_pack("[s, o, o]", name,
+				pid_cell(s, "kernel_pids"), pid_cell(s, "model_pids")));
 	}
-	if (json_array_append_new(views, json_pack(
-		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s}, {s:s}, {s:s}, {s:s, s:s}, {s:s, s:s}, "
-		"{s:s}], s:o}",
-		"name", "live", "title", "LIVE: the FCSE kernel's counts beside the model's, same "
-		"processes and switches (times are the model's: QEMU models no cache)",
-		"columns", "name", "mode", "name", "counted_by", "title", "by", "name", "switches",
-		"name", "flushes", "name", "avoided", "name", "fork", "title", "EAGAIN",
-		"name", "mmap", "title", "ENOMEM", "name", "agree", "rows", rows)))
-		goto nomem_views;
-	rows = NULL;
-	if (json_array_append_new(views, json_pack(
-		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}, {s:s, s:s}], s:o}",
-		"name", "limit", "title", "LIVE: fork until the kernel refuses (every user "
-		"address space holds a PID: init, the shell and the parent too)",
-		"columns", "name", "mode", "name", "forked", "title", "children forked",
-		"name", "errno", "title", "fork's errno", "name", "in_use",
-		"title", "PIDs in use then", "name", "base", "title", "in use before",
-		"rows", lrows))) {
-		lrows = NULL;	/* json_pack took it */
-		goto nomem_views;
-	}
-	lrows = NULL;
-	if (json_array_append_new(views, json_pack(
-		"{s:s, s:s, s:[{s:s}, {s:s, s:s}, {s:s, s:s}], s:o}",
-		"name", "pids", "title", "LIVE: the FCSE PID of each process in fork order "
-		"(- refused); the kernel's PIDs also go to init, the shell and the parent",
-		"columns", "name", "mode", "name", "kernel", "title", "kernel's PIDs",
-		"name", "model", "title", "model's PIDs", "rows", prows)))
-		return -ENOMEM;	/* json_pack took prows */
-	return 0;
-nomem:
-	json_decref(rows);
-nomem_views:
-	json_decref(lrows);
-	json_decref(prows);
-	return -ENOMEM;
+	if (!ret && (json_array_append(views, live) || json_array_append(views, limit) ||
+		     json_array_append(views, pids)))
+		ret = -ENOMEM;
+	json_decref(live);
+	json_decref(limit);
+	json_decref(pids);
+	return ret;
 }
