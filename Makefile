@@ -16,7 +16,7 @@
 #   make vm        classroom VM images for the stock, rt and lab kernels and the ARM image
 #                  (kernel fcse: versatilepb, cross-compiled) ($(BUILD)/vm/images)
 #   make vm-test   build them, boot each under TCG and test inside (tests/vm/)
-#   make vm-arm    the ARM image alone; make vm-test-arm: it and tests/vm/arm.t alone
+#   make vm-arm    the ARM image alone; make vm-test-arm: it, tests/vm/arm.t and fcse_live.t alone
 #   make kmod      the latency injector module against Debian's 6.1 stock and rt headers
 #   make bench     rtlab's latency probe against cyclictest, then against the latency
 #                  exercise's loop (root; calls bench-deps), after bench-sim, bench-fcse,
